@@ -1,0 +1,27 @@
+// Jest runs in native ESM mode (NestJS 12 is ESM-only): see docs/decisions/0002-esm-typescript-toolchain.md.
+const common = {
+  extensionsToTreatAsEsm: ['.ts'],
+  transform: { '^.+\\.ts$': ['@swc/jest'] },
+  moduleNameMapper: {
+    '^@portal/projections$': '<rootDir>/projections/src/index.ts',
+    '^(\\.{1,2}/.*)\\.js$': '$1',
+  },
+  testEnvironment: 'node',
+  rootDir: '.',
+};
+
+export default {
+  projects: [
+    {
+      ...common,
+      displayName: 'unit',
+      testMatch: ['<rootDir>/{server,projections,tests}/**/*.unit.spec.ts'],
+    },
+    {
+      ...common,
+      displayName: 'int',
+      testMatch: ['<rootDir>/{server,projections,tests}/**/*.int.spec.ts'],
+      testTimeout: 60000,
+    },
+  ],
+};

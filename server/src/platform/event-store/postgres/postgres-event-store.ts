@@ -1,0 +1,178 @@
+import { EventEmitter } from 'node:events';
+import type { SqlClient } from '../../sql/sql-client.js';
+import {
+  matchesFilter,
+  type AppendOptions,
+  type AppendResult,
+  type EventData,
+  type EventStore,
+  type ExpectedRevision,
+  type ReadAllOptions,
+  type ReadStreamOptions,
+  type RecordedEvent,
+  type SubscribeToAllOptions,
+  type Subscription,
+} from '../event-store.js';
+import { ConcurrencyError, describeRevision } from '../errors.js';
+import { APPEND_CHANNEL, EVENT_STORE_LOCK_KEY, EVENT_STORE_SCHEMA } from './schema.js';
+import { PollingSubscription } from '../polling-subscription.js';
+
+interface EventRow {
+  position: string;
+  id: string;
+  stream: string;
+  revision: string;
+  type: string;
+  data: unknown;
+  metadata: RecordedEvent['metadata'];
+  created_at: Date | string;
+}
+
+const COLUMNS = 'position::text, id::text, stream, revision::text, type, data, metadata, created_at';
+
+/**
+ * The event store on PostgreSQL SQL, run on embedded PGlite or on a PostgreSQL server.
+ */
+export class PostgresEventStore implements EventStore {
+  readonly kind: 'pglite' | 'postgres';
+  private readonly appended = new EventEmitter();
+  private stopListening: (() => Promise<void>) | null = null;
+  private readonly subscriptions = new Set<PollingSubscription>();
+
+  private constructor(private readonly sql: SqlClient) {
+    this.kind = sql.kind;
+    this.appended.setMaxListeners(0);
+  }
+
+  static async create(sql: SqlClient): Promise<PostgresEventStore> {
+    await migrate(sql);
+    const store = new PostgresEventStore(sql);
+    store.stopListening = await sql.listen(APPEND_CHANNEL, () => store.appended.emit('appended'));
+    return store;
+  }
+
+  async append(stream: string, events: EventData[], options: AppendOptions): Promise<AppendResult> {
+    const now = new Date().toISOString();
+    const payload = events.map((e) => ({
+      id: e.id,
+      type: e.type,
+      data: e.data ?? null,
+      metadata: { actorId: null, ...e.metadata, occurredAt: e.metadata?.occurredAt ?? now },
+    }));
+    const expected = expectedToText(options.expectedRevision);
+    const { rows } = await this.sql.query<{ status: string; out_revision: string; out_position: string }>(
+      'SELECT status, out_revision::text, out_position::text FROM es_append($1, $2, $3::jsonb)',
+      [stream, expected, JSON.stringify(payload)],
+    );
+    const row = rows[0];
+    if (!row) throw new Error('es_append returned no row');
+    const revision = BigInt(row.out_revision);
+    if (row.status === 'conflict') {
+      throw new ConcurrencyError(stream, expected, describeRevision(revision < 0n ? null : revision));
+    }
+    if (row.status === 'duplicate_id') {
+      throw new ConcurrencyError(stream, expected, 'a different set of already stored event ids');
+    }
+    if (row.status === 'ok' && events.length > 0) this.appended.emit('appended');
+    return { nextExpectedRevision: revision, position: BigInt(row.out_position) };
+  }
+
+  async readStream(stream: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
+    const backwards = options.direction === 'backwards';
+    const params: unknown[] = [stream];
+    let where = 'stream = $1';
+    if (options.fromRevision !== undefined) {
+      params.push(BigInt(options.fromRevision).toString());
+      where += backwards ? ` AND revision <= $2::bigint` : ` AND revision >= $2::bigint`;
+    }
+    let limit = '';
+    if (options.maxCount !== undefined) {
+      params.push(options.maxCount);
+      limit = ` LIMIT $${params.length}::int`;
+    }
+    const { rows } = await this.sql.query<EventRow>(
+      `SELECT ${COLUMNS} FROM es_events WHERE ${where} ORDER BY revision ${backwards ? 'DESC' : 'ASC'}${limit}`,
+      params,
+    );
+    return rows.map(toRecorded);
+  }
+
+  async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
+    const { rows } = await this.sql.query<EventRow>(
+      `SELECT ${COLUMNS} FROM es_events WHERE position > $1::bigint ORDER BY position LIMIT $2::int`,
+      [(options.fromPosition ?? 0n).toString(), options.maxCount ?? 1000],
+    );
+    return rows.map(toRecorded);
+  }
+
+  subscribeToAll(options: SubscribeToAllOptions = {}): Subscription {
+    const sub = new PollingSubscription({
+      fromPosition: options.fromPosition ?? 0n,
+      read: (from, max) => this.readAll({ fromPosition: from, maxCount: max }),
+      accept: (e) => matchesFilter(e, options.filter),
+      signal: this.appended,
+      onClose: () => this.subscriptions.delete(sub),
+    });
+    this.subscriptions.add(sub);
+    return sub;
+  }
+
+  async headPosition(): Promise<bigint> {
+    const { rows } = await this.sql.query<{ p: string | null }>(
+      'SELECT max(position)::text AS p FROM es_events',
+    );
+    return BigInt(rows[0]?.p ?? 0);
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.subscriptions].map((s) => s.close()));
+    await this.stopListening?.();
+  }
+}
+
+async function migrate(sql: SqlClient): Promise<void> {
+  // Several processes may start at once: serialise the DDL.
+  await sql.transaction(async (tx) => {
+    await tx.query(`SELECT pg_advisory_xact_lock(${EVENT_STORE_LOCK_KEY + 1})`);
+    for (const statement of splitSchema(EVENT_STORE_SCHEMA)) await tx.query(statement);
+  });
+}
+
+/** Splits the schema at top-level semicolons, keeping $fn$ bodies whole. */
+export function splitSchema(script: string): string[] {
+  const parts: string[] = [];
+  let current = '';
+  let inBody = false;
+  for (const line of script.split('\n')) {
+    current += line + '\n';
+    if ((line.match(/\$fn\$/g) ?? []).length % 2 === 1) inBody = !inBody;
+    if (!inBody && line.trimEnd().endsWith(';')) {
+      if (current.trim()) parts.push(current.trim());
+      current = '';
+    }
+  }
+  if (current.trim()) parts.push(current.trim());
+  return parts;
+}
+
+function expectedToText(expected: ExpectedRevision): string {
+  if (typeof expected === 'bigint' || typeof expected === 'number') {
+    const n = BigInt(expected);
+    if (n < 0n) throw new RangeError('expectedRevision must be >= 0');
+    return n.toString();
+  }
+  return expected;
+}
+
+function toRecorded(row: EventRow): RecordedEvent {
+  return {
+    id: row.id,
+    stream: row.stream,
+    revision: BigInt(row.revision),
+    position: BigInt(row.position),
+    type: row.type,
+    data: row.data,
+    metadata: row.metadata,
+    createdAt: row.created_at instanceof Date ? row.created_at : new Date(row.created_at),
+  };
+}

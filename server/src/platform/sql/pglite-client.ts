@@ -1,0 +1,68 @@
+import { PGlite } from '@electric-sql/pglite';
+import type { SqlClient, SqlExecutor, SqlSession } from './sql-client.js';
+import { acquireDirectoryLock, type DirectoryLock } from './directory-lock.js';
+
+/**
+ * SqlClient on embedded PGlite (PostgreSQL in WASM, in this process). PGlite does not lock its data
+ * directory, so we take an exclusive lock file first: a second process on the same directory refuses
+ * to start instead of silently losing writes.
+ */
+export class PgliteSqlClient implements SqlClient {
+  readonly kind = 'pglite' as const;
+
+  private constructor(
+    private readonly db: PGlite,
+    private readonly lock: DirectoryLock | null,
+  ) {}
+
+  /** `dataDir` undefined → in-memory database (tests). */
+  static async open(dataDir?: string): Promise<PgliteSqlClient> {
+    const lock = dataDir ? await acquireDirectoryLock(dataDir) : null;
+    try {
+      const db = await PGlite.create(dataDir ?? 'memory://');
+      return new PgliteSqlClient(db, lock);
+    } catch (e) {
+      await lock?.release();
+      throw e;
+    }
+  }
+
+  async query<Row>(sql: string, params?: unknown[]): Promise<{ rows: Row[] }> {
+    const r = await this.db.query<Row>(sql, params);
+    return { rows: r.rows };
+  }
+
+  async exec(sql: string): Promise<void> {
+    await this.db.exec(sql);
+  }
+
+  transaction<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T> {
+    return this.db.transaction(async (tx) =>
+      fn({
+        query: async <Row>(sql: string, params?: unknown[]) => {
+          const r = await tx.query<Row>(sql, params);
+          return { rows: r.rows };
+        },
+      }),
+    );
+  }
+
+  async listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>> {
+    return this.db.listen(channel, onNotify);
+  }
+
+  /** One process owns an embedded database, so its single connection is every session. */
+  session(): Promise<SqlSession> {
+    return Promise.resolve({
+      lost: new Promise<Error>(() => {}),
+      query: (sql, params) => this.query(sql, params),
+      transaction: (fn) => this.transaction(fn),
+      release: () => Promise.resolve(),
+    });
+  }
+
+  async close(): Promise<void> {
+    if (!this.db.closed) await this.db.close();
+    await this.lock?.release();
+  }
+}
