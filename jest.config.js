@@ -11,6 +11,7 @@ const common = {
 };
 
 export default {
+  testTimeout: 60000,
   projects: [
     {
       ...common,
@@ -21,7 +22,6 @@ export default {
       ...common,
       displayName: 'int',
       testMatch: ['<rootDir>/{server,projections,tests}/**/*.int.spec.ts'],
-      testTimeout: 60000,
     },
   ],
 };

@@ -91,7 +91,7 @@ export class PostgresEventStore implements EventStore {
       limit = ` LIMIT $${params.length}::int`;
     }
     const { rows } = await this.sql.query<EventRow>(
-      `SELECT ${COLUMNS} FROM es_events WHERE ${where} ORDER BY revision ${backwards ? 'DESC' : 'ASC'}${limit}`,
+      `SELECT ${COLUMNS} FROM es_events WHERE ${where} ORDER BY es_events.revision ${backwards ? 'DESC' : 'ASC'}${limit}`,
       params,
     );
     return rows.map(toRecorded);
@@ -99,7 +99,7 @@ export class PostgresEventStore implements EventStore {
 
   async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
     const { rows } = await this.sql.query<EventRow>(
-      `SELECT ${COLUMNS} FROM es_events WHERE position > $1::bigint ORDER BY position LIMIT $2::int`,
+      `SELECT ${COLUMNS} FROM es_events WHERE es_events.position > $1::bigint ORDER BY es_events.position LIMIT $2::int`,
       [(options.fromPosition ?? 0n).toString(), options.maxCount ?? 1000],
     );
     return rows.map(toRecorded);

@@ -1,0 +1,8 @@
+export * from './projection.js';
+export * from './users/users.projection.js';
+
+import { usersProjection } from './users/users.projection.js';
+import type { Projection } from './projection.js';
+
+/** Every read model the portal maintains, in the order they are created. */
+export const allProjections: readonly Projection[] = [usersProjection];

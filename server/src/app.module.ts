@@ -1,0 +1,23 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
+import { CqrsModule } from '@nestjs/cqrs';
+import { PlatformModule, type PlatformContext } from './platform/platform.module.js';
+import { AuthGuard } from './platform/auth/auth.guard.js';
+import { MinPositionInterceptor } from './platform/http/min-position.interceptor.js';
+import { IdentityModule } from './identity/identity.module.js';
+import { HealthController } from './health/health.controller.js';
+
+@Module({})
+export class AppModule {
+  static forRoot(context: PlatformContext): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [PlatformModule.forRoot(context), CqrsModule.forRoot(), IdentityModule],
+      controllers: [HealthController],
+      providers: [
+        { provide: APP_GUARD, useClass: AuthGuard },
+        { provide: APP_INTERCEPTOR, useExisting: MinPositionInterceptor },
+      ],
+    };
+  }
+}

@@ -1,0 +1,137 @@
+import 'reflect-metadata';
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { randomUUID } from 'node:crypto';
+import type { NextFunction, Request, Response } from 'express';
+import { pinoHttp } from 'pino-http';
+import type { Logger } from 'pino';
+import { AppModule } from './app.module.js';
+import type { AppConfig } from './platform/config/config.js';
+import { openInfrastructure, type Infrastructure } from './platform/infrastructure.js';
+import { AllExceptionsFilter } from './platform/http/all-exceptions.filter.js';
+import { createValidationPipe } from './platform/http/validation.js';
+import { ProjectionRunner } from './platform/projections/projection-runner.js';
+import { SESSION_SCHEMA } from './platform/auth/session.service.js';
+import { CREDENTIALS_SCHEMA } from './identity/credentials.js';
+import { FirstSuperuser, type FirstSuperuserOutcome } from './identity/first-superuser.js';
+import type { AuthenticatedRequest } from './platform/auth/request-context.js';
+import type { SqlClient } from './platform/sql/sql-client.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+
+export interface RunningApp {
+  app: NestExpressApplication;
+  infra: Infrastructure;
+  url: string;
+  firstSuperuser: FirstSuperuserOutcome;
+  close(): Promise<void>;
+}
+
+/** Tables that are state, not projections: sessions and credentials. */
+async function ensureStateTables(sql: SqlClient): Promise<void> {
+  await sql.transaction(async (tx) => {
+    await tx.query('SELECT pg_advisory_xact_lock(7262201)');
+    for (const ddl of [...SESSION_SCHEMA, ...CREDENTIALS_SCHEMA]) await tx.query(ddl);
+  });
+}
+
+export function openApiDocument(app: NestExpressApplication) {
+  const config = new DocumentBuilder()
+    .setTitle('Tutoring Portal API')
+    .setDescription(
+      'Administration portal API. Authenticate with POST /api/v1/login/access-token and send the token ' +
+        'in the RequestVerificationToken header (or Authorization: Bearer). Errors answer { "detail": ... }.',
+    )
+    .setVersion('1')
+    .addApiKey({ type: 'apiKey', in: 'header', name: 'RequestVerificationToken' }, 'RequestVerificationToken')
+    .addBearerAuth()
+    .addSecurityRequirements('RequestVerificationToken')
+    .build();
+  return SwaggerModule.createDocument(app, config);
+}
+
+/** Builds and starts the whole portal: event store, projections, HTTP API, client. */
+export async function startApp(config: AppConfig, log: Logger): Promise<RunningApp> {
+  const infra = await openInfrastructure(config);
+  try {
+    await ensureStateTables(infra.sql);
+    const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot({ config, infra, log }), {
+      logger: false,
+      bufferLogs: false,
+    });
+    app.enableShutdownHooks();
+    app.disable('x-powered-by');
+    app.set('trust proxy', 'loopback');
+    app.use(
+      pinoHttp({
+        logger: log,
+        genReqId: (req, res) => {
+          const id = (req.headers['x-request-id'] as string | undefined) ?? randomUUID();
+          res.setHeader('x-request-id', id);
+          (req as AuthenticatedRequest).correlationId = id;
+          return id;
+        },
+        autoLogging: { ignore: (req) => req.url === '/api/v1/health' },
+        serializers: {
+          req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
+          res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+        },
+      }),
+    );
+    app.useBodyParser('json', { limit: '1mb' });
+    app.useBodyParser('urlencoded', { extended: false, limit: '64kb' });
+    app.useGlobalPipes(createValidationPipe());
+    app.useGlobalFilters(new AllExceptionsFilter(log));
+
+    const document = openApiDocument(app);
+    SwaggerModule.setup('api/docs', app, document, { jsonDocumentUrl: 'api/docs-json' });
+
+    serveClient(app, config, log);
+
+    const runner = app.get(ProjectionRunner);
+    await runner.start();
+    await app.init();
+
+    const firstSuperuser = await app.get(FirstSuperuser).ensure();
+    if (firstSuperuser.position !== null) await runner.waitForPosition(firstSuperuser.position, 30_000);
+
+    await app.listen(config.port, config.host);
+    const address = app.getHttpServer().address();
+    const port = typeof address === 'object' && address ? address.port : config.port;
+    const url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port}`;
+    return {
+      app,
+      infra,
+      url,
+      firstSuperuser,
+      close: async () => {
+        await runner.stop();
+        await app.close();
+      },
+    };
+  } catch (e) {
+    await infra.close().catch(() => {});
+    throw e;
+  }
+}
+
+/** Serves the built React client with an SPA fallback for every non-API GET. */
+function serveClient(app: NestExpressApplication, config: AppConfig, log: Logger): void {
+  const dist = config.clientDist ? resolve(config.clientDist) : join(here, '..', '..', 'client', 'dist');
+  const index = join(dist, 'index.html');
+  if (!existsSync(index)) {
+    log.warn({ dist }, 'client build not found: only the API is served (run npm run build)');
+    return;
+  }
+  app.useStaticAssets(dist, { index: false, maxAge: '1h', immutable: false });
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return next();
+    if (/^\/(api|live|collab|socket\.io)(\/|$)/.test(req.path)) return next();
+    res.setHeader('Cache-Control', 'no-cache');
+    res.sendFile(index);
+  });
+}

@@ -1,0 +1,83 @@
+import { Body, Controller, Get, HttpCode, HttpStatus, Post, Req } from '@nestjs/common';
+import { ApiConsumes, ApiOkResponse, ApiProperty, ApiTags } from '@nestjs/swagger';
+import { IsNotEmpty, IsString, MaxLength } from 'class-validator';
+import { AnyAuthenticatedUser, Public } from '../platform/auth/public.decorator.js';
+import { SessionService } from '../platform/auth/session.service.js';
+import type { AuthenticatedRequest } from '../platform/auth/request-context.js';
+import { Problem } from '../platform/http/problem.js';
+import { Credentials } from './credentials.js';
+import { UsersReadModel } from './users.read.js';
+
+export class LoginForm {
+  @ApiProperty({ description: 'Login (e-mail address)', example: 'admin@example.com' })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(320)
+  username!: string;
+
+  @ApiProperty({ description: 'Password', format: 'password' })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(1024)
+  password!: string;
+}
+
+export class AccessToken {
+  @ApiProperty() access_token!: string;
+  @ApiProperty({ example: 'bearer' }) token_type!: 'bearer';
+}
+
+export class CurrentUser {
+  @ApiProperty() id!: string;
+  @ApiProperty() login!: string;
+  @ApiProperty() email!: string;
+  @ApiProperty() first_name!: string;
+  @ApiProperty() last_name!: string;
+  @ApiProperty() full_name!: string;
+  @ApiProperty() user_type!: string;
+  @ApiProperty({ type: [String] }) permission_list!: string[];
+  @ApiProperty({ nullable: true, type: String }) impersonator_id!: string | null;
+}
+
+@ApiTags('auth')
+@Controller('api/v1')
+export class LoginController {
+  constructor(
+    private readonly users: UsersReadModel,
+    private readonly credentials: Credentials,
+    private readonly sessions: SessionService,
+  ) {}
+
+  @Post('login/access-token')
+  @Public()
+  @HttpCode(HttpStatus.OK)
+  @ApiConsumes('application/x-www-form-urlencoded')
+  @ApiOkResponse({ type: AccessToken })
+  async login(@Body() form: LoginForm): Promise<AccessToken> {
+    const user = await this.users.byLogin(form.username.trim());
+    const ok = await this.credentials.check(user?.id ?? null, form.password);
+    if (!user || !ok) throw new Problem(HttpStatus.UNAUTHORIZED, 'Incorrect email or password');
+    if (!user.has_access) throw new Problem(HttpStatus.FORBIDDEN, 'This account has no access to the portal');
+    const { token } = await this.sessions.create(user.id);
+    return { access_token: token, token_type: 'bearer' };
+  }
+
+  @Get('users/me')
+  @AnyAuthenticatedUser()
+  @ApiOkResponse({ type: CurrentUser })
+  async me(@Req() req: AuthenticatedRequest): Promise<CurrentUser> {
+    const user = await this.users.byId(req.actor!.userId);
+    if (!user) throw new Problem(HttpStatus.NOT_FOUND, 'User not found');
+    return {
+      id: user.id,
+      login: user.login,
+      email: user.email,
+      first_name: user.first_name,
+      last_name: user.last_name,
+      full_name: `${user.first_name} ${user.last_name}`.trim(),
+      user_type: user.user_type,
+      permission_list: user.permissions,
+      impersonator_id: req.actor!.impersonatorId,
+    };
+  }
+}

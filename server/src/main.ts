@@ -1,0 +1,62 @@
+import { loadConfig, ConfigError } from './platform/config/config.js';
+import { createLogger } from './platform/logging/logger.js';
+import { StartupError } from './platform/infrastructure.js';
+import { startApp } from './app.js';
+
+const log = createLogger();
+
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (e) {
+    if (e instanceof ConfigError) return fail(e.message);
+    throw e;
+  }
+  let running;
+  try {
+    running = await startApp(config, log);
+  } catch (e) {
+    if (e instanceof StartupError) return fail(e.message);
+    throw e;
+  }
+  const { firstSuperuser } = running;
+  log.info({ url: running.url, mode: config.mode, eventStore: running.infra.eventStore.kind }, 'portal started');
+  const lines = [
+    '',
+    `  Tutoring Portal is running at ${running.url}  (mode: ${config.mode}, event store: ${running.infra.eventStore.kind})`,
+    `  API docs: ${running.url}/api/docs`,
+    `  Sign in as ${firstSuperuser.email}` +
+      (config.firstSuperuser.isDefaultPassword
+        ? ` with the demo password ${config.firstSuperuser.password} (set FIRST_SUPERUSER_PASSWORD to choose your own)`
+        : ' with the password from FIRST_SUPERUSER_PASSWORD'),
+    '',
+  ];
+  process.stdout.write(lines.join('\n') + '\n');
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'stopping');
+    running
+      .close()
+      .then(() => process.exit(0))
+      .catch((e: unknown) => {
+        log.error({ err: e }, 'error while stopping');
+        process.exit(1);
+      });
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+function fail(message: string): void {
+  process.stderr.write(`\nThe portal could not start: ${message}\n\n`);
+  process.exitCode = 1;
+}
+
+main().catch((e: unknown) => {
+  log.error({ err: e }, 'the portal could not start');
+  process.exitCode = 1;
+});

@@ -1,0 +1,95 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { APP_CONFIG, SQL_CLIENT } from '../tokens.js';
+import type { AppConfig } from '../config/config.js';
+import type { SqlClient } from '../sql/sql-client.js';
+
+export const SESSION_SCHEMA = [
+  `CREATE TABLE IF NOT EXISTS auth_sessions (
+     id              uuid PRIMARY KEY,
+     token_hash      text NOT NULL UNIQUE,
+     user_id         uuid NOT NULL,
+     impersonator_id uuid,
+     created_at      timestamptz NOT NULL DEFAULT clock_timestamp(),
+     last_seen_at    timestamptz NOT NULL DEFAULT clock_timestamp(),
+     expires_at      timestamptz NOT NULL,
+     revoked_at      timestamptz
+   )`,
+  `CREATE INDEX IF NOT EXISTS auth_sessions_user ON auth_sessions (user_id) WHERE revoked_at IS NULL`,
+];
+
+export interface Session {
+  id: string;
+  userId: string;
+  impersonatorId: string | null;
+}
+
+export type SessionCheck = { ok: true; session: Session } | { ok: false; reason: 'unknown' | 'ended' };
+
+/**
+ * Server-side sessions. A token is 256 random bits shown to the client once; only its SHA-256 is
+ * stored, so a leaked database does not leak usable tokens. Sessions end when idle too long, at their
+ * absolute lifetime, or when revoked (all of a user's sessions at once).
+ */
+@Injectable()
+export class SessionService {
+  constructor(
+    @Inject(SQL_CLIENT) private readonly sql: SqlClient,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async create(userId: string, impersonatorId: string | null = null): Promise<{ token: string; session: Session }> {
+    const token = randomBytes(32).toString('base64url');
+    const id = randomUUID();
+    await this.sql.query(
+      `INSERT INTO auth_sessions (id, token_hash, user_id, impersonator_id, expires_at)
+       VALUES ($1, $2, $3, $4, clock_timestamp() + make_interval(hours => $5::int))`,
+      [id, hashToken(token), userId, impersonatorId, this.config.session.maxHours],
+    );
+    return { token, session: { id, userId, impersonatorId } };
+  }
+
+  async verify(token: string): Promise<SessionCheck> {
+    if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return { ok: false, reason: 'unknown' };
+    const { rows } = await this.sql.query<{
+      id: string;
+      user_id: string;
+      impersonator_id: string | null;
+      alive: boolean;
+    }>(
+      `WITH s AS (
+         SELECT id, user_id, impersonator_id,
+                (revoked_at IS NULL AND expires_at > clock_timestamp()
+                 AND last_seen_at > clock_timestamp() - make_interval(mins => $2::int)) AS alive
+           FROM auth_sessions WHERE token_hash = $1
+       ), touched AS (
+         UPDATE auth_sessions a SET last_seen_at = clock_timestamp() FROM s WHERE a.id = s.id AND s.alive
+       )
+       SELECT id, user_id, impersonator_id, alive FROM s`,
+      [hashToken(token), this.config.session.idleMinutes],
+    );
+    const row = rows[0];
+    if (!row) return { ok: false, reason: 'unknown' };
+    if (!row.alive) return { ok: false, reason: 'ended' };
+    return { ok: true, session: { id: row.id, userId: row.user_id, impersonatorId: row.impersonator_id } };
+  }
+
+  async revokeAllForUser(userId: string): Promise<number> {
+    const { rows } = await this.sql.query<{ id: string }>(
+      `UPDATE auth_sessions SET revoked_at = clock_timestamp() WHERE user_id = $1 AND revoked_at IS NULL RETURNING id`,
+      [userId],
+    );
+    return rows.length;
+  }
+
+  async revoke(sessionId: string): Promise<void> {
+    await this.sql.query(
+      `UPDATE auth_sessions SET revoked_at = clock_timestamp() WHERE id = $1 AND revoked_at IS NULL`,
+      [sessionId],
+    );
+  }
+}
+
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}

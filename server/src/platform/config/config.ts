@@ -1,0 +1,87 @@
+import { resolve } from 'node:path';
+import { z } from 'zod';
+
+/** Where the event store lives: see README "Modes". */
+export type StoreMode = 'embedded' | 'server' | 'production';
+
+export const DEFAULT_FIRST_SUPERUSER = 'admin@example.com';
+export const DEFAULT_FIRST_SUPERUSER_PASSWORD = 'ChangeMe-2026!';
+
+const schema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default('0.0.0.0'),
+  DATA_DIR: z.string().default('./data'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// connection string')
+    .optional(),
+  EVENTSTORE_CONNECTION_STRING: z
+    .string()
+    .regex(/^(esdb|kurrentdb|kdb)(\+discover)?:\/\//, 'must be an esdb:// connection string')
+    .optional(),
+  REDIS_URL: z.string().optional(),
+  FIRST_SUPERUSER: z.email().default(DEFAULT_FIRST_SUPERUSER),
+  FIRST_SUPERUSER_PASSWORD: z.string().min(8).optional(),
+  /** Idle session lifetime in minutes. */
+  SESSION_IDLE_MINUTES: z.coerce.number().int().positive().default(60 * 8),
+  /** Absolute session lifetime in hours. */
+  SESSION_MAX_HOURS: z.coerce.number().int().positive().default(24 * 7),
+  CLIENT_DIST: z.string().optional(),
+  /** How long a query with X-Min-Position waits for the projections (ms). */
+  READ_YOUR_WRITES_TIMEOUT_MS: z.coerce.number().int().positive().default(5000),
+});
+
+export interface AppConfig {
+  port: number;
+  host: string;
+  mode: StoreMode;
+  dataDir: string;
+  databaseUrl: string | null;
+  eventStoreConnectionString: string | null;
+  redisUrl: string | null;
+  firstSuperuser: { email: string; password: string; isDefaultPassword: boolean };
+  session: { idleMinutes: number; maxHours: number };
+  clientDist: string | null;
+  readYourWritesTimeoutMs: number;
+}
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const parsed = schema.safeParse(Object.fromEntries(Object.entries(env).filter(([, v]) => v !== '')));
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    throw new ConfigError(`Invalid configuration: ${problems}`);
+  }
+  const c = parsed.data;
+  if (c.EVENTSTORE_CONNECTION_STRING && !c.DATABASE_URL) {
+    throw new ConfigError(
+      'EVENTSTORE_CONNECTION_STRING is set but DATABASE_URL is not: read models need a PostgreSQL server (set DATABASE_URL).',
+    );
+  }
+  const mode: StoreMode = c.EVENTSTORE_CONNECTION_STRING ? 'production' : c.DATABASE_URL ? 'server' : 'embedded';
+  if (mode !== 'embedded' && !c.FIRST_SUPERUSER_PASSWORD) {
+    throw new ConfigError(
+      `FIRST_SUPERUSER_PASSWORD must be set outside embedded mode (mode: ${mode}); the demo default is only used with the embedded store.`,
+    );
+  }
+  return {
+    port: c.PORT,
+    host: c.HOST,
+    mode,
+    dataDir: resolve(c.DATA_DIR),
+    databaseUrl: c.DATABASE_URL ?? null,
+    eventStoreConnectionString: c.EVENTSTORE_CONNECTION_STRING ?? null,
+    redisUrl: c.REDIS_URL ?? null,
+    firstSuperuser: {
+      email: c.FIRST_SUPERUSER.toLowerCase(),
+      password: c.FIRST_SUPERUSER_PASSWORD ?? DEFAULT_FIRST_SUPERUSER_PASSWORD,
+      isDefaultPassword: !c.FIRST_SUPERUSER_PASSWORD,
+    },
+    session: { idleMinutes: c.SESSION_IDLE_MINUTES, maxHours: c.SESSION_MAX_HOURS },
+    clientDist: c.CLIENT_DIST ?? null,
+    readYourWritesTimeoutMs: c.READ_YOUR_WRITES_TIMEOUT_MS,
+  };
+}

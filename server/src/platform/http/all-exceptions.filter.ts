@@ -1,0 +1,65 @@
+import { Catch, HttpException, HttpStatus, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { ConcurrencyError, EventStoreUnavailableError } from '../event-store/errors.js';
+import type { Log } from '../logging/logger.js';
+
+interface BodyParserError {
+  type?: string;
+  status?: number;
+  message?: string;
+}
+
+/**
+ * Every error leaves the server as `{ "detail": ... }` with a fitting status. Driver errors never leak:
+ * anything unexpected is logged with the request and answered with a plain 500.
+ */
+@Catch()
+export class AllExceptionsFilter implements ExceptionFilter {
+  constructor(private readonly log: Log) {}
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    const res = http.getResponse<Response>();
+    const req = http.getRequest<Request>();
+    if (res.headersSent) return;
+    const [status, body] = this.describe(exception, req);
+    res.status(status).json(body);
+  }
+
+  private describe(exception: unknown, req: Request): [number, Record<string, unknown>] {
+    if (exception instanceof HttpException) {
+      const status = exception.getStatus();
+      const response = exception.getResponse();
+      if (typeof response === 'object' && response !== null && 'detail' in response) {
+        return [status, response as Record<string, unknown>];
+      }
+      const message =
+        typeof response === 'string'
+          ? response
+          : ((response as { message?: unknown }).message ?? exception.message);
+      return [status, { detail: Array.isArray(message) ? message.join('; ') : String(message) }];
+    }
+    if (exception instanceof ConcurrencyError) {
+      return [
+        HttpStatus.CONFLICT,
+        { detail: 'The record was changed by someone else in the meantime; reload and try again.' },
+      ];
+    }
+    if (exception instanceof EventStoreUnavailableError) {
+      this.log.error({ err: exception }, 'event store unavailable');
+      return [HttpStatus.SERVICE_UNAVAILABLE, { detail: 'The event store is unavailable; try again shortly.' }];
+    }
+    const parserError = exception as BodyParserError;
+    if (parserError?.type === 'entity.parse.failed') {
+      return [HttpStatus.BAD_REQUEST, { detail: 'Malformed request body: the JSON could not be parsed.' }];
+    }
+    if (parserError?.type === 'entity.too.large') {
+      return [HttpStatus.PAYLOAD_TOO_LARGE, { detail: 'The request body is too large.' }];
+    }
+    if (typeof parserError?.status === 'number' && parserError.status >= 400 && parserError.status < 500) {
+      return [parserError.status, { detail: parserError.message ?? 'Bad request' }];
+    }
+    this.log.error({ err: exception, method: req.method, url: req.url }, 'unhandled error');
+    return [HttpStatus.INTERNAL_SERVER_ERROR, { detail: 'Internal server error' }];
+  }
+}

@@ -1,0 +1,49 @@
+import { Global, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
+import { allProjections } from '@portal/projections';
+import type { AppConfig } from './config/config.js';
+import type { Infrastructure } from './infrastructure.js';
+import type { Log } from './logging/logger.js';
+import { ProjectionRunner } from './projections/projection-runner.js';
+import { SessionService } from './auth/session.service.js';
+import { MinPositionInterceptor } from './http/min-position.interceptor.js';
+import { APP_CONFIG, EVENT_STORE, LOGGER, SQL_CLIENT } from './tokens.js';
+
+export interface PlatformContext {
+  config: AppConfig;
+  infra: Infrastructure;
+  log: Log;
+}
+
+/** Cross-cutting resources every domain module may inject. */
+@Global()
+@Module({})
+export class PlatformModule implements OnApplicationShutdown {
+  private static context: PlatformContext | null = null;
+
+  static forRoot(context: PlatformContext): DynamicModule {
+    PlatformModule.context = context;
+    const runner = new ProjectionRunner(context.infra.eventStore, context.infra.sql, allProjections, {
+      log: context.log.child({ component: 'projections' }),
+    });
+    const providers = [
+      { provide: APP_CONFIG, useValue: context.config },
+      { provide: SQL_CLIENT, useValue: context.infra.sql },
+      { provide: EVENT_STORE, useValue: context.infra.eventStore },
+      { provide: LOGGER, useValue: context.log },
+      { provide: ProjectionRunner, useValue: runner },
+      SessionService,
+      MinPositionInterceptor,
+    ];
+    return {
+      module: PlatformModule,
+      providers,
+      exports: providers.map((p) => ('provide' in p ? p.provide : p)),
+    };
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    const context = PlatformModule.context;
+    PlatformModule.context = null;
+    if (context) await context.infra.close();
+  }
+}

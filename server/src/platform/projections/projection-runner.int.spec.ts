@@ -1,0 +1,279 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { EventStore } from '../event-store/event-store.js';
+import { PostgresEventStore } from '../event-store/postgres/postgres-event-store.js';
+import { PgliteSqlClient } from '../sql/pglite-client.js';
+import { PgSqlClient } from '../sql/pg-client.js';
+import type { SqlClient } from '../sql/sql-client.js';
+import { createTestDatabase, type TestDatabase } from '../testing/postgres-test-database.js';
+import { recordingLog } from '../testing/recording-log.js';
+import { waitFor } from '../testing/wait-for.js';
+import { ProjectionRunner } from './projection-runner.js';
+import { counterProjection } from './testing/counter.projection.js';
+
+const counted = (n: number) => ({ id: randomUUID(), type: 'Counted', data: { n } });
+
+async function appendCounted(store: EventStore, streams: number, perStream: number): Promise<bigint> {
+  let last = 0n;
+  for (let s = 0; s < streams; s++) {
+    const stream = `counter-${randomUUID()}`;
+    const r = await store.append(
+      stream,
+      Array.from({ length: perStream }, (_, i) => counted(i + 1)),
+      { expectedRevision: 'no_stream' },
+    );
+    last = r.position;
+  }
+  return last;
+}
+
+async function dump(sql: SqlClient, name: string): Promise<unknown[]> {
+  const applied = await sql.query(`SELECT event_id, position::text, times FROM ${name}_applied ORDER BY event_id`);
+  const totals = await sql.query(`SELECT stream, total::text, history, version FROM ${name}_totals ORDER BY stream`);
+  return [applied.rows, totals.rows];
+}
+
+interface Target {
+  name: 'pglite' | 'postgres';
+  open(): Promise<SqlClient>;
+  close(): Promise<void>;
+}
+
+let testDb: TestDatabase | null = null;
+const targets: Target[] = [
+  { name: 'pglite', open: () => PgliteSqlClient.open(), close: async () => {} },
+  {
+    name: 'postgres',
+    open: async () => {
+      testDb = await createTestDatabase('portal_runner');
+      return new PgSqlClient(testDb.url);
+    },
+    close: async () => {
+      await testDb?.drop();
+    },
+  },
+];
+
+describe.each(targets)('ProjectionRunner on $name', (target) => {
+  let sql: SqlClient;
+  let store: PostgresEventStore;
+  beforeAll(async () => {
+    sql = await target.open();
+    store = await PostgresEventStore.create(sql);
+  });
+  afterAll(async () => {
+    await store.close();
+    await sql.close();
+    await target.close();
+  });
+
+  const runnerFor = (name: string, version = 1, log = recordingLog()) =>
+    new ProjectionRunner(store, sql, [counterProjection(version, name)], { log, batchSize: 20, standbyRetryMs: 200 });
+
+  it(`${target.name}: applies every event once, advances the checkpoint and answers read-your-writes`, async () => {
+    const runner = runnerFor(`p_${randomUUID().slice(0, 8)}`);
+    await runner.start();
+    try {
+      const last = await appendCounted(store, 3, 30);
+      expect(await runner.waitForPosition(last, 10_000)).toBe(true);
+      const name = runner.projections[0]!.name;
+      const { rows } = await sql.query<{ n: string; max: number }>(
+        `SELECT count(*)::text AS n, max(times) AS max FROM ${name}_applied`,
+      );
+      expect(rows[0]).toEqual({ n: '90', max: 1 });
+      const status = await runner.status();
+      expect(status.projections[0]!.position).toBe(last);
+      // A position nobody has written yet: the wait gives up after its bound.
+      const started = Date.now();
+      expect(await runner.waitForPosition(last + 1_000_000n, 300)).toBe(false);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(290);
+    } finally {
+      await runner.stop();
+    }
+  });
+
+  it(`${target.name}: a rebuild produces tables identical to the incremental run`, async () => {
+    const name = `p_${randomUUID().slice(0, 8)}`;
+    const runner = runnerFor(name);
+    await runner.start();
+    let incremental: unknown[];
+    try {
+      const last = await appendCounted(store, 5, 17);
+      expect(await runner.waitForPosition(last, 10_000)).toBe(true);
+      incremental = await dump(sql, name);
+    } finally {
+      await runner.stop();
+    }
+    const result = await runnerFor(name).rebuild();
+    expect(result.events).toBeGreaterThanOrEqual(85);
+    expect(await dump(sql, name)).toEqual(incremental);
+  });
+
+  it(`${target.name}: a new projection version is rebuilt from the first event`, async () => {
+    const name = `p_${randomUUID().slice(0, 8)}`;
+    const v1 = runnerFor(name, 1);
+    await v1.start();
+    const last = await appendCounted(store, 2, 10);
+    expect(await v1.waitForPosition(last, 10_000)).toBe(true);
+    await v1.stop();
+    const v2 = runnerFor(name, 2);
+    await v2.start();
+    try {
+      expect(await v2.waitForPosition(last, 10_000)).toBe(true);
+      const { rows } = await sql.query<{ version: number; n: string }>(
+        `SELECT min(version) AS version, count(*)::text AS n FROM ${name}_totals`,
+      );
+      // Every stream (including those written before v1 existed) was re-applied by version 2.
+      expect(rows[0]!.version).toBe(2);
+      expect(Number(rows[0]!.n)).toBeGreaterThanOrEqual(2);
+      expect((await v2.status()).projections[0]!.version).toBe(2);
+    } finally {
+      await v2.stop();
+    }
+  });
+
+  it(`${target.name}: logs an event of unknown type with its position, skips it and keeps going`, async () => {
+    const log = recordingLog();
+    const runner = runnerFor(`p_${randomUUID().slice(0, 8)}`, 1, log);
+    await runner.start();
+    try {
+      const stream = `mystery-${randomUUID()}`;
+      const unknown = await store.append(stream, [{ id: randomUUID(), type: 'SomethingNobodyKnows', data: {} }], {
+        expectedRevision: 'no_stream',
+      });
+      const after = await appendCounted(store, 1, 3);
+      expect(await runner.waitForPosition(after, 10_000)).toBe(true);
+      const warning = log.entries.find((e) => e.level === 'warn' && e.fields.type === 'SomethingNobodyKnows');
+      expect(warning?.fields.position).toBe(unknown.position.toString());
+      expect(runner.isLeader).toBe(true);
+    } finally {
+      await runner.stop();
+    }
+  });
+
+  it(`${target.name}: records an event a projection cannot apply as a dead letter and applies the rest`, async () => {
+    const log = recordingLog();
+    const name = `p_${randomUUID().slice(0, 8)}`;
+    const runner = runnerFor(name, 1, log);
+    await runner.start();
+    try {
+      const stream = `poison-${randomUUID()}`;
+      await store.append(
+        stream,
+        [counted(1), { id: randomUUID(), type: 'Poison', data: {} }, counted(2)],
+        { expectedRevision: 'no_stream' },
+      );
+      const last = await appendCounted(store, 1, 2);
+      expect(await runner.waitForPosition(last, 10_000)).toBe(true);
+      const { rows } = await sql.query<{ total: string }>(`SELECT total::text FROM ${name}_totals WHERE stream = $1`, [
+        stream,
+      ]);
+      expect(rows[0]!.total).toBe('3');
+      const dead = await sql.query<{ event_type: string }>('SELECT event_type FROM proj_dead_letters WHERE projection = $1', [
+        name,
+      ]);
+      expect(dead.rows).toEqual([{ event_type: 'Poison' }]);
+      expect(log.entries.some((e) => e.level === 'error' && e.fields.type === 'Poison')).toBe(true);
+    } finally {
+      await runner.stop();
+    }
+  });
+});
+
+describe('ProjectionRunner across processes on postgres', () => {
+  const worker = fileURLToPath(new URL('./testing/runner-worker.ts', import.meta.url));
+  let db: TestDatabase;
+  let sql: PgSqlClient;
+  let store: PostgresEventStore;
+  const children = new Set<ChildProcess>();
+
+  function startWorker(batch = 7): { child: ChildProcess; output: () => string; exited: Promise<unknown> } {
+    const child = spawn(process.execPath, ['--import', 'tsx', worker, db.url, String(batch)], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    children.add(child);
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.on('exit', () => children.delete(child));
+    let out = '';
+    child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+    return { child, output: () => out, exited };
+  }
+
+  beforeAll(async () => {
+    db = await createTestDatabase('portal_runner_proc');
+    sql = new PgSqlClient(db.url);
+    store = await PostgresEventStore.create(sql);
+  });
+  afterAll(async () => {
+    for (const c of children) c.kill('SIGKILL');
+    await store.close();
+    await sql.close();
+    await db.drop();
+  });
+
+  it('postgres: a runner killed (SIGKILL) in the middle of batches never applies an event twice', async () => {
+    const streams = Array.from({ length: 4 }, () => `counter-${randomUUID()}`);
+    let n = 0;
+    const revisions = new Map(streams.map((s) => [s, -1n]));
+    const appendRound = async (count: number) => {
+      for (let i = 0; i < count; i++) {
+        const s = streams[i % streams.length]!;
+        const r = await store.append(s, [counted(++n)], {
+          expectedRevision: revisions.get(s)! < 0n ? 'no_stream' : revisions.get(s)!,
+        });
+        revisions.set(s, r.nextExpectedRevision);
+      }
+    };
+    await appendRound(400);
+    for (let round = 0; round < 3; round++) {
+      const w = startWorker(7);
+      await waitFor('the worker to apply some events', () => /applied [1-9]/.test(w.output()), 20_000);
+      const appending = appendRound(100);
+      w.child.kill('SIGKILL');
+      await appending;
+      await w.exited;
+    }
+    const log = recordingLog();
+    const runner = new ProjectionRunner(store, sql, [counterProjection()], { log, batchSize: 50 });
+    await runner.start();
+    try {
+      const head = await store.headPosition();
+      expect(await runner.waitForPosition(head, 20_000)).toBe(true);
+      const { rows } = await sql.query<{ n: string; max: number; min: number }>(
+        'SELECT count(*)::text AS n, max(times) AS max, min(times) AS min FROM test_counter_applied',
+      );
+      expect(rows[0]).toEqual({ n: String(n), max: 1, min: 1 });
+      const totals = await sql.query<{ sum: string }>('SELECT sum(total)::text AS sum FROM test_counter_totals');
+      expect(totals.rows[0]!.sum).toBe(String((n * (n + 1)) / 2));
+    } finally {
+      await runner.stop();
+    }
+  });
+
+  it('postgres: when the leading process dies, a standby takes over within 10 s and misses nothing', async () => {
+    const leader = startWorker(10);
+    await waitFor('the worker to lead', () => leader.output().includes('leader'), 20_000);
+    const log = recordingLog();
+    const standby = new ProjectionRunner(store, sql, [counterProjection()], {
+      log,
+      batchSize: 50,
+      standbyRetryMs: 500,
+    });
+    await standby.start();
+    try {
+      expect(standby.isLeader).toBe(false);
+      leader.child.kill('SIGKILL');
+      const killedAt = Date.now();
+      await waitFor('the standby to take over', () => standby.isLeader, 10_000);
+      expect(Date.now() - killedAt).toBeLessThan(10_000);
+      const last = await appendCounted(store, 2, 5);
+      expect(await standby.waitForPosition(last, 10_000)).toBe(true);
+      const { rows } = await sql.query<{ max: number }>('SELECT max(times) AS max FROM test_counter_applied');
+      expect(rows[0]!.max).toBe(1);
+    } finally {
+      await standby.stop();
+    }
+  });
+});

@@ -1,0 +1,380 @@
+import type { Projection, ProjectionEvent } from '@portal/projections';
+import type { EventStore, RecordedEvent, Subscription } from '../event-store/event-store.js';
+import type { SqlClient, SqlExecutor, SqlSession } from '../sql/sql-client.js';
+import type { Log } from '../logging/logger.js';
+import {
+  CHECKPOINT_CHANNEL,
+  CHECKPOINT_SCHEMA,
+  DEAD_LETTER_SCHEMA,
+  LEADER_LOCK_KEY,
+  REBUILD_CHANNEL,
+  readCheckpoints,
+} from './checkpoints.js';
+import { CheckpointWatcher } from './checkpoint-watcher.js';
+
+export interface ProjectionRunnerOptions {
+  log: Log;
+  /** Events applied per transaction. */
+  batchSize?: number;
+  /** How often a standby tries to take over leadership. */
+  standbyRetryMs?: number;
+  /** Event types that exist but no projection handles (skipped silently; other unknown types are logged). */
+  knownEventTypes?: Iterable<string>;
+}
+
+export interface ProjectionStatus {
+  name: string;
+  version: number;
+  position: bigint;
+  lag: bigint;
+  updatedAt: Date | null;
+}
+
+export interface RebuildResult {
+  events: number;
+  position: bigint;
+  ms: number;
+}
+
+/**
+ * Feeds every projection from the event store. Batches of events are applied in one transaction
+ * together with the checkpoint, so an event is applied exactly once even across crashes. With several
+ * processes, the holder of a session-level advisory lock leads; the others stand by and retry.
+ */
+export class ProjectionRunner {
+  readonly watcher: CheckpointWatcher;
+  private readonly batchSize: number;
+  private readonly standbyRetryMs: number;
+  private readonly byType = new Map<string, Projection[]>();
+  private readonly known: Set<string>;
+  private stopped = false;
+  private leading = false;
+  private loop: Promise<void> | null = null;
+  private subscription: Subscription | null = null;
+  private wakeStandby: (() => void) | null = null;
+  private stopRebuildListener: (() => Promise<void>) | null = null;
+
+  constructor(
+    private readonly store: EventStore,
+    private readonly sql: SqlClient,
+    readonly projections: readonly Projection[],
+    private readonly options: ProjectionRunnerOptions,
+  ) {
+    this.batchSize = options.batchSize ?? 500;
+    this.standbyRetryMs = options.standbyRetryMs ?? 2000;
+    for (const p of projections) {
+      for (const type of p.handles) this.byType.set(type, [...(this.byType.get(type) ?? []), p]);
+    }
+    this.known = new Set([...this.byType.keys(), ...(options.knownEventTypes ?? [])]);
+    this.watcher = new CheckpointWatcher(
+      sql,
+      projections.map((p) => ({ name: p.name, version: p.version })),
+    );
+  }
+
+  get isLeader(): boolean {
+    return this.leading;
+  }
+
+  /** Creates the runner's own tables. Safe to call from several processes at once. */
+  async ensureSchema(): Promise<void> {
+    await this.sql.transaction(async (tx) => {
+      await tx.query(`SELECT pg_advisory_xact_lock(${LEADER_LOCK_KEY + 1})`);
+      await tx.query(CHECKPOINT_SCHEMA);
+      await tx.query(DEAD_LETTER_SCHEMA);
+    });
+  }
+
+  async start(): Promise<void> {
+    await this.ensureSchema();
+    await this.watcher.start();
+    this.stopRebuildListener = await this.sql.listen(REBUILD_CHANNEL, () => {
+      this.options.log.info('rebuild requested: restarting projection runner');
+      void this.subscription?.close();
+    });
+    this.stopped = false;
+    this.loop = this.leaderLoop();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await this.subscription?.close();
+    this.wakeStandby?.();
+    await this.loop;
+    await this.stopRebuildListener?.();
+    await this.watcher.stop();
+  }
+
+  /** Waits (bounded) until every projection has applied `position`. */
+  waitForPosition(position: bigint, timeoutMs: number): Promise<boolean> {
+    return this.watcher.waitFor(position, timeoutMs);
+  }
+
+  async status(): Promise<{ head: bigint; projections: ProjectionStatus[] }> {
+    const [head, checkpoints] = await Promise.all([this.store.headPosition(), readCheckpoints(this.sql)]);
+    const byName = new Map(checkpoints.map((c) => [c.name, c]));
+    return {
+      head,
+      projections: this.projections.map((p) => {
+        const c = byName.get(p.name);
+        const position = c && c.version === p.version ? c.position : 0n;
+        return {
+          name: p.name,
+          version: p.version,
+          position,
+          lag: head > position ? head - position : 0n,
+          updatedAt: c?.updatedAt ?? null,
+        };
+      }),
+    };
+  }
+
+  /**
+   * Rebuilds the named projections (all by default) from the first event, here and now, then returns.
+   * Needs leadership: when another process leads, it asks that leader to rebuild instead and waits.
+   */
+  async rebuild(names?: string[]): Promise<RebuildResult> {
+    const started = Date.now();
+    const targets = this.projections.filter((p) => !names || names.includes(p.name));
+    if (names) {
+      const unknown = names.filter((n) => !this.projections.some((p) => p.name === n));
+      if (unknown.length) throw new Error(`Unknown projection(s): ${unknown.join(', ')}`);
+    }
+    await this.ensureSchema();
+    await this.sql.query(
+      `UPDATE proj_checkpoints SET version = -1 WHERE name IN (${targets.map((_, i) => `$${i + 1}`).join(', ')})`,
+      targets.map((p) => p.name),
+    );
+    const session = await this.sql.session();
+    try {
+      const { rows } = await session.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1) AS ok', [
+        LEADER_LOCK_KEY,
+      ]);
+      if (!rows[0]?.ok) {
+        await this.sql.query('SELECT pg_notify($1, $2)', [REBUILD_CHANNEL, 'all']);
+        const head = await this.store.headPosition();
+        await this.watcher.start();
+        const ok = await this.watcher.waitFor(head, 10 * 60_000);
+        await this.watcher.stop();
+        if (!ok) throw new Error('The leading server did not finish the rebuild within 10 minutes');
+        return { events: -1, position: head, ms: Date.now() - started };
+      }
+      try {
+        const checkpoints = await this.prepare(session);
+        const head = await this.store.headPosition();
+        const events = await this.catchUp(session, checkpoints, head);
+        return { events, position: head, ms: Date.now() - started };
+      } finally {
+        await session.query('SELECT pg_advisory_unlock($1)', [LEADER_LOCK_KEY]).catch(() => {});
+      }
+    } finally {
+      await session.release();
+    }
+  }
+
+  private async leaderLoop(): Promise<void> {
+    const log = this.options.log;
+    while (!this.stopped) {
+      let session: SqlSession | null = null;
+      try {
+        session = await this.sql.session();
+        const { rows } = await session.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1) AS ok', [
+          LEADER_LOCK_KEY,
+        ]);
+        if (rows[0]?.ok) {
+          this.leading = true;
+          log.info('projection runner is the leader');
+          const lost = session.lost.then((e) => {
+            throw e;
+          });
+          await Promise.race([this.lead(session), lost]);
+        }
+      } catch (e) {
+        if (!this.stopped) log.error({ err: e }, 'projection runner stopped leading after an error; retrying');
+      } finally {
+        if (this.leading) {
+          this.leading = false;
+          await this.subscription?.close();
+          await session?.query('SELECT pg_advisory_unlock($1)', [LEADER_LOCK_KEY]).catch(() => {});
+        }
+        await session?.release();
+      }
+      if (!this.stopped) await this.pause(this.standbyRetryMs);
+    }
+  }
+
+  private pause(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      const self = this;
+      function done() {
+        clearTimeout(timer);
+        self.wakeStandby = null;
+        resolve();
+      }
+      this.wakeStandby = done;
+    });
+  }
+
+  /** Leads until stopped: catches up from the lowest checkpoint, then follows live appends. */
+  private async lead(session: SqlSession): Promise<void> {
+    const checkpoints = await this.prepare(session);
+    let from = await this.catchUp(session, checkpoints, await this.store.headPosition()).then(() =>
+      min(checkpoints.values()),
+    );
+    if (this.stopped) return;
+    const sub = this.store.subscribeToAll({ fromPosition: from });
+    this.subscription = sub;
+    for await (const batch of batches(sub, this.batchSize)) {
+      if (this.stopped) break;
+      await this.applyBatch(session, batch, checkpoints);
+      from = batch[batch.length - 1]!.position;
+    }
+  }
+
+  /** Creates tables; drops and recreates those of projections whose version changed. */
+  private async prepare(session: SqlSession): Promise<Map<string, bigint>> {
+    return session.transaction(async (tx) => {
+      const existing = new Map((await readCheckpoints(tx)).map((c) => [c.name, c]));
+      const positions = new Map<string, bigint>();
+      for (const p of this.projections) {
+        const current = existing.get(p.name);
+        if (!current || current.version !== p.version) {
+          this.options.log.info(
+            { projection: p.name, version: p.version, previous: current?.version ?? null },
+            'building projection from the first event',
+          );
+          for (const table of p.tables) await tx.query(`DROP TABLE IF EXISTS ${table} CASCADE`);
+          for (const ddl of p.schema) await tx.query(ddl);
+          await tx.query(
+            `INSERT INTO proj_checkpoints (name, version, position) VALUES ($1, $2::int, 0)
+             ON CONFLICT (name) DO UPDATE SET version = EXCLUDED.version, position = 0, updated_at = clock_timestamp()`,
+            [p.name, p.version],
+          );
+          await tx.query('DELETE FROM proj_dead_letters WHERE projection = $1', [p.name]);
+          positions.set(p.name, 0n);
+        } else {
+          for (const ddl of p.schema) await tx.query(ddl);
+          positions.set(p.name, current.position);
+        }
+      }
+      return positions;
+    });
+  }
+
+  /** Reads $all in pages from the lowest checkpoint up to `until`, applying each page as one batch. */
+  private async catchUp(session: SqlSession, checkpoints: Map<string, bigint>, until: bigint): Promise<number> {
+    let from = min(checkpoints.values());
+    let count = 0;
+    while (from < until && !this.stopped) {
+      const page = await this.store.readAll({ fromPosition: from, maxCount: this.batchSize });
+      if (page.length === 0) break;
+      await this.applyBatch(session, page, checkpoints);
+      count += page.length;
+      from = page[page.length - 1]!.position;
+    }
+    return count;
+  }
+
+  private async applyBatch(
+    session: SqlSession,
+    batch: readonly RecordedEvent[],
+    checkpoints: Map<string, bigint>,
+  ): Promise<void> {
+    const last = batch[batch.length - 1]!.position;
+    try {
+      await session.transaction((tx) => this.applyEvents(tx, batch, checkpoints, last, false));
+    } catch (firstError) {
+      // Find the event that fails, record it as a dead letter and apply the rest (one savepoint per event).
+      this.options.log.warn({ err: firstError, upTo: last.toString() }, 'batch failed; retrying event by event');
+      await session.transaction((tx) => this.applyEvents(tx, batch, checkpoints, last, true));
+    }
+    for (const [name, position] of checkpoints) if (position < last) checkpoints.set(name, last);
+    this.watcher.advance(min(checkpoints.values()));
+  }
+
+  private async applyEvents(
+    tx: SqlExecutor,
+    batch: readonly RecordedEvent[],
+    checkpoints: Map<string, bigint>,
+    last: bigint,
+    isolate: boolean,
+  ): Promise<void> {
+    for (const event of batch) {
+      const targets = this.byType.get(event.type);
+      if (!targets) {
+        if (!this.known.has(event.type) && !isolate) {
+          this.options.log.warn(
+            { position: event.position.toString(), type: event.type, stream: event.stream },
+            'skipping event of unknown type',
+          );
+        }
+        continue;
+      }
+      for (const projection of targets) {
+        if (event.position <= (checkpoints.get(projection.name) ?? 0n)) continue;
+        if (!isolate) {
+          await projection.apply(event as ProjectionEvent, tx);
+          continue;
+        }
+        await tx.query('SAVEPOINT projection_event');
+        try {
+          await projection.apply(event as ProjectionEvent, tx);
+          await tx.query('RELEASE SAVEPOINT projection_event');
+        } catch (e) {
+          await tx.query('ROLLBACK TO SAVEPOINT projection_event');
+          const message = e instanceof Error ? e.message : String(e);
+          this.options.log.error(
+            { projection: projection.name, position: event.position.toString(), type: event.type, err: e },
+            'projection could not apply event; recorded as a dead letter and skipped',
+          );
+          await tx.query(
+            `INSERT INTO proj_dead_letters (projection, position, event_type, error) VALUES ($1, $2::bigint, $3, $4)
+             ON CONFLICT DO NOTHING`,
+            [projection.name, event.position.toString(), event.type, message],
+          );
+        }
+      }
+    }
+    const names = this.projections.map((p) => p.name);
+    await tx.query(
+      `UPDATE proj_checkpoints SET position = $1::bigint, updated_at = clock_timestamp()
+        WHERE position < $1::bigint AND name IN (${names.map((_, i) => `$${i + 2}`).join(', ')})`,
+      [last.toString(), ...names],
+    );
+    await tx.query('SELECT pg_notify($1, $2)', [CHECKPOINT_CHANNEL, last.toString()]);
+  }
+}
+
+function min(values: Iterable<bigint>): bigint {
+  let result: bigint | null = null;
+  for (const v of values) if (result === null || v < result) result = v;
+  return result ?? 0n;
+}
+
+/**
+ * Groups a subscription into batches: everything that is already available (resolves before the next
+ * macrotask) joins the current batch, up to `max` events.
+ */
+async function* batches(sub: Subscription, max: number): AsyncGenerator<RecordedEvent[]> {
+  const it = sub[Symbol.asyncIterator]();
+  const idle = Symbol('idle');
+  let pending = it.next();
+  while (true) {
+    const first = await pending;
+    if (first.done) return;
+    const batch = [first.value];
+    pending = it.next();
+    while (batch.length < max) {
+      const next = await Promise.race([pending, new Promise<typeof idle>((r) => setImmediate(() => r(idle)))]);
+      if (next === idle) break;
+      if (next.done) {
+        yield batch;
+        return;
+      }
+      batch.push(next.value);
+      pending = it.next();
+    }
+    yield batch;
+  }
+}
