@@ -16,7 +16,7 @@ export default {
     {
       ...common,
       displayName: 'unit',
-      testMatch: ['<rootDir>/{server,projections,tests}/**/*.unit.spec.ts'],
+      testMatch: ['<rootDir>/{server,projections,tests,client}/**/*.unit.spec.ts'],
     },
     {
       ...common,

@@ -1,0 +1,30 @@
+import { createTheme, type MantineColorsTuple } from '@mantine/core';
+
+/**
+ * Default primary colour: dark teal (spec §1). Shade 7, the one filled buttons and links use in the light
+ * scheme, has a 5.8:1 contrast ratio with white text. The active network's own primary colour will
+ * override this once user details are loaded.
+ */
+export const tealDark: MantineColorsTuple = [
+  '#e7f5f4',
+  '#d0e9e7',
+  '#a2d3cf',
+  '#71bcb6',
+  '#49a8a1',
+  '#2f9b94',
+  '#1e8a84',
+  '#0f716c',
+  '#0a5e5a',
+  '#054845',
+];
+
+export const theme = createTheme({
+  colors: { 'teal-dark': tealDark },
+  primaryColor: 'teal-dark',
+  primaryShade: { light: 7, dark: 6 },
+  defaultRadius: 'md',
+  cursorType: 'pointer',
+  fontFamily:
+    'Inter, system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, "Noto Sans", sans-serif',
+  headings: { fontWeight: '650' },
+});

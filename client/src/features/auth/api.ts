@@ -1,0 +1,50 @@
+import { ApiError, apiRequest } from '../../shared/api/client';
+
+export interface AccessToken {
+  access_token: string;
+  token_type: string;
+}
+
+export interface Credentials {
+  username: string;
+  password: string;
+}
+
+/** POST /api/v1/login/access-token with a form-encoded username and password (spec §7). */
+export function requestAccessToken({ username, password }: Credentials): Promise<AccessToken> {
+  return apiRequest<AccessToken>('/api/v1/login/access-token', {
+    method: 'POST',
+    form: { username, password },
+    handleSessionErrors: false,
+  });
+}
+
+export const UNREACHABLE_MESSAGE =
+  'The portal could not be reached. Check your connection and try again in a moment.';
+
+export interface LoginFailure {
+  title: string;
+  message: string;
+  /** The server refused the credentials themselves, so the password is what to fix. */
+  credentialsRejected: boolean;
+}
+
+/** What the login form tells the user when signing in fails. */
+export function describeLoginFailure(error: unknown): LoginFailure {
+  if (!(error instanceof ApiError) || error.isNetworkError || error.isServerError) {
+    return { title: 'Portal unreachable', message: UNREACHABLE_MESSAGE, credentialsRejected: false };
+  }
+  const detail = error.detailText;
+  if (error.status === 429) {
+    return {
+      title: 'Too many attempts',
+      message: detail ?? 'Too many sign-in attempts. Please wait a moment and try again.',
+      credentialsRejected: false,
+    };
+  }
+  return {
+    title: 'Sign-in failed',
+    message: detail ?? `Sign-in failed (error ${error.status}). Please check your details and try again.`,
+    credentialsRejected: error.status === 400 || error.status === 401,
+  };
+}

@@ -1,0 +1,16 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useCallback } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { useSession } from '../../../shared/session';
+
+/** Signs out: drops cached server data, clears storage (keeping the spec's two keys), goes to Login. */
+export function useLogout(): () => void {
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const signOut = useSession((state) => state.signOut);
+  return useCallback(() => {
+    signOut();
+    queryClient.clear();
+    void navigate('/login', { replace: true });
+  }, [navigate, queryClient, signOut]);
+}

@@ -1,0 +1,31 @@
+import { Button, Paper, Stack, Text, Title } from '@mantine/core';
+import { Link } from 'react-router-dom';
+import { PRODUCT_NAME } from '../../../shared/ui/BrandMark';
+
+interface StatusCardProps {
+  code: string;
+  title: string;
+  message: string;
+  actionLabel: string;
+  actionTo: string;
+}
+
+export function StatusCard({ code, title, message, actionLabel, actionTo }: StatusCardProps) {
+  return (
+    <Paper withBorder shadow="md" radius="lg" p="xl">
+      <title>{`${title} · ${PRODUCT_NAME}`}</title>
+      <Stack gap="sm" align="center" ta="center">
+        <Text fw={800} fz={44} lh={1} c="teal-dark.7" aria-hidden="true">
+          {code}
+        </Text>
+        <Title order={1} fz="h2">
+          {title}
+        </Title>
+        <Text c="dimmed">{message}</Text>
+        <Button component={Link} to={actionTo} mt="sm">
+          {actionLabel}
+        </Button>
+      </Stack>
+    </Paper>
+  );
+}
