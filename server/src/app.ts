@@ -77,7 +77,11 @@ export async function startApp(config: AppConfig, log: Logger): Promise<RunningA
         },
         autoLogging: { ignore: (req) => req.url === '/api/v1/health' },
         serializers: {
-          req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
+          req: (req: { id: string; method: string; url: string }) => ({
+            id: req.id,
+            method: req.method,
+            url: req.url,
+          }),
           res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
         },
       }),

@@ -21,7 +21,10 @@ async function main(): Promise<void> {
     throw e;
   }
   const { firstSuperuser } = running;
-  log.info({ url: running.url, mode: config.mode, eventStore: running.infra.eventStore.kind }, 'portal started');
+  log.info(
+    { url: running.url, mode: config.mode, eventStore: running.infra.eventStore.kind },
+    'portal started',
+  );
   const lines = [
     '',
     `  Tutoring Portal is running at ${running.url}  (mode: ${config.mode}, event store: ${running.infra.eventStore.kind})`,

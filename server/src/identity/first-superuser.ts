@@ -9,7 +9,12 @@ import { PORTAL_NAMESPACE, uuidV5 } from '../platform/uuid.js';
 import { Credentials } from './credentials.js';
 import { MARKER_PERMISSIONS, userStream } from './user.events.js';
 
-export type FirstSuperuserOutcome = { created: boolean; userId: string; email: string; position: bigint | null };
+export type FirstSuperuserOutcome = {
+  created: boolean;
+  userId: string;
+  email: string;
+  position: bigint | null;
+};
 
 /**
  * On the first start of an empty store, creates the first administrator from FIRST_SUPERUSER /
@@ -43,7 +48,14 @@ export class FirstSuperuser {
     try {
       const result = await this.store.append(
         stream,
-        [{ id: uuidV5(`first-superuser:${email}`, PORTAL_NAMESPACE), type: 'UserCreated', data, metadata: { actorId: null, correlationId: randomUUID() } }],
+        [
+          {
+            id: uuidV5(`first-superuser:${email}`, PORTAL_NAMESPACE),
+            type: 'UserCreated',
+            data,
+            metadata: { actorId: null, correlationId: randomUUID() },
+          },
+        ],
         { expectedRevision: 'no_stream' },
       );
       return { created: true, userId, email, position: result.position };

@@ -7,7 +7,12 @@ import { UsersReadModel } from './users.read.js';
 
 @Module({
   controllers: [LoginController],
-  providers: [Credentials, FirstSuperuser, UsersReadModel, { provide: ACTOR_LOADER, useExisting: UsersReadModel }],
+  providers: [
+    Credentials,
+    FirstSuperuser,
+    UsersReadModel,
+    { provide: ACTOR_LOADER, useExisting: UsersReadModel },
+  ],
   exports: [FirstSuperuser, UsersReadModel, ACTOR_LOADER],
 })
 export class IdentityModule {}

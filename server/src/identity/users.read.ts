@@ -15,7 +15,9 @@ export class UsersReadModel implements ActorLoader {
   }
 
   async byLogin(login: string): Promise<UserRow | null> {
-    const { rows } = await this.sql.query<UserRow>('SELECT * FROM rm_users WHERE login = $1', [login.toLowerCase()]);
+    const { rows } = await this.sql.query<UserRow>('SELECT * FROM rm_users WHERE login = $1', [
+      login.toLowerCase(),
+    ]);
     return rows[0] ?? null;
   }
 

@@ -66,12 +66,9 @@ async function openSql(config: AppConfig): Promise<SqlClient> {
 
 async function openEventStoreDb(connectionString: string): Promise<EventStore> {
   const { EventStoreDbEventStore } = await import('./event-store/eventstoredb/eventstoredb-event-store.js');
-  const store = EventStoreDbEventStore.connect(connectionString);
   try {
-    await store.headPosition();
-    return store;
+    return await EventStoreDbEventStore.connect(connectionString);
   } catch (e) {
-    await store.close().catch(() => {});
     throw new StartupError(
       `Could not reach EventStoreDB at EVENTSTORE_CONNECTION_STRING (${redactUrl(connectionString)}): ` +
         `${(e as Error).message}. Check that the server runs and fix EVENTSTORE_CONNECTION_STRING.`,

@@ -39,7 +39,8 @@ export class AuthGuard implements CanActivate {
     if (!token) throw new Problem(HttpStatus.UNAUTHORIZED, 'Not authenticated');
     const check = await this.sessions.verify(token);
     if (!check.ok) {
-      if (check.reason === 'ended') throw new Problem(HttpStatus.UNAUTHORIZED, 'Session ended; sign in again');
+      if (check.reason === 'ended')
+        throw new Problem(HttpStatus.UNAUTHORIZED, 'Session ended; sign in again');
       throw new Problem(HttpStatus.FORBIDDEN, 'Could not validate credentials');
     }
     const loaded = await this.actors.load(check.session.userId);

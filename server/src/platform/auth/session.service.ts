@@ -38,7 +38,10 @@ export class SessionService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  async create(userId: string, impersonatorId: string | null = null): Promise<{ token: string; session: Session }> {
+  async create(
+    userId: string,
+    impersonatorId: string | null = null,
+  ): Promise<{ token: string; session: Session }> {
     const token = randomBytes(32).toString('base64url');
     const id = randomUUID();
     await this.sql.query(

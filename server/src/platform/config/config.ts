@@ -23,9 +23,17 @@ const schema = z.object({
   FIRST_SUPERUSER: z.email().default(DEFAULT_FIRST_SUPERUSER),
   FIRST_SUPERUSER_PASSWORD: z.string().min(8).optional(),
   /** Idle session lifetime in minutes. */
-  SESSION_IDLE_MINUTES: z.coerce.number().int().positive().default(60 * 8),
+  SESSION_IDLE_MINUTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(60 * 8),
   /** Absolute session lifetime in hours. */
-  SESSION_MAX_HOURS: z.coerce.number().int().positive().default(24 * 7),
+  SESSION_MAX_HOURS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(24 * 7),
   CLIENT_DIST: z.string().optional(),
   /** How long a query with X-Min-Position waits for the projections (ms). */
   READ_YOUR_WRITES_TIMEOUT_MS: z.coerce.number().int().positive().default(5000),
@@ -61,7 +69,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       'EVENTSTORE_CONNECTION_STRING is set but DATABASE_URL is not: read models need a PostgreSQL server (set DATABASE_URL).',
     );
   }
-  const mode: StoreMode = c.EVENTSTORE_CONNECTION_STRING ? 'production' : c.DATABASE_URL ? 'server' : 'embedded';
+  const mode: StoreMode = c.EVENTSTORE_CONNECTION_STRING
+    ? 'production'
+    : c.DATABASE_URL
+      ? 'server'
+      : 'embedded';
   if (mode !== 'embedded' && !c.FIRST_SUPERUSER_PASSWORD) {
     throw new ConfigError(
       `FIRST_SUPERUSER_PASSWORD must be set outside embedded mode (mode: ${mode}); the demo default is only used with the embedded store.`,

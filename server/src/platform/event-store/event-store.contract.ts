@@ -148,7 +148,9 @@ export function runEventStoreContract(target: ContractTarget): void {
       expect(data(await store.readStream(stream))).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
       expect(data(await store.readStream(stream, { fromRevision: 7 }))).toEqual([7, 8, 9, 10, 11]);
       expect(data(await store.readStream(stream, { fromRevision: 2n, maxCount: 3 }))).toEqual([2, 3, 4]);
-      expect(data(await store.readStream(stream, { direction: 'backwards', maxCount: 3 }))).toEqual([11, 10, 9]);
+      expect(data(await store.readStream(stream, { direction: 'backwards', maxCount: 3 }))).toEqual([
+        11, 10, 9,
+      ]);
       expect(data(await store.readStream(stream, { direction: 'backwards', fromRevision: 3 }))).toEqual([
         3, 2, 1, 0,
       ]);

@@ -31,13 +31,16 @@ export class AllExceptionsFilter implements ExceptionFilter {
       const status = exception.getStatus();
       const response = exception.getResponse();
       if (typeof response === 'object' && response !== null && 'detail' in response) {
-        return [status, response as Record<string, unknown>];
+        return [status, response];
       }
-      const message =
-        typeof response === 'string'
-          ? response
-          : ((response as { message?: unknown }).message ?? exception.message);
-      return [status, { detail: Array.isArray(message) ? message.join('; ') : String(message) }];
+      const message: unknown =
+        typeof response === 'string' ? response : (response as { message?: unknown }).message;
+      const detail = Array.isArray(message)
+        ? message.map(String).join('; ')
+        : typeof message === 'string'
+          ? message
+          : exception.message;
+      return [status, { detail }];
     }
     if (exception instanceof ConcurrencyError) {
       return [
@@ -47,7 +50,10 @@ export class AllExceptionsFilter implements ExceptionFilter {
     }
     if (exception instanceof EventStoreUnavailableError) {
       this.log.error({ err: exception }, 'event store unavailable');
-      return [HttpStatus.SERVICE_UNAVAILABLE, { detail: 'The event store is unavailable; try again shortly.' }];
+      return [
+        HttpStatus.SERVICE_UNAVAILABLE,
+        { detail: 'The event store is unavailable; try again shortly.' },
+      ];
     }
     const parserError = exception as BodyParserError;
     if (parserError?.type === 'entity.parse.failed') {

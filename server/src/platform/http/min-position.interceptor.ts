@@ -33,7 +33,10 @@ export class MinPositionInterceptor implements NestInterceptor {
     if (raw === undefined) return next.handle();
     const value = Array.isArray(raw) ? raw[0] : raw;
     if (!value || !/^\d{1,19}$/.test(value.trim())) {
-      throw new Problem(HttpStatus.BAD_REQUEST, 'X-Min-Position must be a non-negative integer event position');
+      throw new Problem(
+        HttpStatus.BAD_REQUEST,
+        'X-Min-Position must be a non-negative integer event position',
+      );
     }
     const position = BigInt(value.trim());
     const timeout = this.config.readYourWritesTimeoutMs;

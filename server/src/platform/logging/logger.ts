@@ -8,7 +8,10 @@ export function createLogger(): Logger {
   return pino({
     level,
     base: { service: 'portal' },
-    redact: { paths: ['req.headers.authorization', 'req.headers.requestverificationtoken', '*.password'], remove: true },
+    redact: {
+      paths: ['req.headers.authorization', 'req.headers.requestverificationtoken', '*.password'],
+      remove: true,
+    },
     serializers: { err: pino.stdSerializers.err },
   });
 }

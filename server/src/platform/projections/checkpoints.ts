@@ -28,9 +28,12 @@ export interface CheckpointRow {
 }
 
 export async function readCheckpoints(sql: SqlExecutor): Promise<CheckpointRow[]> {
-  const { rows } = await sql.query<{ name: string; version: number; position: string; updated_at: Date | string }>(
-    'SELECT name, version, position::text, updated_at FROM proj_checkpoints ORDER BY name',
-  );
+  const { rows } = await sql.query<{
+    name: string;
+    version: number;
+    position: string;
+    updated_at: Date | string;
+  }>('SELECT name, version, position::text, updated_at FROM proj_checkpoints ORDER BY name');
   return rows.map((r) => ({
     name: r.name,
     version: Number(r.version),

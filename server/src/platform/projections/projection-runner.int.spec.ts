@@ -30,8 +30,12 @@ async function appendCounted(store: EventStore, streams: number, perStream: numb
 }
 
 async function dump(sql: SqlClient, name: string): Promise<unknown[]> {
-  const applied = await sql.query(`SELECT event_id, position::text, times FROM ${name}_applied ORDER BY event_id`);
-  const totals = await sql.query(`SELECT stream, total::text, history, version FROM ${name}_totals ORDER BY stream`);
+  const applied = await sql.query(
+    `SELECT event_id, position::text, times FROM ${name}_applied ORDER BY event_id`,
+  );
+  const totals = await sql.query(
+    `SELECT stream, total::text, history, version FROM ${name}_totals ORDER BY stream`,
+  );
   return [applied.rows, totals.rows];
 }
 
@@ -70,7 +74,11 @@ describe.each(targets)('ProjectionRunner on $name', (target) => {
   });
 
   const runnerFor = (name: string, version = 1, log = recordingLog()) =>
-    new ProjectionRunner(store, sql, [counterProjection(version, name)], { log, batchSize: 20, standbyRetryMs: 200 });
+    new ProjectionRunner(store, sql, [counterProjection(version, name)], {
+      log,
+      batchSize: 20,
+      standbyRetryMs: 200,
+    });
 
   it(`${target.name}: applies every event once, advances the checkpoint and answers read-your-writes`, async () => {
     const runner = runnerFor(`p_${randomUUID().slice(0, 8)}`);
@@ -140,9 +148,13 @@ describe.each(targets)('ProjectionRunner on $name', (target) => {
     await runner.start();
     try {
       const stream = `mystery-${randomUUID()}`;
-      const unknown = await store.append(stream, [{ id: randomUUID(), type: 'SomethingNobodyKnows', data: {} }], {
-        expectedRevision: 'no_stream',
-      });
+      const unknown = await store.append(
+        stream,
+        [{ id: randomUUID(), type: 'SomethingNobodyKnows', data: {} }],
+        {
+          expectedRevision: 'no_stream',
+        },
+      );
       const after = await appendCounted(store, 1, 3);
       expect(await runner.waitForPosition(after, 10_000)).toBe(true);
       const warning = log.entries.find((e) => e.level === 'warn' && e.fields.type === 'SomethingNobodyKnows');
@@ -160,20 +172,20 @@ describe.each(targets)('ProjectionRunner on $name', (target) => {
     await runner.start();
     try {
       const stream = `poison-${randomUUID()}`;
-      await store.append(
-        stream,
-        [counted(1), { id: randomUUID(), type: 'Poison', data: {} }, counted(2)],
-        { expectedRevision: 'no_stream' },
-      );
+      await store.append(stream, [counted(1), { id: randomUUID(), type: 'Poison', data: {} }, counted(2)], {
+        expectedRevision: 'no_stream',
+      });
       const last = await appendCounted(store, 1, 2);
       expect(await runner.waitForPosition(last, 10_000)).toBe(true);
-      const { rows } = await sql.query<{ total: string }>(`SELECT total::text FROM ${name}_totals WHERE stream = $1`, [
-        stream,
-      ]);
+      const { rows } = await sql.query<{ total: string }>(
+        `SELECT total::text FROM ${name}_totals WHERE stream = $1`,
+        [stream],
+      );
       expect(rows[0]!.total).toBe('3');
-      const dead = await sql.query<{ event_type: string }>('SELECT event_type FROM proj_dead_letters WHERE projection = $1', [
-        name,
-      ]);
+      const dead = await sql.query<{ event_type: string }>(
+        'SELECT event_type FROM proj_dead_letters WHERE projection = $1',
+        [name],
+      );
       expect(dead.rows).toEqual([{ event_type: 'Poison' }]);
       expect(log.entries.some((e) => e.level === 'error' && e.fields.type === 'Poison')).toBe(true);
     } finally {
@@ -197,7 +209,7 @@ describe('ProjectionRunner across processes on postgres', () => {
     const exited = new Promise((resolve) => child.once('exit', resolve));
     child.on('exit', () => children.delete(child));
     let out = '';
-    child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     return { child, output: () => out, exited };
   }
 
@@ -245,7 +257,9 @@ describe('ProjectionRunner across processes on postgres', () => {
         'SELECT count(*)::text AS n, max(times) AS max, min(times) AS min FROM test_counter_applied',
       );
       expect(rows[0]).toEqual({ n: String(n), max: 1, min: 1 });
-      const totals = await sql.query<{ sum: string }>('SELECT sum(total)::text AS sum FROM test_counter_totals');
+      const totals = await sql.query<{ sum: string }>(
+        'SELECT sum(total)::text AS sum FROM test_counter_totals',
+      );
       expect(totals.rows[0]!.sum).toBe(String((n * (n + 1)) / 2));
     } finally {
       await runner.stop();

@@ -1,4 +1,4 @@
-import type { Projection, ProjectionEvent } from '@portal/projections';
+import type { Projection } from '@portal/projections';
 import type { EventStore, RecordedEvent, Subscription } from '../event-store/event-store.js';
 import type { SqlClient, SqlExecutor, SqlSession } from '../sql/sql-client.js';
 import type { Log } from '../logging/logger.js';
@@ -190,7 +190,8 @@ export class ProjectionRunner {
           await Promise.race([this.lead(session), lost]);
         }
       } catch (e) {
-        if (!this.stopped) log.error({ err: e }, 'projection runner stopped leading after an error; retrying');
+        if (!this.stopped)
+          log.error({ err: e }, 'projection runner stopped leading after an error; retrying');
       } finally {
         if (this.leading) {
           this.leading = false;
@@ -205,13 +206,12 @@ export class ProjectionRunner {
 
   private pause(ms: number): Promise<void> {
     return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      const self = this;
-      function done() {
+      const done = () => {
         clearTimeout(timer);
-        self.wakeStandby = null;
+        this.wakeStandby = null;
         resolve();
-      }
+      };
+      const timer = setTimeout(done, ms);
       this.wakeStandby = done;
     });
   }
@@ -219,16 +219,13 @@ export class ProjectionRunner {
   /** Leads until stopped: catches up from the lowest checkpoint, then follows live appends. */
   private async lead(session: SqlSession): Promise<void> {
     const checkpoints = await this.prepare(session);
-    let from = await this.catchUp(session, checkpoints, await this.store.headPosition()).then(() =>
-      min(checkpoints.values()),
-    );
+    await this.catchUp(session, checkpoints, await this.store.headPosition());
     if (this.stopped) return;
-    const sub = this.store.subscribeToAll({ fromPosition: from });
+    const sub = this.store.subscribeToAll({ fromPosition: min(checkpoints.values()) });
     this.subscription = sub;
     for await (const batch of batches(sub, this.batchSize)) {
       if (this.stopped) break;
       await this.applyBatch(session, batch, checkpoints);
-      from = batch[batch.length - 1]!.position;
     }
   }
 
@@ -263,7 +260,11 @@ export class ProjectionRunner {
   }
 
   /** Reads $all in pages from the lowest checkpoint up to `until`, applying each page as one batch. */
-  private async catchUp(session: SqlSession, checkpoints: Map<string, bigint>, until: bigint): Promise<number> {
+  private async catchUp(
+    session: SqlSession,
+    checkpoints: Map<string, bigint>,
+    until: bigint,
+  ): Promise<number> {
     let from = min(checkpoints.values());
     let count = 0;
     while (from < until && !this.stopped) {
@@ -286,7 +287,10 @@ export class ProjectionRunner {
       await session.transaction((tx) => this.applyEvents(tx, batch, checkpoints, last, false));
     } catch (firstError) {
       // Find the event that fails, record it as a dead letter and apply the rest (one savepoint per event).
-      this.options.log.warn({ err: firstError, upTo: last.toString() }, 'batch failed; retrying event by event');
+      this.options.log.warn(
+        { err: firstError, upTo: last.toString() },
+        'batch failed; retrying event by event',
+      );
       await session.transaction((tx) => this.applyEvents(tx, batch, checkpoints, last, true));
     }
     for (const [name, position] of checkpoints) if (position < last) checkpoints.set(name, last);
@@ -314,12 +318,12 @@ export class ProjectionRunner {
       for (const projection of targets) {
         if (event.position <= (checkpoints.get(projection.name) ?? 0n)) continue;
         if (!isolate) {
-          await projection.apply(event as ProjectionEvent, tx);
+          await projection.apply(event, tx);
           continue;
         }
         await tx.query('SAVEPOINT projection_event');
         try {
-          await projection.apply(event as ProjectionEvent, tx);
+          await projection.apply(event, tx);
           await tx.query('RELEASE SAVEPOINT projection_event');
         } catch (e) {
           await tx.query('ROLLBACK TO SAVEPOINT projection_event');
@@ -366,7 +370,10 @@ async function* batches(sub: Subscription, max: number): AsyncGenerator<Recorded
     const batch = [first.value];
     pending = it.next();
     while (batch.length < max) {
-      const next = await Promise.race([pending, new Promise<typeof idle>((r) => setImmediate(() => r(idle)))]);
+      const next = await Promise.race([
+        pending,
+        new Promise<typeof idle>((r) => setImmediate(() => r(idle))),
+      ]);
       if (next === idle) break;
       if (next.done) {
         yield batch;

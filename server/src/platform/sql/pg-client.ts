@@ -72,8 +72,9 @@ export class PgSqlClient implements SqlClient {
       await client.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
     }
     set.add(onNotify);
-    return async () => {
+    return () => {
       set.delete(onNotify);
+      return Promise.resolve();
     };
   }
 

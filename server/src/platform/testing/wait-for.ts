@@ -11,5 +11,7 @@ export async function waitFor<T>(what: string, check: () => Promise<T> | T, time
     }
     await new Promise((r) => setTimeout(r, 25));
   }
-  throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}${last ? `: ${String(last)}` : ''}`);
+  throw new Error(
+    `Timed out after ${timeoutMs} ms waiting for ${what}${last instanceof Error ? `: ${last.message}` : ''}`,
+  );
 }
