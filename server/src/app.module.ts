@@ -1,5 +1,5 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
+import { APP_GUARD, APP_INTERCEPTOR, DiscoveryModule } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
 import { PlatformModule, type PlatformContext } from './platform/platform.module.js';
 import { AuthGuard } from './platform/auth/auth.guard.js';
@@ -12,7 +12,7 @@ export class AppModule {
   static forRoot(context: PlatformContext): DynamicModule {
     return {
       module: AppModule,
-      imports: [PlatformModule.forRoot(context), CqrsModule.forRoot(), IdentityModule],
+      imports: [PlatformModule.forRoot(context), DiscoveryModule, CqrsModule.forRoot(), IdentityModule],
       controllers: [HealthController],
       providers: [
         { provide: APP_GUARD, useClass: AuthGuard },

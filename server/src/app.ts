@@ -62,6 +62,7 @@ export async function startApp(config: AppConfig, log: Logger): Promise<RunningA
     const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot({ config, infra, log }), {
       logger: false,
       bufferLogs: false,
+      abortOnError: false,
     });
     app.enableShutdownHooks();
     app.disable('x-powered-by');

@@ -1,0 +1,28 @@
+import { describe, expect, it } from '@jest/globals';
+import { ConfigError, DEFAULT_FIRST_SUPERUSER, loadConfig } from './config.js';
+
+describe('configuration', () => {
+  it('defaults to the embedded store on port 3000 with the demo administrator', () => {
+    const c = loadConfig({});
+    expect(c).toMatchObject({ mode: 'embedded', port: 3000, databaseUrl: null });
+    expect(c.firstSuperuser).toMatchObject({ email: DEFAULT_FIRST_SUPERUSER, isDefaultPassword: true });
+    expect(c.dataDir.endsWith('/data')).toBe(true);
+  });
+
+  it('picks server mode with DATABASE_URL and production mode with EVENTSTORE_CONNECTION_STRING', () => {
+    const pw = { FIRST_SUPERUSER_PASSWORD: 'long enough secret' };
+    expect(loadConfig({ ...pw, DATABASE_URL: 'postgres://u@h/db' }).mode).toBe('server');
+    expect(
+      loadConfig({ ...pw, DATABASE_URL: 'postgres://u@h/db', EVENTSTORE_CONNECTION_STRING: 'esdb://h:2113?tls=false' })
+        .mode,
+    ).toBe('production');
+  });
+
+  it('names the variable to fix when a value is wrong or missing', () => {
+    expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/);
+    expect(() => loadConfig({ DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL/);
+    expect(() => loadConfig({ DATABASE_URL: 'postgres://u@h/db' })).toThrow(/FIRST_SUPERUSER_PASSWORD/);
+    expect(() => loadConfig({ EVENTSTORE_CONNECTION_STRING: 'esdb://h:2113' })).toThrow(ConfigError);
+    expect(() => loadConfig({ EVENTSTORE_CONNECTION_STRING: 'esdb://h:2113' })).toThrow(/DATABASE_URL/);
+  });
+});
