@@ -3,7 +3,9 @@
 import { spawn } from 'node:child_process';
 
 const children = [
-  spawn('npx', ['tsc', '-p', 'server/tsconfig.build.json', '--watch', '--preserveWatchOutput'], { stdio: 'inherit' }),
+  spawn('npx', ['tsc', '-p', 'server/tsconfig.build.json', '--watch', '--preserveWatchOutput'], {
+    stdio: 'inherit',
+  }),
   spawn('node', ['--watch-path=server/dist', '--watch-preserve-output', 'server/dist/main.js'], {
     stdio: 'inherit',
     env: { LOG_LEVEL: 'info', ...process.env },

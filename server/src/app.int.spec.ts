@@ -57,7 +57,12 @@ describe('portal app, embedded mode (PGlite in DATA_DIR)', () => {
     const res = await fetch(`${base}/api/v1/health`);
     expect(res.status).toBe(200);
     const body = (await res.json()) as Record<string, unknown> & { projections: Record<string, unknown>[] };
-    expect(body).toMatchObject({ status: 'ok', mode: 'embedded', event_store: 'pglite', projection_leader: true });
+    expect(body).toMatchObject({
+      status: 'ok',
+      mode: 'embedded',
+      event_store: 'pglite',
+      projection_leader: true,
+    });
     expect(body.projections).toContainEqual(expect.objectContaining({ name: 'users', lag: '0' }));
     expect(BigInt(body.head_position as string)).toBeGreaterThanOrEqual(1n);
   });
@@ -71,7 +76,11 @@ describe('portal app, embedded mode (PGlite in DATA_DIR)', () => {
     for (const headers of [{ RequestVerificationToken: t }, { Authorization: `Bearer ${t}` }]) {
       const me = await fetch(`${base}/api/v1/users/me`, { headers });
       expect(me.status).toBe(200);
-      expect(await me.json()).toMatchObject({ login: ADMIN, user_type: 'super_admin', permission_list: ['USER_IS_ADMIN'] });
+      expect(await me.json()).toMatchObject({
+        login: ADMIN,
+        user_type: 'super_admin',
+        permission_list: ['USER_IS_ADMIN'],
+      });
     }
   });
 
@@ -83,7 +92,9 @@ describe('portal app, embedded mode (PGlite in DATA_DIR)', () => {
     expect(unknown.status).toBe(401);
 
     expect((await fetch(`${base}/api/v1/users/me`)).status).toBe(401);
-    const forged = await fetch(`${base}/api/v1/users/me`, { headers: { RequestVerificationToken: 'x'.repeat(43) } });
+    const forged = await fetch(`${base}/api/v1/users/me`, {
+      headers: { RequestVerificationToken: 'x'.repeat(43) },
+    });
     expect(forged.status).toBe(403);
     expect(await forged.json()).toEqual({ detail: 'Could not validate credentials' });
 

@@ -20,7 +20,10 @@ async function main(): Promise<number> {
     const targets = names.length ? names : allProjections.map((p) => p.name);
     process.stdout.write(`Rebuilding ${targets.join(', ')} from the first event (mode: ${config.mode})...\n`);
     const result = await runner.rebuild(names.length ? names : undefined);
-    const rate = result.events > 0 && result.ms > 0 ? ` (${Math.round((result.events * 1000) / result.ms)} events/s)` : '';
+    const rate =
+      result.events > 0 && result.ms > 0
+        ? ` (${Math.round((result.events * 1000) / result.ms)} events/s)`
+        : '';
     process.stdout.write(
       result.events >= 0
         ? `Done: ${result.events} events applied up to position ${result.position} in ${result.ms} ms${rate}.\n`

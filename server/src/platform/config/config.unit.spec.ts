@@ -13,8 +13,11 @@ describe('configuration', () => {
     const pw = { FIRST_SUPERUSER_PASSWORD: 'long enough secret' };
     expect(loadConfig({ ...pw, DATABASE_URL: 'postgres://u@h/db' }).mode).toBe('server');
     expect(
-      loadConfig({ ...pw, DATABASE_URL: 'postgres://u@h/db', EVENTSTORE_CONNECTION_STRING: 'esdb://h:2113?tls=false' })
-        .mode,
+      loadConfig({
+        ...pw,
+        DATABASE_URL: 'postgres://u@h/db',
+        EVENTSTORE_CONNECTION_STRING: 'esdb://h:2113?tls=false',
+      }).mode,
     ).toBe('production');
   });
 

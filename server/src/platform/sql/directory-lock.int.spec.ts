@@ -17,7 +17,9 @@ describe('embedded PGlite data directory lock', () => {
     const dir = await mkdtemp(join(tmpdir(), 'portal-lock-'));
     dirs.push(dir);
     const holder = fileURLToPath(new URL('./testing/hold-lock.ts', import.meta.url));
-    const child = spawn(process.execPath, ['--import', 'tsx', holder, dir], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', holder, dir], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     const exited = new Promise((r) => child.once('exit', r));
     await new Promise<void>((resolve, reject) => {
       child.stdout.on('data', (d: Buffer) => d.toString().includes('locked') && resolve());
@@ -25,7 +27,9 @@ describe('embedded PGlite data directory lock', () => {
     });
     const refused = PgliteSqlClient.open(dir);
     await expect(refused).rejects.toBeInstanceOf(DirectoryLockedError);
-    await expect(PgliteSqlClient.open(dir)).rejects.toThrow(new RegExp(`in use by another portal process \\(pid ${child.pid}`));
+    await expect(PgliteSqlClient.open(dir)).rejects.toThrow(
+      new RegExp(`in use by another portal process \\(pid ${child.pid}`),
+    );
     child.kill('SIGKILL');
     await exited;
     // The lock file of a process that died is stale: the next process takes over.

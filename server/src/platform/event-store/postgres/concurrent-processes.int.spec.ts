@@ -14,9 +14,13 @@ const EVENTS = 30;
 function runWorker(url: string, tag: string): Promise<string[]> {
   const worker = fileURLToPath(new URL('../testing/append-worker.ts', import.meta.url));
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', worker, url, tag, String(WRITERS), String(EVENTS)], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', worker, url, tag, String(WRITERS), String(EVENTS)],
+      {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.on('error', reject);
@@ -46,7 +50,9 @@ describe('EventStore contract: postgres, several OS processes', () => {
     const total = PROCESSES * WRITERS * EVENTS;
     const sub = store.subscribeToAll({ fromPosition: 0n, filter: { streamPrefixes: ['concurrent-'] } });
     const seen = take(sub, total, 60_000);
-    const written = (await Promise.all(Array.from({ length: PROCESSES }, (_, p) => runWorker(db.url, `p${p}`)))).flat();
+    const written = (
+      await Promise.all(Array.from({ length: PROCESSES }, (_, p) => runWorker(db.url, `p${p}`)))
+    ).flat();
     const events: RecordedEvent[] = await seen;
     await sub.close();
 

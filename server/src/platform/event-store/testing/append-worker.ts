@@ -18,9 +18,13 @@ await Promise.all(
     for (let i = 0; i < Number(events); i++) {
       const id = randomUUID();
       const shared = i % 5 === 4;
-      await store.append(shared ? `concurrent-shared-${tag}` : stream, [{ id, type: 'Written', data: { tag, w, i } }], {
-        expectedRevision: shared ? 'any' : i === 0 ? 'no_stream' : BigInt(i - 1 - Math.floor(i / 5)),
-      });
+      await store.append(
+        shared ? `concurrent-shared-${tag}` : stream,
+        [{ id, type: 'Written', data: { tag, w, i } }],
+        {
+          expectedRevision: shared ? 'any' : i === 0 ? 'no_stream' : BigInt(i - 1 - Math.floor(i / 5)),
+        },
+      );
       ids.push(id);
     }
   }),
