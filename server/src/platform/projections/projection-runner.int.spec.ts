@@ -202,9 +202,13 @@ describe('ProjectionRunner across processes on postgres', () => {
   const children = new Set<ChildProcess>();
 
   function startWorker(batch = 7): { child: ChildProcess; output: () => string; exited: Promise<unknown> } {
-    const child = spawn(process.execPath, ['--import', 'tsx', worker, db.url, String(batch)], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['--conditions=source', '--import', 'tsx', worker, db.url, String(batch)],
+      {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
     children.add(child);
     const exited = new Promise((resolve) => child.once('exit', resolve));
     child.on('exit', () => children.delete(child));

@@ -17,7 +17,7 @@ describe('embedded PGlite data directory lock', () => {
     const dir = await mkdtemp(join(tmpdir(), 'portal-lock-'));
     dirs.push(dir);
     const holder = fileURLToPath(new URL('./testing/hold-lock.ts', import.meta.url));
-    const child = spawn(process.execPath, ['--import', 'tsx', holder, dir], {
+    const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', holder, dir], {
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     const exited = new Promise((r) => child.once('exit', r));

@@ -16,7 +16,7 @@ function runWorker(url: string, tag: string): Promise<string[]> {
   return new Promise((resolve, reject) => {
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', worker, url, tag, String(WRITERS), String(EVENTS)],
+      ['--conditions=source', '--import', 'tsx', worker, url, tag, String(WRITERS), String(EVENTS)],
       {
         stdio: ['ignore', 'pipe', 'inherit'],
       },
