@@ -173,9 +173,15 @@ export class LiveServer implements OnModuleDestroy {
   }
 
   private async redisAdapter(url: string) {
+    let started = false;
     const pub: RedisClient = createClient({
       url,
-      socket: { connectTimeout: 5000, reconnectStrategy: (retries) => Math.min(100 * 2 ** retries, 2000) },
+      socket: {
+        connectTimeout: 5000,
+        // At start, give up after a few tries (startup fails naming REDIS_URL); later, retry for ever.
+        reconnectStrategy: (retries: number, cause: Error) =>
+          !started && retries >= 2 ? new Error(cause.message) : Math.min(100 * 2 ** retries, 2000),
+      },
     });
     const sub = pub.duplicate();
     this.redis = [pub, sub];
@@ -187,6 +193,7 @@ export class LiveServer implements OnModuleDestroy {
     );
     try {
       await Promise.race([Promise.all([pub.connect(), sub.connect()]), timeout]);
+      started = true;
     } catch (e) {
       await Promise.all(this.redis.map((c) => Promise.resolve(c.destroy())));
       this.redis = [];

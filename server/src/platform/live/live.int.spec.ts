@@ -1,4 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { IncomingMessage, Server as HttpServer } from 'node:http';
+import { connect as tcpConnect } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import { pino } from 'pino';
 import { io as connectClient, type Socket as ClientSocket } from 'socket.io-client';
@@ -162,6 +168,32 @@ describe('live updates (/live), one server on PostgreSQL', () => {
     expect(error.message).toMatch(/Unknown namespace/);
   });
 
+  it('leaves other upgrades on the same port alone, even when they answer after 1 s (the Yjs endpoint)', async () => {
+    const http: HttpServer = running.app.getHttpServer();
+    const slowUpgrade = (req: IncomingMessage, socket: Duplex) => {
+      if (!req.url?.startsWith('/collab-probe/')) return;
+      setTimeout(() => socket.end('HTTP/1.1 418 I am a teapot\r\nConnection: close\r\n\r\n'), 1200);
+    };
+    http.on('upgrade', slowUpgrade);
+    try {
+      const answer = await new Promise<string>((resolve, reject) => {
+        const tcp = tcpConnect(Number(new URL(running.url).port), '127.0.0.1', () =>
+          tcp.write(
+            'GET /collab-probe/doc HTTP/1.1\r\nHost: localhost\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n' +
+              'Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n',
+          ),
+        );
+        let data = '';
+        tcp.on('data', (chunk: Buffer) => (data += chunk.toString()));
+        tcp.on('close', () => resolve(data));
+        tcp.on('error', reject);
+      });
+      expect(answer).toMatch(/^HTTP\/1\.1 418/);
+    } finally {
+      http.off('upgrade', slowUpgrade);
+    }
+  });
+
   it('sends a UserCreated to administrators within 1 s, and not to a user without rights', async () => {
     const other = await teacher(running);
     const admin = await connect(running.url, { token: adminToken }, false);
@@ -300,6 +332,37 @@ describe('live updates (/live), one server on PostgreSQL', () => {
   });
 });
 
+describe('live updates in embedded mode (PGlite)', () => {
+  let dataDir: string;
+  let running: RunningApp;
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'portal-live-'));
+    running = await startApp(
+      loadConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, FIRST_SUPERUSER_PASSWORD: PASSWORD }),
+      silent,
+    );
+  });
+  afterAll(async () => {
+    await running?.close();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('publishes to an admin socket and drops a revoked session’s socket', async () => {
+    const admin = await connect(running.url, { token: await login(running.url) });
+    const other = await teacher(running);
+    const socket = await connect(running.url, { token: other.token });
+    const created = await createUser(running);
+    await waitFor('the UserCreated at the admin socket', () => at(admin, created.position).length === 1);
+    await running.app.get(SessionService).revokeAllForUser(other.userId);
+    expect(await running.app.get(LiveSessions).refreshUser(other.userId)).toEqual({
+      kept: 0,
+      disconnected: 1,
+    });
+    await waitFor('the revoked socket to be disconnected', () => socket.disconnects.length > 0);
+    expect(admin.disconnects).toEqual([]);
+  });
+});
+
 describe('live updates across two server processes with REDIS_URL', () => {
   let db: TestDatabase;
   let a: RunningApp;
@@ -322,6 +385,17 @@ describe('live updates across two server processes with REDIS_URL', () => {
     await a?.close();
     await b?.close();
     await db?.drop();
+  });
+
+  it('refuses to start, naming REDIS_URL, when Redis cannot be reached', async () => {
+    const config = loadConfig({
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATABASE_URL: db.url,
+      FIRST_SUPERUSER_PASSWORD: PASSWORD,
+      REDIS_URL: 'redis://127.0.0.1:1',
+    });
+    await expect(startApp(config, silent)).rejects.toThrow(/REDIS_URL/);
   });
 
   it('an event appended via process B reaches a client connected to process A', async () => {
