@@ -38,6 +38,9 @@ export class LiveServer implements OnModuleDestroy {
   private io: LiveIo | null = null;
   private redis: RedisClient[] = [];
   private readonly pendingRooms = new WeakMap<LiveSocket, string[]>();
+  private sweeper: NodeJS.Timeout | null = null;
+  /** How often this process re-checks the sessions of its own sockets (idle or expired sessions). */
+  static sweepIntervalMs = 60_000;
   private readonly log: Log;
 
   constructor(
@@ -84,11 +87,35 @@ export class LiveServer implements OnModuleDestroy {
       );
     });
     nsp.on('connection', (socket) => this.connected(socket));
+    this.sweeper = setInterval(() => {
+      this.sweepSessions().catch((e: unknown) => this.log.warn({ err: e }, 'live session sweep failed'));
+    }, LiveServer.sweepIntervalMs).unref();
+  }
+
+  /**
+   * Disconnects this process's sockets whose session has ended without anyone telling us (idle or
+   * absolute expiry, a revocation without a refresh). Runs every `sweepIntervalMs`.
+   */
+  async sweepSessions(): Promise<number> {
+    const nsp = this.namespace;
+    if (!nsp || nsp.sockets.size === 0) return 0;
+    const sockets = [...nsp.sockets.values()];
+    const alive = await this.sessions.alive([...new Set(sockets.map((s) => s.data.sessionId))]);
+    let ended = 0;
+    for (const socket of sockets) {
+      if (alive.has(socket.data.sessionId)) continue;
+      socket.emit('ended', { reason: 'session_ended' });
+      socket.disconnect(true);
+      ended++;
+    }
+    return ended;
   }
 
   async onModuleDestroy(): Promise<void> {
     const io = this.io;
     this.io = null;
+    if (this.sweeper) clearInterval(this.sweeper);
+    this.sweeper = null;
     if (!io) return;
     io.local.disconnectSockets(true);
     io.engine.close();

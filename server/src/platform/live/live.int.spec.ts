@@ -286,6 +286,16 @@ describe('live updates (/live), one server on PostgreSQL', () => {
     expect(socket.disconnects).toEqual(['io server disconnect']);
     expect(socket.ended).toEqual(['session_ended']);
 
+    // A session that ends without a refresh (here: revoked directly) is found by the periodic sweep.
+    const swept = await teacher(running);
+    const sweptSocket = await connect(running.url, { token: swept.token });
+    const admin = await connect(running.url, { token: adminToken });
+    await running.app.get(SessionService).revokeAllForUser(swept.userId);
+    expect(await running.app.get(LiveServer).sweepSessions()).toBe(1);
+    await waitFor('the swept socket to be disconnected', () => sweptSocket.disconnects.length > 0);
+    expect(sweptSocket.ended).toEqual(['session_ended']);
+    expect(admin.disconnects).toEqual([]);
+
     const blocked = await teacher(running);
     const blockedSocket = await connect(running.url, { token: blocked.token });
     const blockedAt = Date.now();
