@@ -27,6 +27,12 @@ class LiveAuthError extends Error {
   }
 }
 
+class ReplayBusyError extends Error {
+  constructor() {
+    super('A replay is already running for this connection');
+  }
+}
+
 /**
  * The Socket.IO server of the live channel, on the portal's own HTTP server (path `/socket.io`,
  * namespace `/live`). Authenticates the handshake with the HTTP token, joins the socket to the rooms
@@ -38,6 +44,7 @@ export class LiveServer implements OnModuleDestroy {
   private io: LiveIo | null = null;
   private redis: RedisClient[] = [];
   private readonly pendingRooms = new WeakMap<LiveSocket, string[]>();
+  private readonly replaying = new WeakSet<LiveSocket>();
   private sweeper: NodeJS.Timeout | null = null;
   /** How often this process re-checks the sessions of its own sockets (idle or expired sessions). */
   static sweepIntervalMs = 60_000;
@@ -177,6 +184,7 @@ export class LiveServer implements OnModuleDestroy {
         return;
       }
       this.replay(socket, after).then(ack, (e: unknown) => {
+        if (e instanceof ReplayBusyError) return ack({ error: e.message });
         this.log.error({ err: e, userId: socket.data.userId }, 'live replay failed');
         ack({ error: 'Could not replay missed events' });
       });
@@ -193,10 +201,17 @@ export class LiveServer implements OnModuleDestroy {
     }
   }
 
-  private replay(socket: LiveSocket, after: bigint): Promise<ResumeResult> {
-    return replayMissed(this.store, this.policy, socket.rooms, after, (message) => {
-      if (socket.connected) socket.emit('live', message);
-    });
+  /** One replay at a time per socket (each may read up to LIVE_REPLAY_LIMIT events). */
+  private async replay(socket: LiveSocket, after: bigint): Promise<ResumeResult> {
+    if (this.replaying.has(socket)) throw new ReplayBusyError();
+    this.replaying.add(socket);
+    try {
+      return await replayMissed(this.store, this.policy, socket.rooms, after, (message) => {
+        if (socket.connected) socket.emit('live', message);
+      });
+    } finally {
+      this.replaying.delete(socket);
+    }
   }
 
   private async redisAdapter(url: string) {

@@ -258,6 +258,12 @@ describe('live updates (/live), one server on PostgreSQL', () => {
         data: { userId: other.userId },
       },
     ]);
+    const [one, two] = await Promise.all([
+      plain.socket.emitWithAck('resume', '0'),
+      plain.socket.emitWithAck('resume', '0'),
+    ]);
+    expect(one).toMatchObject({ truncated: false });
+    expect(two).toEqual({ error: 'A replay is already running for this connection' });
     expect(await plain.socket.emitWithAck('resume', 'yesterday')).toEqual({
       error: 'lastPosition must be a decimal string',
     });
