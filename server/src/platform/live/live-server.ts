@@ -124,7 +124,7 @@ export class LiveServer implements OnModuleDestroy {
     if (this.sweeper) clearInterval(this.sweeper);
     this.sweeper = null;
     if (!io) return;
-    io.local.disconnectSockets(true);
+    io.of(LIVE_NAMESPACE).local.disconnectSockets(true);
     io.engine.close();
     for (const nsp of [io.of('/'), io.of(LIVE_NAMESPACE)]) await Promise.resolve(nsp.adapter.close());
     const clients = this.redis;

@@ -358,8 +358,9 @@ describe('live updates in embedded mode (PGlite)', () => {
       silent,
     );
   });
+  let closed = false;
   afterAll(async () => {
-    await running?.close();
+    if (!closed) await running?.close();
     await rm(dataDir, { recursive: true, force: true });
   });
 
@@ -376,6 +377,15 @@ describe('live updates in embedded mode (PGlite)', () => {
     });
     await waitFor('the revoked socket to be disconnected', () => socket.disconnects.length > 0);
     expect(admin.disconnects).toEqual([]);
+  });
+
+  it('closes promptly with sockets still open, and ends them', async () => {
+    const admin = await connect(running.url, { token: await login(running.url) });
+    const started = Date.now();
+    closed = true;
+    await running.close();
+    expect(Date.now() - started).toBeLessThan(5000);
+    await waitFor('the socket to be disconnected', () => admin.disconnects.length > 0);
   });
 });
 
