@@ -1,4 +1,5 @@
 export * from './projection.js';
+export * from './live-contract.js';
 export * from './users/users.projection.js';
 
 import { usersProjection } from './users/users.projection.js';

@@ -6,13 +6,20 @@ import { AuthGuard } from './platform/auth/auth.guard.js';
 import { MinPositionInterceptor } from './platform/http/min-position.interceptor.js';
 import { IdentityModule } from './identity/identity.module.js';
 import { HealthController } from './health/health.controller.js';
+import { LiveModule } from './platform/live/live.module.js';
 
 @Module({})
 export class AppModule {
   static forRoot(context: PlatformContext): DynamicModule {
     return {
       module: AppModule,
-      imports: [PlatformModule.forRoot(context), DiscoveryModule, CqrsModule.forRoot(), IdentityModule],
+      imports: [
+        PlatformModule.forRoot(context),
+        DiscoveryModule,
+        CqrsModule.forRoot(),
+        IdentityModule,
+        LiveModule.forRoot({ imports: [IdentityModule] }),
+      ],
       controllers: [HealthController],
       providers: [
         { provide: APP_GUARD, useClass: AuthGuard },

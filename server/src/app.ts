@@ -15,6 +15,7 @@ import { openInfrastructure, type Infrastructure } from './platform/infrastructu
 import { AllExceptionsFilter } from './platform/http/all-exceptions.filter.js';
 import { createValidationPipe } from './platform/http/validation.js';
 import { ProjectionRunner } from './platform/projections/projection-runner.js';
+import { LiveServer } from './platform/live/live-server.js';
 import { SESSION_SCHEMA } from './platform/auth/session.service.js';
 import { CREDENTIALS_SCHEMA } from './identity/credentials.js';
 import { FirstSuperuser, type FirstSuperuserOutcome } from './identity/first-superuser.js';
@@ -96,6 +97,8 @@ export async function startApp(config: AppConfig, log: Logger): Promise<RunningA
     SwaggerModule.setup('api/docs', app, document, { jsonDocumentUrl: 'api/docs-json' });
 
     serveClient(app, config, log);
+
+    await app.get(LiveServer).attach(app.getHttpServer());
 
     const runner = app.get(ProjectionRunner);
     await runner.start();

@@ -77,6 +77,18 @@ export class SessionService {
     return { ok: true, session: { id: row.id, userId: row.user_id, impersonatorId: row.impersonator_id } };
   }
 
+  /** Which of these sessions are still alive (not revoked, expired or idle). Does not touch them. */
+  async alive(sessionIds: readonly string[]): Promise<Set<string>> {
+    if (sessionIds.length === 0) return new Set();
+    const { rows } = await this.sql.query<{ id: string }>(
+      `SELECT id FROM auth_sessions
+        WHERE id IN (SELECT jsonb_array_elements_text($1::jsonb)::uuid) AND revoked_at IS NULL AND expires_at > clock_timestamp()
+          AND last_seen_at > clock_timestamp() - make_interval(mins => $2::int)`,
+      [JSON.stringify(sessionIds), this.config.session.idleMinutes],
+    );
+    return new Set(rows.map((r) => r.id));
+  }
+
   async revokeAllForUser(userId: string): Promise<number> {
     const { rows } = await this.sql.query<{ id: string }>(
       `UPDATE auth_sessions SET revoked_at = clock_timestamp() WHERE user_id = $1 AND revoked_at IS NULL RETURNING id`,

@@ -19,7 +19,12 @@ const schema = z.object({
     .string()
     .regex(/^(esdb|kurrentdb|kdb)(\+discover)?:\/\//, 'must be an esdb:// connection string')
     .optional(),
-  REDIS_URL: z.string().optional(),
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, 'must be a redis:// connection string')
+    .optional(),
+  /** Prefix of every Redis key and channel this portal uses (lets several portals share one Redis). */
+  REDIS_PREFIX: z.string().min(1).default('portal'),
   FIRST_SUPERUSER: z.email().default(DEFAULT_FIRST_SUPERUSER),
   FIRST_SUPERUSER_PASSWORD: z.string().min(8).optional(),
   /** Idle session lifetime in minutes. */
@@ -47,6 +52,7 @@ export interface AppConfig {
   databaseUrl: string | null;
   eventStoreConnectionString: string | null;
   redisUrl: string | null;
+  redisPrefix: string;
   firstSuperuser: { email: string; password: string; isDefaultPassword: boolean };
   session: { idleMinutes: number; maxHours: number };
   clientDist: string | null;
@@ -87,6 +93,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     databaseUrl: c.DATABASE_URL ?? null,
     eventStoreConnectionString: c.EVENTSTORE_CONNECTION_STRING ?? null,
     redisUrl: c.REDIS_URL ?? null,
+    redisPrefix: c.REDIS_PREFIX,
     firstSuperuser: {
       email: c.FIRST_SUPERUSER.toLowerCase(),
       password: c.FIRST_SUPERUSER_PASSWORD ?? DEFAULT_FIRST_SUPERUSER_PASSWORD,

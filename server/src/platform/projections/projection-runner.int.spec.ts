@@ -119,6 +119,40 @@ describe.each(targets)('ProjectionRunner on $name', (target) => {
     expect(await dump(sql, name)).toEqual(incremental);
   });
 
+  it(`${target.name}: onApplied announces each committed batch once, in order, and a rebuild announces nothing`, async () => {
+    const name = `p_${randomUUID().slice(0, 8)}`;
+    const runner = runnerFor(name);
+    const announced: bigint[] = [];
+    const committed: Promise<boolean>[] = [];
+    runner.onApplied((events) => {
+      announced.push(...events.map((e) => e.position));
+      const last = events[events.length - 1]!.position;
+      // Another connection already sees the checkpoint of this batch: the listener runs after COMMIT.
+      committed.push(
+        sql
+          .query<{ p: string }>('SELECT position::text AS p FROM proj_checkpoints WHERE name = $1', [name])
+          .then(({ rows }) => BigInt(rows[0]!.p) >= last),
+      );
+    });
+    await runner.start();
+    try {
+      const last = await appendCounted(store, 3, 15);
+      await waitFor('the last append to be announced', () => announced.includes(last));
+      const sorted = [...announced].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+      expect(announced).toEqual(sorted);
+      expect(new Set(announced).size).toBe(announced.length);
+      expect(announced.length).toBeGreaterThanOrEqual(45);
+      expect(await Promise.all(committed)).not.toContain(false);
+    } finally {
+      await runner.stop();
+    }
+    const rebuilder = runnerFor(name);
+    const again: bigint[] = [];
+    rebuilder.onApplied((events) => again.push(...events.map((e) => e.position)));
+    expect((await rebuilder.rebuild()).events).toBeGreaterThanOrEqual(45);
+    expect(again).toEqual([]);
+  });
+
   it(`${target.name}: a new projection version is rebuilt from the first event`, async () => {
     const name = `p_${randomUUID().slice(0, 8)}`;
     const v1 = runnerFor(name, 1);

@@ -22,6 +22,9 @@ export interface ProjectionRunnerOptions {
   knownEventTypes?: Iterable<string>;
 }
 
+/** Told about the events of each committed batch (see `ProjectionRunner.onApplied`). */
+export type AppliedListener = (events: readonly RecordedEvent[]) => void;
+
 export interface ProjectionStatus {
   name: string;
   version: number;
@@ -53,6 +56,9 @@ export class ProjectionRunner {
   private subscription: Subscription | null = null;
   private wakeStandby: (() => void) | null = null;
   private stopRebuildListener: (() => Promise<void>) | null = null;
+  private readonly appliedListeners = new Set<AppliedListener>();
+  /** Highest position already announced to `onApplied` listeners (or committed before this process led). */
+  private announcedUpTo = 0n;
 
   constructor(
     private readonly store: EventStore,
@@ -103,6 +109,17 @@ export class ProjectionRunner {
     await this.loop;
     await this.stopRebuildListener?.();
     await this.watcher.stop();
+  }
+
+  /**
+   * Calls `listener` after each batch the projections have COMMITTED, with the batch's events in
+   * position order. Only the leading process applies batches, so only it calls listeners. Events at or
+   * below a checkpoint that existed when this process started leading (a rebuild, a takeover) are not
+   * announced again. A listener must not throw (errors are logged). Returns an unsubscribe function.
+   */
+  onApplied(listener: AppliedListener): () => void {
+    this.appliedListeners.add(listener);
+    return () => this.appliedListeners.delete(listener);
   }
 
   /** Waits (bounded) until every projection has applied `position`. */
@@ -255,6 +272,7 @@ export class ProjectionRunner {
           positions.set(p.name, current.position);
         }
       }
+      for (const c of existing.values()) if (c.position > this.announcedUpTo) this.announcedUpTo = c.position;
       return positions;
     });
   }
@@ -295,6 +313,22 @@ export class ProjectionRunner {
     }
     for (const [name, position] of checkpoints) if (position < last) checkpoints.set(name, last);
     this.watcher.advance(min(checkpoints.values()));
+    this.announce(batch);
+  }
+
+  private announce(batch: readonly RecordedEvent[]): void {
+    const from = this.announcedUpTo;
+    const last = batch[batch.length - 1]!.position;
+    if (last <= from) return;
+    this.announcedUpTo = last;
+    const fresh = batch[0]!.position > from ? batch : batch.filter((e) => e.position > from);
+    for (const listener of this.appliedListeners) {
+      try {
+        listener(fresh);
+      } catch (e) {
+        this.options.log.error({ err: e, upTo: last.toString() }, 'onApplied listener failed');
+      }
+    }
   }
 
   private async applyEvents(

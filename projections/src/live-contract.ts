@@ -1,0 +1,79 @@
+/**
+ * Wire contract of the live updates channel (Socket.IO namespace `/live`), shared by the server and the
+ * client. Framework-free: only types and constants.
+ *
+ * Delivery contract (see docs/architecture.md, "Live updates"):
+ * - Every `live` message carries the global `position` (a decimal string of a bigint) of the event it
+ *   announces. Positions are strictly increasing in commit order.
+ * - Live messages are sent after the projections have committed the event, so a refetch with
+ *   `X-Min-Position: position` sees it.
+ * - After a reconnect, the client sends the highest position it has processed (`auth.lastPosition` in the
+ *   handshake, or the `resume` event); the server replays the events it may see after that position
+ *   (bounded by `LIVE_REPLAY_LIMIT`), then acknowledges with `ResumeResult`.
+ * - Around a resume, a replayed message and a live message for the same event may both arrive, and live
+ *   messages may overtake replayed ones: the client dedupes by `position` (ignore a position it has
+ *   already processed) and keeps `lastPosition = max(seen)`. If `truncated` is true, more events were
+ *   missed than the server replays: refetch everything shown.
+ */
+
+/** Socket.IO namespace of the live channel. */
+export const LIVE_NAMESPACE = '/live';
+/** Socket.IO (engine.io) HTTP path, on the portal's own port. */
+export const LIVE_PATH = '/socket.io';
+/** At most this many missed events are replayed on a resume. */
+export const LIVE_REPLAY_LIMIT = 5000;
+
+/** `connect_error` messages (same wording as the HTTP API's `detail`). */
+export const LIVE_ERRORS = {
+  notAuthenticated: 'Not authenticated',
+  invalidCredentials: 'Could not validate credentials',
+  sessionEnded: 'Session ended; sign in again',
+  userNotFound: 'User not found',
+} as const;
+
+/** One event, as a room may see it. */
+export interface LiveMessage<Data = unknown> {
+  /** Event type, e.g. `UserCreated`. */
+  type: string;
+  /** Stream of the event, e.g. `user-{id}`. */
+  stream: string;
+  /** Global position (bigint as a decimal string). */
+  position: string;
+  /** Only what the receiving room may see: usually a small summary, enough to update or refetch. */
+  data: Data;
+}
+
+/** Why the server ended the connection (sent just before it disconnects). */
+export type LiveEndReason = 'session_ended' | 'blocked' | 'deactivated' | 'no_access';
+
+export interface ResumeResult {
+  /** Events replayed after the given position. */
+  replayed: number;
+  /** The replay covered events up to this position (decimal string). */
+  upTo: string;
+  /** More events were missed than `LIVE_REPLAY_LIMIT`: the client should refetch everything. */
+  truncated: boolean;
+}
+
+export type ResumeAck = (result: ResumeResult | { error: string }) => void;
+
+export interface ServerToClientEvents {
+  /** An event this socket's rooms may see (live or replayed). */
+  live: (message: LiveMessage) => void;
+  /** The replay requested in the handshake (`auth.lastPosition`) is complete. */
+  resumed: (result: ResumeResult) => void;
+  /** The server is about to disconnect this socket; do not reconnect with the same token. */
+  ended: (info: { reason: LiveEndReason }) => void;
+}
+
+export interface ClientToServerEvents {
+  /** Replays what was missed after `lastPosition` (decimal string), then acknowledges. */
+  resume: (lastPosition: string, ack: ResumeAck) => void;
+}
+
+/** What the client sends in the handshake: `io(url + LIVE_NAMESPACE, { path: LIVE_PATH, auth })`. */
+export interface LiveHandshakeAuth {
+  token: string;
+  /** Highest position already processed; the server replays what came after it. */
+  lastPosition?: string;
+}

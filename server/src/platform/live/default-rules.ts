@@ -1,0 +1,35 @@
+import type { RecordedEvent } from '../event-store/event-store.js';
+import { LiveRooms, type RoomPolicy } from './room-policy.js';
+
+/** Marker permission of internal administrators (spec §3). */
+export const ADMIN_PERMISSION = 'USER_IS_ADMIN';
+
+/** The portal's own rooms and the rule for `user-{id}` streams; domain modules register the rest. */
+export function registerDefaultLiveRules(policy: RoomPolicy): void {
+  policy.addRooms((actor) => {
+    const rooms: string[] = [];
+    if (actor.permissions.has(ADMIN_PERMISSION)) rooms.push(LiveRooms.admins);
+    if (actor.customerId) rooms.push(LiveRooms.customer(actor.customerId));
+    return rooms;
+  });
+  policy.forCategory('user', userStreamAudience);
+}
+
+/**
+ * `user-{id}` events go to administrators (a small summary: who, login, type) and to the user
+ * themselves (only that their account changed). Enough to refetch; never the payload itself.
+ */
+export function userStreamAudience(event: RecordedEvent): { room: string; data: unknown }[] {
+  const userId = event.stream.slice('user-'.length);
+  if (!userId) return [];
+  const data = (event.data ?? {}) as Record<string, unknown>;
+  const summary: Record<string, string> = { userId };
+  for (const field of ['login', 'userType'] as const) {
+    const value = data[field];
+    if (typeof value === 'string') summary[field] = value;
+  }
+  return [
+    { room: LiveRooms.admins, data: summary },
+    { room: LiveRooms.user(userId), data: { userId } },
+  ];
+}

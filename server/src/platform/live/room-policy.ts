@@ -1,0 +1,91 @@
+import { Injectable } from '@nestjs/common';
+import type { RecordedEvent } from '../event-store/event-store.js';
+
+/** What the live channel knows about a connected user when it derives their rooms. */
+export interface LiveActor {
+  userId: string;
+  permissions: ReadonlySet<string>;
+  /** For partner users: the customer (partner organisation) they belong to, when known. */
+  customerId: string | null;
+}
+
+/** One room an event goes to, and what that room may see of it. */
+export interface Delivery {
+  room: string;
+  data: unknown;
+}
+
+/** Rooms a user joins, from their permissions (`user:{id}` is always added by the policy). */
+export type RoomDeriver = (actor: LiveActor) => Iterable<string>;
+
+/**
+ * Who sees an event, and what each room sees. The first delivery wins for a socket that is in several
+ * of the rooms: put the room that may see the most first.
+ */
+export type AudienceRule = (event: RecordedEvent) => readonly Delivery[];
+
+/** Room names used by the platform; domain modules add their own (e.g. `safeguarding`). */
+export const LiveRooms = {
+  user: (userId: string) => `user:${userId}`,
+  customer: (customerId: string) => `customer:${customerId}`,
+  admins: 'admins',
+} as const;
+
+/** `user-123` → `user`: the stream category (EventStoreDB's convention, up to the first dash). */
+export function streamCategory(stream: string): string {
+  const dash = stream.indexOf('-');
+  return dash < 0 ? stream : stream.slice(0, dash);
+}
+
+/**
+ * The single registry of who may see what on the live channel. Domain modules extend it when they
+ * start (inject `RoomPolicy` and call `addRooms`, `forEventType`, `forCategory`). An event that no rule
+ * covers goes nowhere. Rules must be synchronous and pure: the publisher calls them for every event, and
+ * the replay calls them again for missed events.
+ */
+@Injectable()
+export class RoomPolicy {
+  private readonly derivers: RoomDeriver[] = [];
+  private readonly byType = new Map<string, AudienceRule>();
+  private readonly byCategory = new Map<string, AudienceRule>();
+
+  addRooms(deriver: RoomDeriver): this {
+    this.derivers.push(deriver);
+    return this;
+  }
+
+  /** A rule for one event type; it takes precedence over the rule of the event's stream category. */
+  forEventType(type: string, rule: AudienceRule): this {
+    if (this.byType.has(type)) throw new Error(`A live audience rule for event type ${type} already exists`);
+    this.byType.set(type, rule);
+    return this;
+  }
+
+  /** A rule for every event of a stream category (`user` for `user-{id}` streams). */
+  forCategory(category: string, rule: AudienceRule): this {
+    if (this.byCategory.has(category))
+      throw new Error(`A live audience rule for stream category ${category} already exists`);
+    this.byCategory.set(category, rule);
+    return this;
+  }
+
+  /** Rooms a connected user joins: always `user:{id}`, then what the registered derivers add. */
+  rooms(actor: LiveActor): string[] {
+    const rooms = new Set([LiveRooms.user(actor.userId)]);
+    for (const derive of this.derivers) for (const room of derive(actor)) rooms.add(room);
+    return [...rooms];
+  }
+
+  /** Where an event goes; an empty list for events no rule covers. Repeated rooms keep the first. */
+  audience(event: RecordedEvent): Delivery[] {
+    const rule = this.byType.get(event.type) ?? this.byCategory.get(streamCategory(event.stream));
+    if (!rule) return [];
+    const seen = new Set<string>();
+    return rule(event).filter((d) => !seen.has(d.room) && seen.add(d.room));
+  }
+
+  /** What a socket in `rooms` sees of an event (the first delivery to one of its rooms), or null. */
+  deliveryFor(event: RecordedEvent, rooms: ReadonlySet<string>): Delivery | null {
+    return this.audience(event).find((d) => rooms.has(d.room)) ?? null;
+  }
+}
