@@ -1,0 +1,99 @@
+import { io, type Socket } from 'socket.io-client';
+import {
+  LIVE_ERRORS,
+  LIVE_NAMESPACE,
+  LIVE_PATH,
+  type ClientToServerEvents,
+  type LiveMessage,
+  type ServerToClientEvents,
+} from '@portal/projections/live-contract';
+import { create } from 'zustand';
+
+export type LiveState = 'connected' | 'connecting' | 'offline';
+
+interface LiveStatus {
+  state: LiveState;
+  /** Highest position processed (decimal string), kept across reconnects so nothing is missed. */
+  lastPosition: string | null;
+}
+
+export const useLiveStatus = create<LiveStatus>()(() => ({ state: 'offline', lastPosition: null }));
+
+type Listener = (message: LiveMessage) => void;
+const listeners = new Set<Listener>();
+
+/** Subscribes to every `live` message (after de-duplication). Returns the unsubscribe function. */
+export function onLiveMessage(listener: Listener): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+/** True when `position` is new: positions are strictly increasing, so anything not above the last is a repeat. */
+export function isNewPosition(position: string, last: string | null): boolean {
+  return last === null || BigInt(position) > BigInt(last);
+}
+
+export interface LiveConnectionOptions {
+  token: string;
+  /** Server origin; defaults to the page's own. */
+  url?: string;
+  /** The server refused the session: the app signs out. */
+  onSessionRejected: () => void;
+  /** More was missed than the server replays: refetch everything shown. */
+  onResyncNeeded: () => void;
+}
+
+/**
+ * One Socket.IO connection per tab to `/live`. On every (re)connect the handshake carries the last
+ * processed position, so the server replays what was missed; repeats are dropped by position.
+ */
+export function connectLive(options: LiveConnectionOptions): () => void {
+  const socket: Socket<ServerToClientEvents, ClientToServerEvents> = io(
+    `${options.url ?? ''}${LIVE_NAMESPACE}`,
+    {
+      path: LIVE_PATH,
+      transports: ['websocket'],
+      auth: (cb) => {
+        const last = useLiveStatus.getState().lastPosition;
+        cb(last === null ? { token: options.token } : { token: options.token, lastPosition: last });
+      },
+    },
+  );
+  useLiveStatus.setState({ state: 'connecting' });
+
+  socket.on('connect', () => useLiveStatus.setState({ state: 'connected' }));
+  socket.on('disconnect', () => useLiveStatus.setState({ state: socket.active ? 'connecting' : 'offline' }));
+  socket.on('connect_error', (error) => {
+    const rejected: string[] = [
+      LIVE_ERRORS.invalidCredentials,
+      LIVE_ERRORS.sessionEnded,
+      LIVE_ERRORS.notAuthenticated,
+    ];
+    if (rejected.includes(error.message)) {
+      socket.disconnect();
+      useLiveStatus.setState({ state: 'offline' });
+      options.onSessionRejected();
+      return;
+    }
+    useLiveStatus.setState({ state: 'connecting' });
+  });
+  socket.on('ended', () => {
+    socket.disconnect();
+    useLiveStatus.setState({ state: 'offline' });
+    options.onSessionRejected();
+  });
+  socket.on('resumed', (result) => {
+    if (result.truncated) options.onResyncNeeded();
+  });
+  socket.on('live', (message) => {
+    const { lastPosition } = useLiveStatus.getState();
+    if (!isNewPosition(message.position, lastPosition)) return;
+    useLiveStatus.setState({ lastPosition: message.position });
+    for (const listener of listeners) listener(message);
+  });
+
+  return () => {
+    socket.disconnect();
+    useLiveStatus.setState({ state: 'offline' });
+  };
+}
