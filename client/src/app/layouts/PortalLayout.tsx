@@ -163,7 +163,7 @@ export function PortalLayout() {
   return (
     <AppShell
       header={{ height: 64 }}
-      navbar={{ width: 280, breakpoint: SIDEBAR_BREAKPOINT, collapsed: { mobile: !opened } }}
+      navbar={{ width: 296, breakpoint: SIDEBAR_BREAKPOINT, collapsed: { mobile: !opened } }}
       padding={0}
       className={classes.shell}
     >

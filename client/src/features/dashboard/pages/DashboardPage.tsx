@@ -1,4 +1,4 @@
-import { Anchor, Badge, Card, Group, SimpleGrid, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { Badge, Button, Card, Group, SimpleGrid, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { useMemo } from 'react';
 import { Link } from 'react-router-dom';
 import { userTypeLabel } from '../../../app/access';
@@ -61,11 +61,19 @@ export function DashboardPage() {
                 </ThemeIcon>
                 <Text fw={650}>{group.heading}</Text>
               </Group>
-              <Group gap={6}>
+              <Group gap={8}>
                 {group.items.map((item) => (
-                  <Anchor key={item.to} component={Link} to={item.to} size="sm" className="area-link">
+                  <Button
+                    key={item.to}
+                    component={Link}
+                    to={item.to}
+                    size="compact-sm"
+                    variant="light"
+                    radius="xl"
+                    fw={500}
+                  >
                     {item.label}
-                  </Anchor>
+                  </Button>
                 ))}
               </Group>
             </Card>
