@@ -6,6 +6,7 @@ import {
   Group,
   Menu,
   NavLink,
+  Overlay,
   ScrollArea,
   Text,
   Tooltip,
@@ -246,6 +247,11 @@ export function PortalLayout() {
           <Sidebar groups={groups} onNavigate={close} />
         </AppShell.Section>
       </AppShell.Navbar>
+
+      {opened && (
+        // Below 1200 px the open sidebar floats over the page: dim the page, a click outside closes it.
+        <Overlay fixed hiddenFrom={SIDEBAR_BREAKPOINT} backgroundOpacity={0.35} zIndex={99} onClick={close} />
+      )}
 
       <AppShell.Main className={classes.main}>
         <div className={classes.content}>
