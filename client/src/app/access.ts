@@ -14,11 +14,15 @@ export const USER_IS_TEACHER = 'USER_IS_TEACHER';
 export const USER_IS_PARTNER = 'USER_IS_PARTNER';
 export const USER_IS_STUDENT = 'USER_IS_STUDENT';
 
-/** Internal named permissions (strings chosen here; see ADR 0009). */
-export const CAN_MODIFY_PROGRAM = 'CAN_MODIFY_PROGRAM';
+/**
+ * Internal named permissions. The strings follow the server's identity policy
+ * (server/src/identity/policy/policy.ts on the identity branch); CAN_ACCESS_SAFEGUARDING is chosen here.
+ * Administrators hold every internal named permission implicitly (same policy).
+ */
+export const CAN_MANAGE_PROGRAMMES = 'CAN_MANAGE_PROGRAMMES';
 export const CAN_MODIFY_USER = 'CAN_MODIFY_USER';
+export const CAN_ACCESS_RECORDINGS = 'CAN_ACCESS_RECORDINGS';
 export const CAN_ACCESS_SAFEGUARDING = 'CAN_ACCESS_SAFEGUARDING';
-export const CAN_VIEW_ALL_RECORDINGS = 'CAN_VIEW_ALL_RECORDINGS';
 
 /** Named permissions without an internal-role requirement (spec §6; strings chosen here). */
 export const CAN_VIEW_TEACHERS_TIMETABLES = 'CAN_VIEW_TEACHERS_TIMETABLES';
@@ -28,18 +32,16 @@ export const CAN_SETUP_PATHWAYS = 'CAN_SETUP_PATHWAYS';
 
 /** Partner permissions (spec §6, prefix PARTNER_CAN_). */
 export const PARTNER_CAN_SEE_ALL_STUDENTS_DETAILS = 'PARTNER_CAN_SEE_ALL_STUDENTS_DETAILS';
-export const PARTNER_CAN_SEE_SELECTED_STUDENTS_DETAILS = 'PARTNER_CAN_SEE_SELECTED_STUDENTS_DETAILS';
 export const PARTNER_CAN_SEE_SUPER_SYSADMINS = 'PARTNER_CAN_SEE_SUPER_SYSADMINS';
 export const PARTNER_CAN_SEE_SYSADMINS = 'PARTNER_CAN_SEE_SYSADMINS';
 export const PARTNER_CAN_SEE_LINK_CONTACTS = 'PARTNER_CAN_SEE_LINK_CONTACTS';
 export const PARTNER_CAN_SEE_PARENTS = 'PARTNER_CAN_SEE_PARENTS';
 export const PARTNER_CAN_SEE_SAFEGUARDING_INCIDENT_REPORTS = 'PARTNER_CAN_SEE_SAFEGUARDING_INCIDENT_REPORTS';
-export const PARTNER_CAN_EDIT_PROFILE = 'PARTNER_CAN_EDIT_PROFILE';
+export const PARTNER_CAN_EDIT_PROFILE_FOR_SELECTED_USER = 'PARTNER_CAN_EDIT_PROFILE_FOR_SELECTED_USER';
 
 /** Partner permissions that let a partner see users of some kind (the "partner see-user" requirement). */
 export const PARTNER_SEE_USER_PERMISSIONS: readonly string[] = [
   PARTNER_CAN_SEE_ALL_STUDENTS_DETAILS,
-  PARTNER_CAN_SEE_SELECTED_STUDENTS_DETAILS,
   PARTNER_CAN_SEE_SUPER_SYSADMINS,
   PARTNER_CAN_SEE_SYSADMINS,
   PARTNER_CAN_SEE_LINK_CONTACTS,
@@ -66,17 +68,23 @@ export const isInternal: AccessPredicate = (p) => isAdmin(p) || isTeacher(p);
 /** Portal access: admin, teacher or partner (spec §1). */
 export const hasPortalAccess: AccessPredicate = (p) => isInternal(p) || isPartner(p);
 
+/** An internal user with an internal named permission; administrators hold them all implicitly. */
+export function internalMay(permissions: PermissionList, permission: string): boolean {
+  if (isAdmin(permissions)) return true;
+  return isInternal(permissions) && has(permissions, permission);
+}
+
 // Route requirements named in spec §2.
 
 /** programmes/:id/groups/add, mentoring/programmes/:id/groups/add. Internal user with the programme permission. */
-export const canModifyProgram: AccessPredicate = (p) => isInternal(p) && has(p, CAN_MODIFY_PROGRAM);
-/** users/import/:type. Admin with the modify-user permission (spec §6: user edits are admin-only). */
-export const canModifyUser: AccessPredicate = (p) => isAdmin(p) && has(p, CAN_MODIFY_USER);
+export const canModifyProgram: AccessPredicate = (p) => internalMay(p, CAN_MANAGE_PROGRAMMES);
+/** users/import/:type, fields, users/permissions. Admin-only plus modify-user (spec §6). */
+export const canModifyUser: AccessPredicate = (p) => isAdmin(p) && internalMay(p, CAN_MODIFY_USER);
 /** my-users, my-users/import/:type, users/:id/enrolment, my-users/:id/details, my-users/:type/:id. */
 export const canPartnerSeeUser: AccessPredicate = (p) =>
   isPartner(p) && hasAny(p, PARTNER_SEE_USER_PERMISSIONS);
 /** safeguarding-incidents. Internal user with the safeguarding permission. */
-export const canAccessSafeguarding: AccessPredicate = (p) => isInternal(p) && has(p, CAN_ACCESS_SAFEGUARDING);
+export const canAccessSafeguarding: AccessPredicate = (p) => internalMay(p, CAN_ACCESS_SAFEGUARDING);
 /** my-safeguarding-incidents. */
 export const canPartnerSeeIncidentReports: AccessPredicate = (p) =>
   isPartner(p) && has(p, PARTNER_CAN_SEE_SAFEGUARDING_INCIDENT_REPORTS);
@@ -91,9 +99,10 @@ export const canAccessPathways: AccessPredicate = (p) => has(p, CAN_ACCESS_PATHW
 /** pathways/setup/:id?. */
 export const canSetupPathways: AccessPredicate = (p) => has(p, CAN_SETUP_PATHWAYS);
 /** recordings. Internal user with the view-all-recordings permission. */
-export const canViewAllRecordings: AccessPredicate = (p) => isInternal(p) && has(p, CAN_VIEW_ALL_RECORDINGS);
+export const canViewAllRecordings: AccessPredicate = (p) => internalMay(p, CAN_ACCESS_RECORDINGS);
 /** partner/organization, partner/organization/:id/contacts. */
-export const canPartnerEditProfile: AccessPredicate = (p) => isPartner(p) && has(p, PARTNER_CAN_EDIT_PROFILE);
+export const canPartnerEditProfile: AccessPredicate = (p) =>
+  isPartner(p) && has(p, PARTNER_CAN_EDIT_PROFILE_FOR_SELECTED_USER);
 /** customers/details/:id. Spec §6: the partner dashboard is for admin or partner. */
 export const hasPartnerAccess: AccessPredicate = (p) => isAdmin(p) || isPartner(p);
 /** Areas spec §6 lists as admin-only (students, teachers, partner users, admins, groups, reports, ...). */
