@@ -458,3 +458,18 @@ export function navigationFor(permissions: PermissionList): NavGroup[] {
       .map((route) => ({ label: route.nav as string, to: linkPath(route.path) })),
   })).filter((group) => group.items.length > 0);
 }
+
+function matches(pathname: string, to: string): boolean {
+  return pathname === to || pathname.startsWith(`${to}/`);
+}
+
+/** The one sidebar entry for a path: the longest matching link (/programmes/statistics beats /programmes). */
+export function activeNavTarget(groups: NavGroup[], pathname: string): string | null {
+  let best: string | null = null;
+  for (const group of groups) {
+    for (const item of group.items) {
+      if (matches(pathname, item.to) && (best === null || item.to.length > best.length)) best = item.to;
+    }
+  }
+  return best;
+}

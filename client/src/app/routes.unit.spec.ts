@@ -1,6 +1,13 @@
 import { describe, expect, it } from '@jest/globals';
 import { CAN_ACCESS_HOMEWORKS_PANEL, USER_IS_ADMIN, USER_IS_PARTNER, USER_IS_TEACHER } from './access';
-import { INVALID_TOKEN_ROUTES, linkPath, navigationFor, PROTECTED_ROUTES, PUBLIC_ROUTES } from './routes';
+import {
+  activeNavTarget,
+  INVALID_TOKEN_ROUTES,
+  linkPath,
+  navigationFor,
+  PROTECTED_ROUTES,
+  PUBLIC_ROUTES,
+} from './routes';
 
 const paths = PROTECTED_ROUTES.map((route) => route.path);
 
@@ -89,5 +96,17 @@ describe('sidebar', () => {
     const partner = labels([USER_IS_PARTNER]);
     expect(partner).not.toContain('Partner organisation/Organisation');
     expect(navigationFor([USER_IS_PARTNER]).every((group) => group.items.length > 0)).toBe(true);
+  });
+});
+
+describe('active sidebar entry', () => {
+  const groups = navigationFor([USER_IS_ADMIN]);
+
+  it('is the longest matching link', () => {
+    expect(activeNavTarget(groups, '/programmes/statistics')).toBe('/programmes/statistics');
+    expect(activeNavTarget(groups, '/programmes/details/4')).toBe('/programmes');
+    expect(activeNavTarget(groups, '/dashboard')).toBe('/dashboard');
+    expect(activeNavTarget(groups, '/users/students')).toBe('/users/students');
+    expect(activeNavTarget(groups, '/nothing-here')).toBeNull();
   });
 });

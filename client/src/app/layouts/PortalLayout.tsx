@@ -26,7 +26,7 @@ import { Icon, type IconName } from '../../shared/ui/icons';
 import { TimezoneMismatchBanner } from '../../shared/ui/TimezoneMismatchBanner';
 import { BrandMark } from '../../shared/ui/BrandMark';
 import { userTypeLabel } from '../access';
-import { navigationFor, type NavGroup } from '../routes';
+import { activeNavTarget, navigationFor, type NavGroup } from '../routes';
 import classes from './PortalLayout.module.css';
 
 /** Sidebar icon per spec §2 heading. */
@@ -61,12 +61,9 @@ export const GROUP_ICONS: Record<string, IconName> = {
 
 export const SIDEBAR_BREAKPOINT = 'lg'; // 75em = 1200 px (spec §9: the sidebar collapses below 1200)
 
-function isActive(pathname: string, to: string): boolean {
-  return pathname === to || pathname.startsWith(`${to}/`);
-}
-
 function Sidebar({ groups, onNavigate }: { groups: NavGroup[]; onNavigate: () => void }) {
   const { pathname } = useLocation();
+  const activeTo = activeNavTarget(groups, pathname);
   return (
     <nav aria-label="Portal areas">
       {groups.map((group) => {
@@ -80,13 +77,13 @@ function Sidebar({ groups, onNavigate }: { groups: NavGroup[]; onNavigate: () =>
               to={item.to}
               label={group.heading === 'Dashboard and notifications' ? item.label : group.heading}
               leftSection={icon}
-              active={isActive(pathname, item.to)}
+              active={item.to === activeTo}
               onClick={onNavigate}
               className={classes.navLink}
             />
           );
         }
-        const containsActive = group.items.some((item) => isActive(pathname, item.to));
+        const containsActive = group.items.some((item) => item.to === activeTo);
         if (group.heading === 'Dashboard and notifications') {
           return group.items.map((item) => (
             <NavLink
@@ -95,7 +92,7 @@ function Sidebar({ groups, onNavigate }: { groups: NavGroup[]; onNavigate: () =>
               to={item.to}
               label={item.label}
               leftSection={<Icon name={item.to === '/dashboard' ? 'dashboard' : 'bell'} />}
-              active={isActive(pathname, item.to)}
+              active={item.to === activeTo}
               onClick={onNavigate}
               className={classes.navLink}
             />
@@ -116,7 +113,7 @@ function Sidebar({ groups, onNavigate }: { groups: NavGroup[]; onNavigate: () =>
                 component={Link}
                 to={item.to}
                 label={item.label}
-                active={isActive(pathname, item.to)}
+                active={item.to === activeTo}
                 onClick={onNavigate}
                 className={classes.navChild}
               />
