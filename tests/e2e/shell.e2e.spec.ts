@@ -162,6 +162,9 @@ test.describe('at 1400 px', () => {
     await expect(page.getByRole('heading', { name: 'Access denied' })).toBeVisible();
     await page.goto('/dashboard');
     await expect(page).toHaveURL(`${E2E_BASE_URL}/forbidden`);
+    await page.getByRole('link', { name: 'Sign in with a different account' }).click();
+    await expect(page).toHaveURL(LOGIN_URL);
+    expect(await storedItem(page, 'token')).toBeNull();
   });
 
   test('errors outside the session rules are shown as notifications', async ({ page }) => {

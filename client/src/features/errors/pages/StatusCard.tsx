@@ -8,9 +8,11 @@ interface StatusCardProps {
   message: string;
   actionLabel: string;
   actionTo: string;
+  /** Runs before following the action link. */
+  onAction?: () => void;
 }
 
-export function StatusCard({ code, title, message, actionLabel, actionTo }: StatusCardProps) {
+export function StatusCard({ code, title, message, actionLabel, actionTo, onAction }: StatusCardProps) {
   return (
     <Paper withBorder shadow="md" radius="lg" p="xl">
       <title>{`${title} · ${PRODUCT_NAME}`}</title>
@@ -28,7 +30,7 @@ export function StatusCard({ code, title, message, actionLabel, actionTo }: Stat
           {title}
         </Title>
         <Text c="dimmed">{message}</Text>
-        <Button component={Link} to={actionTo} mt="sm">
+        <Button component={Link} to={actionTo} mt="sm" onClick={onAction}>
           {actionLabel}
         </Button>
       </Stack>
