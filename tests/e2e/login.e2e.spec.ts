@@ -5,7 +5,7 @@ import { E2E_BASE_URL, SUPERUSER } from './support/env.js';
 
 const artifacts = join(dirname(fileURLToPath(import.meta.url)), '.artifacts');
 const LOGIN_URL = `${E2E_BASE_URL}/login`;
-const HOME_URL = `${E2E_BASE_URL}/`;
+const HOME_URL = `${E2E_BASE_URL}/dashboard`;
 
 function loginForm(page: Page) {
   return {
@@ -85,13 +85,12 @@ test('the right credentials open the portal, and logging out returns to the logi
   await submit.click();
 
   await expect(page).toHaveURL(HOME_URL);
-  await expect(page.getByRole('heading', { name: 'You are signed in' })).toBeVisible();
-  await expect(page.getByText('The portal areas are being built')).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1 })).toContainText(/Good (morning|afternoon|evening)/);
   expect(await storedItem(page, 'token')).toBeTruthy();
 
   // The session survives a reload, and the login page sends a signed-in user on to the portal.
   await page.reload();
-  await expect(page.getByRole('heading', { name: 'You are signed in' })).toBeVisible();
+  await expect(page.getByRole('navigation', { name: 'Portal areas' })).toBeVisible();
   await page.goto('/login');
   await expect(page).toHaveURL(HOME_URL);
 
@@ -101,7 +100,8 @@ test('the right credentials open the portal, and logging out returns to the logi
     localStorage.setItem('half-term-reminder-modal-last-displayed-at', '"2026-11-01"');
     localStorage.setItem('cache_tutors', '{"value":[]}');
   });
-  await page.getByRole('button', { name: 'Log out' }).click();
+  await page.getByRole('button', { name: /Account menu/ }).click();
+  await page.getByRole('menuitem', { name: 'Log out' }).click();
   await expect(page).toHaveURL(LOGIN_URL);
   await expect(page.getByRole('heading', { name: 'Sign in', exact: true })).toBeVisible();
   expect(await storedItem(page, 'token')).toBeNull();

@@ -1,17 +1,40 @@
-import { createBrowserRouter } from 'react-router-dom';
+import { createBrowserRouter, type RouteObject } from 'react-router-dom';
 import { LoginPage } from '../features/auth/pages/LoginPage';
+import { DashboardPage } from '../features/dashboard/pages/DashboardPage';
 import { ForbiddenPage } from '../features/errors/pages/ForbiddenPage';
 import { NotFoundPage } from '../features/errors/pages/NotFoundPage';
-import { HomePage } from '../features/home/pages/HomePage';
+import { InvalidLinkPage, PublicNotBuiltPage } from '../features/errors/pages/PublicMessagePages';
+import { NoAccessPage, NotBuiltPage } from '../features/shell/pages/NotBuiltPage';
 import { configureApiClient } from '../shared/api/client';
-import { useSession } from '../shared/session';
-import { RedirectWhenSignedIn, RequireSession } from './guards';
+import { configureSessionRules, useSession } from '../shared/session';
+import { DefaultRouteRedirect, RedirectWhenSignedIn, RequireAccess, RequirePortalAccess } from './guards';
 import { AuthLayout } from './layouts/AuthLayout';
+import { PortalLayout } from './layouts/PortalLayout';
 import { queryClient } from './query-client';
+import { INVALID_TOKEN_ROUTES, PROTECTED_ROUTES, PUBLIC_ROUTES, type PortalRoute } from './routes';
+
+/** Screens that exist; every other route of the table shows the "not built yet" page. */
+const BUILT_SCREENS: Record<string, () => React.ReactNode> = {
+  'dashboard/:type?': () => <DashboardPage />,
+};
+
+function protectedRoute(route: PortalRoute & { group: string }): RouteObject {
+  const screen = BUILT_SCREENS[route.path]?.() ?? <NotBuiltPage area={route.title} group={route.group} />;
+  return {
+    path: route.path,
+    element: route.requirement ? (
+      <RequireAccess allows={route.requirement.allows} fallback={<NoAccessPage area={route.title} />}>
+        {screen}
+      </RequireAccess>
+    ) : (
+      screen
+    ),
+  };
+}
 
 export const router = createBrowserRouter([
   {
-    // Public routes (auth layout).
+    // Public routes (auth layout, spec §2).
     element: <AuthLayout />,
     children: [
       {
@@ -22,25 +45,42 @@ export const router = createBrowserRouter([
         ],
       },
       { path: 'notfound', element: <NotFoundPage /> },
+      ...INVALID_TOKEN_ROUTES.map((route) => ({
+        path: route.path,
+        element: <InvalidLinkPage flow={route.title} />,
+      })),
+      ...PUBLIC_ROUTES.map((route) => ({
+        path: route.path,
+        element: <PublicNotBuiltPage flow={route.title} />,
+      })),
       { path: '*', element: <NotFoundPage /> },
     ],
   },
   {
-    // Protected routes.
+    // Protected routes: portal access, then each route's own requirement (spec §2).
     path: '/',
-    element: <RequireSession />,
-    children: [{ index: true, element: <HomePage /> }],
+    element: (
+      <RequirePortalAccess>
+        <PortalLayout />
+      </RequirePortalAccess>
+    ),
+    children: [{ index: true, element: <DefaultRouteRedirect /> }, ...PROTECTED_ROUTES.map(protectedRoute)],
   },
 ]);
 
+function endSession(): void {
+  useSession.getState().signOut();
+  queryClient.clear();
+  void router.navigate('/login', { replace: true });
+}
+
 // Spec §8: 401 (or 403 "Could not validate credentials") ends the session; 404 "User not found" → NotFound.
 configureApiClient({
-  onUnauthorized: () => {
-    useSession.getState().signOut();
-    queryClient.clear();
-    void router.navigate('/login', { replace: true });
-  },
+  onUnauthorized: endSession,
   onUserNotFound: () => {
     void router.navigate('/notfound', { replace: true });
   },
 });
+
+// Spec §4: reading permissions without stored user details logs the user out.
+configureSessionRules({ onMissingDetails: endSession });

@@ -1,4 +1,5 @@
-import { createTheme, type MantineColorsTuple } from '@mantine/core';
+import { createTheme, type MantineColorsTuple, type MantineThemeOverride } from '@mantine/core';
+import { networkPrimaryColour, paletteFromColour, type CurrentUser } from '../shared/current-user';
 
 /**
  * Default primary colour: dark teal (spec §1). Shade 7, the one filled buttons and links use in the light
@@ -28,3 +29,17 @@ export const theme = createTheme({
     'Inter, system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, "Noto Sans", sans-serif',
   headings: { fontWeight: '650' },
 });
+
+/**
+ * Spec §1: the active network's configured colour (from the stored user details) replaces the default
+ * dark teal as the primary colour.
+ */
+export function themeFor(user: CurrentUser | null): MantineThemeOverride {
+  const colour = networkPrimaryColour(user);
+  if (colour === null) return theme;
+  return {
+    ...theme,
+    colors: { ...theme.colors, network: paletteFromColour(colour) as unknown as MantineColorsTuple },
+    primaryColor: 'network',
+  };
+}

@@ -1,31 +1,121 @@
 import { create } from 'zustand';
-import { clearOnLogout, getToken, setToken, TOKEN_KEY } from './storage';
+import { parseCurrentUser, type CurrentUser } from './current-user';
+import { clearOnLogout, getItem, getToken, setItem, setToken, TOKEN_KEY } from './storage';
 
-/** The signed-in session. The token lives in local storage (spec §4); this store mirrors it for rendering. */
+/**
+ * Session rules (spec §4):
+ * - the token, the user details and the permission list are kept in local storage;
+ * - the permission list is cached in memory once read;
+ * - reading permissions when user details or the permission list are missing logs the user out;
+ * - logout clears the permission cache and local storage, except the keys storage.ts keeps.
+ */
+
+export const USER_DETAILS_KEY = 'user_details';
+export const PERMISSION_LIST_KEY = 'permission_list';
+
+let permissionCache: string[] | null = null;
+
+export function clearPermissionCache(): void {
+  permissionCache = null;
+}
+
+/** Stores the user details and their permission list, and refreshes the in-memory cache. */
+export function storeUserDetails(user: CurrentUser): void {
+  setItem(USER_DETAILS_KEY, user);
+  setItem(PERMISSION_LIST_KEY, user.permission_list);
+  permissionCache = [...user.permission_list];
+}
+
+export function readStoredUser(): CurrentUser | null {
+  return parseCurrentUser(getItem<unknown>(USER_DETAILS_KEY));
+}
+
+function readStoredPermissions(): string[] | null {
+  const stored = getItem<unknown>(PERMISSION_LIST_KEY);
+  return Array.isArray(stored) && stored.every((item) => typeof item === 'string') ? stored : null;
+}
+
+let onMissingDetails: () => void = () => {};
+
+/** What to do when permissions are read without stored user details (the app logs out and goes to Login). */
+export function configureSessionRules(handlers: { onMissingDetails: () => void }): void {
+  onMissingDetails = handlers.onMissingDetails;
+}
+
+/**
+ * The permission list: from the memory cache, else from storage. When user details or the permission
+ * list are missing from storage the user is logged out and `null` is returned.
+ */
+export function readPermissions(): string[] | null {
+  if (permissionCache !== null) return permissionCache;
+  const user = readStoredUser();
+  const permissions = readStoredPermissions();
+  if (user === null || permissions === null) {
+    onMissingDetails();
+    return null;
+  }
+  permissionCache = permissions;
+  return permissionCache;
+}
+
+/** The permission list without side effects (for rendering): the cache, else storage, else null. */
+export function peekPermissions(): string[] | null {
+  if (permissionCache !== null) return permissionCache;
+  if (readStoredUser() === null) return null;
+  const permissions = readStoredPermissions();
+  if (permissions !== null) permissionCache = permissions;
+  return permissions;
+}
+
+/** Logout: clears the permission cache and local storage (keeping the spec's two keys). */
+export function logoutStorage(): void {
+  clearPermissionCache();
+  clearOnLogout();
+}
+
+/** The signed-in session, mirrored from storage for rendering. */
 interface SessionState {
   token: string | null;
-  signIn: (token: string) => void;
-  /** Logout: clears local storage except the kept keys (see storage.clearOnLogout). */
+  user: CurrentUser | null;
+  /** After login: keep the token and the user details (with their permission list). */
+  signIn: (token: string, user: CurrentUser) => void;
+  /** Fresh user details from the server. */
+  updateUser: (user: CurrentUser) => void;
   signOut: () => void;
 }
 
 export const useSession = create<SessionState>()((set) => ({
   token: getToken(),
-  signIn: (token) => {
+  user: readStoredUser(),
+  signIn: (token, user) => {
     setToken(token);
-    set({ token });
+    storeUserDetails(user);
+    set({ token, user });
+  },
+  updateUser: (user) => {
+    storeUserDetails(user);
+    set({ user });
   },
   signOut: () => {
-    clearOnLogout();
-    set({ token: null });
+    logoutStorage();
+    set({ token: null, user: null });
   },
 }));
 
 /** Follows sign-in and sign-out made in other tabs. Returns the unsubscribe function. */
 export function followSessionAcrossTabs(): () => void {
   const onStorage = (event: StorageEvent) => {
-    if (event.key === null || event.key === TOKEN_KEY) useSession.setState({ token: getToken() });
+    if (event.key === null || event.key === TOKEN_KEY || event.key === USER_DETAILS_KEY) {
+      clearPermissionCache();
+      useSession.setState({ token: getToken(), user: readStoredUser() });
+    }
   };
   window.addEventListener('storage', onStorage);
   return () => window.removeEventListener('storage', onStorage);
+}
+
+/** The signed-in user's permissions for rendering (empty without a user). */
+export function usePermissions(): string[] {
+  const user = useSession((state) => state.user);
+  return user === null ? [] : (peekPermissions() ?? user.permission_list);
 }

@@ -1,4 +1,5 @@
-import { ApiError, apiRequest } from '../../shared/api/client';
+import { ApiError, apiRequest, TOKEN_HEADER } from '../../shared/api/client';
+import { parseCurrentUser, type CurrentUser } from '../../shared/current-user';
 
 export interface AccessToken {
   access_token: string;
@@ -47,4 +48,18 @@ export function describeLoginFailure(error: unknown): LoginFailure {
     message: detail ?? `Sign-in failed (error ${error.status}). Please check your details and try again.`,
     credentialsRejected: error.status === 400 || error.status === 401,
   };
+}
+
+/**
+ * GET /api/v1/users/me (spec §7). Right after login the token is passed explicitly (it is not stored
+ * until the user details are known) and a failure is an answer for the login form.
+ */
+export async function fetchCurrentUser(token?: string): Promise<CurrentUser> {
+  const answer = await apiRequest<unknown>('/api/v1/users/me', {
+    headers: token === undefined ? undefined : { [TOKEN_HEADER]: token },
+    handleSessionErrors: token === undefined,
+  });
+  const user = parseCurrentUser(answer);
+  if (!user) throw new Error('The portal answered /users/me without user details');
+  return user;
 }

@@ -15,7 +15,14 @@ import { useLocation, useNavigate } from 'react-router-dom';
 import { redirectTargetAfterLogin } from '../../../app/guards';
 import { useSession } from '../../../shared/session';
 import { PRODUCT_NAME } from '../../../shared/ui/BrandMark';
-import { describeLoginFailure, requestAccessToken, type AccessToken, type Credentials } from '../api';
+import { hasPortalAccess } from '../../../app/access';
+import type { CurrentUser } from '../../../shared/current-user';
+import { describeLoginFailure, fetchCurrentUser, requestAccessToken, type Credentials } from '../api';
+
+interface SignedIn {
+  token: string;
+  user: CurrentUser;
+}
 
 interface FieldErrors {
   username?: string;
@@ -53,17 +60,24 @@ export function LoginPage() {
   const [passwordVisible, setPasswordVisible] = useState(false);
   const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
 
-  const login = useMutation<AccessToken, unknown, Credentials>({
+  const login = useMutation<SignedIn, unknown, Credentials>({
+    // The form shows its own failures (no notification).
+    meta: { silentErrors: true },
     mutationFn: async (credentials) => {
       const answer = await requestAccessToken(credentials);
       if (typeof answer?.access_token !== 'string' || answer.access_token === '') {
         throw new Error('The sign-in answer carried no access token');
       }
-      return answer;
+      // Spec §4: after login, fetch the user details and keep them with the token.
+      const user = await fetchCurrentUser(answer.access_token);
+      return { token: answer.access_token, user };
     },
-    onSuccess: (answer) => {
-      signIn(answer.access_token);
-      void navigate(redirectTargetAfterLogin(location), { replace: true });
+    onSuccess: ({ token, user }) => {
+      signIn(token, user);
+      const target = hasPortalAccess(user.permission_list)
+        ? redirectTargetAfterLogin(location, user)
+        : '/forbidden';
+      void navigate(target, { replace: true });
     },
     onError: (error) => {
       if (describeLoginFailure(error).credentialsRejected) {

@@ -1,13 +1,27 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useSession } from '../../../shared/session';
 import { StatusCard } from './StatusCard';
 
+/** A signed-in user without portal access (spec §2): signing in again starts from a clean session. */
 export function ForbiddenPage() {
+  const hasSession = useSession((state) => state.token !== null);
+  const signOut = useSession((state) => state.signOut);
+  const queryClient = useQueryClient();
   return (
     <StatusCard
       code="403"
       title="Access denied"
       message="Your account does not have access to the portal. Sign in with a different account or contact your administrator."
-      actionLabel="Back to sign in"
+      actionLabel={hasSession ? 'Sign in with a different account' : 'Back to sign in'}
       actionTo="/login"
+      onAction={
+        hasSession
+          ? () => {
+              signOut();
+              queryClient.clear();
+            }
+          : undefined
+      }
     />
   );
 }

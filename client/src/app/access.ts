@@ -1,0 +1,118 @@
+/**
+ * Who may open what (spec §2, §6). Pure predicates over the stored permission list; no React, no storage.
+ *
+ * Marker permissions (spec §3) give the user's kind. Where the spec names a requirement without its
+ * permission string, the string chosen here is recorded in docs/decisions/0009-client-route-permissions.md.
+ */
+
+export type PermissionList = readonly string[];
+export type AccessPredicate = (permissions: PermissionList) => boolean;
+
+/** Marker permissions (spec §3 "Marker permissions"). */
+export const USER_IS_ADMIN = 'USER_IS_ADMIN';
+export const USER_IS_TEACHER = 'USER_IS_TEACHER';
+export const USER_IS_PARTNER = 'USER_IS_PARTNER';
+export const USER_IS_STUDENT = 'USER_IS_STUDENT';
+
+/**
+ * Internal named permissions. The strings follow the server's identity policy
+ * (server/src/identity/policy/policy.ts on the identity branch); CAN_ACCESS_SAFEGUARDING is chosen here.
+ * Administrators hold every internal named permission implicitly (same policy).
+ */
+export const CAN_MANAGE_PROGRAMMES = 'CAN_MANAGE_PROGRAMMES';
+export const CAN_MODIFY_USER = 'CAN_MODIFY_USER';
+export const CAN_ACCESS_RECORDINGS = 'CAN_ACCESS_RECORDINGS';
+export const CAN_ACCESS_SAFEGUARDING = 'CAN_ACCESS_SAFEGUARDING';
+
+/** Named permissions without an internal-role requirement (spec §6; strings chosen here). */
+export const CAN_VIEW_TEACHERS_TIMETABLES = 'CAN_VIEW_TEACHERS_TIMETABLES';
+export const CAN_ACCESS_HOMEWORKS_PANEL = 'CAN_ACCESS_HOMEWORKS_PANEL';
+export const CAN_ACCESS_PATHWAYS = 'CAN_ACCESS_PATHWAYS';
+export const CAN_SETUP_PATHWAYS = 'CAN_SETUP_PATHWAYS';
+
+/** Partner permissions (spec §6, prefix PARTNER_CAN_). */
+export const PARTNER_CAN_SEE_ALL_STUDENTS_DETAILS = 'PARTNER_CAN_SEE_ALL_STUDENTS_DETAILS';
+export const PARTNER_CAN_SEE_SUPER_SYSADMINS = 'PARTNER_CAN_SEE_SUPER_SYSADMINS';
+export const PARTNER_CAN_SEE_SYSADMINS = 'PARTNER_CAN_SEE_SYSADMINS';
+export const PARTNER_CAN_SEE_LINK_CONTACTS = 'PARTNER_CAN_SEE_LINK_CONTACTS';
+export const PARTNER_CAN_SEE_PARENTS = 'PARTNER_CAN_SEE_PARENTS';
+export const PARTNER_CAN_SEE_SAFEGUARDING_INCIDENT_REPORTS = 'PARTNER_CAN_SEE_SAFEGUARDING_INCIDENT_REPORTS';
+export const PARTNER_CAN_EDIT_PROFILE_FOR_SELECTED_USER = 'PARTNER_CAN_EDIT_PROFILE_FOR_SELECTED_USER';
+
+/** Partner permissions that let a partner see users of some kind (the "partner see-user" requirement). */
+export const PARTNER_SEE_USER_PERMISSIONS: readonly string[] = [
+  PARTNER_CAN_SEE_ALL_STUDENTS_DETAILS,
+  PARTNER_CAN_SEE_SUPER_SYSADMINS,
+  PARTNER_CAN_SEE_SYSADMINS,
+  PARTNER_CAN_SEE_LINK_CONTACTS,
+  PARTNER_CAN_SEE_PARENTS,
+];
+
+// Building blocks: one permission, or any of several (spec §6 "checks exist for one permission or any of several").
+
+export function has(permissions: PermissionList, permission: string): boolean {
+  return permissions.includes(permission);
+}
+
+export function hasAny(permissions: PermissionList, candidates: readonly string[]): boolean {
+  return candidates.some((candidate) => permissions.includes(candidate));
+}
+
+// Roles.
+
+export const isAdmin: AccessPredicate = (p) => has(p, USER_IS_ADMIN);
+export const isTeacher: AccessPredicate = (p) => has(p, USER_IS_TEACHER);
+export const isPartner: AccessPredicate = (p) => has(p, USER_IS_PARTNER);
+/** Admin or teacher (spec §6 "internal"). */
+export const isInternal: AccessPredicate = (p) => isAdmin(p) || isTeacher(p);
+/** Portal access: admin, teacher or partner (spec §1). */
+export const hasPortalAccess: AccessPredicate = (p) => isInternal(p) || isPartner(p);
+
+/** An internal user with an internal named permission; administrators hold them all implicitly. */
+export function internalMay(permissions: PermissionList, permission: string): boolean {
+  if (isAdmin(permissions)) return true;
+  return isInternal(permissions) && has(permissions, permission);
+}
+
+// Route requirements named in spec §2.
+
+/** programmes/:id/groups/add, mentoring/programmes/:id/groups/add. Internal user with the programme permission. */
+export const canModifyProgram: AccessPredicate = (p) => internalMay(p, CAN_MANAGE_PROGRAMMES);
+/** users/import/:type, fields, users/permissions. Admin-only plus modify-user (spec §6). */
+export const canModifyUser: AccessPredicate = (p) => isAdmin(p) && internalMay(p, CAN_MODIFY_USER);
+/** my-users, my-users/import/:type, users/:id/enrolment, my-users/:id/details, my-users/:type/:id. */
+export const canPartnerSeeUser: AccessPredicate = (p) =>
+  isPartner(p) && hasAny(p, PARTNER_SEE_USER_PERMISSIONS);
+/** safeguarding-incidents. Internal user with the safeguarding permission. */
+export const canAccessSafeguarding: AccessPredicate = (p) => internalMay(p, CAN_ACCESS_SAFEGUARDING);
+/** my-safeguarding-incidents. */
+export const canPartnerSeeIncidentReports: AccessPredicate = (p) =>
+  isPartner(p) && has(p, PARTNER_CAN_SEE_SAFEGUARDING_INCIDENT_REPORTS);
+/** half-term-reports/assignments. Spec §6 lists "half-term all-assignments" as admin-only. */
+export const canAccessHalfTermAssignments: AccessPredicate = isAdmin;
+/** timetables/teachers. */
+export const canViewTeachersTimetables: AccessPredicate = (p) => has(p, CAN_VIEW_TEACHERS_TIMETABLES);
+/** homeworks. */
+export const canAccessHomeworksPanel: AccessPredicate = (p) => has(p, CAN_ACCESS_HOMEWORKS_PANEL);
+/** pathways, pathways/details/:id?. */
+export const canAccessPathways: AccessPredicate = (p) => has(p, CAN_ACCESS_PATHWAYS);
+/** pathways/setup/:id?. */
+export const canSetupPathways: AccessPredicate = (p) => has(p, CAN_SETUP_PATHWAYS);
+/** recordings. Internal user with the view-all-recordings permission. */
+export const canViewAllRecordings: AccessPredicate = (p) => internalMay(p, CAN_ACCESS_RECORDINGS);
+/** partner/organization, partner/organization/:id/contacts. */
+export const canPartnerEditProfile: AccessPredicate = (p) =>
+  isPartner(p) && has(p, PARTNER_CAN_EDIT_PROFILE_FOR_SELECTED_USER);
+/** customers/details/:id. Spec §6: the partner dashboard is for admin or partner. */
+export const hasPartnerAccess: AccessPredicate = (p) => isAdmin(p) || isPartner(p);
+/** Areas spec §6 lists as admin-only (students, teachers, partner users, admins, groups, reports, ...). */
+export const adminOnly: AccessPredicate = isAdmin;
+
+/** Display name of a user's kind from the marker permissions (spec §3 "Type labels"). */
+export function userTypeLabel(permissions: PermissionList): string {
+  if (isAdmin(permissions)) return 'Administrator';
+  if (isTeacher(permissions)) return 'Teacher';
+  if (isPartner(permissions)) return 'Customer';
+  if (has(permissions, USER_IS_STUDENT)) return 'Student';
+  return 'User';
+}

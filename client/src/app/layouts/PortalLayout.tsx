@@ -1,0 +1,261 @@
+import {
+  AppShell,
+  Avatar,
+  Burger,
+  Button,
+  Group,
+  Menu,
+  NavLink,
+  Overlay,
+  ScrollArea,
+  Text,
+  Tooltip,
+  UnstyledButton,
+} from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useMemo } from 'react';
+import { Link, Outlet, useLocation } from 'react-router-dom';
+import { useLogout } from '../../features/auth/hooks/useLogout';
+import { fetchCurrentUser } from '../../features/auth/api';
+import { activeNetwork, displayName } from '../../shared/current-user';
+import { useLiveConnection } from '../../shared/live-connection';
+import { usePermissions, useSession } from '../../shared/session';
+import { ConnectionIndicator } from '../../shared/ui/ConnectionIndicator';
+import { Icon, type IconName } from '../../shared/ui/icons';
+import { TimezoneMismatchBanner } from '../../shared/ui/TimezoneMismatchBanner';
+import { BrandMark } from '../../shared/ui/BrandMark';
+import { userTypeLabel } from '../access';
+import { activeNavTarget, navigationFor, type NavGroup } from '../routes';
+import classes from './PortalLayout.module.css';
+
+/** Sidebar icon per spec §2 heading. */
+export const GROUP_ICONS: Record<string, IconName> = {
+  'Dashboard and notifications': 'dashboard',
+  Programmes: 'book',
+  'Networks and permissions': 'network',
+  'Groups and students': 'users',
+  Lessons: 'video',
+  'Half-term reports': 'report',
+  'Partner organisation': 'building',
+  Safeguarding: 'shield',
+  Scheduling: 'calendar',
+  Enrolments: 'clipboard',
+  Users: 'user',
+  Learning: 'bulb',
+  Posts: 'message',
+  'Bases and customers': 'home',
+  'Products and pricing': 'tag',
+  'Revenue and orders': 'coin',
+  'Profile and messages': 'mail',
+  Attendance: 'check',
+  Recordings: 'video',
+  'Reports and more': 'server',
+  Contact: 'mail',
+  Broadcasts: 'megaphone',
+  Bookings: 'ticket',
+  Mentoring: 'compass',
+  Pathways: 'route',
+  'Custom dashboards': 'layout',
+};
+
+export const SIDEBAR_BREAKPOINT = 'lg'; // 75em = 1200 px (spec §9: the sidebar collapses below 1200)
+
+function Sidebar({ groups, onNavigate }: { groups: NavGroup[]; onNavigate: () => void }) {
+  const { pathname } = useLocation();
+  const activeTo = activeNavTarget(groups, pathname);
+  return (
+    <nav aria-label="Portal areas">
+      {groups.map((group) => {
+        const icon = <Icon name={GROUP_ICONS[group.heading] ?? 'layout'} />;
+        const [item] = group.items;
+        if (group.items.length === 1 && item) {
+          return (
+            <NavLink
+              key={group.heading}
+              component={Link}
+              to={item.to}
+              label={group.heading === 'Dashboard and notifications' ? item.label : group.heading}
+              leftSection={icon}
+              active={item.to === activeTo}
+              onClick={onNavigate}
+              className={classes.navLink}
+            />
+          );
+        }
+        const containsActive = group.items.some((item) => item.to === activeTo);
+        if (group.heading === 'Dashboard and notifications') {
+          return group.items.map((item) => (
+            <NavLink
+              key={item.to}
+              component={Link}
+              to={item.to}
+              label={item.label}
+              leftSection={<Icon name={item.to === '/dashboard' ? 'dashboard' : 'bell'} />}
+              active={item.to === activeTo}
+              onClick={onNavigate}
+              className={classes.navLink}
+            />
+          ));
+        }
+        return (
+          <NavLink
+            key={group.heading}
+            label={group.heading}
+            leftSection={icon}
+            defaultOpened={containsActive}
+            childrenOffset={30}
+            className={classes.navLink}
+          >
+            {group.items.map((item) => (
+              <NavLink
+                key={item.to}
+                component={Link}
+                to={item.to}
+                label={item.label}
+                active={item.to === activeTo}
+                onClick={onNavigate}
+                className={classes.navChild}
+              />
+            ))}
+          </NavLink>
+        );
+      })}
+    </nav>
+  );
+}
+
+function initials(name: string): string {
+  const parts = name.split(/\s+/).filter(Boolean);
+  return (
+    (parts[0]?.[0] ?? '') + (parts.length > 1 ? (parts[parts.length - 1]?.[0] ?? '') : '')
+  ).toUpperCase();
+}
+
+/** Layout of the protected routes: header, permission-built sidebar and the page. */
+export function PortalLayout() {
+  const [opened, { toggle, close }] = useDisclosure(false);
+  const user = useSession((state) => state.user);
+  const updateUser = useSession((state) => state.updateUser);
+  const permissions = usePermissions();
+  const connection = useLiveConnection((state) => state.state);
+  const logout = useLogout();
+  const groups = useMemo(() => navigationFor(permissions), [permissions]);
+  const { pathname } = useLocation();
+
+  // Refresh the stored user details once per visit; a 401 here ends the session (API client rules).
+  const me = useQuery({
+    queryKey: ['users', 'me'],
+    queryFn: () => fetchCurrentUser(),
+    staleTime: 5 * 60_000,
+  });
+  useEffect(() => {
+    if (me.data) updateUser(me.data);
+  }, [me.data, updateUser]);
+
+  useEffect(() => close(), [pathname, close]);
+
+  const name = user ? displayName(user) : '';
+  const network = activeNetwork(user);
+
+  return (
+    <AppShell
+      header={{ height: 64 }}
+      navbar={{ width: 296, breakpoint: SIDEBAR_BREAKPOINT, collapsed: { mobile: !opened } }}
+      padding={0}
+      className={classes.shell}
+    >
+      <AppShell.Header className={classes.header}>
+        <Group h="100%" px="md" justify="space-between" wrap="nowrap" gap="sm">
+          <Group gap="sm" wrap="nowrap">
+            <Burger
+              opened={opened}
+              onClick={toggle}
+              hiddenFrom={SIDEBAR_BREAKPOINT}
+              size="sm"
+              aria-label={opened ? 'Close navigation' : 'Open navigation'}
+            />
+            <Link to="/dashboard" className={classes.brandLink} aria-label="Tutoring Portal: dashboard">
+              <BrandMark size="sm" />
+            </Link>
+            <Tooltip label="Switching networks will be available soon" withArrow>
+              <span>
+                <Button
+                  variant="default"
+                  size="xs"
+                  radius="xl"
+                  disabled
+                  visibleFrom="sm"
+                  leftSection={<Icon name="network" size={14} />}
+                  rightSection={<Icon name="chevronDown" size={14} />}
+                  aria-label={`Active network: ${network?.name ?? 'none'} (switching not available yet)`}
+                  className={classes.networkButton}
+                >
+                  {network?.name ?? 'No network'}
+                </Button>
+              </span>
+            </Tooltip>
+          </Group>
+          <Group gap="sm" wrap="nowrap">
+            <ConnectionIndicator state={connection} />
+            <Menu position="bottom-end" width={220} withArrow shadow="md">
+              <Menu.Target>
+                <UnstyledButton className={classes.userButton} aria-label={`Account menu for ${name}`}>
+                  <Group gap="xs" wrap="nowrap">
+                    <Avatar color="initials" name={name} radius="xl" size={34}>
+                      {initials(name)}
+                    </Avatar>
+                    <div className={classes.userText}>
+                      <Text size="sm" fw={600} lh={1.2} truncate>
+                        {name}
+                      </Text>
+                      <Text size="xs" c="dimmed" lh={1.2}>
+                        {userTypeLabel(permissions)}
+                      </Text>
+                    </div>
+                    <Icon name="chevronDown" size={14} />
+                  </Group>
+                </UnstyledButton>
+              </Menu.Target>
+              <Menu.Dropdown>
+                <Menu.Label>{user?.email ?? name}</Menu.Label>
+                <Menu.Item component={Link} to="/profile" leftSection={<Icon name="user" size={16} />}>
+                  Profile
+                </Menu.Item>
+                <Menu.Item
+                  component={Link}
+                  to="/profile?section=password"
+                  leftSection={<Icon name="key" size={16} />}
+                >
+                  Change password
+                </Menu.Item>
+                <Menu.Divider />
+                <Menu.Item color="red" onClick={logout} leftSection={<Icon name="logout" size={16} />}>
+                  Log out
+                </Menu.Item>
+              </Menu.Dropdown>
+            </Menu>
+          </Group>
+        </Group>
+      </AppShell.Header>
+
+      <AppShell.Navbar className={classes.navbar}>
+        <AppShell.Section grow component={ScrollArea} px="sm" py="md">
+          <Sidebar groups={groups} onNavigate={close} />
+        </AppShell.Section>
+      </AppShell.Navbar>
+
+      {opened && (
+        // Below 1200 px the open sidebar floats over the page: dim the page, a click outside closes it.
+        <Overlay fixed hiddenFrom={SIDEBAR_BREAKPOINT} backgroundOpacity={0.35} zIndex={99} onClick={close} />
+      )}
+
+      <AppShell.Main className={classes.main}>
+        <div className={classes.content}>
+          <TimezoneMismatchBanner user={user} />
+          <Outlet />
+        </div>
+      </AppShell.Main>
+    </AppShell>
+  );
+}

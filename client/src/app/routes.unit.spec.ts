@@ -1,0 +1,112 @@
+import { describe, expect, it } from '@jest/globals';
+import { CAN_ACCESS_HOMEWORKS_PANEL, USER_IS_ADMIN, USER_IS_PARTNER, USER_IS_TEACHER } from './access';
+import {
+  activeNavTarget,
+  INVALID_TOKEN_ROUTES,
+  linkPath,
+  navigationFor,
+  PROTECTED_ROUTES,
+  PUBLIC_ROUTES,
+} from './routes';
+
+const paths = PROTECTED_ROUTES.map((route) => route.path);
+
+describe('route table (spec §2)', () => {
+  it('holds every protected route once, each with a title', () => {
+    expect(new Set(paths).size).toBe(paths.length);
+    for (const route of PROTECTED_ROUTES) expect(route.title.trim()).not.toBe('');
+    for (const path of [
+      'dashboard/:type?',
+      'programmes/:id/groups/add',
+      'half-term-reports/assignments',
+      'safeguarding-incidents',
+      'my-safeguarding-incidents',
+      'timetables/teachers',
+      'users/import/:type',
+      'my-users/:type/:id',
+      'homeworks',
+      'customers/details/:id',
+      'recordings',
+      'pathways/setup/:id?',
+      'mentoring/programmes/:id/groups/add',
+      'custom-dashboards/:id/details',
+    ]) {
+      expect(paths).toContain(path);
+    }
+    // Spec §2 lists 142 child routes; users/:type is written out as its five values (users, users/students, ...).
+    expect(PROTECTED_ROUTES.length).toBe(146);
+  });
+
+  it('writes the spec requirement beside the routes that have one', () => {
+    const requirementOf = (path: string) =>
+      PROTECTED_ROUTES.find((route) => route.path === path)?.requirement?.name;
+    expect(requirementOf('programmes/:id/groups/add')).toBe('canModifyProgram');
+    expect(requirementOf('mentoring/programmes/:id/groups/add')).toBe('canModifyProgram');
+    expect(requirementOf('users/import/:type')).toBe('canModifyUser');
+    expect(requirementOf('my-users/:type/:id')).toBe('partner see-user');
+    expect(requirementOf('users/:id/enrolment')).toBe('partner see-user');
+    expect(requirementOf('safeguarding-incidents')).toBe('safeguarding access');
+    expect(requirementOf('my-safeguarding-incidents')).toBe('partner see-incident-reports');
+    expect(requirementOf('half-term-reports/assignments')).toBe('half-term assignment access');
+    expect(requirementOf('timetables/teachers')).toBe('teachers timetables');
+    expect(requirementOf('homeworks')).toBe('homeworks panel');
+    expect(requirementOf('pathways/details/:id?')).toBe('pathways access');
+    expect(requirementOf('pathways/setup/:id?')).toBe('pathways setup');
+    expect(requirementOf('recordings')).toBe('view-all-recordings');
+    expect(requirementOf('partner/organization/:id/contacts')).toBe('partner edit-profile');
+    expect(requirementOf('customers/details/:id')).toBe('partner access');
+    expect(requirementOf('lessons')).toBeUndefined();
+  });
+
+  it('lists the public pages, including the invalid-token ones', () => {
+    expect(INVALID_TOKEN_ROUTES.map((route) => route.path)).toEqual([
+      'activate/invalid-token',
+      'register/partner/invalid-token',
+      'safeguarding-incident/feedback/invalid-token',
+    ]);
+    expect(PUBLIC_ROUTES.map((route) => route.path)).toContain('meeting/join/:meetingId');
+  });
+
+  it('links drop optional segments', () => {
+    expect(linkPath('dashboard/:type?')).toBe('/dashboard');
+    expect(linkPath('reports/:reportName?')).toBe('/reports');
+    expect(linkPath('users/students')).toBe('/users/students');
+  });
+});
+
+describe('sidebar', () => {
+  const labels = (permissions: string[]) =>
+    navigationFor(permissions).flatMap((group) =>
+      group.items.map((item) => `${group.heading}/${item.label}`),
+    );
+
+  it('offers only the areas the user may open, grouped by the spec headings', () => {
+    const admin = labels([USER_IS_ADMIN]);
+    expect(admin).toContain('Dashboard and notifications/Dashboard');
+    expect(admin).toContain('Users/Students');
+    expect(admin).toContain('Half-term reports/Assignments');
+    expect(admin).not.toContain('Learning/Homeworks');
+    expect(admin).not.toContain('Users/My users');
+
+    const teacher = labels([USER_IS_TEACHER, CAN_ACCESS_HOMEWORKS_PANEL]);
+    expect(teacher).toContain('Learning/Homeworks');
+    expect(teacher).not.toContain('Users/Students');
+    expect(teacher).not.toContain('Half-term reports/Assignments');
+
+    const partner = labels([USER_IS_PARTNER]);
+    expect(partner).not.toContain('Partner organisation/Organisation');
+    expect(navigationFor([USER_IS_PARTNER]).every((group) => group.items.length > 0)).toBe(true);
+  });
+});
+
+describe('active sidebar entry', () => {
+  const groups = navigationFor([USER_IS_ADMIN]);
+
+  it('is the longest matching link', () => {
+    expect(activeNavTarget(groups, '/programmes/statistics')).toBe('/programmes/statistics');
+    expect(activeNavTarget(groups, '/programmes/details/4')).toBe('/programmes');
+    expect(activeNavTarget(groups, '/dashboard')).toBe('/dashboard');
+    expect(activeNavTarget(groups, '/users/students')).toBe('/users/students');
+    expect(activeNavTarget(groups, '/nothing-here')).toBeNull();
+  });
+});
