@@ -14,7 +14,7 @@ export default defineConfig({
   server: {
     proxy: {
       '/api': { target: backend, changeOrigin: true },
-      '/live': { target: backend, changeOrigin: true, ws: true },
+      '/socket.io': { target: backend, changeOrigin: true, ws: true },
       '/collab': { target: backend, changeOrigin: true, ws: true },
     },
   },

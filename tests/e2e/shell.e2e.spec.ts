@@ -34,7 +34,8 @@ test.describe('at 1400 px', () => {
     await expect(sidebar(page).getByRole('link', { name: 'Dashboard', exact: true })).toBeVisible();
     await expect(sidebar(page).getByText('Programmes', { exact: true }).first()).toBeVisible();
     await expect(page.getByRole('button', { name: /Open navigation/ })).toBeHidden();
-    await expect(page.getByRole('status', { name: /Live connection/ })).toBeVisible();
+    // The tab's live connection (Socket.IO /live) opens with the session.
+    await expect(page.getByRole('status', { name: 'Live connection: Live' })).toBeVisible();
 
     // Spec §4: token, user details and permission list in local storage.
     expect(await storedItem(page, 'token')).toBeTruthy();

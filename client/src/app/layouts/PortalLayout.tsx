@@ -19,7 +19,8 @@ import { Link, Outlet, useLocation } from 'react-router-dom';
 import { useLogout } from '../../features/auth/hooks/useLogout';
 import { fetchCurrentUser } from '../../features/auth/api';
 import { activeNetwork, displayName } from '../../shared/current-user';
-import { useLiveConnection } from '../../shared/live-connection';
+import { useLiveStatus } from '../../shared/live/live-connection';
+import { useLive } from '../../shared/live/useLive';
 import { usePermissions, useSession } from '../../shared/session';
 import { ConnectionIndicator } from '../../shared/ui/ConnectionIndicator';
 import { Icon, type IconName } from '../../shared/ui/icons';
@@ -138,8 +139,9 @@ export function PortalLayout() {
   const user = useSession((state) => state.user);
   const updateUser = useSession((state) => state.updateUser);
   const permissions = usePermissions();
-  const connection = useLiveConnection((state) => state.state);
+  const connection = useLiveStatus((state) => state.state);
   const logout = useLogout();
+  useLive(logout);
   const groups = useMemo(() => navigationFor(permissions), [permissions]);
   const { pathname } = useLocation();
 

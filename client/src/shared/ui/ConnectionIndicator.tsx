@@ -1,5 +1,5 @@
 import { Badge, Box, Tooltip } from '@mantine/core';
-import type { LiveConnectionState } from '../live-connection';
+import type { LiveState as LiveConnectionState } from '../live/live-connection';
 
 const LOOK: Record<LiveConnectionState, { label: string; color: string; hint: string }> = {
   connected: { label: 'Live', color: 'green', hint: 'Live updates are on.' },
