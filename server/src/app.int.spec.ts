@@ -73,7 +73,11 @@ describe('portal app, embedded mode (PGlite in DATA_DIR)', () => {
     expect(events.map((e) => e.type)).toEqual(['UserCreated']);
     expect(JSON.stringify(events[0]!.data)).not.toContain(PASSWORD);
     const t = await token(base);
-    for (const headers of [{ RequestVerificationToken: t }, { Authorization: `Bearer ${t}` }]) {
+    const variants: Record<string, string>[] = [
+      { RequestVerificationToken: t },
+      { Authorization: `Bearer ${t}` },
+    ];
+    for (const headers of variants) {
       const me = await fetch(`${base}/api/v1/users/me`, { headers });
       expect(me.status).toBe(200);
       expect(await me.json()).toMatchObject({
