@@ -12,6 +12,8 @@ import {
   isAdmin,
   isPartner,
   partnerKindOf,
+  partnerMaySee,
+  partnerVisibility,
   type CustomerRole,
   type InternalPermission,
   type UserType,
@@ -79,12 +81,13 @@ export class UserAccess {
   async visibleTarget(actor: UserRow, id: string): Promise<UserRow> {
     const target = await this.targetRow(id);
     if (isAdmin(actor.permissions)) return target;
-    if (
-      isPartner(actor.permissions) &&
-      actor.customer_id !== null &&
-      target.customer_id === actor.customer_id
-    )
-      return target;
+    if (!isPartner(actor.permissions) || actor.customer_id === null) throw userNotFound();
+    if (target.id === actor.id) return target;
+    const visible = partnerMaySee(partnerVisibility(actor.permissions), {
+      userType: target.user_type,
+      customerType: target.customer_type,
+    });
+    if (target.customer_id === actor.customer_id && visible) return target;
     throw userNotFound();
   }
 

@@ -33,6 +33,7 @@ import {
   hasAny,
   initialPermissions,
   isAdmin,
+  partnerVisibility,
 } from './policy/policy.js';
 import {
   ContactBody,
@@ -89,6 +90,9 @@ export class UsersController {
       customerId: q.customer_id,
       hasAccess: q.has_access,
       scopeCustomerId: isAdmin(actor.permissions) ? undefined : actor.customer_id,
+      partner: isAdmin(actor.permissions)
+        ? undefined
+        : { selfId: actor.id, ...partnerVisibility(actor.permissions) },
       sortBy: sort,
       descending: q.sort_by?.startsWith('-') ?? false,
     });

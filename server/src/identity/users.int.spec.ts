@@ -336,6 +336,34 @@ describe.each(modes)('users API, $name', (mode) => {
       customer_id: CUSTOMER_2,
     });
     expect(other.status).toBe(403);
+
+    // Within the customer, a partner sees only the kinds their SEE_* permissions name (and themselves).
+    await createUser('parent', {
+      email: 'parent@school-one.example.com',
+      first_name: 'Pa',
+      last_name: 'Rent',
+      user_type: 'partner',
+      customer_id: CUSTOMER_1,
+      customer_type: 'parent',
+      notes: 'private note',
+    });
+    await createUser('sysadmin', {
+      email: 'sysadmin@school-one.example.com',
+      first_name: 'Sys',
+      last_name: 'Admin',
+      user_type: 'partner',
+      customer_id: CUSTOMER_1,
+      customer_type: 'admin',
+    });
+    const parent = await tokenFor('parent@school-one.example.com');
+    const own = await call('GET', '/users/', parent);
+    expect((own.body.items as Json[]).map((u) => u.id)).toEqual([ids.parent]);
+    expect((await call('GET', `/users/${ids.student1!}`, parent)).status).toBe(404);
+    expect((await call('GET', '/users/me', parent)).body.notes).toBe('private note');
+    const sysadmin = await tokenFor('sysadmin@school-one.example.com');
+    expect((await call('GET', `/users/${ids.partner!}`, sysadmin)).status).toBe(404);
+    expect((await call('GET', `/users/${ids.parent!}`, sysadmin)).status).toBe(200);
+    expect((await call('GET', `/users/${ids.student1!}`, sysadmin)).status).toBe(200);
   });
 
   it('updates the profile, validates it, and a password change ends the sessions', async () => {

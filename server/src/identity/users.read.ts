@@ -26,8 +26,9 @@ export interface UserListFilter {
   userTypes?: string[];
   customerId?: string;
   hasAccess?: boolean;
-  /** Partners see only users of their own customer. */
+  /** Partners see only users of their own customer, and of those only what `partner` allows. */
   scopeCustomerId?: string | null;
+  partner?: { selfId: string; students: boolean; customerTypes: string[] };
   sortBy?: UserSortColumn;
   descending?: boolean;
 }
@@ -63,6 +64,15 @@ export class UsersReadModel implements ActorLoader {
       where.push(sql(`$${params.length}`));
     };
     if (filter.scopeCustomerId !== undefined) add((n) => `customer_id = ${n}`, filter.scopeCustomerId);
+    if (filter.partner) {
+      const { selfId, students, customerTypes } = filter.partner;
+      params.push(selfId, customerTypes);
+      const [self, types] = [`$${params.length - 1}`, `$${params.length}`];
+      where.push(
+        `(id = ${self} OR (user_type = 'partner' AND customer_type = ANY(${types}::text[]))` +
+          `${students ? " OR user_type = 'student'" : ''})`,
+      );
+    }
     if (filter.text) {
       const pattern = `%${filter.text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
       add((n) => `(full_name ILIKE ${n} OR login ILIKE ${n} OR email ILIKE ${n})`, pattern);

@@ -256,6 +256,40 @@ export function internalMay(perms: PermissionSource, permission: InternalPermiss
   return isInternal(perms) && hasAny(perms, permission);
 }
 
+/**
+ * What a partner may see of their own customer's users: themselves, students with
+ * SEE_ALL_STUDENTS_DETAILS ("selected" students need student relations, not built yet), and the
+ * customer roles whose SEE_* permission they hold. Everything else is invisible (404).
+ */
+export interface PartnerVisibility {
+  students: boolean;
+  customerTypes: CustomerRole[];
+}
+
+const SEE_ROLE: Record<CustomerRole, string> = {
+  'super-admin': PARTNER.SEE_SUPER_SYSADMINS,
+  admin: PARTNER.SEE_SYSADMINS,
+  'link-contact': PARTNER.SEE_LINK_CONTACTS,
+  parent: PARTNER.SEE_PARENTS,
+};
+
+export function partnerVisibility(perms: PermissionSource): PartnerVisibility {
+  const set = asSet(perms);
+  return {
+    students: set.has(PARTNER.SEE_ALL_STUDENTS_DETAILS),
+    customerTypes: CUSTOMER_ROLES.filter((role) => set.has(SEE_ROLE[role])),
+  };
+}
+
+export function partnerMaySee(
+  visibility: PartnerVisibility,
+  target: { userType: string; customerType: string | null },
+): boolean {
+  if (target.userType === 'student') return visibility.students;
+  if (target.userType !== 'partner' || !target.customerType) return false;
+  return (visibility.customerTypes as string[]).includes(target.customerType);
+}
+
 /** The permissions a new user of a type (and customer role) starts with. */
 export function initialPermissions(userType: UserType, customerType?: CustomerRole | null): string[] {
   const role = userType === 'partner' && customerType ? CUSTOMER_ROLE_PERMISSIONS[customerType] : [];

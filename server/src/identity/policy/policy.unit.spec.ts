@@ -15,6 +15,8 @@ import {
   isInternal,
   isPartner,
   partnerKindOf,
+  partnerMaySee,
+  partnerVisibility,
   permissionLabel,
   typeLabel,
   userTypeOf,
@@ -189,5 +191,23 @@ describe('customer roles (spec §6)', () => {
       'USER_IS_PARTNER',
       ...CUSTOMER_ROLE_PERMISSIONS.parent,
     ]);
+  });
+});
+
+describe('partner visibility within their customer', () => {
+  it.each([
+    ['super-admin', 'student', null, true],
+    ['super-admin', 'partner', 'super-admin', true],
+    ['admin', 'partner', 'super-admin', false],
+    ['admin', 'partner', 'admin', true],
+    ['link-contact', 'partner', 'admin', true],
+    ['link-contact', 'partner', 'parent', true],
+    ['link-contact', 'student', null, false],
+    ['parent', 'partner', 'parent', false],
+    ['parent', 'student', null, false],
+    ['super-admin', 'teacher', null, false],
+  ] as const)('a %s sees a %s (%s): %s', (role, userType, customerType, expected) => {
+    const visibility = partnerVisibility(CUSTOMER_ROLE_PERMISSIONS[role]);
+    expect(partnerMaySee(visibility, { userType, customerType })).toBe(expected);
   });
 });
