@@ -653,6 +653,35 @@ describe.each(modes)('users API, $name', (mode) => {
     expect(me.body.permission_list).toContain('USER_IS_PARTNER');
   });
 
+  it('documents every users endpoint in the OpenAPI document', async () => {
+    const doc = (await (await fetch(`${base}/api/docs-json`)).json()) as {
+      paths: Record<string, Record<string, unknown>>;
+    };
+    const routes = Object.entries(doc.paths).flatMap(([path, ops]) =>
+      Object.keys(ops).map((method) => `${method.toUpperCase()} ${path}`),
+    );
+    expect(routes).toEqual(
+      expect.arrayContaining([
+        'GET /api/v1/users',
+        'POST /api/v1/users',
+        'GET /api/v1/users/{id}',
+        'PUT /api/v1/users/{id}',
+        'PUT /api/v1/users/{id}/activate',
+        'PUT /api/v1/users/{id}/deactivate',
+        'PUT /api/v1/users/{id}/deactivate/schedule',
+        'PUT /api/v1/users/{id}/block',
+        'PUT /api/v1/users/{id}/unblock',
+        'PUT /api/v1/users/{id}/set-quality-issue',
+        'PUT /api/v1/users/{id}/unset-quality-issue',
+        'PUT /api/v1/users/{id}/permissions',
+        'PUT /api/v1/users/{id}/active_network/{networkId}',
+        'POST /api/v1/users/{id}/contacts',
+        'PUT /api/v1/users/{id}/contacts/{contactId}',
+        'DELETE /api/v1/users/{id}/contacts/{contactId}',
+      ]),
+    );
+  });
+
   it('authorizes every endpoint: no token 401, teacher 403, named-permission teacher, partner, admin', async () => {
     // Fresh targets, so that each row's outcomes do not depend on the other tests.
     await createUser('m_student', {
