@@ -517,6 +517,22 @@ describe.each(modes)('users API, $name', (mode) => {
     await tokenFor('blockee@example.com');
   });
 
+  it('answers concurrent commands on one user with one success and one 409 (expected revision)', async () => {
+    await createUser('racer', {
+      email: 'racer@example.com',
+      first_name: 'Ra',
+      last_name: 'Cer',
+      user_type: 'teacher',
+    });
+    const answers = await Promise.all([
+      call('PUT', `/users/${ids.racer!}/block`, admin),
+      call('PUT', `/users/${ids.racer!}/block`, admin),
+    ]);
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
+    const events = await running.infra.eventStore.readStream(`user-${ids.racer!}`);
+    expect(events.filter((e) => e.type === 'UserBlocked')).toHaveLength(1);
+  });
+
   it('sets and unsets a teacher quality issue with 409 on repeats and for non-teachers', async () => {
     const id = ids.blockee!;
     expect((await call('PUT', `/users/${id}/set-quality-issue`, admin, {})).body.detail).toContain('reason');

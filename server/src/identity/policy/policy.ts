@@ -290,6 +290,12 @@ export function partnerMaySee(
   return (visibility.customerTypes as string[]).includes(target.customerType);
 }
 
+/** Cover requests (spec §4): internal users with the permission, except a teacher with a quality issue. */
+export function mayAccessCoverRequests(perms: PermissionSource, hasQualityIssue: boolean): boolean {
+  if (isTeacher(perms) && !isAdmin(perms) && hasQualityIssue) return false;
+  return internalMay(perms, INTERNAL_PERMISSIONS.COVER_REQUESTS);
+}
+
 /** The permissions a new user of a type (and customer role) starts with. */
 export function initialPermissions(userType: UserType, customerType?: CustomerRole | null): string[] {
   const role = userType === 'partner' && customerType ? CUSTOMER_ROLE_PERMISSIONS[customerType] : [];

@@ -14,6 +14,7 @@ import {
   isAdmin,
   isInternal,
   isPartner,
+  mayAccessCoverRequests,
   partnerKindOf,
   partnerMaySee,
   partnerVisibility,
@@ -209,5 +210,17 @@ describe('partner visibility within their customer', () => {
   ] as const)('a %s sees a %s (%s): %s', (role, userType, customerType, expected) => {
     const visibility = partnerVisibility(CUSTOMER_ROLE_PERMISSIONS[role]);
     expect(partnerMaySee(visibility, { userType, customerType })).toBe(expected);
+  });
+});
+
+describe('cover requests (spec §4: a teacher with a quality issue cannot access them)', () => {
+  it.each([
+    [['USER_IS_TEACHER', 'CAN_ACCESS_COVER_REQUESTS'], false, true],
+    [['USER_IS_TEACHER', 'CAN_ACCESS_COVER_REQUESTS'], true, false],
+    [['USER_IS_TEACHER'], false, false],
+    [['USER_IS_ADMIN'], false, true],
+    [['USER_IS_PARTNER', 'CAN_ACCESS_COVER_REQUESTS'], false, false],
+  ])('%j with quality issue %s → %s', (perms, hasQualityIssue, expected) => {
+    expect(mayAccessCoverRequests(perms, hasQualityIssue)).toBe(expected);
   });
 });
