@@ -1,14 +1,17 @@
-import { defineProjection, type ProjectionEvent } from '../projection.js';
+import { defineProjection, type ProjectionEvent, type ProjectionTx } from '../projection.js';
+import {
+  USER_EVENT_TYPES,
+  USER_TYPE_LABELS,
+  type ContactFields,
+  type UserCreatedData,
+  type UserEvent,
+  type UserProfileChanges,
+} from './user-events.js';
 
-/** Event payloads this read model understands (written by server/src/identity). */
-export interface UserCreatedData {
-  userId: string;
-  login: string;
-  email: string;
-  firstName: string;
-  lastName: string;
-  userType: 'super_admin' | 'teacher' | 'partner' | 'student';
-  permissions: string[];
+export * from './user-events.js';
+
+export interface UserContactRow extends ContactFields {
+  id: string;
 }
 
 export interface UserRow {
@@ -17,42 +20,123 @@ export interface UserRow {
   email: string;
   first_name: string;
   last_name: string;
+  /** Derived: first and last name. */
+  full_name: string;
   user_type: string;
+  /** Derived from the marker permission: Administrator, Teacher, Customer, Student. */
+  type_label: string;
+  customer_id: string | null;
+  customer_type: string | null;
+  network_id: string | null;
+  active_network_id: string | null;
+  timezone: string | null;
+  notes: string | null;
   permissions: string[];
   has_access: boolean;
+  is_blocked: boolean;
+  scheduled_for_deactivation: Date | null;
+  has_quality_issue: boolean;
+  quality_issue_reason: string | null;
+  contacts: UserContactRow[];
+  /** Derived: deactivated (no access), inactive (blocked), active. */
+  status: 'active' | 'inactive' | 'deactivated';
+  last_action: Date | null;
   created_at: Date;
   updated_at: Date;
   version: string;
 }
 
+const PROFILE_COLUMNS: Record<keyof UserProfileChanges, string> = {
+  firstName: 'first_name',
+  lastName: 'last_name',
+  email: 'email',
+  timezone: 'timezone',
+  notes: 'notes',
+  customerId: 'customer_id',
+  customerType: 'customer_type',
+  networkId: 'network_id',
+};
+
+/**
+ * Applies `set` (SQL assignments using $3.. for `params`) to the user row, once: the row's `version`
+ * (the stream revision last applied) makes replaying an event a no-op.
+ */
+async function update(tx: ProjectionTx, event: ProjectionEvent, set: string, params: unknown[] = []) {
+  const { userId } = event.data as { userId: string };
+  await tx.query(
+    `UPDATE rm_users SET ${set ? `${set}, ` : ''}updated_at = $${params.length + 3},
+            version = $2::bigint
+      WHERE id = $1 AND version < $2::bigint`,
+    [userId, event.revision.toString(), ...params, event.metadata.occurredAt],
+  );
+}
+
+async function updateContacts(
+  tx: ProjectionTx,
+  event: ProjectionEvent,
+  change: (contacts: UserContactRow[]) => UserContactRow[],
+) {
+  const { userId } = event.data as { userId: string };
+  const { rows } = await tx.query<{ contacts: UserContactRow[] }>(
+    'SELECT contacts FROM rm_users WHERE id = $1',
+    [userId],
+  );
+  const current = rows[0]?.contacts ?? [];
+  await update(tx, event, 'contacts = $3::jsonb', [JSON.stringify(change(current))]);
+}
+
 export const usersProjection = defineProjection({
   name: 'users',
-  version: 1,
+  version: 2,
   tables: ['rm_users'],
   schema: [
     `CREATE TABLE IF NOT EXISTS rm_users (
-       id          uuid PRIMARY KEY,
-       login       text NOT NULL UNIQUE,
-       email       text NOT NULL,
-       first_name  text NOT NULL,
-       last_name   text NOT NULL,
-       user_type   text NOT NULL,
-       permissions jsonb NOT NULL DEFAULT '[]',
-       has_access  boolean NOT NULL DEFAULT true,
-       created_at  timestamptz NOT NULL,
-       updated_at  timestamptz NOT NULL,
-       version     bigint NOT NULL
+       id                         uuid PRIMARY KEY,
+       login                      text NOT NULL UNIQUE,
+       email                      text NOT NULL,
+       first_name                 text NOT NULL,
+       last_name                  text NOT NULL,
+       full_name                  text GENERATED ALWAYS AS (btrim(first_name || ' ' || last_name)) STORED,
+       user_type                  text NOT NULL,
+       type_label                 text NOT NULL,
+       customer_id                uuid,
+       customer_type              text,
+       network_id                 uuid,
+       active_network_id          uuid,
+       timezone                   text,
+       notes                      text,
+       permissions                jsonb NOT NULL DEFAULT '[]',
+       has_access                 boolean NOT NULL DEFAULT true,
+       is_blocked                 boolean NOT NULL DEFAULT false,
+       scheduled_for_deactivation timestamptz,
+       has_quality_issue          boolean NOT NULL DEFAULT false,
+       quality_issue_reason       text,
+       contacts                   jsonb NOT NULL DEFAULT '[]',
+       status                     text GENERATED ALWAYS AS (
+                                    CASE WHEN NOT has_access THEN 'deactivated'
+                                         WHEN is_blocked THEN 'inactive'
+                                         ELSE 'active' END) STORED,
+       last_action                timestamptz,
+       created_at                 timestamptz NOT NULL,
+       updated_at                 timestamptz NOT NULL,
+       version                    bigint NOT NULL
      )`,
+    `CREATE INDEX IF NOT EXISTS rm_users_customer ON rm_users (customer_id)`,
+    `CREATE INDEX IF NOT EXISTS rm_users_due_deactivation ON rm_users (scheduled_for_deactivation)
+       WHERE scheduled_for_deactivation IS NOT NULL`,
   ],
-  handles: ['UserCreated'],
+  handles: USER_EVENT_TYPES,
   async apply(event: ProjectionEvent, tx) {
-    switch (event.type) {
+    const e = { type: event.type, data: event.data } as UserEvent;
+    switch (e.type) {
       case 'UserCreated': {
-        const d = event.data as UserCreatedData;
+        const d: UserCreatedData = e.data;
         await tx.query(
-          `INSERT INTO rm_users (id, login, email, first_name, last_name, user_type, permissions, has_access,
-                                 created_at, updated_at, version)
-           VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, true, $8, $8, $9::bigint)`,
+          `INSERT INTO rm_users (id, login, email, first_name, last_name, user_type, type_label, permissions,
+                                 customer_id, customer_type, network_id, active_network_id, timezone, notes,
+                                 has_access, created_at, updated_at, version)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9, $10, $11, $11, $12, $13, true, $14, $14, $15::bigint)
+           ON CONFLICT (id) DO NOTHING`,
           [
             d.userId,
             d.login.toLowerCase(),
@@ -60,13 +144,66 @@ export const usersProjection = defineProjection({
             d.firstName,
             d.lastName,
             d.userType,
+            USER_TYPE_LABELS[d.userType] ?? '',
             JSON.stringify(d.permissions),
+            d.customerId ?? null,
+            d.customerType ?? null,
+            d.networkId ?? null,
+            d.timezone ?? null,
+            d.notes ?? null,
             event.metadata.occurredAt,
             event.revision.toString(),
           ],
         );
         return;
       }
+      case 'UserProfileUpdated': {
+        const entries = Object.entries(e.data.changes).filter(
+          ([key, value]) => key in PROFILE_COLUMNS && value !== undefined,
+        ) as [keyof UserProfileChanges, unknown][];
+        const set = entries.map(([key], i) => `${PROFILE_COLUMNS[key]} = $${i + 3}`).join(', ');
+        await update(
+          tx,
+          event,
+          set,
+          entries.map(([, value]) => value),
+        );
+        return;
+      }
+      case 'UserActivated':
+        return update(tx, event, 'has_access = true, scheduled_for_deactivation = NULL');
+      case 'UserDeactivated':
+        return update(tx, event, 'has_access = false, scheduled_for_deactivation = NULL');
+      case 'UserDeactivationScheduled':
+        return update(tx, event, 'scheduled_for_deactivation = $3', [e.data.at]);
+      case 'UserDeactivationCancelled':
+        return update(tx, event, 'scheduled_for_deactivation = NULL');
+      case 'UserBlocked':
+        return update(tx, event, 'is_blocked = true');
+      case 'UserUnblocked':
+        return update(tx, event, 'is_blocked = false');
+      case 'QualityIssueSet':
+        return update(tx, event, 'has_quality_issue = true, quality_issue_reason = $3', [e.data.reason]);
+      case 'QualityIssueUnset':
+        return update(tx, event, 'has_quality_issue = false, quality_issue_reason = NULL');
+      case 'UserPermissionsChanged':
+        return update(tx, event, 'permissions = $3::jsonb', [JSON.stringify(e.data.permissions)]);
+      case 'ActiveNetworkChanged':
+        return update(tx, event, 'active_network_id = $3', [e.data.networkId]);
+      case 'UserContactAdded':
+      case 'UserContactUpdated': {
+        const { contactId, name, email, phone, relationship, notes } = e.data;
+        const contact: UserContactRow = { id: contactId, name, email, phone, relationship, notes };
+        return updateContacts(tx, event, (contacts) =>
+          contacts.some((c) => c.id === contactId)
+            ? contacts.map((c) => (c.id === contactId ? contact : c))
+            : [...contacts, contact],
+        );
+      }
+      case 'UserContactRemoved':
+        return updateContacts(tx, event, (contacts) => contacts.filter((c) => c.id !== e.data.contactId));
+      case 'PasswordChanged':
+        return update(tx, event, '');
     }
   },
 });

@@ -1,18 +1,26 @@
 import { Module } from '@nestjs/common';
 import { ACTOR_LOADER } from '../platform/auth/actor-loader.js';
+import { UserCommandHandler } from './commands/user-command.handler.js';
 import { Credentials } from './credentials.js';
+import { DeactivationScheduler } from './deactivation.scheduler.js';
 import { FirstSuperuser } from './first-superuser.js';
 import { LoginController } from './login.controller.js';
+import { UserAccess } from './user-access.js';
+import { UsersController } from './users.controller.js';
 import { UsersReadModel } from './users.read.js';
 
 @Module({
-  controllers: [LoginController],
+  // LoginController first: its GET users/me must be matched before UsersController's GET users/:id.
+  controllers: [LoginController, UsersController],
   providers: [
     Credentials,
     FirstSuperuser,
     UsersReadModel,
+    UserCommandHandler,
+    UserAccess,
+    DeactivationScheduler,
     { provide: ACTOR_LOADER, useExisting: UsersReadModel },
   ],
-  exports: [FirstSuperuser, UsersReadModel, ACTOR_LOADER],
+  exports: [FirstSuperuser, UsersReadModel, ACTOR_LOADER, DeactivationScheduler],
 })
 export class IdentityModule {}

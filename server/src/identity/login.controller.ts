@@ -7,6 +7,8 @@ import type { AuthenticatedRequest } from '../platform/auth/request-context.js';
 import { Problem } from '../platform/http/problem.js';
 import { Credentials } from './credentials.js';
 import { UsersReadModel } from './users.read.js';
+import { UserView } from './users.dto.js';
+import { toUserView } from './user.view.js';
 
 export class LoginForm {
   @ApiProperty({ description: 'Login (e-mail address)', example: 'admin@example.com' })
@@ -27,15 +29,8 @@ export class AccessToken {
   @ApiProperty({ example: 'bearer' }) token_type!: 'bearer';
 }
 
-export class CurrentUser {
-  @ApiProperty() id!: string;
-  @ApiProperty() login!: string;
-  @ApiProperty() email!: string;
-  @ApiProperty() first_name!: string;
-  @ApiProperty() last_name!: string;
-  @ApiProperty() full_name!: string;
-  @ApiProperty() user_type!: string;
-  @ApiProperty({ type: [String] }) permission_list!: string[];
+/** The signed-in user: every field of a user (timezone defaulted when unset) plus the impersonator. */
+export class CurrentUser extends UserView {
   @ApiProperty({ nullable: true, type: String }) impersonator_id!: string | null;
 }
 
@@ -57,6 +52,7 @@ export class LoginController {
     const user = await this.users.byLogin(form.username.trim());
     const ok = await this.credentials.check(user?.id ?? null, form.password);
     if (!user || !ok) throw new Problem(HttpStatus.UNAUTHORIZED, 'Incorrect email or password');
+    if (user.is_blocked) throw new Problem(HttpStatus.FORBIDDEN, 'This account has been blocked');
     if (!user.has_access) throw new Problem(HttpStatus.FORBIDDEN, 'This account has no access to the portal');
     const { token } = await this.sessions.create(user.id);
     return { access_token: token, token_type: 'bearer' };
@@ -68,16 +64,6 @@ export class LoginController {
   async me(@Req() req: AuthenticatedRequest): Promise<CurrentUser> {
     const user = await this.users.byId(req.actor!.userId);
     if (!user) throw new Problem(HttpStatus.NOT_FOUND, 'User not found');
-    return {
-      id: user.id,
-      login: user.login,
-      email: user.email,
-      first_name: user.first_name,
-      last_name: user.last_name,
-      full_name: `${user.first_name} ${user.last_name}`.trim(),
-      user_type: user.user_type,
-      permission_list: user.permissions,
-      impersonator_id: req.actor!.impersonatorId,
-    };
+    return { ...toUserView(user), impersonator_id: req.actor!.impersonatorId };
   }
 }

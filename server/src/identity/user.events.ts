@@ -1,14 +1,23 @@
-import type { UserCreatedData } from '@portal/projections';
+export type {
+  ActiveNetworkChangedData,
+  ContactFields,
+  CustomerTypeName,
+  QualityIssueSetData,
+  UserContactData,
+  UserContactRemovedData,
+  UserCreatedData,
+  UserDeactivatedData,
+  UserDeactivationScheduledData,
+  UserEvent,
+  UserEventType,
+  UserPermissionsChangedData,
+  UserProfileChanges,
+  UserProfileUpdatedData,
+  UserRef,
+  UserTypeName,
+} from '@portal/projections';
+export { USER_EVENT_TYPES } from '@portal/projections';
+export { MARKER_PERMISSIONS } from './policy/policy.js';
 
-/** Events of a user's stream (`user-{id}`). Past-tense facts; the identity issue adds the rest. */
-export type UserEvent = { type: 'UserCreated'; data: UserCreatedData };
-
+/** Events of a user's stream (`user-{id}`): past-tense facts, payloads in @portal/projections. */
 export const userStream = (userId: string) => `user-${userId}`;
-
-/** Marker permissions (spec §3): they give the user's type. */
-export const MARKER_PERMISSIONS = {
-  admin: 'USER_IS_ADMIN',
-  teacher: 'USER_IS_TEACHER',
-  student: 'USER_IS_STUDENT',
-  partner: 'USER_IS_PARTNER',
-} as const;

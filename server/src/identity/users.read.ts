@@ -4,6 +4,35 @@ import { SQL_CLIENT } from '../platform/tokens.js';
 import type { SqlClient } from '../platform/sql/sql-client.js';
 import type { ActorLoader } from '../platform/auth/actor-loader.js';
 
+export const USER_SORT_COLUMNS = [
+  'full_name',
+  'first_name',
+  'last_name',
+  'login',
+  'email',
+  'type_label',
+  'status',
+  'created_at',
+  'updated_at',
+] as const;
+export type UserSortColumn = (typeof USER_SORT_COLUMNS)[number];
+
+/** List filters, already validated (see ListUsersQuery). */
+export interface UserListFilter {
+  page: number;
+  size: number;
+  text?: string;
+  statuses?: string[];
+  userTypes?: string[];
+  customerId?: string;
+  hasAccess?: boolean;
+  /** Partners see only users of their own customer, and of those only what `partner` allows. */
+  scopeCustomerId?: string | null;
+  partner?: { selfId: string; students: boolean; customerTypes: string[] };
+  sortBy?: UserSortColumn;
+  descending?: boolean;
+}
+
 /** Queries on the users read model (projection `users`). */
 @Injectable()
 export class UsersReadModel implements ActorLoader {
@@ -21,8 +50,59 @@ export class UsersReadModel implements ActorLoader {
     return rows[0] ?? null;
   }
 
+  /** A blocked or deactivated user has no access: the guard ends their session at the next call. */
   async load(userId: string): Promise<{ hasAccess: boolean; permissions: string[] } | null> {
     const user = await this.byId(userId);
-    return user ? { hasAccess: user.has_access, permissions: user.permissions } : null;
+    return user ? { hasAccess: user.has_access && !user.is_blocked, permissions: user.permissions } : null;
+  }
+
+  async list(filter: UserListFilter): Promise<{ rows: UserRow[]; total: number }> {
+    const where: string[] = [];
+    const params: unknown[] = [];
+    const add = (sql: (n: string) => string, value: unknown) => {
+      params.push(value);
+      where.push(sql(`$${params.length}`));
+    };
+    if (filter.scopeCustomerId !== undefined) add((n) => `customer_id = ${n}`, filter.scopeCustomerId);
+    if (filter.partner) {
+      const { selfId, students, customerTypes } = filter.partner;
+      params.push(selfId, customerTypes);
+      const [self, types] = [`$${params.length - 1}`, `$${params.length}`];
+      where.push(
+        `(id = ${self} OR (user_type = 'partner' AND customer_type = ANY(${types}::text[]))` +
+          `${students ? " OR user_type = 'student'" : ''})`,
+      );
+    }
+    if (filter.text) {
+      const pattern = `%${filter.text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      add((n) => `(full_name ILIKE ${n} OR login ILIKE ${n} OR email ILIKE ${n})`, pattern);
+    }
+    if (filter.statuses?.length) add((n) => `status = ANY(${n}::text[])`, filter.statuses);
+    if (filter.userTypes?.length) add((n) => `user_type = ANY(${n}::text[])`, filter.userTypes);
+    if (filter.customerId) add((n) => `customer_id = ${n}`, filter.customerId);
+    if (filter.hasAccess !== undefined) add((n) => `has_access = ${n}`, filter.hasAccess);
+    const whereSql = where.length ? `WHERE ${where.join(' AND ')}` : '';
+    const sort = filter.sortBy ?? 'full_name';
+    const direction = filter.descending ? 'DESC' : 'ASC';
+    const { rows: count } = await this.sql.query<{ total: string }>(
+      `SELECT count(*)::text AS total FROM rm_users ${whereSql}`,
+      params,
+    );
+    const { rows } = await this.sql.query<UserRow>(
+      `SELECT * FROM rm_users ${whereSql} ORDER BY ${sort} ${direction}, id ASC
+        LIMIT ${filter.size} OFFSET ${(filter.page - 1) * filter.size}`,
+      params,
+    );
+    return { rows, total: Number(count[0]?.total ?? 0) };
+  }
+
+  /** Users whose scheduled deactivation has come due and who still have access. */
+  async dueDeactivations(now: Date, limit = 100): Promise<string[]> {
+    const { rows } = await this.sql.query<{ id: string }>(
+      `SELECT id FROM rm_users WHERE has_access AND scheduled_for_deactivation <= $1
+        ORDER BY scheduled_for_deactivation LIMIT ${limit}`,
+      [now.toISOString()],
+    );
+    return rows.map((r) => r.id);
   }
 }

@@ -1,0 +1,132 @@
+/**
+ * Payloads of the events in a user's stream (`user-{id}`), written by server/src/identity and read by
+ * the users projection. Payloads only grow compatibly: new fields are optional, old events stay valid.
+ * No secret (password, hash, token) is ever part of a payload (docs/decisions/0004).
+ */
+
+export type UserTypeName = 'super_admin' | 'teacher' | 'partner' | 'student';
+export type CustomerTypeName = 'super-admin' | 'admin' | 'link-contact' | 'parent';
+
+export interface UserCreatedData {
+  userId: string;
+  login: string;
+  email: string;
+  firstName: string;
+  lastName: string;
+  userType: UserTypeName;
+  permissions: string[];
+  /** Added by the identity issue; absent in events written before it. */
+  customerId?: string | null;
+  customerType?: CustomerTypeName | null;
+  networkId?: string | null;
+  timezone?: string | null;
+  notes?: string | null;
+}
+
+export interface UserProfileChanges {
+  firstName?: string;
+  lastName?: string;
+  email?: string;
+  timezone?: string | null;
+  notes?: string | null;
+  customerId?: string | null;
+  customerType?: CustomerTypeName | null;
+  networkId?: string | null;
+}
+
+export interface UserProfileUpdatedData {
+  userId: string;
+  changes: UserProfileChanges;
+}
+
+export interface UserRef {
+  userId: string;
+}
+
+export interface UserDeactivatedData extends UserRef {
+  /** True when a scheduled deactivation came due (applied by the scheduler). */
+  scheduled: boolean;
+}
+
+export interface UserDeactivationScheduledData extends UserRef {
+  /** ISO 8601 instant from which the user has no access. */
+  at: string;
+}
+
+export interface QualityIssueSetData extends UserRef {
+  reason: string;
+}
+
+export interface UserPermissionsChangedData extends UserRef {
+  permissions: string[];
+  added: string[];
+  removed: string[];
+}
+
+export interface ActiveNetworkChangedData extends UserRef {
+  networkId: string;
+}
+
+export interface ContactFields {
+  name: string;
+  email: string | null;
+  phone: string | null;
+  relationship: string | null;
+  notes: string | null;
+}
+
+export interface UserContactData extends UserRef, ContactFields {
+  contactId: string;
+}
+
+export interface UserContactRemovedData extends UserRef {
+  contactId: string;
+}
+
+/** The user stream's events: a discriminated union on `type`. */
+export type UserEvent =
+  | { type: 'UserCreated'; data: UserCreatedData }
+  | { type: 'UserProfileUpdated'; data: UserProfileUpdatedData }
+  | { type: 'UserActivated'; data: UserRef }
+  | { type: 'UserDeactivated'; data: UserDeactivatedData }
+  | { type: 'UserDeactivationScheduled'; data: UserDeactivationScheduledData }
+  | { type: 'UserDeactivationCancelled'; data: UserRef }
+  | { type: 'UserBlocked'; data: UserRef }
+  | { type: 'UserUnblocked'; data: UserRef }
+  | { type: 'QualityIssueSet'; data: QualityIssueSetData }
+  | { type: 'QualityIssueUnset'; data: UserRef }
+  | { type: 'UserPermissionsChanged'; data: UserPermissionsChangedData }
+  | { type: 'ActiveNetworkChanged'; data: ActiveNetworkChangedData }
+  | { type: 'UserContactAdded'; data: UserContactData }
+  | { type: 'UserContactUpdated'; data: UserContactData }
+  | { type: 'UserContactRemoved'; data: UserContactRemovedData }
+  | { type: 'PasswordChanged'; data: UserRef };
+
+export type UserEventType = UserEvent['type'];
+
+export const USER_EVENT_TYPES: readonly UserEventType[] = [
+  'UserCreated',
+  'UserProfileUpdated',
+  'UserActivated',
+  'UserDeactivated',
+  'UserDeactivationScheduled',
+  'UserDeactivationCancelled',
+  'UserBlocked',
+  'UserUnblocked',
+  'QualityIssueSet',
+  'QualityIssueUnset',
+  'UserPermissionsChanged',
+  'ActiveNetworkChanged',
+  'UserContactAdded',
+  'UserContactUpdated',
+  'UserContactRemoved',
+  'PasswordChanged',
+];
+
+/** Type labels (spec §3); the server's policy module uses the same table. */
+export const USER_TYPE_LABELS: Record<UserTypeName, string> = {
+  super_admin: 'Administrator',
+  teacher: 'Teacher',
+  partner: 'Customer',
+  student: 'Student',
+};

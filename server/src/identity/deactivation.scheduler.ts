@@ -1,0 +1,71 @@
+import {
+  HttpException,
+  Inject,
+  Injectable,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { ConcurrencyError } from '../platform/event-store/errors.js';
+import { LOGGER } from '../platform/tokens.js';
+import type { Log } from '../platform/logging/logger.js';
+import { ExecuteUserCommand } from './commands/user-command.handler.js';
+import { UsersReadModel } from './users.read.js';
+
+export const DEACTIVATION_INTERVAL_MS = 60_000;
+
+/**
+ * Applies scheduled deactivations that have come due, as `UserDeactivated { scheduled: true }` events.
+ * Every server process runs it: it is safe because each deactivation goes through the decider with the
+ * expected revision. A second process (or a second run) finds the user already deactivated (409) or
+ * loses the append race (ConcurrencyError); both are harmless and skipped.
+ */
+@Injectable()
+export class DeactivationScheduler implements OnApplicationBootstrap, OnApplicationShutdown {
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<number> | null = null;
+
+  constructor(
+    private readonly users: UsersReadModel,
+    private readonly commands: CommandBus,
+    @Inject(LOGGER) private readonly log: Log,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.timer = setInterval(() => void this.runOnce().catch(() => {}), DEACTIVATION_INTERVAL_MS);
+    this.timer.unref();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await this.running?.catch(() => {});
+  }
+
+  /** One pass; returns how many users it deactivated. */
+  runOnce(now = new Date()): Promise<number> {
+    this.running ??= this.pass(now).finally(() => {
+      this.running = null;
+    });
+    return this.running;
+  }
+
+  private async pass(now: Date): Promise<number> {
+    let applied = 0;
+    for (const userId of await this.users.dueDeactivations(now)) {
+      try {
+        await this.commands.execute(
+          new ExecuteUserCommand(
+            { type: 'ApplyDueDeactivation', userId, now: now.toISOString() },
+            { actorId: null, correlationId: `scheduled-deactivation:${userId}` },
+          ),
+        );
+        applied++;
+      } catch (e) {
+        if (e instanceof ConcurrencyError || (e instanceof HttpException && e.getStatus() < 500)) continue;
+        this.log.error({ err: e, userId }, 'scheduled deactivation failed');
+      }
+    }
+    return applied;
+  }
+}

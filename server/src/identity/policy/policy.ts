@@ -1,0 +1,303 @@
+/**
+ * The one permission policy of the portal (spec §6). Permissions are strings in a user's
+ * `permission_list`; roles and customer roles are derived from them. Names the spec does not give are
+ * listed in docs/decisions/0008-permission-names.md.
+ */
+
+/** Marker permissions (spec §3): they give the user's type. */
+export const MARKER_PERMISSIONS = {
+  admin: 'USER_IS_ADMIN',
+  teacher: 'USER_IS_TEACHER',
+  student: 'USER_IS_STUDENT',
+  partner: 'USER_IS_PARTNER',
+} as const;
+export const ALL_MARKER_PERMISSIONS: readonly string[] = Object.values(MARKER_PERMISSIONS);
+
+export type UserType = 'super_admin' | 'teacher' | 'partner' | 'student';
+export const USER_TYPES: readonly UserType[] = ['super_admin', 'teacher', 'partner', 'student'];
+
+/** The marker permission of each user type. */
+export const MARKER_FOR_TYPE: Record<UserType, string> = {
+  super_admin: MARKER_PERMISSIONS.admin,
+  teacher: MARKER_PERMISSIONS.teacher,
+  partner: MARKER_PERMISSIONS.partner,
+  student: MARKER_PERMISSIONS.student,
+};
+
+/** Type labels (spec §3): super_admin Administrator, teacher Teacher, customer Customer, student Student. */
+export const TYPE_LABELS: Record<UserType, string> = {
+  super_admin: 'Administrator',
+  teacher: 'Teacher',
+  partner: 'Customer',
+  student: 'Student',
+};
+
+/** Internal named permissions (spec §6 "Internal users need a named permission for ..."). */
+export const INTERNAL_PERMISSIONS = {
+  ATTENDANCE: 'CAN_MANAGE_ATTENDANCE',
+  BLOCK_USERS: 'CAN_BLOCK_USERS',
+  QUALITY_ISSUE: 'CAN_SET_QUALITY_ISSUE',
+  IMPERSONATE: 'CAN_IMPERSONATE',
+  BASES: 'CAN_MANAGE_BASES',
+  COVER_REQUESTS: 'CAN_ACCESS_COVER_REQUESTS',
+  RECORDINGS: 'CAN_ACCESS_RECORDINGS',
+  PROGRAMME: 'CAN_MANAGE_PROGRAMMES',
+  SUBJECT: 'CAN_MANAGE_SUBJECTS',
+  OBJECTIVE: 'CAN_MANAGE_OBJECTIVES',
+  PRODUCT: 'CAN_MANAGE_PRODUCTS',
+  CUSTOMER_EDITS: 'CAN_EDIT_CUSTOMERS',
+  TEMPLATES: 'CAN_MANAGE_TEMPLATES',
+  LESSON_EDITS: 'CAN_EDIT_LESSONS',
+  SCORES: 'CAN_EDIT_SCORES',
+  SPAM_REPORTS: 'CAN_MANAGE_SPAM_REPORTS',
+  QA_REVIEW: 'CAN_QA_REVIEW',
+  QA_REVOKE: 'CAN_QA_REVOKE',
+  QA_LEAD_REVIEW: 'CAN_QA_LEAD_REVIEW',
+  QA_LEAD_REVOKE: 'CAN_QA_LEAD_REVOKE',
+  CONTACT_TYPES_AND_FORMS: 'CAN_MANAGE_CONTACT_TYPES_AND_FORM_SUBMISSIONS',
+  CURRICULUM_LEADERS: 'CAN_MANAGE_CURRICULUM_LEADERS',
+  /** Admin-only areas "plus modify-user": custom fields, editing users' permissions. */
+  MODIFY_USER: 'CAN_MODIFY_USER',
+  ACTIVITY_PANEL: 'CAN_SEE_ACTIVITY_PANEL',
+  NETWORK: 'CAN_MODIFY_NETWORK',
+  AUDIT: 'AUDIT',
+} as const;
+export type InternalPermission = (typeof INTERNAL_PERMISSIONS)[keyof typeof INTERNAL_PERMISSIONS];
+
+/** The kinds of customer-side users partner permissions are about (spec §6 ADD_NEW_*, EDIT_*, ...). */
+export const PARTNER_USER_KINDS = [
+  'SUPER_SYSADMINS',
+  'SYSADMINS',
+  'LINK_CONTACTS',
+  'STUDENTS',
+  'PARENTS',
+] as const;
+export type PartnerUserKind = (typeof PARTNER_USER_KINDS)[number];
+
+export const PARTNER_PREFIX = 'PARTNER_CAN_';
+const p = <S extends string>(name: S) => `${PARTNER_PREFIX}${name}` as const;
+const perKind = <V extends string>(verb: V) =>
+  Object.fromEntries(PARTNER_USER_KINDS.map((k) => [k, `${PARTNER_PREFIX}${verb}_${k}`])) as Record<
+    PartnerUserKind,
+    `PARTNER_CAN_${V}_${PartnerUserKind}`
+  >;
+
+/** Partner permissions, in the order spec §6 lists them. */
+export const PARTNER = {
+  SEE_ALL_STUDENTS_DETAILS: p('SEE_ALL_STUDENTS_DETAILS'),
+  SEE_SUPER_SYSADMINS: p('SEE_SUPER_SYSADMINS'),
+  SEE_SYSADMINS: p('SEE_SYSADMINS'),
+  SEE_LINK_CONTACTS: p('SEE_LINK_CONTACTS'),
+  SEE_PARENTS: p('SEE_PARENTS'),
+  EDIT_ALL_STUDENTS: p('EDIT_ALL_STUDENTS'),
+  ADD_NEW: perKind('ADD_NEW'),
+  EDIT: perKind('EDIT'),
+  DISABLE: perKind('DISABLE'),
+  DELETE: perKind('DELETE'),
+  SEE_ALL_PROGRAMME_DETAILS: p('SEE_ALL_PROGRAMME_DETAILS'),
+  SEE_ALL_LESSON_DETAILS: p('SEE_ALL_LESSON_DETAILS'),
+  JOIN_LESSONS: p('JOIN_LESSONS'),
+  LIST_AND_WATCH_RECORDINGS: p('LIST_AND_WATCH_RECORDINGS'),
+  SEE_SAFEGUARDING_INCIDENT_REPORTS: p('SEE_SAFEGUARDING_INCIDENT_REPORTS'),
+  SEE_ATTENDANCE: p('SEE_ATTENDANCE'),
+  SEE_ASSESSMENTS: p('SEE_ASSESSMENTS'),
+  ACCESS_AUTOENROLLMENTS: p('ACCESS_AUTOENROLLMENTS'),
+  WITHDRAW_STUDENT_FROM_ENROLLMENT: p('WITHDRAW_STUDENT_FROM_ENROLLMENT'),
+  SUBMIT_SAFEGUARDING_INCIDENT_FOR_ALL_STUDENTS: p('SUBMIT_SAFEGUARDING_INCIDENT_FOR_ALL_STUDENTS'),
+  SUBMIT_SAFEGUARDING_INCIDENT_FOR_SELECTED_STUDENTS: p('SUBMIT_SAFEGUARDING_INCIDENT_FOR_SELECTED_STUDENTS'),
+  SEE_CONTACT_INFORMATION_IN_DASHBOARD: p('SEE_CONTACT_INFORMATION_IN_DASHBOARD'),
+  EDIT_ATTENDANCE_CONTACTS: p('EDIT_ATTENDANCE_CONTACTS'),
+  EDIT_SAFEGUARDING_CONTACTS: p('EDIT_SAFEGUARDING_CONTACTS'),
+  SET_ABSENCE_REASON: p('SET_ABSENCE_REASON'),
+  REQUEST_BOOKINGS: p('REQUEST_BOOKINGS'),
+  ACCESS_CONTACT_US_FORM: p('ACCESS_CONTACT_US_FORM'),
+  ACCESS_USER_RELATIONS: p('ACCESS_USER_RELATIONS'),
+  EDIT_PROFILE_FOR_SELECTED_USER: p('EDIT_PROFILE_FOR_SELECTED_USER'),
+  CHANGE_PASSWORD_FOR_SELECTED_USER: p('CHANGE_PASSWORD_FOR_SELECTED_USER'),
+} as const;
+
+/** Every PARTNER_CAN_* permission, in catalogue order. */
+export const PARTNER_PERMISSIONS: readonly string[] = Object.values(PARTNER).flatMap((v) =>
+  typeof v === 'string' ? [v] : Object.values(v),
+);
+
+/** Granted separately, never through the assignable list or a role (spec §6). */
+export const SEPARATELY_GRANTED: readonly string[] = [
+  PARTNER.SET_ABSENCE_REASON,
+  PARTNER.SUBMIT_SAFEGUARDING_INCIDENT_FOR_ALL_STUDENTS,
+  PARTNER.SUBMIT_SAFEGUARDING_INCIDENT_FOR_SELECTED_STUDENTS,
+  PARTNER.REQUEST_BOOKINGS,
+];
+
+export const ASSIGNABLE_PARTNER_PERMISSIONS: readonly string[] = PARTNER_PERMISSIONS.filter(
+  (perm) => !SEPARATELY_GRANTED.includes(perm),
+);
+
+/** View permissions: names containing CAN_SEE, plus list-and-watch-recordings. */
+export const isViewPermission = (perm: string) =>
+  perm.includes('CAN_SEE') || perm === PARTNER.LIST_AND_WATCH_RECORDINGS;
+export const VIEW_PERMISSIONS: readonly string[] = ASSIGNABLE_PARTNER_PERMISSIONS.filter(isViewPermission);
+export const ACTION_PERMISSIONS: readonly string[] = ASSIGNABLE_PARTNER_PERMISSIONS.filter(
+  (perm) => !isViewPermission(perm),
+);
+
+/** "PARTNER_CAN_SEE_ALL_STUDENTS_DETAILS" → "See All Students Details". */
+export function permissionLabel(perm: string): string {
+  const bare = perm.startsWith(PARTNER_PREFIX) ? perm.slice(PARTNER_PREFIX.length) : perm;
+  return bare
+    .split('_')
+    .filter(Boolean)
+    .map((w) => w.charAt(0).toUpperCase() + w.slice(1).toLowerCase())
+    .join(' ');
+}
+
+/** Customer-side roles (spec §3 enumeration and §6). */
+export type CustomerRole = 'super-admin' | 'admin' | 'link-contact' | 'parent';
+export const CUSTOMER_ROLES: readonly CustomerRole[] = ['super-admin', 'admin', 'link-contact', 'parent'];
+export const CUSTOMER_ROLE_LABELS: Record<CustomerRole, string> = {
+  'super-admin': 'Super System Administrator',
+  admin: 'System Administrator',
+  'link-contact': 'Link Contact',
+  parent: 'Parent / Carer',
+};
+
+const ADMIN_ROLE_EXCLUDES: readonly string[] = [
+  PARTNER.SEE_SUPER_SYSADMINS,
+  PARTNER.ADD_NEW.SUPER_SYSADMINS,
+  PARTNER.EDIT.SUPER_SYSADMINS,
+  PARTNER.DISABLE.SUPER_SYSADMINS,
+  PARTNER.ADD_NEW.SYSADMINS,
+  PARTNER.EDIT.SYSADMINS,
+  PARTNER.DISABLE.SYSADMINS,
+  PARTNER.DISABLE.STUDENTS,
+];
+
+/** The permission set each customer role grants (spec §6, "Customer-side roles"). */
+export const CUSTOMER_ROLE_PERMISSIONS: Record<CustomerRole, readonly string[]> = {
+  'super-admin': ASSIGNABLE_PARTNER_PERMISSIONS,
+  admin: ASSIGNABLE_PARTNER_PERMISSIONS.filter((perm) => !ADMIN_ROLE_EXCLUDES.includes(perm)),
+  'link-contact': [
+    PARTNER.SEE_SYSADMINS,
+    PARTNER.SEE_PARENTS,
+    PARTNER.EDIT.STUDENTS,
+    PARTNER.CHANGE_PASSWORD_FOR_SELECTED_USER,
+    PARTNER.SEE_ATTENDANCE,
+    PARTNER.SEE_ASSESSMENTS,
+    PARTNER.SUBMIT_SAFEGUARDING_INCIDENT_FOR_SELECTED_STUDENTS,
+    PARTNER.SET_ABSENCE_REASON,
+    PARTNER.ACCESS_CONTACT_US_FORM,
+  ],
+  parent: [
+    PARTNER.SEE_ATTENDANCE,
+    PARTNER.SEE_ASSESSMENTS,
+    PARTNER.SET_ABSENCE_REASON,
+    PARTNER.ACCESS_CONTACT_US_FORM,
+  ],
+};
+
+/** Which partner-permission kind a customer-side user is. Teachers and admins are no kind. */
+export function partnerKindOf(user: {
+  userType: UserType;
+  customerType?: CustomerRole | null;
+}): PartnerUserKind | null {
+  if (user.userType === 'student') return 'STUDENTS';
+  if (user.userType !== 'partner') return null;
+  switch (user.customerType) {
+    case 'super-admin':
+      return 'SUPER_SYSADMINS';
+    case 'admin':
+      return 'SYSADMINS';
+    case 'link-contact':
+      return 'LINK_CONTACTS';
+    case 'parent':
+      return 'PARENTS';
+    default:
+      return null;
+  }
+}
+
+type PermissionSource = Iterable<string> | ReadonlySet<string>;
+const asSet = (perms: PermissionSource): ReadonlySet<string> =>
+  perms instanceof Set ? perms : new Set(perms);
+
+export const hasAny = (perms: PermissionSource, ...anyOf: string[]): boolean => {
+  const set = asSet(perms);
+  return anyOf.some((perm) => set.has(perm));
+};
+export const isAdmin = (perms: PermissionSource) => hasAny(perms, MARKER_PERMISSIONS.admin);
+export const isTeacher = (perms: PermissionSource) => hasAny(perms, MARKER_PERMISSIONS.teacher);
+/** Admins and teachers together are "internal". */
+export const isInternal = (perms: PermissionSource) =>
+  hasAny(perms, MARKER_PERMISSIONS.admin, MARKER_PERMISSIONS.teacher);
+export const isPartner = (perms: PermissionSource) => hasAny(perms, MARKER_PERMISSIONS.partner);
+export const isStudent = (perms: PermissionSource) => hasAny(perms, MARKER_PERMISSIONS.student);
+
+/** The user type given by the marker permissions (admin wins over teacher over partner over student). */
+export function userTypeOf(perms: PermissionSource): UserType | null {
+  if (isAdmin(perms)) return 'super_admin';
+  if (isTeacher(perms)) return 'teacher';
+  if (isPartner(perms)) return 'partner';
+  if (isStudent(perms)) return 'student';
+  return null;
+}
+
+/** The type label from the permissions ("Administrator", "Teacher", "Customer", "Student"; "" if none). */
+export function typeLabel(perms: PermissionSource): string {
+  const type = userTypeOf(perms);
+  return type ? TYPE_LABELS[type] : '';
+}
+
+/**
+ * An internal user with a named permission (spec §6): administrators hold every internal named
+ * permission implicitly; teachers need it in their list; partners and students never qualify.
+ */
+export function internalMay(perms: PermissionSource, permission: InternalPermission): boolean {
+  if (isAdmin(perms)) return true;
+  return isInternal(perms) && hasAny(perms, permission);
+}
+
+/**
+ * What a partner may see of their own customer's users: themselves, students with
+ * SEE_ALL_STUDENTS_DETAILS ("selected" students need student relations, not built yet), and the
+ * customer roles whose SEE_* permission they hold. Everything else is invisible (404).
+ */
+export interface PartnerVisibility {
+  students: boolean;
+  customerTypes: CustomerRole[];
+}
+
+const SEE_ROLE: Record<CustomerRole, string> = {
+  'super-admin': PARTNER.SEE_SUPER_SYSADMINS,
+  admin: PARTNER.SEE_SYSADMINS,
+  'link-contact': PARTNER.SEE_LINK_CONTACTS,
+  parent: PARTNER.SEE_PARENTS,
+};
+
+export function partnerVisibility(perms: PermissionSource): PartnerVisibility {
+  const set = asSet(perms);
+  return {
+    students: set.has(PARTNER.SEE_ALL_STUDENTS_DETAILS),
+    customerTypes: CUSTOMER_ROLES.filter((role) => set.has(SEE_ROLE[role])),
+  };
+}
+
+export function partnerMaySee(
+  visibility: PartnerVisibility,
+  target: { userType: string; customerType: string | null },
+): boolean {
+  if (target.userType === 'student') return visibility.students;
+  if (target.userType !== 'partner' || !target.customerType) return false;
+  return (visibility.customerTypes as string[]).includes(target.customerType);
+}
+
+/** Cover requests (spec §4): internal users with the permission, except a teacher with a quality issue. */
+export function mayAccessCoverRequests(perms: PermissionSource, hasQualityIssue: boolean): boolean {
+  if (isTeacher(perms) && !isAdmin(perms) && hasQualityIssue) return false;
+  return internalMay(perms, INTERNAL_PERMISSIONS.COVER_REQUESTS);
+}
+
+/** The permissions a new user of a type (and customer role) starts with. */
+export function initialPermissions(userType: UserType, customerType?: CustomerRole | null): string[] {
+  const role = userType === 'partner' && customerType ? CUSTOMER_ROLE_PERMISSIONS[customerType] : [];
+  return [MARKER_FOR_TYPE[userType], ...role];
+}

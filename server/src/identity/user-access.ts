@@ -1,0 +1,119 @@
+import { HttpStatus, Injectable } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import type { UserRow } from '@portal/projections';
+import { metadataFor, type AuthenticatedRequest } from '../platform/auth/request-context.js';
+import { Problem } from '../platform/http/problem.js';
+import { ExecuteUserCommand, type CommandResult } from './commands/user-command.handler.js';
+import type { UserCommand } from './user.decider.js';
+import {
+  PARTNER,
+  hasAny,
+  internalMay,
+  isAdmin,
+  isPartner,
+  partnerKindOf,
+  partnerMaySee,
+  partnerVisibility,
+  type CustomerRole,
+  type InternalPermission,
+  type UserType,
+} from './policy/policy.js';
+import { UsersReadModel } from './users.read.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const isUuid = (value: string) => UUID.test(value);
+
+export type PartnerAction = 'add' | 'edit' | 'disable' | 'password';
+
+export const forbidden = (detail = 'You do not have permission to do this') =>
+  new Problem(HttpStatus.FORBIDDEN, detail);
+const userNotFound = () => new Problem(HttpStatus.NOT_FOUND, 'User not found');
+
+/** The partner permissions that allow an action on a customer-side user of a kind (spec §6). */
+export function partnerPermissionsFor(
+  action: PartnerAction,
+  target: { userType: UserType; customerType: CustomerRole | null },
+) {
+  const kind = partnerKindOf(target);
+  if (!kind) return [];
+  switch (action) {
+    case 'add':
+      return [PARTNER.ADD_NEW[kind]];
+    case 'edit':
+      return kind === 'STUDENTS'
+        ? [PARTNER.EDIT[kind], PARTNER.EDIT_ALL_STUDENTS, PARTNER.EDIT_PROFILE_FOR_SELECTED_USER]
+        : [PARTNER.EDIT[kind], PARTNER.EDIT_PROFILE_FOR_SELECTED_USER];
+    case 'disable':
+      return [PARTNER.DISABLE[kind]];
+    case 'password':
+      return [PARTNER.CHANGE_PASSWORD_FOR_SELECTED_USER];
+  }
+}
+
+/** Who may do what to which user, and running user commands: the controller's helpers. */
+@Injectable()
+export class UserAccess {
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly users: UsersReadModel,
+  ) {}
+
+  run(req: AuthenticatedRequest, command: UserCommand): Promise<CommandResult> {
+    return this.commands.execute<ExecuteUserCommand, CommandResult>(
+      new ExecuteUserCommand(command, metadataFor(req)),
+    );
+  }
+
+  async actorRow(req: AuthenticatedRequest): Promise<UserRow> {
+    const row = await this.users.byId(req.actor!.userId);
+    if (!row) throw userNotFound();
+    return row;
+  }
+
+  async targetRow(id: string): Promise<UserRow> {
+    if (!UUID.test(id)) throw userNotFound();
+    const row = await this.users.byId(id.toLowerCase());
+    if (!row) throw userNotFound();
+    return row;
+  }
+
+  /** Admins see everyone; partners only users of their own customer (others answer 404). */
+  async visibleTarget(actor: UserRow, id: string): Promise<UserRow> {
+    const target = await this.targetRow(id);
+    if (isAdmin(actor.permissions)) return target;
+    if (!isPartner(actor.permissions) || actor.customer_id === null) throw userNotFound();
+    if (target.id === actor.id) return target;
+    const visible = partnerMaySee(partnerVisibility(actor.permissions), {
+      userType: target.user_type,
+      customerType: target.customer_type,
+    });
+    if (target.customer_id === actor.customer_id && visible) return target;
+    throw userNotFound();
+  }
+
+  authorize(actor: UserRow, target: UserRow, action: PartnerAction): void {
+    if (isAdmin(actor.permissions)) return;
+    const allowed = partnerPermissionsFor(action, {
+      userType: target.user_type as UserType,
+      customerType: target.customer_type as CustomerRole | null,
+    });
+    if (!isPartner(actor.permissions) || !hasAny(actor.permissions, ...allowed)) throw forbidden();
+  }
+
+  async authorizedTarget(req: AuthenticatedRequest, id: string, action: PartnerAction): Promise<UserRow> {
+    const actor = await this.actorRow(req);
+    const target = await this.visibleTarget(actor, id);
+    this.authorize(actor, target, action);
+    return target;
+  }
+
+  /** Internal users with the named permission (administrators hold every one). */
+  async internalTarget(req: AuthenticatedRequest, id: string, permission: InternalPermission) {
+    if (!internalMay(req.actor!.permissions, permission)) throw forbidden();
+    return this.targetRow(id);
+  }
+
+  hidesNotes(actor: UserRow): boolean {
+    return isPartner(actor.permissions) && actor.customer_type === 'parent';
+  }
+}

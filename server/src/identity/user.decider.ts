@@ -1,0 +1,291 @@
+import { HttpStatus } from '@nestjs/common';
+import type {
+  ContactFields,
+  CustomerTypeName,
+  UserCreatedData,
+  UserEvent,
+  UserProfileChanges,
+  UserTypeName,
+} from './user.events.js';
+import { ALL_MARKER_PERMISSIONS } from './policy/policy.js';
+
+/** Why a user command was refused. Every code has exactly one HTTP status (see `httpStatusOf`). */
+export enum UserErrorCode {
+  NotFound = 'USER_NOT_FOUND',
+  AlreadyExists = 'USER_ALREADY_EXISTS',
+  AlreadyActive = 'USER_ALREADY_ACTIVE',
+  AlreadyDeactivated = 'USER_ALREADY_DEACTIVATED',
+  AlreadyBlocked = 'USER_ALREADY_BLOCKED',
+  NotBlocked = 'USER_NOT_BLOCKED',
+  QualityIssueAlreadySet = 'QUALITY_ISSUE_ALREADY_SET',
+  NoQualityIssue = 'NO_QUALITY_ISSUE',
+  NotATeacher = 'NOT_A_TEACHER',
+  DeactivationDateNotInFuture = 'DEACTIVATION_DATE_NOT_IN_FUTURE',
+  NoDeactivationDue = 'NO_DEACTIVATION_DUE',
+  ContactNotFound = 'CONTACT_NOT_FOUND',
+  ContactAlreadyExists = 'CONTACT_ALREADY_EXISTS',
+  MarkerPermissionChange = 'MARKER_PERMISSION_CHANGE',
+  CustomerRequired = 'CUSTOMER_REQUIRED',
+}
+
+/** Exhaustive: a new code that is not mapped here does not compile. */
+export function httpStatusOf(code: UserErrorCode): HttpStatus {
+  switch (code) {
+    case UserErrorCode.NotFound:
+    case UserErrorCode.ContactNotFound:
+      return HttpStatus.NOT_FOUND;
+    case UserErrorCode.AlreadyExists:
+    case UserErrorCode.AlreadyActive:
+    case UserErrorCode.AlreadyDeactivated:
+    case UserErrorCode.AlreadyBlocked:
+    case UserErrorCode.NotBlocked:
+    case UserErrorCode.QualityIssueAlreadySet:
+    case UserErrorCode.NoQualityIssue:
+    case UserErrorCode.NotATeacher:
+    case UserErrorCode.NoDeactivationDue:
+    case UserErrorCode.ContactAlreadyExists:
+      return HttpStatus.CONFLICT;
+    case UserErrorCode.DeactivationDateNotInFuture:
+    case UserErrorCode.MarkerPermissionChange:
+    case UserErrorCode.CustomerRequired:
+      return HttpStatus.UNPROCESSABLE_ENTITY;
+    default: {
+      const unmapped: never = code;
+      throw new Error(`unmapped user error code ${String(unmapped)}`);
+    }
+  }
+}
+
+export class UserError extends Error {
+  constructor(
+    readonly code: UserErrorCode,
+    readonly detail: string,
+  ) {
+    super(detail);
+    this.name = 'UserError';
+  }
+  get status(): HttpStatus {
+    return httpStatusOf(this.code);
+  }
+}
+
+export interface ContactState extends ContactFields {
+  id: string;
+}
+
+export interface ExistingUser {
+  exists: true;
+  userId: string;
+  userType: UserTypeName;
+  customerId: string | null;
+  customerType: CustomerTypeName | null;
+  hasAccess: boolean;
+  isBlocked: boolean;
+  scheduledDeactivationAt: string | null;
+  qualityIssue: string | null;
+  permissions: string[];
+  activeNetworkId: string | null;
+  contacts: ContactState[];
+}
+
+export type UserState = { exists: false } | ExistingUser;
+
+export const initialState: UserState = { exists: false };
+
+export type UserCommand =
+  | { type: 'CreateUser'; data: UserCreatedData }
+  | { type: 'UpdateUserProfile'; userId: string; changes: UserProfileChanges }
+  | { type: 'ActivateUser'; userId: string }
+  | { type: 'DeactivateUser'; userId: string }
+  | { type: 'ApplyDueDeactivation'; userId: string; now: string }
+  | { type: 'ScheduleDeactivation'; userId: string; at: string; now: string }
+  | { type: 'BlockUser'; userId: string }
+  | { type: 'UnblockUser'; userId: string }
+  | { type: 'SetQualityIssue'; userId: string; reason: string }
+  | { type: 'UnsetQualityIssue'; userId: string }
+  | { type: 'ChangePermissions'; userId: string; permissions: string[] }
+  | { type: 'ChangeActiveNetwork'; userId: string; networkId: string }
+  | { type: 'AddContact'; userId: string; contactId: string; contact: ContactFields }
+  | { type: 'UpdateContact'; userId: string; contactId: string; contact: ContactFields }
+  | { type: 'RemoveContact'; userId: string; contactId: string }
+  | { type: 'ChangePassword'; userId: string };
+
+export function evolve(state: UserState, event: UserEvent): UserState {
+  if (event.type === 'UserCreated') {
+    const d = event.data;
+    return {
+      exists: true,
+      userId: d.userId,
+      userType: d.userType,
+      customerId: d.customerId ?? null,
+      customerType: d.customerType ?? null,
+      hasAccess: true,
+      isBlocked: false,
+      scheduledDeactivationAt: null,
+      qualityIssue: null,
+      permissions: [...d.permissions],
+      activeNetworkId: d.networkId ?? null,
+      contacts: [],
+    };
+  }
+  if (!state.exists) return state;
+  switch (event.type) {
+    case 'UserProfileUpdated': {
+      const c = event.data.changes;
+      return {
+        ...state,
+        customerId: c.customerId !== undefined ? c.customerId : state.customerId,
+        customerType: c.customerType !== undefined ? c.customerType : state.customerType,
+      };
+    }
+    case 'UserActivated':
+      return { ...state, hasAccess: true, scheduledDeactivationAt: null };
+    case 'UserDeactivated':
+      return { ...state, hasAccess: false, scheduledDeactivationAt: null };
+    case 'UserDeactivationScheduled':
+      return { ...state, scheduledDeactivationAt: event.data.at };
+    case 'UserDeactivationCancelled':
+      return { ...state, scheduledDeactivationAt: null };
+    case 'UserBlocked':
+      return { ...state, isBlocked: true };
+    case 'UserUnblocked':
+      return { ...state, isBlocked: false };
+    case 'QualityIssueSet':
+      return { ...state, qualityIssue: event.data.reason };
+    case 'QualityIssueUnset':
+      return { ...state, qualityIssue: null };
+    case 'UserPermissionsChanged':
+      return { ...state, permissions: [...event.data.permissions] };
+    case 'ActiveNetworkChanged':
+      return { ...state, activeNetworkId: event.data.networkId };
+    case 'UserContactAdded': {
+      const { userId: _u, contactId, ...fields } = event.data;
+      return { ...state, contacts: [...state.contacts, { id: contactId, ...fields }] };
+    }
+    case 'UserContactUpdated': {
+      const { userId: _u, contactId, ...fields } = event.data;
+      return {
+        ...state,
+        contacts: state.contacts.map((c) => (c.id === contactId ? { id: contactId, ...fields } : c)),
+      };
+    }
+    case 'UserContactRemoved':
+      return { ...state, contacts: state.contacts.filter((c) => c.id !== event.data.contactId) };
+    case 'PasswordChanged':
+      return state;
+  }
+}
+
+export const fold = (events: Iterable<UserEvent>, from: UserState = initialState): UserState => {
+  let state = from;
+  for (const e of events) state = evolve(state, e);
+  return state;
+};
+
+const fail = (code: UserErrorCode, detail: string): never => {
+  throw new UserError(code, detail);
+};
+
+function existing(state: UserState): ExistingUser {
+  if (!state.exists) return fail(UserErrorCode.NotFound, 'User not found');
+  return state;
+}
+
+/** Pure business rules of a user account: the events a command causes, or a UserError. */
+export function decide(command: UserCommand, state: UserState): UserEvent[] {
+  if (command.type === 'CreateUser') {
+    if (state.exists) fail(UserErrorCode.AlreadyExists, 'User already exists');
+    const d = command.data;
+    if ((d.userType === 'partner' || d.userType === 'student') && !d.customerId)
+      fail(UserErrorCode.CustomerRequired, `customer_id: is required for ${d.userType} users`);
+    if (d.userType === 'partner' && !d.customerType)
+      fail(UserErrorCode.CustomerRequired, 'customer_type: is required for partner users');
+    return [{ type: 'UserCreated', data: d }];
+  }
+  const user = existing(state);
+  const userId = user.userId;
+  switch (command.type) {
+    case 'UpdateUserProfile': {
+      const changes = command.changes;
+      if (user.userType === 'partner' && changes.customerType === null)
+        fail(UserErrorCode.CustomerRequired, 'customer_type: is required for partner users');
+      if ((user.userType === 'partner' || user.userType === 'student') && changes.customerId === null)
+        fail(UserErrorCode.CustomerRequired, `customer_id: is required for ${user.userType} users`);
+      if (Object.values(changes).every((v) => v === undefined)) return [];
+      return [{ type: 'UserProfileUpdated', data: { userId, changes } }];
+    }
+    case 'ActivateUser':
+      if (!user.hasAccess) return [{ type: 'UserActivated', data: { userId } }];
+      if (user.scheduledDeactivationAt) return [{ type: 'UserDeactivationCancelled', data: { userId } }];
+      return fail(UserErrorCode.AlreadyActive, 'User is already active');
+    case 'DeactivateUser':
+      if (!user.hasAccess) fail(UserErrorCode.AlreadyDeactivated, 'User is already deactivated');
+      return [{ type: 'UserDeactivated', data: { userId, scheduled: false } }];
+    case 'ApplyDueDeactivation':
+      if (!user.hasAccess) fail(UserErrorCode.AlreadyDeactivated, 'User is already deactivated');
+      if (!user.scheduledDeactivationAt || Date.parse(user.scheduledDeactivationAt) > Date.parse(command.now))
+        fail(UserErrorCode.NoDeactivationDue, 'User has no deactivation due');
+      return [{ type: 'UserDeactivated', data: { userId, scheduled: true } }];
+    case 'ScheduleDeactivation':
+      if (!user.hasAccess) fail(UserErrorCode.AlreadyDeactivated, 'User is already deactivated');
+      if (Date.parse(command.at) <= Date.parse(command.now))
+        fail(UserErrorCode.DeactivationDateNotInFuture, 'date: must be in the future');
+      return [
+        {
+          type: 'UserDeactivationScheduled',
+          data: { userId, at: new Date(Date.parse(command.at)).toISOString() },
+        },
+      ];
+    case 'BlockUser':
+      if (user.isBlocked) fail(UserErrorCode.AlreadyBlocked, 'User is already blocked');
+      return [{ type: 'UserBlocked', data: { userId } }];
+    case 'UnblockUser':
+      if (!user.isBlocked) fail(UserErrorCode.NotBlocked, 'User is not blocked');
+      return [{ type: 'UserUnblocked', data: { userId } }];
+    case 'SetQualityIssue':
+      if (user.userType !== 'teacher')
+        fail(UserErrorCode.NotATeacher, 'Quality issues apply to teachers only');
+      if (user.qualityIssue !== null)
+        fail(UserErrorCode.QualityIssueAlreadySet, 'User already has a quality issue');
+      return [{ type: 'QualityIssueSet', data: { userId, reason: command.reason } }];
+    case 'UnsetQualityIssue':
+      if (user.qualityIssue === null) fail(UserErrorCode.NoQualityIssue, 'User has no quality issue');
+      return [{ type: 'QualityIssueUnset', data: { userId } }];
+    case 'ChangePermissions': {
+      const next = [...new Set(command.permissions)];
+      const before = new Set(user.permissions);
+      const after = new Set(next);
+      const added = next.filter((p) => !before.has(p));
+      const removed = user.permissions.filter((p) => !after.has(p));
+      const markers = [...added, ...removed].filter((p) => ALL_MARKER_PERMISSIONS.includes(p));
+      if (markers.length > 0)
+        fail(
+          UserErrorCode.MarkerPermissionChange,
+          `permissions: the user type marker cannot change (${markers.join(', ')})`,
+        );
+      if (added.length === 0 && removed.length === 0) return [];
+      return [{ type: 'UserPermissionsChanged', data: { userId, permissions: next, added, removed } }];
+    }
+    case 'ChangeActiveNetwork':
+      if (user.activeNetworkId === command.networkId) return [];
+      return [{ type: 'ActiveNetworkChanged', data: { userId, networkId: command.networkId } }];
+    case 'AddContact':
+      if (user.contacts.some((c) => c.id === command.contactId))
+        fail(UserErrorCode.ContactAlreadyExists, 'Contact already exists');
+      return [
+        { type: 'UserContactAdded', data: { userId, contactId: command.contactId, ...command.contact } },
+      ];
+    case 'UpdateContact':
+      if (!user.contacts.some((c) => c.id === command.contactId))
+        fail(UserErrorCode.ContactNotFound, 'Contact not found');
+      return [
+        { type: 'UserContactUpdated', data: { userId, contactId: command.contactId, ...command.contact } },
+      ];
+    case 'RemoveContact':
+      if (!user.contacts.some((c) => c.id === command.contactId))
+        fail(UserErrorCode.ContactNotFound, 'Contact not found');
+      return [{ type: 'UserContactRemoved', data: { userId, contactId: command.contactId } }];
+    case 'ChangePassword':
+      return [{ type: 'PasswordChanged', data: { userId } }];
+  }
+}

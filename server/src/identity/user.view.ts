@@ -1,0 +1,46 @@
+import type { UserRow } from '@portal/projections';
+import { CUSTOMER_ROLE_LABELS, type CustomerRole } from './policy/policy.js';
+import type { UserView } from './users.dto.js';
+
+/** Used when a user has no timezone of their own (spec §3: "if null, a default timezone is set"). */
+export const DEFAULT_TIMEZONE = 'Europe/London';
+
+const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
+
+/** The API shape of a user row. `hideNotes` for parents (spec §6: parents cannot see additional notes). */
+export function toUserView(row: UserRow, options: { hideNotes?: boolean } = {}): UserView {
+  const customerType = row.customer_type as CustomerRole | null;
+  return {
+    id: row.id,
+    login: row.login,
+    email: row.email,
+    first_name: row.first_name,
+    last_name: row.last_name,
+    full_name: row.full_name,
+    user_type: row.user_type,
+    type_label: row.type_label,
+    is_teacher: row.user_type === 'teacher',
+    customer_id: row.customer_id,
+    customer_profile:
+      row.user_type === 'partner'
+        ? { type: customerType, type_label: customerType ? CUSTOMER_ROLE_LABELS[customerType] : null }
+        : null,
+    teacher_profile:
+      row.user_type === 'teacher'
+        ? { has_quality_issue: row.has_quality_issue, quality_issue_reason: row.quality_issue_reason }
+        : null,
+    network_id: row.network_id,
+    active_network: row.active_network_id,
+    timezone: row.timezone ?? DEFAULT_TIMEZONE,
+    notes: options.hideNotes ? null : row.notes,
+    has_access: row.has_access,
+    is_blocked: row.is_blocked,
+    scheduled_for_deactivation: iso(row.scheduled_for_deactivation),
+    status: row.status,
+    permission_list: row.permissions,
+    contacts: row.contacts,
+    last_action: row.last_action ? new Date(row.last_action).toISOString() : 'N/A',
+    created_at: new Date(row.created_at).toISOString(),
+    updated_at: new Date(row.updated_at).toISOString(),
+  };
+}

@@ -1,0 +1,381 @@
+import { randomUUID } from 'node:crypto';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  HttpStatus,
+  Param,
+  Post,
+  Put,
+  Query,
+  Req,
+} from '@nestjs/common';
+import {
+  ApiConflictResponse,
+  ApiCreatedResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiTags,
+  ApiUnprocessableEntityResponse,
+} from '@nestjs/swagger';
+import { AnyAuthenticatedUser, RequirePermissions } from '../platform/auth/public.decorator.js';
+import type { AuthenticatedRequest } from '../platform/auth/request-context.js';
+import { Problem } from '../platform/http/problem.js';
+import { PORTAL_NAMESPACE, uuidV5 } from '../platform/uuid.js';
+import { Credentials } from './credentials.js';
+import type { UserProfileChanges } from './user.events.js';
+import {
+  ALL_MARKER_PERMISSIONS,
+  INTERNAL_PERMISSIONS,
+  MARKER_PERMISSIONS,
+  hasAny,
+  initialPermissions,
+  isAdmin,
+  partnerVisibility,
+} from './policy/policy.js';
+import {
+  ContactBody,
+  ContactCreatedResponse,
+  CreateUserBody,
+  ListUsersQuery,
+  PermissionsBody,
+  PositionResponse,
+  QualityIssueBody,
+  ScheduleDeactivationBody,
+  TYPE_FILTERS,
+  UpdateUserBody,
+  UserCreatedResponse,
+  UserPage,
+  UserView,
+} from './users.dto.js';
+import { UsersReadModel, type UserSortColumn } from './users.read.js';
+import { toUserView } from './user.view.js';
+import { UserAccess, forbidden, isUuid, partnerPermissionsFor } from './user-access.js';
+import type { CommandResult } from './commands/user-command.handler.js';
+
+const ADMIN = MARKER_PERMISSIONS.admin;
+const PARTNER_MARKER = MARKER_PERMISSIONS.partner;
+
+/**
+ * Users (spec §7 "Users"). Admin-only area; partners manage users of their own customer with the
+ * matching PARTNER_CAN_* permission; blocking and quality issues need the internal named permission.
+ */
+@ApiTags('users')
+@Controller('api/v1/users')
+export class UsersController {
+  constructor(
+    private readonly access: UserAccess,
+    private readonly users: UsersReadModel,
+    private readonly credentials: Credentials,
+  ) {}
+
+  // ---- reads ----
+
+  @Get()
+  @RequirePermissions(ADMIN, PARTNER_MARKER)
+  @ApiOkResponse({ type: UserPage })
+  async list(@Req() req: AuthenticatedRequest, @Query() q: ListUsersQuery): Promise<UserPage> {
+    const actor = await this.access.actorRow(req);
+    const page = q.page ?? 1;
+    const size = q.size ?? 50;
+    const sort = q.sort_by?.replace(/^-/, '') as UserSortColumn | undefined;
+    const { rows, total } = await this.users.list({
+      page,
+      size,
+      text: (q.query ?? q.name)?.trim() || undefined,
+      statuses: q.status,
+      userTypes: q.type?.map((t) => TYPE_FILTERS[t]),
+      customerId: q.customer_id,
+      hasAccess: q.has_access,
+      scopeCustomerId: isAdmin(actor.permissions) ? undefined : actor.customer_id,
+      partner: isAdmin(actor.permissions)
+        ? undefined
+        : { selfId: actor.id, ...partnerVisibility(actor.permissions) },
+      sortBy: sort,
+      descending: q.sort_by?.startsWith('-') ?? false,
+    });
+    const hideNotes = this.access.hidesNotes(actor);
+    return { items: rows.map((r) => toUserView(r, { hideNotes })), total, page, size };
+  }
+
+  @Get(':id')
+  @RequirePermissions(ADMIN, PARTNER_MARKER)
+  @ApiOkResponse({ type: UserView })
+  @ApiNotFoundResponse({ description: 'User not found' })
+  async get(@Req() req: AuthenticatedRequest, @Param('id') id: string): Promise<UserView> {
+    const actor = await this.access.actorRow(req);
+    const target = await this.access.visibleTarget(actor, id);
+    return toUserView(target, { hideNotes: this.access.hidesNotes(actor) });
+  }
+
+  // ---- create and edit ----
+
+  @Post()
+  @RequirePermissions(ADMIN, PARTNER_MARKER)
+  @ApiCreatedResponse({ type: UserCreatedResponse })
+  @ApiConflictResponse({ description: 'A user with this login already exists' })
+  @ApiUnprocessableEntityResponse({ description: 'Invalid field' })
+  async create(@Req() req: AuthenticatedRequest, @Body() body: CreateUserBody): Promise<UserCreatedResponse> {
+    const actor = await this.access.actorRow(req);
+    const customerType = body.user_type === 'partner' ? (body.customer_type ?? null) : null;
+    const extras = body.permissions ?? [];
+    if (extras.some((p) => ALL_MARKER_PERMISSIONS.includes(p)))
+      throw new Problem(
+        HttpStatus.UNPROCESSABLE_ENTITY,
+        'permissions: marker permissions come from user_type',
+      );
+    if (!isAdmin(actor.permissions)) {
+      const allowed = partnerPermissionsFor('add', { userType: body.user_type, customerType });
+      if (!hasAny(actor.permissions, ...allowed) || extras.length > 0) throw forbidden();
+      if (body.customer_id && body.customer_id !== actor.customer_id)
+        throw forbidden('Partners can only manage users of their own customer');
+    }
+    const customerId = isAdmin(actor.permissions) ? (body.customer_id ?? null) : actor.customer_id;
+    const login = (body.login ?? body.email).trim().toLowerCase();
+    if (await this.users.byLogin(login))
+      throw new Problem(HttpStatus.CONFLICT, 'A user with this login already exists');
+    // The id is derived from the login (as for the first administrator): creating the same login twice
+    // appends to the same stream with `no_stream`, which the store refuses.
+    const userId = uuidV5(`user:${login}`, PORTAL_NAMESPACE);
+    const permissions = [...new Set([...initialPermissions(body.user_type, customerType), ...extras])];
+    const result = await this.access
+      .run(req, {
+        type: 'CreateUser',
+        data: {
+          userId,
+          login,
+          email: body.email,
+          firstName: body.first_name,
+          lastName: body.last_name,
+          userType: body.user_type,
+          permissions,
+          customerId,
+          customerType,
+          networkId: body.network_id ?? null,
+          timezone: body.timezone ?? null,
+          notes: body.notes ?? null,
+        },
+      })
+      .catch((e: unknown) => {
+        if (e instanceof Problem && e.getStatus() === 409)
+          throw new Problem(HttpStatus.CONFLICT, 'A user with this login already exists');
+        throw e;
+      });
+    if (body.password) await this.credentials.setPassword(userId, body.password);
+    return { id: userId, position: result.position };
+  }
+
+  @Put(':id')
+  @RequirePermissions(ADMIN, PARTNER_MARKER)
+  @ApiOkResponse({ type: PositionResponse })
+  async update(
+    @Req() req: AuthenticatedRequest,
+    @Param('id') id: string,
+    @Body() body: UpdateUserBody,
+  ): Promise<CommandResult> {
+    const { password, ...profile } = body;
+    const hasProfileChanges = Object.values(profile).some((v) => v !== undefined);
+    const actor = await this.access.actorRow(req);
+    const target = await this.access.visibleTarget(actor, id);
+    if (hasProfileChanges || password === undefined) this.access.authorize(actor, target, 'edit');
+    if (password !== undefined) this.access.authorize(actor, target, 'password');
+    if (
+      !isAdmin(actor.permissions) &&
+      (profile.customer_id !== undefined || profile.customer_type !== undefined)
+    )
+      throw forbidden('Partners cannot move users between customers or change their role');
+    const changes: UserProfileChanges = {
+      firstName: profile.first_name,
+      lastName: profile.last_name,
+      email: profile.email,
+      timezone: profile.timezone,
+      notes: profile.notes,
+      customerId: profile.customer_id,
+      customerType: profile.customer_type,
+      networkId: profile.network_id,
+    };
+    let result = await this.access.run(req, { type: 'UpdateUserProfile', userId: target.id, changes });
+    if (password !== undefined) {
+      await this.credentials.setPassword(target.id, password);
+      result = await this.access.run(req, { type: 'ChangePassword', userId: target.id });
+    }
+    return result;
+  }
+
+  // ---- account state ----
+
+  @Put(':id/activate')
+  @RequirePermissions(ADMIN, PARTNER_MARKER)
+  @ApiOkResponse({ type: PositionResponse })
+  @ApiConflictResponse({ description: 'User is already active' })
+  async activate(@Req() req: AuthenticatedRequest, @Param('id') id: string): Promise<CommandResult> {
+    const target = await this.access.authorizedTarget(req, id, 'disable');
+    return this.access.run(req, { type: 'ActivateUser', userId: target.id });
+  }
+
+  @Put(':id/deactivate')
+  @RequirePermissions(ADMIN, PARTNER_MARKER)
+  @ApiOkResponse({ type: PositionResponse })
+  @ApiConflictResponse({ description: 'User is already deactivated' })
+  async deactivate(@Req() req: AuthenticatedRequest, @Param('id') id: string): Promise<CommandResult> {
+    const target = await this.access.authorizedTarget(req, id, 'disable');
+    return this.access.run(req, { type: 'DeactivateUser', userId: target.id });
+  }
+
+  @Put(':id/deactivate/schedule')
+  @RequirePermissions(ADMIN, PARTNER_MARKER)
+  @ApiOkResponse({ type: PositionResponse })
+  async scheduleDeactivation(
+    @Req() req: AuthenticatedRequest,
+    @Param('id') id: string,
+    @Body() body: ScheduleDeactivationBody,
+  ): Promise<CommandResult> {
+    const target = await this.access.authorizedTarget(req, id, 'disable');
+    return this.access.run(req, {
+      type: 'ScheduleDeactivation',
+      userId: target.id,
+      at: body.date,
+      now: new Date().toISOString(),
+    });
+  }
+
+  @Put(':id/block')
+  @RequirePermissions(ADMIN, INTERNAL_PERMISSIONS.BLOCK_USERS)
+  @ApiOkResponse({ type: PositionResponse })
+  @ApiConflictResponse({ description: 'User is already blocked' })
+  async block(@Req() req: AuthenticatedRequest, @Param('id') id: string): Promise<CommandResult> {
+    const target = await this.access.internalTarget(req, id, INTERNAL_PERMISSIONS.BLOCK_USERS);
+    return this.access.run(req, { type: 'BlockUser', userId: target.id });
+  }
+
+  @Put(':id/unblock')
+  @RequirePermissions(ADMIN, INTERNAL_PERMISSIONS.BLOCK_USERS)
+  @ApiOkResponse({ type: PositionResponse })
+  @ApiConflictResponse({ description: 'User is not blocked' })
+  async unblock(@Req() req: AuthenticatedRequest, @Param('id') id: string): Promise<CommandResult> {
+    const target = await this.access.internalTarget(req, id, INTERNAL_PERMISSIONS.BLOCK_USERS);
+    return this.access.run(req, { type: 'UnblockUser', userId: target.id });
+  }
+
+  @Put(':id/set-quality-issue')
+  @RequirePermissions(ADMIN, INTERNAL_PERMISSIONS.QUALITY_ISSUE)
+  @ApiOkResponse({ type: PositionResponse })
+  async setQualityIssue(
+    @Req() req: AuthenticatedRequest,
+    @Param('id') id: string,
+    @Body() body: QualityIssueBody,
+  ): Promise<CommandResult> {
+    const target = await this.access.internalTarget(req, id, INTERNAL_PERMISSIONS.QUALITY_ISSUE);
+    return this.access.run(req, { type: 'SetQualityIssue', userId: target.id, reason: body.reason.trim() });
+  }
+
+  @Put(':id/unset-quality-issue')
+  @RequirePermissions(ADMIN, INTERNAL_PERMISSIONS.QUALITY_ISSUE)
+  @ApiOkResponse({ type: PositionResponse })
+  async unsetQualityIssue(@Req() req: AuthenticatedRequest, @Param('id') id: string): Promise<CommandResult> {
+    const target = await this.access.internalTarget(req, id, INTERNAL_PERMISSIONS.QUALITY_ISSUE);
+    return this.access.run(req, { type: 'UnsetQualityIssue', userId: target.id });
+  }
+
+  @Put(':id/permissions')
+  @RequirePermissions(ADMIN)
+  @ApiOkResponse({ type: PositionResponse })
+  @ApiUnprocessableEntityResponse({ description: 'The type marker cannot change' })
+  async setPermissions(
+    @Req() req: AuthenticatedRequest,
+    @Param('id') id: string,
+    @Body() body: PermissionsBody,
+  ): Promise<CommandResult> {
+    const target = await this.access.internalTarget(req, id, INTERNAL_PERMISSIONS.MODIFY_USER);
+    return this.access.run(req, {
+      type: 'ChangePermissions',
+      userId: target.id,
+      permissions: body.permissions,
+    });
+  }
+
+  @Put(':id/active_network/:networkId')
+  @AnyAuthenticatedUser()
+  @ApiOkResponse({ type: PositionResponse })
+  async changeActiveNetwork(
+    @Req() req: AuthenticatedRequest,
+    @Param('id') id: string,
+    @Param('networkId') networkId: string,
+  ): Promise<CommandResult> {
+    const self = req.actor!.userId === id;
+    if (!self && !isAdmin(req.actor!.permissions)) throw forbidden();
+    const target = await this.access.targetRow(id);
+    if (!isUuid(networkId)) throw new Problem(HttpStatus.UNPROCESSABLE_ENTITY, 'networkId: must be a UUID');
+    return this.access.run(req, {
+      type: 'ChangeActiveNetwork',
+      userId: target.id,
+      networkId: networkId.toLowerCase(),
+    });
+  }
+
+  // ---- contacts ----
+
+  @Post(':id/contacts')
+  @RequirePermissions(ADMIN, PARTNER_MARKER)
+  @ApiCreatedResponse({ type: ContactCreatedResponse })
+  async addContact(
+    @Req() req: AuthenticatedRequest,
+    @Param('id') id: string,
+    @Body() body: ContactBody,
+  ): Promise<ContactCreatedResponse> {
+    const target = await this.access.authorizedTarget(req, id, 'edit');
+    const contactId = randomUUID();
+    const result = await this.access.run(req, {
+      type: 'AddContact',
+      userId: target.id,
+      contactId,
+      contact: contactFields(body),
+    });
+    return { id: contactId, position: result.position };
+  }
+
+  @Put(':id/contacts/:contactId')
+  @RequirePermissions(ADMIN, PARTNER_MARKER)
+  @ApiOkResponse({ type: PositionResponse })
+  @ApiNotFoundResponse({ description: 'Contact not found' })
+  async updateContact(
+    @Req() req: AuthenticatedRequest,
+    @Param('id') id: string,
+    @Param('contactId') contactId: string,
+    @Body() body: ContactBody,
+  ): Promise<CommandResult> {
+    const target = await this.access.authorizedTarget(req, id, 'edit');
+    return this.access.run(req, {
+      type: 'UpdateContact',
+      userId: target.id,
+      contactId,
+      contact: contactFields(body),
+    });
+  }
+
+  @Delete(':id/contacts/:contactId')
+  @HttpCode(HttpStatus.OK)
+  @RequirePermissions(ADMIN, PARTNER_MARKER)
+  @ApiOkResponse({ type: PositionResponse })
+  @ApiNotFoundResponse({ description: 'Contact not found' })
+  async removeContact(
+    @Req() req: AuthenticatedRequest,
+    @Param('id') id: string,
+    @Param('contactId') contactId: string,
+  ): Promise<CommandResult> {
+    const target = await this.access.authorizedTarget(req, id, 'edit');
+    return this.access.run(req, { type: 'RemoveContact', userId: target.id, contactId });
+  }
+}
+
+function contactFields(body: ContactBody) {
+  return {
+    name: body.name.trim(),
+    email: body.email ?? null,
+    phone: body.phone ?? null,
+    relationship: body.relationship ?? null,
+    notes: body.notes ?? null,
+  };
+}

@@ -1,0 +1,313 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform, Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsBoolean,
+  IsEmail,
+  IsIn,
+  IsISO8601,
+  IsInt,
+  IsNotEmpty,
+  IsOptional,
+  IsString,
+  IsTimeZone,
+  IsUUID,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  MinLength,
+  ValidateIf,
+} from 'class-validator';
+import { CUSTOMER_ROLES, USER_TYPES, type CustomerRole, type UserType } from './policy/policy.js';
+import { USER_SORT_COLUMNS } from './users.read.js';
+
+const PERMISSION_NAME = /^[A-Z][A-Z0-9_]*$/;
+const definedOrNull = (key: string) => (o: Record<string, unknown>) =>
+  o[key] !== undefined && o[key] !== null;
+const defined = (key: string) => (o: Record<string, unknown>) => o[key] !== undefined;
+const asArray = ({ value }: { value: unknown }) =>
+  value === undefined ? undefined : Array.isArray(value) ? (value as unknown[]) : [value];
+
+export class CreateUserBody {
+  @ApiProperty({ example: 'jo.bloggs@example.com' })
+  @IsEmail()
+  @MaxLength(320)
+  email!: string;
+
+  @ApiPropertyOptional({ description: 'Sign-in name; defaults to the e-mail address. Cannot change later.' })
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(320)
+  login?: string;
+
+  @ApiProperty() @IsString() @IsNotEmpty() @MaxLength(100) first_name!: string;
+  @ApiProperty() @IsString() @IsNotEmpty() @MaxLength(100) last_name!: string;
+
+  @ApiProperty({ enum: USER_TYPES })
+  @IsIn(USER_TYPES)
+  user_type!: UserType;
+
+  @ApiPropertyOptional({ format: 'uuid', description: 'Required for partner and student users' })
+  @IsOptional()
+  @IsUUID()
+  customer_id?: string;
+
+  @ApiPropertyOptional({ enum: CUSTOMER_ROLES, description: 'Required for partner users' })
+  @IsOptional()
+  @IsIn(CUSTOMER_ROLES)
+  customer_type?: CustomerRole;
+
+  @ApiPropertyOptional({ format: 'uuid' }) @IsOptional() @IsUUID() network_id?: string;
+
+  @ApiPropertyOptional({ example: 'Europe/London' }) @IsOptional() @IsTimeZone() timezone?: string;
+
+  @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(10_000) notes?: string;
+
+  @ApiPropertyOptional({ type: [String], description: 'Extra permissions besides the type marker and role' })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(500)
+  @Matches(PERMISSION_NAME, { each: true })
+  permissions?: string[];
+
+  @ApiPropertyOptional({ format: 'password', minLength: 8 })
+  @IsOptional()
+  @IsString()
+  @MinLength(8)
+  @MaxLength(1024)
+  password?: string;
+}
+
+export class UpdateUserBody {
+  @ApiPropertyOptional()
+  @ValidateIf(defined('first_name'))
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(100)
+  first_name?: string;
+  @ApiPropertyOptional()
+  @ValidateIf(defined('last_name'))
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(100)
+  last_name?: string;
+  @ApiPropertyOptional() @ValidateIf(defined('email')) @IsEmail() @MaxLength(320) email?: string;
+
+  @ApiPropertyOptional({
+    nullable: true,
+    type: String,
+    description: 'null clears it (the default timezone applies)',
+  })
+  @ValidateIf(definedOrNull('timezone'))
+  @IsTimeZone()
+  timezone?: string | null;
+
+  @ApiPropertyOptional({ nullable: true, type: String })
+  @ValidateIf(definedOrNull('notes'))
+  @IsString()
+  @MaxLength(10_000)
+  notes?: string | null;
+
+  @ApiPropertyOptional({ nullable: true, format: 'uuid', type: String })
+  @ValidateIf(definedOrNull('customer_id'))
+  @IsUUID()
+  customer_id?: string | null;
+
+  @ApiPropertyOptional({ nullable: true, enum: CUSTOMER_ROLES })
+  @ValidateIf(definedOrNull('customer_type'))
+  @IsIn(CUSTOMER_ROLES)
+  customer_type?: CustomerRole | null;
+
+  @ApiPropertyOptional({ nullable: true, format: 'uuid', type: String })
+  @ValidateIf(definedOrNull('network_id'))
+  @IsUUID()
+  network_id?: string | null;
+
+  @ApiPropertyOptional({
+    format: 'password',
+    minLength: 8,
+    description: 'Sets a new password; ends all sessions',
+  })
+  @ValidateIf(defined('password'))
+  @IsString()
+  @MinLength(8)
+  @MaxLength(1024)
+  password?: string;
+}
+
+export class ScheduleDeactivationBody {
+  @ApiProperty({
+    description: 'When access ends (ISO 8601 date or date-time, in the future)',
+    example: '2030-07-31',
+  })
+  @IsISO8601({ strict: true })
+  date!: string;
+}
+
+export class QualityIssueBody {
+  @ApiProperty() @IsString() @IsNotEmpty() @MaxLength(2000) reason!: string;
+}
+
+export class PermissionsBody {
+  @ApiProperty({ type: [String], description: 'The complete permission list (the type marker must stay)' })
+  @IsArray()
+  @ArrayMaxSize(500)
+  @Matches(PERMISSION_NAME, {
+    each: true,
+    message: 'each value in permissions must be an UPPER_SNAKE_CASE name',
+  })
+  permissions!: string[];
+}
+
+export class ContactBody {
+  @ApiProperty() @IsString() @IsNotEmpty() @MaxLength(200) name!: string;
+  @ApiPropertyOptional({ nullable: true, type: String })
+  @ValidateIf(definedOrNull('email'))
+  @IsEmail()
+  email?: string | null;
+  @ApiPropertyOptional({ nullable: true, type: String })
+  @ValidateIf(definedOrNull('phone'))
+  @IsString()
+  @MaxLength(50)
+  phone?: string | null;
+  @ApiPropertyOptional({ nullable: true, type: String })
+  @ValidateIf(definedOrNull('relationship'))
+  @IsString()
+  @MaxLength(100)
+  relationship?: string | null;
+  @ApiPropertyOptional({ nullable: true, type: String })
+  @ValidateIf(definedOrNull('notes'))
+  @IsString()
+  @MaxLength(2000)
+  notes?: string | null;
+}
+
+export const STATUS_FILTERS = ['active', 'inactive', 'deactivated'] as const;
+export const TYPE_FILTERS = {
+  students: 'student',
+  teachers: 'teacher',
+  partners: 'partner',
+  admins: 'super_admin',
+} as const;
+export type TypeFilter = keyof typeof TYPE_FILTERS;
+const SORTS = [...USER_SORT_COLUMNS, ...USER_SORT_COLUMNS.map((c) => `-${c}`)];
+
+export class ListUsersQuery {
+  @ApiPropertyOptional({ default: 1 }) @IsOptional() @Type(() => Number) @IsInt() @Min(1) page?: number;
+  @ApiPropertyOptional({ default: 50 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(500)
+  size?: number;
+  @ApiPropertyOptional({ description: 'Text searched in name, login and e-mail' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  query?: string;
+  @ApiPropertyOptional({ description: 'Same text as query' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  name?: string;
+  @ApiPropertyOptional({ description: 'Accepted for compatibility; not used by this list' })
+  @IsOptional()
+  @IsString()
+  week_start?: string;
+  @ApiPropertyOptional({ enum: SORTS, description: 'Column, "-" prefix for descending' })
+  @IsOptional()
+  @IsIn(SORTS)
+  sort_by?: string;
+  @ApiPropertyOptional({ enum: STATUS_FILTERS, isArray: true, description: 'Repeat the key for several' })
+  @IsOptional()
+  @Transform(asArray)
+  @IsIn(STATUS_FILTERS, { each: true })
+  status?: (typeof STATUS_FILTERS)[number][];
+  @ApiPropertyOptional({
+    enum: Object.keys(TYPE_FILTERS),
+    isArray: true,
+    description: 'Repeat the key for several',
+  })
+  @IsOptional()
+  @Transform(asArray)
+  @IsIn(Object.keys(TYPE_FILTERS), { each: true })
+  type?: TypeFilter[];
+  @ApiPropertyOptional({ format: 'uuid' }) @IsOptional() @IsUUID() customer_id?: string;
+  @ApiPropertyOptional({ type: Boolean })
+  @IsOptional()
+  @Transform(({ value }: { value: unknown }) => (value === 'true' ? true : value === 'false' ? false : value))
+  @IsBoolean()
+  has_access?: boolean;
+}
+
+export class PositionResponse {
+  @ApiProperty({ description: 'Event position; send it as X-Min-Position on the next read', example: '42' })
+  position!: string;
+}
+
+export class ContactView {
+  @ApiProperty() id!: string;
+  @ApiProperty() name!: string;
+  @ApiProperty({ nullable: true, type: String }) email!: string | null;
+  @ApiProperty({ nullable: true, type: String }) phone!: string | null;
+  @ApiProperty({ nullable: true, type: String }) relationship!: string | null;
+  @ApiProperty({ nullable: true, type: String }) notes!: string | null;
+}
+
+export class ContactCreatedResponse extends PositionResponse {
+  @ApiProperty({ format: 'uuid' }) id!: string;
+}
+
+export class UserCreatedResponse extends PositionResponse {
+  @ApiProperty({ format: 'uuid' }) id!: string;
+}
+
+export class CustomerProfileView {
+  @ApiProperty({ nullable: true, enum: CUSTOMER_ROLES }) type!: string | null;
+  @ApiProperty({ nullable: true, type: String }) type_label!: string | null;
+}
+
+export class TeacherProfileView {
+  @ApiProperty() has_quality_issue!: boolean;
+  @ApiProperty({ nullable: true, type: String }) quality_issue_reason!: string | null;
+}
+
+export class UserView {
+  @ApiProperty() id!: string;
+  @ApiProperty() login!: string;
+  @ApiProperty() email!: string;
+  @ApiProperty() first_name!: string;
+  @ApiProperty() last_name!: string;
+  @ApiProperty() full_name!: string;
+  @ApiProperty({ enum: USER_TYPES }) user_type!: string;
+  @ApiProperty() type_label!: string;
+  @ApiProperty() is_teacher!: boolean;
+  @ApiProperty({ nullable: true, type: String }) customer_id!: string | null;
+  @ApiProperty({ type: CustomerProfileView, nullable: true }) customer_profile!: CustomerProfileView | null;
+  @ApiProperty({ type: TeacherProfileView, nullable: true }) teacher_profile!: TeacherProfileView | null;
+  @ApiProperty({ nullable: true, type: String }) network_id!: string | null;
+  @ApiProperty({ nullable: true, type: String }) active_network!: string | null;
+  @ApiProperty() timezone!: string;
+  @ApiProperty({ nullable: true, type: String, description: 'Not shown to parents' }) notes!: string | null;
+  @ApiProperty() has_access!: boolean;
+  @ApiProperty() is_blocked!: boolean;
+  @ApiProperty({ nullable: true, type: String, format: 'date-time' }) scheduled_for_deactivation!:
+    string | null;
+  @ApiProperty({ enum: STATUS_FILTERS }) status!: string;
+  @ApiProperty({ type: [String] }) permission_list!: string[];
+  @ApiProperty({ type: [ContactView] }) contacts!: ContactView[];
+  @ApiProperty({ description: 'Last activity, "N/A" if none' }) last_action!: string;
+  @ApiProperty() created_at!: string;
+  @ApiProperty() updated_at!: string;
+}
+
+export class UserPage {
+  @ApiProperty({ type: [UserView] }) items!: UserView[];
+  @ApiProperty() total!: number;
+  @ApiProperty() page!: number;
+  @ApiProperty() size!: number;
+}
