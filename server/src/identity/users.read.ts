@@ -51,9 +51,17 @@ export class UsersReadModel implements ActorLoader {
   }
 
   /** A blocked or deactivated user has no access: the guard ends their session at the next call. */
-  async load(userId: string): Promise<{ hasAccess: boolean; permissions: string[] } | null> {
+  async load(
+    userId: string,
+  ): Promise<{ hasAccess: boolean; permissions: string[]; customerId: string | null } | null> {
     const user = await this.byId(userId);
-    return user ? { hasAccess: user.has_access && !user.is_blocked, permissions: user.permissions } : null;
+    return user
+      ? {
+          hasAccess: user.has_access && !user.is_blocked,
+          permissions: user.permissions,
+          customerId: user.customer_id,
+        }
+      : null;
   }
 
   async list(filter: UserListFilter): Promise<{ rows: UserRow[]; total: number }> {

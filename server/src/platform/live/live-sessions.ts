@@ -11,6 +11,7 @@ import { LiveRooms } from './room-policy.js';
 export const DISCONNECTING_EVENTS: Readonly<Record<string, LiveEndReason>> = {
   UserBlocked: 'blocked',
   UserDeactivated: 'deactivated',
+  PasswordChanged: 'session_ended',
 };
 
 /** `user-` events after which a user's rooms are derived again (and dead sessions dropped). */
