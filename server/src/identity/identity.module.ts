@@ -7,11 +7,12 @@ import { FirstSuperuser } from './first-superuser.js';
 import { LoginController } from './login.controller.js';
 import { UserAccess } from './user-access.js';
 import { UsersController } from './users.controller.js';
+import { AuditController } from './audit/audit.controller.js';
 import { UsersReadModel } from './users.read.js';
 
 @Module({
   // LoginController first: its GET users/me must be matched before UsersController's GET users/:id.
-  controllers: [LoginController, UsersController],
+  controllers: [LoginController, UsersController, AuditController],
   providers: [
     Credentials,
     FirstSuperuser,

@@ -1,0 +1,253 @@
+import { Controller, Get, HttpStatus, Inject, Param, ParseUUIDPipe, Query, Req } from '@nestjs/common';
+import { ApiOkResponse, ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
+import { Transform, Type } from 'class-transformer';
+import {
+  IsArray,
+  IsInt,
+  IsISO8601,
+  IsOptional,
+  IsString,
+  IsUUID,
+  Max,
+  MaxLength,
+  Min,
+} from 'class-validator';
+import type { PermissionChangeRow } from '@portal/projections';
+import { RequirePermissions } from '../../platform/auth/public.decorator.js';
+import type { AuthenticatedRequest } from '../../platform/auth/request-context.js';
+import { EVENT_STORE, type EventStore, type RecordedEvent } from '../../platform/event-store/event-store.js';
+import { Problem } from '../../platform/http/problem.js';
+import { SQL_CLIENT } from '../../platform/tokens.js';
+import type { SqlClient } from '../../platform/sql/sql-client.js';
+import { INTERNAL_PERMISSIONS, MARKER_PERMISSIONS, internalMay, typeLabel } from '../policy/policy.js';
+import { userStream, type UserEvent } from '../user.events.js';
+import { replayAccount } from './account-replay.js';
+
+const AUDIT = INTERNAL_PERMISSIONS.AUDIT;
+const toArray = ({ value }: { value: unknown }) =>
+  value === undefined ? undefined : Array.isArray(value) ? value : [value];
+
+export class HistoryQuery {
+  @ApiPropertyOptional({ type: [String], description: 'Only these event types (repeat the key)' })
+  @IsOptional()
+  @Transform(toArray)
+  @IsArray()
+  @IsString({ each: true })
+  types?: string[];
+
+  @ApiPropertyOptional({ description: 'Recorded at or after (ISO 8601)' })
+  @IsOptional()
+  @IsISO8601()
+  from?: string;
+
+  @ApiPropertyOptional({ description: 'Recorded at or before (ISO 8601)' })
+  @IsOptional()
+  @IsISO8601()
+  to?: string;
+}
+
+export class StateQuery {
+  @ApiProperty({ description: 'The instant to replay the account to (ISO 8601)' })
+  @IsISO8601()
+  at!: string;
+}
+
+export class PermissionChangesQuery {
+  @ApiPropertyOptional({ default: 1 }) @IsOptional() @Type(() => Number) @IsInt() @Min(1) page: number = 1;
+  @ApiPropertyOptional({ default: 50 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(500)
+  size: number = 50;
+  @ApiPropertyOptional() @IsOptional() @IsUUID() user_id?: string;
+  @ApiPropertyOptional({ description: 'Only changes that granted or revoked this permission' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  permission?: string;
+  @ApiPropertyOptional() @IsOptional() @IsISO8601() from?: string;
+  @ApiPropertyOptional() @IsOptional() @IsISO8601() to?: string;
+}
+
+export class PermissionHoldersQuery {
+  @ApiProperty() @IsString() @MaxLength(200) permission!: string;
+  @ApiProperty({ description: 'ISO 8601 instant' }) @IsISO8601() at!: string;
+}
+
+export class AuditEntry {
+  @ApiProperty() position!: string;
+  @ApiProperty() revision!: string;
+  @ApiProperty() type!: string;
+  @ApiProperty() recorded_at!: string;
+  @ApiProperty() occurred_at!: string;
+  @ApiProperty({ nullable: true, type: String }) actor_id!: string | null;
+  @ApiProperty({ nullable: true, type: String }) impersonator_id!: string | null;
+  @ApiProperty({ type: Object }) data!: unknown;
+}
+
+export class AuditHistory {
+  @ApiProperty() user_id!: string;
+  @ApiProperty({ type: [AuditEntry] }) items!: AuditEntry[];
+  @ApiProperty() total!: number;
+}
+
+/**
+ * Audit (design card: auditors replay account and permission history). Reads come from the event
+ * store itself (history, state at an instant) or from the permission-change log projection.
+ * Administrators, and internal users holding AUDIT, may read it.
+ */
+@ApiTags('audit')
+@Controller('api/v1/audit')
+export class AuditController {
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(SQL_CLIENT) private readonly sql: SqlClient,
+  ) {}
+
+  @Get('users/:id/history')
+  @RequirePermissions(MARKER_PERMISSIONS.admin, AUDIT)
+  @ApiOkResponse({ type: AuditHistory })
+  async history(
+    @Req() req: AuthenticatedRequest,
+    @Param('id', new ParseUUIDPipe()) id: string,
+    @Query() q: HistoryQuery,
+  ): Promise<AuditHistory> {
+    this.requireAudit(req);
+    const events = await this.userEvents(id);
+    const from = q.from ? Date.parse(q.from) : -Infinity;
+    const to = q.to ? Date.parse(q.to) : Infinity;
+    const items = events
+      .filter((e) => !q.types || q.types.includes(e.type))
+      .filter((e) => e.createdAt.getTime() >= from && e.createdAt.getTime() <= to)
+      .map(toEntry);
+    return { user_id: id, items, total: items.length };
+  }
+
+  @Get('users/:id/state')
+  @RequirePermissions(MARKER_PERMISSIONS.admin, AUDIT)
+  async state(
+    @Req() req: AuthenticatedRequest,
+    @Param('id', new ParseUUIDPipe()) id: string,
+    @Query() q: StateQuery,
+  ): Promise<Record<string, unknown>> {
+    this.requireAudit(req);
+    const events = await this.userEvents(id);
+    const at = Date.parse(q.at);
+    const upTo = events.filter((e) => e.createdAt.getTime() <= at);
+    if (upTo.length === 0) {
+      throw new Problem(HttpStatus.NOT_FOUND, `The user did not exist yet at ${new Date(at).toISOString()}`);
+    }
+    const account = replayAccount(upTo.map((e) => ({ type: e.type, data: e.data }) as UserEvent));
+    const last = upTo[upTo.length - 1]!;
+    return {
+      at: new Date(at).toISOString(),
+      as_of_position: last.position.toString(),
+      as_of_revision: last.revision.toString(),
+      events_applied: upTo.length,
+      account,
+      permission_list: account.permissions,
+      type_label: typeLabel(account.permissions),
+    };
+  }
+
+  @Get('permission-changes')
+  @RequirePermissions(MARKER_PERMISSIONS.admin, AUDIT)
+  async permissionChanges(
+    @Req() req: AuthenticatedRequest,
+    @Query() q: PermissionChangesQuery,
+  ): Promise<{ items: Record<string, unknown>[]; total: number; page: number; size: number }> {
+    this.requireAudit(req);
+    const where: string[] = [];
+    const params: unknown[] = [];
+    const add = (clause: (n: string) => string, value: unknown) => {
+      params.push(value);
+      where.push(clause(`$${params.length}`));
+    };
+    if (q.user_id) add((n) => `user_id = ${n}::uuid`, q.user_id);
+    if (q.permission) add((n) => `(jsonb_exists(added, ${n}) OR jsonb_exists(removed, ${n}))`, q.permission);
+    if (q.from) add((n) => `recorded_at >= ${n}::timestamptz`, q.from);
+    if (q.to) add((n) => `recorded_at <= ${n}::timestamptz`, q.to);
+    const filter = where.length ? `WHERE ${where.join(' AND ')}` : '';
+    const total = await this.sql.query<{ n: string }>(
+      `SELECT count(*)::text AS n FROM rm_permission_changes ${filter}`,
+      params,
+    );
+    const { rows } = await this.sql.query<PermissionChangeRow>(
+      `SELECT position::text AS position, user_id, recorded_at, occurred_at, actor_id, impersonator_id, kind,
+              permissions, added, removed
+         FROM rm_permission_changes ${filter}
+        ORDER BY rm_permission_changes.position DESC
+        LIMIT ${q.size} OFFSET ${(q.page - 1) * q.size}`,
+      params,
+    );
+    return {
+      items: rows.map((r) => ({
+        ...r,
+        recorded_at: new Date(r.recorded_at).toISOString(),
+        occurred_at: new Date(r.occurred_at).toISOString(),
+      })),
+      total: Number(total.rows[0]?.n ?? 0),
+      page: q.page,
+      size: q.size,
+    };
+  }
+
+  @Get('permission-holders')
+  @RequirePermissions(MARKER_PERMISSIONS.admin, AUDIT)
+  async permissionHolders(
+    @Req() req: AuthenticatedRequest,
+    @Query() q: PermissionHoldersQuery,
+  ): Promise<{ permission: string; at: string; items: { user_id: string; since: string }[] }> {
+    this.requireAudit(req);
+    const { rows } = await this.sql.query<{ user_id: string; permissions: string[] }>(
+      `SELECT DISTINCT ON (user_id) user_id, permissions
+         FROM rm_permission_changes WHERE recorded_at <= $1::timestamptz
+        ORDER BY user_id, rm_permission_changes.position DESC`,
+      [q.at],
+    );
+    const holders = rows.filter((r) => r.permissions.includes(q.permission)).map((r) => r.user_id);
+    const items: { user_id: string; since: string }[] = [];
+    for (const userId of holders) {
+      // Since when, without interruption, up to `at`: walk this user's changes backwards.
+      const { rows: changes } = await this.sql.query<{ recorded_at: Date; permissions: string[] }>(
+        `SELECT recorded_at, permissions FROM rm_permission_changes
+          WHERE user_id = $1 AND recorded_at <= $2::timestamptz ORDER BY rm_permission_changes.position DESC`,
+        [userId, q.at],
+      );
+      let since = changes[0]!.recorded_at;
+      for (const c of changes) {
+        if (!c.permissions.includes(q.permission)) break;
+        since = c.recorded_at;
+      }
+      items.push({ user_id: userId, since: new Date(since).toISOString() });
+    }
+    return { permission: q.permission, at: new Date(q.at).toISOString(), items };
+  }
+
+  private requireAudit(req: AuthenticatedRequest): void {
+    if (!internalMay(req.actor!.permissions, AUDIT)) {
+      throw new Problem(HttpStatus.FORBIDDEN, 'You do not have permission to do this');
+    }
+  }
+
+  private async userEvents(id: string): Promise<RecordedEvent[]> {
+    const events = await this.store.readStream(userStream(id));
+    if (events.length === 0) throw new Problem(HttpStatus.NOT_FOUND, 'User not found');
+    return events;
+  }
+}
+
+function toEntry(e: RecordedEvent): AuditEntry {
+  return {
+    position: e.position.toString(),
+    revision: e.revision.toString(),
+    type: e.type,
+    recorded_at: e.createdAt.toISOString(),
+    occurred_at: e.metadata.occurredAt,
+    actor_id: e.metadata.actorId ?? null,
+    impersonator_id: e.metadata.impersonatorId ?? null,
+    data: e.data,
+  };
+}
