@@ -19,7 +19,7 @@ export function replayAccount(events: readonly UserEvent[]): ReplayedAccount {
   const state = fold(events);
   if (!state.exists) throw new Error('replayAccount needs the stream to start with UserCreated');
   const { exists: _exists, ...rest } = state;
-  const created = events.find((e) => e.type === 'UserCreated')!.data as UserCreatedData;
+  const created = events.find((e) => e.type === 'UserCreated')!.data;
   const profile: Required<Pick<UserProfileChanges, 'firstName' | 'lastName' | 'email'>> & {
     timezone: string | null;
     notes: string | null;
