@@ -1,4 +1,4 @@
-import type { UserCreatedData, UserProfileChanges } from '@portal/projections';
+import type { UserProfileChanges } from '@portal/projections';
 import { fold, type ExistingUser } from '../user.decider.js';
 import type { UserEvent } from '../user.events.js';
 
