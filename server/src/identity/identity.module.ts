@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { ACTOR_LOADER } from '../platform/auth/actor-loader.js';
 import { UserCommandHandler } from './commands/user-command.handler.js';
 import { Credentials } from './credentials.js';
+import { LoginThrottle } from './login-throttle.js';
 import { DeactivationScheduler } from './deactivation.scheduler.js';
 import { FirstSuperuser } from './first-superuser.js';
 import { LoginController } from './login.controller.js';
@@ -15,6 +16,7 @@ import { UsersReadModel } from './users.read.js';
   controllers: [LoginController, UsersController, AuditController],
   providers: [
     Credentials,
+    LoginThrottle,
     FirstSuperuser,
     UsersReadModel,
     UserCommandHandler,

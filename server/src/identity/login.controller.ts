@@ -1,11 +1,19 @@
-import { Body, Controller, Get, HttpCode, HttpStatus, Post, Req } from '@nestjs/common';
-import { ApiConsumes, ApiOkResponse, ApiProperty, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Get, HttpCode, HttpStatus, Post, Req, Res } from '@nestjs/common';
+import {
+  ApiConsumes,
+  ApiOkResponse,
+  ApiProperty,
+  ApiTags,
+  ApiTooManyRequestsResponse,
+} from '@nestjs/swagger';
 import { IsNotEmpty, IsString, MaxLength } from 'class-validator';
 import { AnyAuthenticatedUser, Public } from '../platform/auth/public.decorator.js';
 import { SessionService } from '../platform/auth/session.service.js';
 import type { AuthenticatedRequest } from '../platform/auth/request-context.js';
 import { Problem } from '../platform/http/problem.js';
 import { Credentials } from './credentials.js';
+import { LoginThrottle } from './login-throttle.js';
+import type { Response } from 'express';
 import { UsersReadModel } from './users.read.js';
 import { UserView } from './users.dto.js';
 import { toUserView } from './user.view.js';
@@ -41,6 +49,7 @@ export class LoginController {
     private readonly users: UsersReadModel,
     private readonly credentials: Credentials,
     private readonly sessions: SessionService,
+    private readonly throttle: LoginThrottle,
   ) {}
 
   @Post('login/access-token')
@@ -48,10 +57,32 @@ export class LoginController {
   @HttpCode(HttpStatus.OK)
   @ApiConsumes('application/x-www-form-urlencoded')
   @ApiOkResponse({ type: AccessToken })
-  async login(@Body() form: LoginForm): Promise<AccessToken> {
-    const user = await this.users.byLogin(form.username.trim());
+  @ApiTooManyRequestsResponse({ description: 'Too many failed attempts for the account or address' })
+  async login(
+    @Body() form: LoginForm,
+    @Req() req: AuthenticatedRequest,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<AccessToken> {
+    const login = form.username.trim();
+    const ip = req.ip ?? 'unknown';
+    const verdict = await this.throttle.check(login, ip);
+    if (!verdict.allowed) {
+      res.setHeader('Retry-After', String(verdict.retryAfterSeconds));
+      const minutes = Math.max(1, Math.ceil(verdict.retryAfterSeconds / 60));
+      throw new Problem(
+        HttpStatus.TOO_MANY_REQUESTS,
+        verdict.scope === 'account'
+          ? `Too many failed sign-in attempts for this account. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`
+          : `Too many failed sign-in attempts from your network. Try again in ${minutes} minutes.`,
+      );
+    }
+    const user = await this.users.byLogin(login);
     const ok = await this.credentials.check(user?.id ?? null, form.password);
-    if (!user || !ok) throw new Problem(HttpStatus.UNAUTHORIZED, 'Incorrect email or password');
+    if (!user || !ok) {
+      await this.throttle.failed(login, ip);
+      throw new Problem(HttpStatus.UNAUTHORIZED, 'Incorrect email or password');
+    }
+    await this.throttle.succeeded(login);
     if (user.is_blocked) throw new Problem(HttpStatus.FORBIDDEN, 'This account has been blocked');
     if (!user.has_access) throw new Problem(HttpStatus.FORBIDDEN, 'This account has no access to the portal');
     const { token } = await this.sessions.create(user.id);
