@@ -18,6 +18,8 @@ import { ProjectionRunner } from './platform/projections/projection-runner.js';
 import { LiveServer } from './platform/live/live-server.js';
 import { SESSION_SCHEMA } from './platform/auth/session.service.js';
 import { CREDENTIALS_SCHEMA } from './identity/credentials.js';
+import { TOKEN_LINK_SCHEMA } from './identity/token-links.js';
+import { MAIL_OUTBOX_SCHEMA } from './platform/mail/mail-outbox.js';
 import { FirstSuperuser, type FirstSuperuserOutcome } from './identity/first-superuser.js';
 import type { AuthenticatedRequest } from './platform/auth/request-context.js';
 import type { SqlClient } from './platform/sql/sql-client.js';
@@ -36,7 +38,14 @@ export interface RunningApp {
 async function ensureStateTables(sql: SqlClient): Promise<void> {
   await sql.transaction(async (tx) => {
     await tx.query('SELECT pg_advisory_xact_lock(7262201)');
-    for (const ddl of [...SESSION_SCHEMA, ...CREDENTIALS_SCHEMA]) await tx.query(ddl);
+    for (const ddl of [
+      ...SESSION_SCHEMA,
+      ...CREDENTIALS_SCHEMA,
+      ...TOKEN_LINK_SCHEMA,
+      ...MAIL_OUTBOX_SCHEMA,
+    ]) {
+      await tx.query(ddl);
+    }
   });
 }
 

@@ -9,14 +9,24 @@ import { LoginController } from './login.controller.js';
 import { UserAccess } from './user-access.js';
 import { UsersController } from './users.controller.js';
 import { AuditController } from './audit/audit.controller.js';
+import { PasswordRecoveryController } from './password-recovery.controller.js';
+import { TokenLinks } from './token-links.js';
+import { MailOutboxController } from '../platform/mail/mail-outbox.controller.js';
 import { UsersReadModel } from './users.read.js';
 
 @Module({
   // LoginController first: its GET users/me must be matched before UsersController's GET users/:id.
-  controllers: [LoginController, UsersController, AuditController],
+  controllers: [
+    LoginController,
+    UsersController,
+    AuditController,
+    PasswordRecoveryController,
+    MailOutboxController,
+  ],
   providers: [
     Credentials,
     LoginThrottle,
+    TokenLinks,
     FirstSuperuser,
     UsersReadModel,
     UserCommandHandler,

@@ -5,6 +5,7 @@ import type { Infrastructure } from './infrastructure.js';
 import type { Log } from './logging/logger.js';
 import { ProjectionRunner } from './projections/projection-runner.js';
 import { SessionService } from './auth/session.service.js';
+import { MailOutbox } from './mail/mail-outbox.js';
 import { MinPositionInterceptor } from './http/min-position.interceptor.js';
 import { APP_CONFIG, EVENT_STORE, LOGGER, SQL_CLIENT } from './tokens.js';
 
@@ -33,6 +34,7 @@ export class PlatformModule implements OnApplicationShutdown {
       { provide: ProjectionRunner, useValue: runner },
       SessionService,
       MinPositionInterceptor,
+      MailOutbox,
     ];
     return {
       module: PlatformModule,

@@ -25,6 +25,16 @@ const schema = z.object({
     .optional(),
   /** Prefix of every Redis key and channel this portal uses (lets several portals share one Redis). */
   REDIS_PREFIX: z.string().min(1).default('portal'),
+  /** Address users reach the portal at: used in links sent by e-mail. */
+  PUBLIC_URL: z.url().optional(),
+  /** smtp(s)://user:pass@host:port — when unset, mail is logged and kept in the outbox only. */
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
+    .optional(),
+  MAIL_FROM: z.string().default('Tutoring Portal <no-reply@localhost>'),
+  /** Lifetime of password-recovery links, in minutes. */
+  PASSWORD_RESET_MINUTES: z.coerce.number().int().positive().default(60),
   FIRST_SUPERUSER: z.email().default(DEFAULT_FIRST_SUPERUSER),
   FIRST_SUPERUSER_PASSWORD: z.string().min(8).optional(),
   /** Idle session lifetime in minutes. */
@@ -53,6 +63,10 @@ export interface AppConfig {
   eventStoreConnectionString: string | null;
   redisUrl: string | null;
   redisPrefix: string;
+  publicUrl: string;
+  smtpUrl: string | null;
+  mailFrom: string;
+  passwordResetMinutes: number;
   firstSuperuser: { email: string; password: string; isDefaultPassword: boolean };
   session: { idleMinutes: number; maxHours: number };
   clientDist: string | null;
@@ -94,6 +108,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     eventStoreConnectionString: c.EVENTSTORE_CONNECTION_STRING ?? null,
     redisUrl: c.REDIS_URL ?? null,
     redisPrefix: c.REDIS_PREFIX,
+    publicUrl: (c.PUBLIC_URL ?? `http://localhost:${c.PORT}`).replace(/\/$/, ''),
+    smtpUrl: c.SMTP_URL ?? null,
+    mailFrom: c.MAIL_FROM,
+    passwordResetMinutes: c.PASSWORD_RESET_MINUTES,
     firstSuperuser: {
       email: c.FIRST_SUPERUSER.toLowerCase(),
       password: c.FIRST_SUPERUSER_PASSWORD ?? DEFAULT_FIRST_SUPERUSER_PASSWORD,

@@ -1,0 +1,113 @@
+import { Body, Controller, HttpCode, HttpStatus, Inject, Param, Post } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { ApiOkResponse, ApiProperty, ApiTags } from '@nestjs/swagger';
+import { IsEmail, IsString, Length, MaxLength } from 'class-validator';
+import { Public } from '../platform/auth/public.decorator.js';
+import { Problem } from '../platform/http/problem.js';
+import { MailOutbox } from '../platform/mail/mail-outbox.js';
+import { APP_CONFIG, LOGGER } from '../platform/tokens.js';
+import type { AppConfig } from '../platform/config/config.js';
+import type { Log } from '../platform/logging/logger.js';
+import { ExecuteUserCommand } from './commands/user-command.handler.js';
+import { Credentials } from './credentials.js';
+import { TokenLinks } from './token-links.js';
+import { UsersReadModel } from './users.read.js';
+
+/** Spec §5: a minimum password length of 8. */
+export const MIN_PASSWORD_LENGTH = 8;
+
+export class EmailParam {
+  @IsEmail()
+  @MaxLength(320)
+  email!: string;
+}
+
+export class SetNewPasswordBody {
+  @ApiProperty({ description: 'The token from the recovery link' })
+  @IsString()
+  @Length(43, 43, { message: 'token is not a valid recovery token' })
+  token!: string;
+
+  @ApiProperty({ minLength: MIN_PASSWORD_LENGTH, format: 'password' })
+  @IsString()
+  @Length(MIN_PASSWORD_LENGTH, 1024, {
+    message: `password must be at least ${MIN_PASSWORD_LENGTH} characters long`,
+  })
+  password!: string;
+}
+
+export class Message {
+  @ApiProperty() msg!: string;
+}
+
+export const RECOVERY_ANSWER =
+  'If an account exists for this e-mail address, a password recovery link has been sent.';
+export const INVALID_LINK = 'This link is invalid or has expired. Ask for a new password recovery e-mail.';
+
+/**
+ * Password recovery by single-use, expiring token link (spec §7). The answer is the same whether or not
+ * the address belongs to an account, and the work is done after answering so timing does not tell.
+ */
+@ApiTags('auth')
+@Controller('api/v1')
+export class PasswordRecoveryController {
+  constructor(
+    private readonly users: UsersReadModel,
+    private readonly links: TokenLinks,
+    private readonly outbox: MailOutbox,
+    private readonly credentials: Credentials,
+    private readonly commands: CommandBus,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(LOGGER) private readonly log: Log,
+  ) {}
+
+  @Post('password-recovery/:email')
+  @Public()
+  @HttpCode(HttpStatus.OK)
+  @ApiOkResponse({ type: Message })
+  recover(@Param() params: EmailParam): Message {
+    void this.sendRecoveryMail(params.email.trim().toLowerCase()).catch((e: unknown) =>
+      this.log.error({ err: e }, 'password recovery mail failed'),
+    );
+    return { msg: RECOVERY_ANSWER };
+  }
+
+  @Post('set-new-password')
+  @Public()
+  @HttpCode(HttpStatus.OK)
+  @ApiOkResponse({ type: Message })
+  async setNewPassword(@Body() body: SetNewPasswordBody): Promise<Message & { position: string }> {
+    const userId = await this.links.consume('password-reset', body.token);
+    if (!userId) throw new Problem(HttpStatus.BAD_REQUEST, INVALID_LINK);
+    await this.credentials.setPassword(userId, body.password);
+    const result = await this.commands.execute<ExecuteUserCommand, { position: string }>(
+      new ExecuteUserCommand({ type: 'ChangePassword', userId }, { actorId: userId }),
+    );
+    return {
+      msg: 'Your password has been changed. Sign in with the new password.',
+      position: result.position,
+    };
+  }
+
+  /** Exposed for tests: resolves once the mail is in the outbox (or nothing was due). */
+  async sendRecoveryMail(email: string): Promise<void> {
+    const user = await this.users.byLogin(email);
+    if (!user || !user.has_access || user.is_blocked) return;
+    await this.links.revokeOpen('password-reset', user.id);
+    const token = await this.links.issue('password-reset', user.id, this.config.passwordResetMinutes);
+    const link = `${this.config.publicUrl}/passwordreset?token=${token}`;
+    await this.outbox.enqueue(
+      user.email,
+      'Reset your Tutoring Portal password',
+      [
+        `Hello ${user.first_name},`,
+        '',
+        'Someone (hopefully you) asked to reset the password of your Tutoring Portal account.',
+        `Open this link within ${this.config.passwordResetMinutes} minutes to choose a new password:`,
+        link,
+        '',
+        'The link works once. If you did not ask for this, ignore this e-mail: your password stays as it is.',
+      ].join('\n'),
+    );
+  }
+}

@@ -1,0 +1,59 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { SQL_CLIENT } from '../platform/tokens.js';
+import type { SqlClient } from '../platform/sql/sql-client.js';
+
+export const TOKEN_LINK_SCHEMA = [
+  `CREATE TABLE IF NOT EXISTS auth_token_links (
+     token_hash text PRIMARY KEY,
+     purpose    text NOT NULL,
+     user_id    uuid NOT NULL,
+     created_at timestamptz NOT NULL DEFAULT clock_timestamp(),
+     expires_at timestamptz NOT NULL,
+     used_at    timestamptz
+   )`,
+];
+
+export type TokenPurpose = 'password-reset' | 'activation' | 'partner-invite';
+
+/**
+ * Token links (password recovery, activation, invitations): 256 random bits, shown once in the link,
+ * stored only as SHA-256; single use (consuming marks it used atomically) and expiring.
+ */
+@Injectable()
+export class TokenLinks {
+  constructor(@Inject(SQL_CLIENT) private readonly sql: SqlClient) {}
+
+  async issue(purpose: TokenPurpose, userId: string, minutes: number): Promise<string> {
+    const token = randomBytes(32).toString('base64url');
+    await this.sql.query(
+      `INSERT INTO auth_token_links (token_hash, purpose, user_id, expires_at)
+       VALUES ($1, $2, $3, clock_timestamp() + make_interval(mins => $4::int))`,
+      [hash(token), purpose, userId, minutes],
+    );
+    return token;
+  }
+
+  /** The user the link was issued to, once; null when unknown, used, expired or for another purpose. */
+  async consume(purpose: TokenPurpose, token: string): Promise<string | null> {
+    if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return null;
+    const { rows } = await this.sql.query<{ user_id: string }>(
+      `UPDATE auth_token_links SET used_at = clock_timestamp()
+        WHERE token_hash = $1 AND purpose = $2 AND used_at IS NULL AND expires_at > clock_timestamp()
+        RETURNING user_id`,
+      [hash(token), purpose],
+    );
+    return rows[0]?.user_id ?? null;
+  }
+
+  /** Earlier unused links of the same purpose stop working when a new one is issued. */
+  async revokeOpen(purpose: TokenPurpose, userId: string): Promise<void> {
+    await this.sql.query(
+      `UPDATE auth_token_links SET used_at = clock_timestamp()
+        WHERE purpose = $1 AND user_id = $2 AND used_at IS NULL`,
+      [purpose, userId],
+    );
+  }
+}
+
+const hash = (token: string) => createHash('sha256').update(token).digest('hex');
