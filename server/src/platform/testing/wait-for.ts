@@ -9,7 +9,7 @@ export async function waitFor<T>(
   while (Date.now() < deadline) {
     try {
       const value = await check();
-      if (value) return value as NonNullable<T>;
+      if (value) return value;
     } catch (e) {
       last = e;
     }
