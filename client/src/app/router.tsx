@@ -1,5 +1,6 @@
 import { createBrowserRouter, type RouteObject } from 'react-router-dom';
 import { LoginPage } from '../features/auth/pages/LoginPage';
+import { PasswordResetPage } from '../features/auth/pages/PasswordResetPage';
 import { DashboardPage } from '../features/dashboard/pages/DashboardPage';
 import { ForbiddenPage } from '../features/errors/pages/ForbiddenPage';
 import { NotFoundPage } from '../features/errors/pages/NotFoundPage';
@@ -49,7 +50,8 @@ export const router = createBrowserRouter([
         path: route.path,
         element: <InvalidLinkPage flow={route.title} />,
       })),
-      ...PUBLIC_ROUTES.map((route) => ({
+      { path: 'passwordreset', element: <PasswordResetPage /> },
+      ...PUBLIC_ROUTES.filter((route) => route.path !== 'passwordreset').map((route) => ({
         path: route.path,
         element: <PublicNotBuiltPage flow={route.title} />,
       })),

@@ -1,5 +1,6 @@
 import {
   Alert,
+  Anchor,
   Button,
   Paper,
   PasswordInput,
@@ -11,7 +12,7 @@ import {
 } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
 import { useRef, useState, type FormEvent } from 'react';
-import { useLocation, useNavigate } from 'react-router-dom';
+import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { redirectTargetAfterLogin } from '../../../app/guards';
 import { useSession } from '../../../shared/session';
 import { PRODUCT_NAME } from '../../../shared/ui/BrandMark';
@@ -163,6 +164,9 @@ export function LoginPage() {
               Sign in
             </Button>
             <VisuallyHidden role="status">{login.isPending ? 'Signing in…' : ''}</VisuallyHidden>
+            <Anchor component={Link} to="/passwordreset" ta="center" fz="sm">
+              Forgot your password?
+            </Anchor>
           </Stack>
         </form>
       </Stack>
