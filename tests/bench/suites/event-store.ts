@@ -10,7 +10,10 @@ import { usersProjection, type UserCreatedData } from '../../../projections/src/
 import type { EventData, EventStore } from '../../../server/src/platform/event-store/event-store.js';
 import { PostgresEventStore } from '../../../server/src/platform/event-store/postgres/postgres-event-store.js';
 import type { Log } from '../../../server/src/platform/logging/logger.js';
-import { ProjectionRunner } from '../../../server/src/platform/projections/projection-runner.js';
+import {
+  DEFAULT_BATCH_SIZE,
+  ProjectionRunner,
+} from '../../../server/src/platform/projections/projection-runner.js';
 import type { SqlClient } from '../../../server/src/platform/sql/sql-client.js';
 import {
   atLeastRate,
@@ -35,7 +38,7 @@ const SIZES = {
   generateBatch: 500,
   readPage: 1_000,
   /** Full passes over the log per side for readAll and the subscription. */
-  readPasses: 2,
+  readPasses: 1,
 };
 
 const GOALS = {
@@ -44,8 +47,8 @@ const GOALS = {
   rebuild: { postgres: 20_000, pglite: 10_000 } satisfies Record<TargetKind, number>,
 };
 
-/** The runner's default batch size, used by the raw rebuild too. */
-const REBUILD_PAGE = 500;
+/** The runner's default batch size (the rebuild uses it), used by the raw rebuild too. */
+const REBUILD_PAGE = DEFAULT_BATCH_SIZE;
 const WARMUP_APPENDS = 50;
 /** Timed rebuilds per side. */
 const REBUILD_ROUNDS = 2;
@@ -67,7 +70,7 @@ async function runOn(kind: TargetKind, ctx: SuiteContext): Promise<BenchReport> 
     singleAppends: scaled(SIZES.singleAppends, ctx.scale, SIZES.writers),
     batches: scaled(SIZES.batches, ctx.scale),
     rebuildEvents: scaled(SIZES.rebuildEvents, ctx.scale, REBUILD_PAGE),
-    rounds: Math.max(1, Math.round(Number(process.env.BENCH_ROUNDS ?? 4))),
+    rounds: Math.max(1, Math.round(Number(process.env.BENCH_ROUNDS ?? 20))),
   };
   const progress = (m: string) => ctx.progress(`${kind}: ${m}`);
   const startedAt = new Date();
@@ -117,9 +120,9 @@ async function runOn(kind: TargetKind, ctx: SuiteContext): Promise<BenchReport> 
 
     // 4. and 5. Reading everything.
     const total = await countRows(db.sql, 'es_events');
-    progress(`readAll of ${total} events (${sizes.readPasses} passes each)`);
+    progress(`readAll of ${total} events`);
     const readAll = await benchReadAll(store, db.sql, total, sizes.readPage, sizes.readPasses);
-    progress(`catch-up subscription over ${total} events (${sizes.readPasses} passes each)`);
+    progress(`catch-up subscription over ${total} events`);
     const subscribe = await benchCatchUp(store, db.sql, total, sizes.readPage, sizes.readPasses);
 
     measurements.push(
@@ -140,7 +143,7 @@ async function runOn(kind: TargetKind, ctx: SuiteContext): Promise<BenchReport> 
       }),
     );
     notes.push(
-      `appends: port and baseline alternate in ${sizes.rounds} rounds (ABBA...) on streams of their own; ` +
+      `appends: port and baseline take turns in ${sizes.rounds} rounds (AB, BA, ...) on streams of their own; ` +
         `both tables hold the same ${sizes.rebuildEvents} rows before the appends start`,
     );
 
@@ -405,68 +408,72 @@ async function benchBatchAppends(
 }
 
 // ---------------------------------------------------------------------------------------------------
-// 4-5. Reads: the baseline reads the same table (es_events) with plain paging.
+// 4-5. Reads of the whole log. The baseline reads the same table (es_events) with plain paging. The two
+// sides take turns page by page (who goes first alternates), each timed on its own, so that both
+// see the same machine conditions and the same caches.
 
-async function portReadAll(store: EventStore, page: number): Promise<number> {
-  let count = 0;
-  let from = 0n;
-  for (;;) {
-    const events = await store.readAll({ fromPosition: from, maxCount: page });
-    if (events.length === 0) return count;
-    count += events.length;
-    from = events[events.length - 1]!.position;
-  }
+/** One page read by the baseline: the rows after `from`; visits each row. */
+async function rawPage(sql: SqlClient, from: string, page: number): Promise<{ count: number; last: string }> {
+  const { rows } = await sql.query<{ position: string | number | bigint }>(
+    `SELECT ${READ_COLUMNS} FROM es_events WHERE position > $1 ORDER BY position LIMIT ${page}`,
+    [from],
+  );
+  let last = from;
+  for (const row of rows) last = String(row.position);
+  return { count: rows.length, last };
 }
 
-/** Plain paging over es_events, visiting every row; stops after `until` rows or at the end. */
-async function rawReadAll(sql: SqlClient, page: number, until = Infinity): Promise<number> {
-  let count = 0;
-  let from = '0';
-  while (count < until) {
-    const { rows } = await sql.query<{ position: string | number | bigint }>(
-      `SELECT ${READ_COLUMNS} FROM es_events WHERE position > $1 ORDER BY position LIMIT ${page}`,
-      [from],
-    );
-    if (rows.length === 0) break;
-    for (const row of rows) {
-      count++;
-      from = String(row.position);
-      if (count >= until) break;
+/**
+ * Reads the whole log `passCount` times on each side, taking turns page by page: `next()` of the
+ * subject yields the number of events it got for one page (0 at the end).
+ */
+async function takeTurns(
+  total: number,
+  page: number,
+  passCount: number,
+  sql: SqlClient,
+  subjectPass: () => { next(): Promise<number>; done(): Promise<void> },
+): Promise<[number, number]> {
+  let subjectMs = 0;
+  let baselineMs = 0;
+  let turn = 0;
+  for (let pass = 0; pass < passCount; pass++) {
+    const subject = subjectPass();
+    let subjectSeen = 0;
+    let rawSeen = 0;
+    let rawFrom = '0';
+    let subjectDone = false;
+    let rawDone = false;
+    const subjectTurn = async () => {
+      if (subjectDone) return;
+      const { result, ms } = await timed(() => subject.next());
+      subjectMs += ms;
+      subjectSeen += result;
+      subjectDone = result === 0 || subjectSeen >= total;
+    };
+    const rawTurn = async () => {
+      if (rawDone) return;
+      const { result, ms } = await timed(() => rawPage(sql, rawFrom, page));
+      baselineMs += ms;
+      rawSeen += result.count;
+      rawFrom = result.last;
+      rawDone = result.count === 0 || rawSeen >= total;
+    };
+    while (!subjectDone || !rawDone) {
+      if (turn++ % 2 === 0) {
+        await subjectTurn();
+        await rawTurn();
+      } else {
+        await rawTurn();
+        await subjectTurn();
+      }
+    }
+    subjectMs += (await timed(() => subject.done())).ms;
+    if (subjectSeen !== total || rawSeen !== total) {
+      throw new Error(`read ${subjectSeen} (subject) and ${rawSeen} (baseline) events, expected ${total}`);
     }
   }
-  return count;
-}
-
-async function portCatchUp(store: EventStore, total: number): Promise<number> {
-  let seen = 0;
-  const sub = store.subscribeToAll({ fromPosition: 0n });
-  for await (const _event of sub) if (++seen >= total) break;
-  await sub.close();
-  return seen;
-}
-
-async function passes(
-  total: number,
-  count: number,
-  port: () => Promise<number>,
-  raw: () => Promise<number>,
-): Promise<[number, number]> {
-  const check = (side: string, n: number) => {
-    if (n !== total) throw new Error(`${side} saw ${n} events, expected ${total}`);
-  };
-  return interleaved(
-    count,
-    async () => {
-      const { result, ms } = await timed(port);
-      check('port', result);
-      return ms;
-    },
-    async () => {
-      const { result, ms } = await timed(raw);
-      check('baseline', result);
-      return ms;
-    },
-  );
+  return [subjectMs, baselineMs];
 }
 
 async function benchReadAll(
@@ -476,23 +483,28 @@ async function benchReadAll(
   page: number,
   passCount: number,
 ): Promise<Measurement> {
-  const [portMs, rawMs] = await passes(
-    total,
-    passCount,
-    () => portReadAll(store, page),
-    () => rawReadAll(sql, page),
-  );
+  const [portMs, rawMs] = await takeTurns(total, page, passCount, sql, () => {
+    let from = 0n;
+    return {
+      next: async () => {
+        const events = await store.readAll({ fromPosition: from, maxCount: page });
+        if (events.length > 0) from = events[events.length - 1]!.position;
+        return events.length;
+      },
+      done: () => Promise.resolve(),
+    };
+  });
   return measurement({
     key: 'read-all',
     label: `readAll, pages of ${page} (${total})`,
     unit: 'events/s',
     subject: {
       ...timing(total * passCount, portMs),
-      how: `EventStore.readAll({ fromPosition, maxCount: ${page} }) from 0 until empty, ${passCount} passes`,
+      how: `EventStore.readAll({ fromPosition, maxCount: ${page} }) from 0 until empty; ${passCount} passes`,
     },
     baseline: {
       ...timing(total * passCount, rawMs),
-      how: `SELECT ${READ_COLUMNS} FROM es_events WHERE position > $1 ORDER BY position LIMIT ${page}, until empty, ${passCount} passes`,
+      how: `SELECT ${READ_COLUMNS} FROM es_events WHERE position > $1 ORDER BY position LIMIT ${page}, until empty; ${passCount} passes, taking turns page by page`,
     },
   });
 }
@@ -504,23 +516,36 @@ async function benchCatchUp(
   page: number,
   passCount: number,
 ): Promise<Measurement> {
-  const [portMs, rawMs] = await passes(
-    total,
-    passCount,
-    () => portCatchUp(store, total),
-    () => rawReadAll(sql, page, total),
-  );
+  const [portMs, rawMs] = await takeTurns(total, page, passCount, sql, () => {
+    const sub = store.subscribeToAll({ fromPosition: 0n });
+    const it = sub[Symbol.asyncIterator]();
+    let seen = 0;
+    return {
+      // One turn: the next `page` events (or the rest) from the subscription.
+      next: async () => {
+        let n = 0;
+        while (n < page && seen < total) {
+          const r = await it.next();
+          if (r.done) break;
+          n++;
+          seen++;
+        }
+        return n;
+      },
+      done: () => sub.close(),
+    };
+  });
   return measurement({
     key: 'subscribe-catch-up',
     label: `subscribeToAll catch-up (${total})`,
     unit: 'events/s',
     subject: {
       ...timing(total * passCount, portMs),
-      how: `for await over EventStore.subscribeToAll({ fromPosition: 0n }) until all ${total} seen, ${passCount} passes`,
+      how: `for await over EventStore.subscribeToAll({ fromPosition: 0n }) until all ${total} seen; ${passCount} passes`,
     },
     baseline: {
       ...timing(total * passCount, rawMs),
-      how: `the same paging SELECT (LIMIT ${page}), visiting each row until all seen, ${passCount} passes`,
+      how: `the same paging SELECT (LIMIT ${page}), visiting each row, until all seen; ${passCount} passes, taking turns every ${page} events`,
     },
   });
 }
@@ -571,10 +596,7 @@ async function generateUsers(
 
 /** One ProjectionRunner.rebuild() of the users projection; returns ms. */
 async function rebuildOnce(store: EventStore, sql: SqlClient, events: number): Promise<number> {
-  const runner = new ProjectionRunner(store, sql, [usersProjection], {
-    log: silentLog,
-    batchSize: REBUILD_PAGE,
-  });
+  const runner = new ProjectionRunner(store, sql, [usersProjection], { log: silentLog });
   const { result, ms } = await timed(() => runner.rebuild());
   const rows = await countRows(sql, 'rm_users');
   if (result.events !== events || rows !== events) {

@@ -108,10 +108,14 @@ export class PostgresEventStore implements EventStore {
       group.push(next);
     }
     this.writing = true;
-    void this.write(group).finally(() => {
-      this.writing = false;
-      this.drain();
-    });
+    void this.write(group).finally(() =>
+      // Not before the callers just settled have run on: a caller that appends again right away then
+      // joins the next group instead of going out alone ahead of it.
+      setImmediate(() => {
+        this.writing = false;
+        this.drain();
+      }),
+    );
   }
 
   /** Writes a group of appends and settles each one; never rejects. */
@@ -149,22 +153,26 @@ export class PostgresEventStore implements EventStore {
     }
   }
 
+  /** Resolves or rejects the append's promise with what its row says. */
   private settle(append: PendingAppend, row: AppendRow | undefined): void {
-    const { stream, expected } = append;
-    if (!row) return append.reject(new Error('es_append returned no row'));
+    try {
+      append.resolve(this.outcome(append, row));
+    } catch (e) {
+      append.reject(e);
+    }
+  }
+
+  private outcome({ stream, expected, events }: PendingAppend, row: AppendRow | undefined): AppendResult {
+    if (!row) throw new Error('es_append returned no row');
     const revision = BigInt(row.out_revision);
     if (row.status === 'conflict') {
-      return append.reject(
-        new ConcurrencyError(stream, expected, describeRevision(revision < 0n ? null : revision)),
-      );
+      throw new ConcurrencyError(stream, expected, describeRevision(revision < 0n ? null : revision));
     }
     if (row.status === 'duplicate_id') {
-      return append.reject(
-        new ConcurrencyError(stream, expected, 'a different set of already stored event ids'),
-      );
+      throw new ConcurrencyError(stream, expected, 'a different set of already stored event ids');
     }
-    if (row.status === 'ok' && append.events.length > 0) this.appended.emit('appended');
-    append.resolve({ nextExpectedRevision: revision, position: BigInt(row.out_position) });
+    if (row.status === 'ok' && events.length > 0) this.appended.emit('appended');
+    return { nextExpectedRevision: revision, position: BigInt(row.out_position) };
   }
 
   async readStream(stream: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
