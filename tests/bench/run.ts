@@ -81,4 +81,9 @@ async function main(): Promise<void> {
   if (failed) process.exitCode = 1;
 }
 
-await main();
+try {
+  await main();
+} catch (e) {
+  console.error(e instanceof Error ? e.message : e);
+  process.exitCode = 1;
+}
