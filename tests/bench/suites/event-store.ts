@@ -500,11 +500,11 @@ async function benchReadAll(
     unit: 'events/s',
     subject: {
       ...timing(total * passCount, portMs),
-      how: `EventStore.readAll({ fromPosition, maxCount: ${page} }) from 0 until empty; ${passCount} passes`,
+      how: `EventStore.readAll({ fromPosition, maxCount: ${page} }) from 0 until empty; ${plural(passCount, 'pass', 'passes')}`,
     },
     baseline: {
       ...timing(total * passCount, rawMs),
-      how: `SELECT ${READ_COLUMNS} FROM es_events WHERE position > $1 ORDER BY position LIMIT ${page}, until empty; ${passCount} passes, taking turns page by page`,
+      how: `SELECT ${READ_COLUMNS} FROM es_events WHERE position > $1 ORDER BY position LIMIT ${page}, until empty; ${plural(passCount, 'pass', 'passes')}, taking turns page by page`,
     },
   });
 }
@@ -541,11 +541,11 @@ async function benchCatchUp(
     unit: 'events/s',
     subject: {
       ...timing(total * passCount, portMs),
-      how: `for await over EventStore.subscribeToAll({ fromPosition: 0n }) until all ${total} seen; ${passCount} passes`,
+      how: `for await over EventStore.subscribeToAll({ fromPosition: 0n }) until all ${total} seen; ${plural(passCount, 'pass', 'passes')}`,
     },
     baseline: {
       ...timing(total * passCount, rawMs),
-      how: `the same paging SELECT (LIMIT ${page}), visiting each row, until all seen; ${passCount} passes, taking turns every ${page} events`,
+      how: `the same paging SELECT (LIMIT ${page}), visiting each row, until all seen; ${plural(passCount, 'pass', 'passes')}, taking turns every ${page} events`,
     },
   });
 }
@@ -699,4 +699,8 @@ async function rawRebuild(sql: SqlClient, page: number): Promise<number> {
 async function countRows(sql: SqlClient, table: string): Promise<number> {
   const { rows } = await sql.query<{ n: string | number }>(`SELECT count(*)::int AS n FROM ${table}`);
   return Number(rows[0]?.n ?? 0);
+}
+
+function plural(n: number, one: string, many: string): string {
+  return `${n} ${n === 1 ? one : many}`;
 }
