@@ -30,6 +30,25 @@ interface EventRow {
 
 const COLUMNS = 'position::text, id::text, stream, revision::text, type, data, metadata, created_at';
 
+/** An append waiting for its turn (see `PostgresEventStore.drain`). */
+interface PendingAppend {
+  stream: string;
+  expected: string;
+  events: unknown[];
+  resolve(result: AppendResult): void;
+  reject(error: unknown): void;
+}
+
+interface AppendRow {
+  status: string;
+  out_revision: string;
+  out_position: string;
+}
+
+/** Limits of one group of appends written together. */
+const MAX_GROUP_APPENDS = 64;
+const MAX_GROUP_EVENTS = 5_000;
+
 /**
  * The event store on PostgreSQL SQL, run on embedded PGlite or on a PostgreSQL server.
  */
@@ -38,6 +57,8 @@ export class PostgresEventStore implements EventStore {
   private readonly appended = new EventEmitter();
   private stopListening: (() => Promise<void>) | null = null;
   private readonly subscriptions = new Set<PollingSubscription>();
+  private readonly pending: PendingAppend[] = [];
+  private writing = false;
 
   private constructor(private readonly sql: SqlClient) {
     this.kind = sql.kind;
@@ -60,11 +81,88 @@ export class PostgresEventStore implements EventStore {
       metadata: { actorId: null, ...e.metadata, occurredAt: e.metadata?.occurredAt ?? now },
     }));
     const expected = expectedToText(options.expectedRevision);
-    const { rows } = await this.sql.query<{ status: string; out_revision: string; out_position: string }>(
-      'SELECT status, out_revision::text, out_position::text FROM es_append($1, $2, $3::jsonb)',
-      [stream, expected, JSON.stringify(payload)],
+    return new Promise<AppendResult>((resolve, reject) => {
+      this.pending.push({ stream, expected, events: payload, resolve, reject });
+      this.drain();
+    });
+  }
+
+  /**
+   * Group commit. Every append takes the global append lock and holds it until its commit is durable,
+   * so appends are written one at a time anyway; rather than each waiting for the lock and its own
+   * commit, an append that arrives while another is being written waits in `pending`, and everything
+   * waiting then goes out together: one round trip, one transaction, one commit (es_append_many). Each
+   * append keeps its own checks and result. A lone append is written at once, as before.
+   */
+  private drain(): void {
+    if (this.writing || this.pending.length === 0) return;
+    const group = [this.pending.shift()!];
+    let events = group[0]!.events.length;
+    while (
+      this.pending.length > 0 &&
+      group.length < MAX_GROUP_APPENDS &&
+      events + this.pending[0]!.events.length <= MAX_GROUP_EVENTS
+    ) {
+      const next = this.pending.shift()!;
+      events += next.events.length;
+      group.push(next);
+    }
+    this.writing = true;
+    void this.write(group).finally(() =>
+      // Not before the callers just settled have run on: a caller that appends again right away then
+      // joins the next group instead of going out alone ahead of it.
+      setImmediate(() => {
+        this.writing = false;
+        this.drain();
+      }),
     );
-    const row = rows[0];
+  }
+
+  /** Writes a group of appends and settles each one; never rejects. */
+  private async write(group: PendingAppend[]): Promise<void> {
+    if (group.length === 1) return this.writeOne(group[0]!);
+    let rows: (AppendRow & { ord: number })[];
+    try {
+      ({ rows } = await this.sql.query<AppendRow & { ord: number }>(
+        'SELECT ord, status, out_revision::text, out_position::text FROM es_append_many($1::jsonb)',
+        [JSON.stringify(group.map((a) => ({ stream: a.stream, expected: a.expected, events: a.events })))],
+      ));
+    } catch {
+      // One append of the group failed (an event id that is not a UUID, say), so the transaction wrote
+      // nothing. Write each on its own: each caller gets its own result or error.
+      for (const append of group) await this.writeOne(append);
+      return;
+    }
+    group.forEach((append, i) =>
+      this.settle(
+        append,
+        rows.find((r) => Number(r.ord) === i + 1),
+      ),
+    );
+  }
+
+  private async writeOne(append: PendingAppend): Promise<void> {
+    try {
+      const { rows } = await this.sql.query<AppendRow>(
+        'SELECT status, out_revision::text, out_position::text FROM es_append($1, $2, $3::jsonb)',
+        [append.stream, append.expected, JSON.stringify(append.events)],
+      );
+      this.settle(append, rows[0]);
+    } catch (e) {
+      append.reject(e);
+    }
+  }
+
+  /** Resolves or rejects the append's promise with what its row says. */
+  private settle(append: PendingAppend, row: AppendRow | undefined): void {
+    try {
+      append.resolve(this.outcome(append, row));
+    } catch (e) {
+      append.reject(e);
+    }
+  }
+
+  private outcome({ stream, expected, events }: PendingAppend, row: AppendRow | undefined): AppendResult {
     if (!row) throw new Error('es_append returned no row');
     const revision = BigInt(row.out_revision);
     if (row.status === 'conflict') {

@@ -1,6 +1,6 @@
 /**
  * Event store schema, shared by PGlite and PostgreSQL. Appends go through one PL/pgSQL function so an
- * append is a single round trip. Global order is gap-safe: the function takes a transaction-level
+ * append is a single round trip (es_append_many writes several appends that arrived together in one). Global order is gap-safe: the function takes a transaction-level
  * advisory lock before it draws positions, so positions are handed out in commit order and a reader
  * that has seen position P will never later see a smaller one (see docs/decisions/0003-gap-safe-positions.md).
  */
@@ -34,6 +34,7 @@ DECLARE
   v_current bigint;
   v_count   int := jsonb_array_length(p_events);
   v_found   int;
+  v_stored  int;
   v_pos     bigint;
   v_rev     bigint;
   v_first   bigint;
@@ -42,17 +43,23 @@ BEGIN
   SELECT s.revision INTO v_current FROM es_streams s WHERE s.stream = p_stream;
 
   IF v_count > 0 THEN
-    SELECT count(*), max(e.position), max(e.revision) INTO v_found, v_pos, v_rev
-      FROM es_events e
-     WHERE e.id IN (SELECT (x->>'id')::uuid FROM jsonb_array_elements(p_events) x)
-       AND e.stream = p_stream;
+    -- Ids already stored: one index lookup per event id. The LATERAL ... LIMIT 1 cannot be flattened
+    -- into a join, which the planner could plan (and cache for the session) as a scan of the whole of
+    -- es_events when the table was small or its statistics stale (PGlite never runs autovacuum).
+    SELECT count(DISTINCT m.position) FILTER (WHERE m.stream = p_stream),
+           count(m.position),
+           max(m.position) FILTER (WHERE m.stream = p_stream),
+           max(m.revision) FILTER (WHERE m.stream = p_stream)
+      INTO v_found, v_stored, v_pos, v_rev
+      FROM jsonb_array_elements(p_events) x
+     CROSS JOIN LATERAL (
+           SELECT e.stream, e.position, e.revision FROM es_events e WHERE e.id = (x->>'id')::uuid LIMIT 1
+         ) m;
     IF v_found = v_count THEN
       RETURN QUERY SELECT 'idempotent'::text, v_rev, v_pos;
       RETURN;
     END IF;
-    IF v_found > 0 OR EXISTS (
-      SELECT 1 FROM es_events e WHERE e.id IN (SELECT (x->>'id')::uuid FROM jsonb_array_elements(p_events) x)
-    ) THEN
+    IF v_stored > 0 THEN
       RETURN QUERY SELECT 'duplicate_id'::text, coalesce(v_current, -1), 0::bigint;
       RETURN;
     END IF;
@@ -70,7 +77,7 @@ BEGIN
 
   IF v_count = 0 THEN
     RETURN QUERY SELECT 'ok'::text, coalesce(v_current, -1),
-      coalesce((SELECT max(e.position) FROM es_events e WHERE e.stream = p_stream), 0);
+      coalesce((SELECT e.position FROM es_events e WHERE e.stream = p_stream ORDER BY e.revision DESC LIMIT 1), 0);
     RETURN;
   END IF;
 
@@ -94,6 +101,25 @@ BEGIN
 
   PERFORM pg_notify('${APPEND_CHANNEL}', (v_first + v_count - 1)::text);
   RETURN QUERY SELECT 'ok'::text, coalesce(v_current, -1) + v_count, v_first + v_count - 1;
+END
+$fn$;
+
+-- Several independent appends in one transaction (group commit): each is checked and written exactly as
+-- es_append would, in array order, and gets its own result row (ord = 1-based index in p_appends).
+CREATE OR REPLACE FUNCTION es_append_many(p_appends jsonb)
+RETURNS TABLE (ord int, status text, out_revision bigint, out_position bigint)
+LANGUAGE plpgsql AS $fn$
+DECLARE
+  v_append jsonb;
+  v_ord    int;
+BEGIN
+  PERFORM pg_advisory_xact_lock(${EVENT_STORE_LOCK_KEY});
+  FOR v_append, v_ord IN
+    SELECT x.a, x.n::int FROM jsonb_array_elements(p_appends) WITH ORDINALITY AS x(a, n) ORDER BY x.n
+  LOOP
+    RETURN QUERY SELECT v_ord, r.status, r.out_revision, r.out_position
+      FROM es_append(v_append->>'stream', v_append->>'expected', v_append->'events') AS r;
+  END LOOP;
 END
 $fn$;
 `;
