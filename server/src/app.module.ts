@@ -5,6 +5,7 @@ import { PlatformModule, type PlatformContext } from './platform/platform.module
 import { AuthGuard } from './platform/auth/auth.guard.js';
 import { MinPositionInterceptor } from './platform/http/min-position.interceptor.js';
 import { IdentityModule } from './identity/identity.module.js';
+import { CollaborationModule } from './platform/collaboration/collaboration.module.js';
 import { HealthController } from './health/health.controller.js';
 
 @Module({})
@@ -12,7 +13,13 @@ export class AppModule {
   static forRoot(context: PlatformContext): DynamicModule {
     return {
       module: AppModule,
-      imports: [PlatformModule.forRoot(context), DiscoveryModule, CqrsModule.forRoot(), IdentityModule],
+      imports: [
+        PlatformModule.forRoot(context),
+        DiscoveryModule,
+        CqrsModule.forRoot(),
+        IdentityModule,
+        CollaborationModule,
+      ],
       controllers: [HealthController],
       providers: [
         { provide: APP_GUARD, useClass: AuthGuard },

@@ -21,8 +21,16 @@ export class UsersReadModel implements ActorLoader {
     return rows[0] ?? null;
   }
 
-  async load(userId: string): Promise<{ hasAccess: boolean; permissions: string[] } | null> {
+  async load(
+    userId: string,
+  ): Promise<{ hasAccess: boolean; permissions: string[]; displayName: string } | null> {
     const user = await this.byId(userId);
-    return user ? { hasAccess: user.has_access, permissions: user.permissions } : null;
+    return user
+      ? {
+          hasAccess: user.has_access,
+          permissions: user.permissions,
+          displayName: `${user.first_name} ${user.last_name}`.trim(),
+        }
+      : null;
   }
 }
