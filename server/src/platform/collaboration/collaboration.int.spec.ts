@@ -154,7 +154,9 @@ describe('collaboration server, embedded mode', () => {
     // The stock client without a token: it must stop retrying itself (disconnect on connection-close).
     const p = open(`test:${id}-anon`, null);
     let closes = 0;
-    p.on('connection-close', () => {
+    p.on('connection-close', (event) => {
+      // event is null for the close that disconnect() itself causes
+      if (!event) return;
       closes++;
       p.disconnect();
     });
@@ -330,11 +332,11 @@ describe('collaboration server, two processes on PostgreSQL with REDIS_URL', () 
       pb.doc.getText('body').insert(0, 'b');
     }
     await waitFor('convergence across processes', () => text(pa) === text(pb) && text(pa).length === 29);
+    pb.awareness.setLocalStateField('cursor', 1); // a state at clock 0 is never propagated (y-protocols)
     await waitFor('awareness across processes', () => {
       const s = pa.awareness.getStates().get(pb.doc.clientID) as { user?: { id?: string } } | undefined;
       return s?.user?.id === b.userId;
     });
-    pb.awareness.setLocalStateField('cursor', 1);
     await waitFor('both flushed', () =>
       apps.every((app) => (collab(app).loadedDocument(room)?.unflushed ?? 0) === 0),
     );
