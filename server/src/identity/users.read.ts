@@ -53,13 +53,19 @@ export class UsersReadModel implements ActorLoader {
   /** A blocked or deactivated user has no access: the guard ends their session at the next call. */
   async load(
     userId: string,
-  ): Promise<{ hasAccess: boolean; permissions: string[]; customerId: string | null } | null> {
+  ): Promise<{
+    hasAccess: boolean;
+    permissions: string[];
+    customerId: string | null;
+    displayName: string;
+  } | null> {
     const user = await this.byId(userId);
     return user
       ? {
           hasAccess: user.has_access && !user.is_blocked,
           permissions: user.permissions,
           customerId: user.customer_id,
+          displayName: `${user.first_name} ${user.last_name}`.trim(),
         }
       : null;
   }

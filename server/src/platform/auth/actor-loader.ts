@@ -3,9 +3,13 @@
  * signed-in user. `customerId`: a partner user's customer, when known (gives the `customer:{id}` room).
  */
 export interface ActorLoader {
-  load(
-    userId: string,
-  ): Promise<{ hasAccess: boolean; permissions: string[]; customerId?: string | null } | null>;
+  load(userId: string): Promise<{
+    hasAccess: boolean;
+    permissions: string[];
+    customerId?: string | null;
+    /** Shown to other editors. */
+    displayName?: string;
+  } | null>;
 }
 
 export const ACTOR_LOADER = Symbol('ACTOR_LOADER');

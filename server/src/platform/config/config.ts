@@ -52,6 +52,21 @@ const schema = z.object({
   CLIENT_DIST: z.string().optional(),
   /** How long a query with X-Min-Position waits for the projections (ms). */
   READ_YOUR_WRITES_TIMEOUT_MS: z.coerce.number().int().positive().default(5000),
+  /** Collaborative documents: accepted updates are persisted in batches at most this old (ms). */
+  COLLAB_FLUSH_MS: z.coerce.number().int().positive().max(500).default(250),
+  /** A snapshot event after this many client updates. */
+  COLLAB_SNAPSHOT_EVERY: z.coerce.number().int().positive().default(100),
+  /** A document nobody has open is flushed and unloaded after this grace period (ms). */
+  COLLAB_UNLOAD_GRACE_MS: z.coerce.number().int().nonnegative().default(30_000),
+  /** Largest y-websocket message accepted (bytes); larger closes the connection. */
+  COLLAB_MAX_MESSAGE_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(5 * 1024 * 1024),
+  /** Per-connection token bucket: burst size and refill rate (messages per second). */
+  COLLAB_RATE_BURST: z.coerce.number().int().positive().default(500),
+  COLLAB_RATE_PER_SECOND: z.coerce.number().positive().default(200),
 });
 
 export interface AppConfig {
@@ -71,6 +86,14 @@ export interface AppConfig {
   session: { idleMinutes: number; maxHours: number };
   clientDist: string | null;
   readYourWritesTimeoutMs: number;
+  collab: {
+    flushMs: number;
+    snapshotEvery: number;
+    unloadGraceMs: number;
+    maxMessageBytes: number;
+    rateBurst: number;
+    ratePerSecond: number;
+  };
 }
 
 export class ConfigError extends Error {
@@ -120,5 +143,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     session: { idleMinutes: c.SESSION_IDLE_MINUTES, maxHours: c.SESSION_MAX_HOURS },
     clientDist: c.CLIENT_DIST ?? null,
     readYourWritesTimeoutMs: c.READ_YOUR_WRITES_TIMEOUT_MS,
+    collab: {
+      flushMs: c.COLLAB_FLUSH_MS,
+      snapshotEvery: c.COLLAB_SNAPSHOT_EVERY,
+      unloadGraceMs: c.COLLAB_UNLOAD_GRACE_MS,
+      maxMessageBytes: c.COLLAB_MAX_MESSAGE_BYTES,
+      rateBurst: c.COLLAB_RATE_BURST,
+      ratePerSecond: c.COLLAB_RATE_PER_SECOND,
+    },
   };
 }

@@ -1,0 +1,117 @@
+import { randomUUID } from 'node:crypto';
+import * as decoding from 'lib0/decoding';
+import * as encoding from 'lib0/encoding';
+import { createClient } from 'redis';
+import type { Log } from '../logging/logger.js';
+
+/** What travels between processes for one document. */
+export const BusMessage = {
+  /** A Yjs update accepted by the sending process. */
+  update: 0,
+  /** An awareness update (states of the sender's connections). */
+  awareness: 1,
+  /** "I just loaded, here is my state vector": others answer with an update and their awareness. */
+  syncRequest: 2,
+} as const;
+export type BusMessageType = (typeof BusMessage)[keyof typeof BusMessage];
+
+export type BusListener = (type: BusMessageType, payload: Uint8Array) => void;
+
+/**
+ * Fan-out of document updates and awareness between server processes. Each message carries the id
+ * of the process that sent it, so a process ignores its own messages.
+ */
+export interface CollabBus {
+  readonly processId: string;
+  readonly distributed: boolean;
+  join(documentName: string, listener: BusListener): Promise<void>;
+  leave(documentName: string): Promise<void>;
+  publish(documentName: string, type: BusMessageType, payload: Uint8Array): void;
+  close(): Promise<void>;
+}
+
+/** One process: every document lives only here, nothing to fan out. */
+export class LocalCollabBus implements CollabBus {
+  readonly processId = randomUUID();
+  readonly distributed = false;
+  async join(): Promise<void> {}
+  async leave(): Promise<void> {}
+  publish(): void {}
+  async close(): Promise<void> {}
+}
+
+/** The part of a node-redis client this bus uses (publisher and its duplicate, the subscriber). */
+interface Redis {
+  publish(channel: string, message: Buffer): Promise<number>;
+  subscribe(channel: string, listener: (message: Buffer) => void, bufferMode: true): Promise<void>;
+  unsubscribe(channel: string, listener: (message: Buffer) => void, bufferMode: true): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Redis pub/sub, one channel per document (`portal:collab:{documentName}`). */
+export class RedisCollabBus implements CollabBus {
+  readonly processId = randomUUID();
+  readonly distributed = true;
+  private readonly listeners = new Map<string, (message: Buffer) => void>();
+
+  private constructor(
+    private readonly pub: Redis,
+    private readonly sub: Redis,
+    private readonly log: Log,
+  ) {}
+
+  static async connect(url: string, log: Log): Promise<RedisCollabBus> {
+    const pub = createClient({ url });
+    pub.on('error', (e: Error) => log.warn({ err: e }, 'collaboration: redis publisher error'));
+    const sub = pub.duplicate();
+    sub.on('error', (e: Error) => log.warn({ err: e }, 'collaboration: redis subscriber error'));
+    await pub.connect();
+    await sub.connect();
+    return new RedisCollabBus(pub, sub, log);
+  }
+
+  private channel(documentName: string): string {
+    return `portal:collab:${documentName}`;
+  }
+
+  async join(documentName: string, listener: BusListener): Promise<void> {
+    const handler = (message: Buffer) => {
+      try {
+        const decoder = decoding.createDecoder(
+          new Uint8Array(message.buffer, message.byteOffset, message.byteLength),
+        );
+        const origin = decoding.readVarString(decoder);
+        if (origin === this.processId) return;
+        const type = decoding.readVarUint(decoder) as BusMessageType;
+        listener(type, decoding.readVarUint8Array(decoder));
+      } catch (e) {
+        this.log.warn({ err: e, documentName }, 'collaboration: unreadable message from another process');
+      }
+    };
+    this.listeners.set(documentName, handler);
+    await this.sub.subscribe(this.channel(documentName), handler, true);
+  }
+
+  async leave(documentName: string): Promise<void> {
+    const handler = this.listeners.get(documentName);
+    if (!handler) return;
+    this.listeners.delete(documentName);
+    await this.sub.unsubscribe(this.channel(documentName), handler, true);
+  }
+
+  publish(documentName: string, type: BusMessageType, payload: Uint8Array): void {
+    const encoder = encoding.createEncoder();
+    encoding.writeVarString(encoder, this.processId);
+    encoding.writeVarUint(encoder, type);
+    encoding.writeVarUint8Array(encoder, payload);
+    const message = Buffer.from(encoding.toUint8Array(encoder));
+    this.pub.publish(this.channel(documentName), message).catch((e: unknown) => {
+      this.log.warn({ err: e, documentName }, 'collaboration: could not publish to redis');
+    });
+  }
+
+  async close(): Promise<void> {
+    this.listeners.clear();
+    await Promise.allSettled([this.sub.close(), this.pub.close()]);
+  }
+}

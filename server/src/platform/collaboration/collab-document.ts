@@ -1,0 +1,304 @@
+import * as decoding from 'lib0/decoding';
+import * as encoding from 'lib0/encoding';
+import * as awarenessProtocol from 'y-protocols/awareness';
+import * as syncProtocol from 'y-protocols/sync';
+import * as Y from 'yjs';
+import type { Log } from '../logging/logger.js';
+import { BusMessage, type BusMessageType, type CollabBus } from './collab-bus.js';
+import { CollabConnection } from './collab-connection.js';
+import { MessageType, type DocumentName } from './collab.protocol.js';
+import { DocumentPersistence } from './document-persistence.js';
+
+/** Transaction origin of updates that came from another process. */
+export const FROM_PEER = Symbol('collab:from-peer');
+
+export interface DocumentOptions {
+  flushMs: number;
+  snapshotEvery: number;
+}
+
+function message(type: number, write: (e: encoding.Encoder) => void): Uint8Array {
+  const e = encoding.createEncoder();
+  encoding.writeVarUint(e, type);
+  write(e);
+  return encoding.toUint8Array(e);
+}
+
+/**
+ * One loaded collaborative document: the Yjs doc and awareness, its connections, the batch of updates
+ * not yet persisted, and its channel to the other processes.
+ */
+export class CollabDocument {
+  readonly doc = new Y.Doc({ gc: true });
+  readonly awareness = new awarenessProtocol.Awareness(this.doc);
+  readonly connections = new Set<CollabConnection>();
+  readonly persistence: DocumentPersistence;
+  /** Connections holding the document (including those waiting for it to load). */
+  refs = 0;
+  ready!: Promise<void>;
+  unloadTimer: NodeJS.Timeout | null = null;
+  unloading: Promise<void> | null = null;
+  /** Updates accepted since the last flush. */
+  private pending: Uint8Array[] = [];
+  private pendingActors = new Set<string>();
+  private flushTimer: NodeJS.Timeout | null = null;
+  private flushing: Promise<void> = Promise.resolve();
+  private peerQueue: [BusMessageType, Uint8Array][] | null = [];
+  private closed = false;
+  /** Updates dropped because they came from read-only connections. */
+  droppedReadOnlyUpdates = 0;
+
+  constructor(
+    readonly name: DocumentName,
+    stream: string,
+    store: ConstructorParameters<typeof DocumentPersistence>[0],
+    private readonly bus: CollabBus,
+    private readonly options: DocumentOptions,
+    private readonly log: Log,
+  ) {
+    this.persistence = new DocumentPersistence(store, stream, options.snapshotEvery);
+    this.awareness.setLocalState(null);
+    this.doc.on('update', (update: Uint8Array, origin: unknown) => this.onUpdate(update, origin));
+    this.awareness.on(
+      'update',
+      (change: { added: number[]; updated: number[]; removed: number[] }, origin: unknown) =>
+        this.onAwareness(change, origin),
+    );
+  }
+
+  /** Subscribes to the other processes first (so nothing published meanwhile is missed), then loads. */
+  load(): Promise<void> {
+    this.ready = (async () => {
+      await this.bus.join(this.name.name, (type, payload) => this.onPeer(type, payload));
+      await this.persistence.load(this.doc);
+      const queued = this.peerQueue ?? [];
+      this.peerQueue = null;
+      for (const [type, payload] of queued) this.applyPeer(type, payload);
+      if (this.bus.distributed)
+        this.bus.publish(this.name.name, BusMessage.syncRequest, Y.encodeStateVector(this.doc));
+    })();
+    return this.ready;
+  }
+
+  attach(conn: CollabConnection): void {
+    this.connections.add(conn);
+    conn.send(message(MessageType.sync, (e) => syncProtocol.writeSyncStep1(e, this.doc)));
+    const states = this.awareness.getStates();
+    if (states.size > 0) {
+      conn.send(
+        message(MessageType.awareness, (e) =>
+          encoding.writeVarUint8Array(
+            e,
+            awarenessProtocol.encodeAwarenessUpdate(this.awareness, [...states.keys()]),
+          ),
+        ),
+      );
+    }
+    conn.attach((m) => this.receive(conn, m));
+  }
+
+  detach(conn: CollabConnection): void {
+    if (!this.connections.delete(conn)) return;
+    if (conn.awarenessClients.size > 0)
+      awarenessProtocol.removeAwarenessStates(this.awareness, [...conn.awarenessClients], null);
+  }
+
+  /** Handles one y-websocket message; throws on a malformed one (the connection closes). */
+  private receive(conn: CollabConnection, data: Uint8Array): void {
+    const decoder = decoding.createDecoder(data);
+    const type = decoding.readVarUint(decoder);
+    switch (type) {
+      case MessageType.sync: {
+        const sub = decoding.readVarUint(decoder);
+        if (sub === syncProtocol.messageYjsSyncStep1) {
+          const sv = decoding.readVarUint8Array(decoder);
+          conn.send(
+            message(MessageType.sync, (e) => {
+              encoding.writeVarUint(e, syncProtocol.messageYjsSyncStep2);
+              encoding.writeVarUint8Array(e, Y.encodeStateAsUpdate(this.doc, sv));
+            }),
+          );
+        } else if (sub === syncProtocol.messageYjsSyncStep2 || sub === syncProtocol.messageYjsUpdate) {
+          const update = decoding.readVarUint8Array(decoder);
+          if (conn.readOnly) {
+            this.droppedReadOnlyUpdates++;
+            return;
+          }
+          Y.decodeUpdate(update); // throws on a malformed update before anything touches the document
+          Y.applyUpdate(this.doc, update, conn);
+        } else {
+          throw new Error(`unknown sync message ${sub}`);
+        }
+        return;
+      }
+      case MessageType.awareness: {
+        const update = this.ownAwareness(conn, decoding.readVarUint8Array(decoder));
+        if (update) awarenessProtocol.applyAwarenessUpdate(this.awareness, update, conn);
+        return;
+      }
+      case MessageType.queryAwareness: {
+        const clients = [...this.awareness.getStates().keys()];
+        conn.send(
+          message(MessageType.awareness, (e) =>
+            encoding.writeVarUint8Array(e, awarenessProtocol.encodeAwarenessUpdate(this.awareness, clients)),
+          ),
+        );
+        return;
+      }
+      case MessageType.auth:
+        return;
+      default:
+        throw new Error(`unknown message type ${type}`);
+    }
+  }
+
+  /**
+   * Keeps only the entries for awareness clients this connection may speak for, and sets `user`
+   * (id, name, colour) from the session: what the client claims for those fields is overwritten.
+   */
+  private ownAwareness(conn: CollabConnection, update: Uint8Array): Uint8Array | null {
+    const decoder = decoding.createDecoder(update);
+    const encoder = encoding.createEncoder();
+    const count = decoding.readVarUint(decoder);
+    const entries: [number, number, string][] = [];
+    for (let i = 0; i < count; i++) {
+      const clientId = decoding.readVarUint(decoder);
+      const clock = decoding.readVarUint(decoder);
+      const raw = decoding.readVarString(decoder);
+      if (!conn.awarenessClients.has(clientId) && this.ownedByOther(conn, clientId)) continue;
+      const state = JSON.parse(raw) as unknown;
+      let json = 'null';
+      if (state !== null) {
+        if (typeof state !== 'object' || Array.isArray(state))
+          throw new Error('awareness state must be an object');
+        const s = state as Record<string, unknown>;
+        const claimed =
+          typeof s.user === 'object' && s.user !== null ? (s.user as Record<string, unknown>) : {};
+        json = JSON.stringify({ ...s, user: { ...claimed, ...conn.user } });
+      }
+      entries.push([clientId, clock, json]);
+    }
+    if (entries.length === 0) return null;
+    encoding.writeVarUint(encoder, entries.length);
+    for (const [clientId, clock, json] of entries) {
+      encoding.writeVarUint(encoder, clientId);
+      encoding.writeVarUint(encoder, clock);
+      encoding.writeVarString(encoder, json);
+    }
+    return encoding.toUint8Array(encoder);
+  }
+
+  private ownedByOther(conn: CollabConnection, clientId: number): boolean {
+    for (const other of this.connections)
+      if (other !== conn && other.awarenessClients.has(clientId)) return true;
+    return false;
+  }
+
+  private onUpdate(update: Uint8Array, origin: unknown): void {
+    const m = message(MessageType.sync, (e) => syncProtocol.writeUpdate(e, update));
+    for (const conn of this.connections) if (conn !== origin) conn.send(m);
+    if (origin instanceof CollabConnection) {
+      this.pending.push(update);
+      this.pendingActors.add(origin.actor.userId);
+      this.bus.publish(this.name.name, BusMessage.update, update);
+      if (!this.flushTimer) this.flushTimer = setTimeout(() => void this.flush(), this.options.flushMs);
+    }
+  }
+
+  private onAwareness(
+    change: { added: number[]; updated: number[]; removed: number[] },
+    origin: unknown,
+  ): void {
+    const changed = [...change.added, ...change.updated, ...change.removed];
+    if (origin instanceof CollabConnection) {
+      for (const id of [...change.added, ...change.updated]) origin.awarenessClients.add(id);
+      for (const id of change.removed) origin.awarenessClients.delete(id);
+    }
+    const update = awarenessProtocol.encodeAwarenessUpdate(this.awareness, changed);
+    const m = message(MessageType.awareness, (e) => encoding.writeVarUint8Array(e, update));
+    for (const conn of this.connections) if (conn !== origin) conn.send(m);
+    if (origin !== FROM_PEER && origin !== 'timeout')
+      this.bus.publish(this.name.name, BusMessage.awareness, update);
+  }
+
+  private onPeer(type: BusMessageType, payload: Uint8Array): void {
+    if (this.closed) return;
+    if (this.peerQueue) this.peerQueue.push([type, payload]);
+    else this.applyPeer(type, payload);
+  }
+
+  private applyPeer(type: BusMessageType, payload: Uint8Array): void {
+    try {
+      if (type === BusMessage.update) Y.applyUpdate(this.doc, payload, FROM_PEER);
+      else if (type === BusMessage.awareness)
+        awarenessProtocol.applyAwarenessUpdate(this.awareness, payload, FROM_PEER);
+      else if (type === BusMessage.syncRequest) {
+        const diff = Y.encodeStateAsUpdate(this.doc, payload);
+        if (diff.byteLength > 2) this.bus.publish(this.name.name, BusMessage.update, diff);
+        const mine = [...this.connections].flatMap((c) => [...c.awarenessClients]);
+        if (mine.length > 0)
+          this.bus.publish(
+            this.name.name,
+            BusMessage.awareness,
+            awarenessProtocol.encodeAwarenessUpdate(this.awareness, mine),
+          );
+      }
+    } catch (e) {
+      this.log.warn(
+        { err: e, document: this.name.name },
+        'collaboration: could not apply a message from another process',
+      );
+    }
+  }
+
+  /** Number of accepted updates not yet persisted. */
+  get unflushed(): number {
+    return this.pending.length;
+  }
+
+  /**
+   * Persists the updates accepted so far. Flushes run one after the other; an update is durable once
+   * the flush that follows it has completed. A failed flush keeps the batch and retries.
+   */
+  flush(): Promise<void> {
+    if (this.flushTimer) {
+      clearTimeout(this.flushTimer);
+      this.flushTimer = null;
+    }
+    const run = this.flushing.then(async () => {
+      if (this.pending.length === 0) return;
+      const batch = this.pending;
+      const actors = [...this.pendingActors];
+      this.pending = [];
+      this.pendingActors = new Set();
+      try {
+        await this.persistence.append(this.doc, batch, actors);
+      } catch (e) {
+        this.pending = batch.concat(this.pending);
+        for (const a of actors) this.pendingActors.add(a);
+        this.log.error(
+          { err: e, document: this.name.name },
+          'collaboration: could not persist updates; will retry',
+        );
+        if (!this.closed && !this.flushTimer)
+          this.flushTimer = setTimeout(() => void this.flush(), Math.max(this.options.flushMs, 1000));
+        throw e;
+      }
+    });
+    this.flushing = run.catch(() => {});
+    return run;
+  }
+
+  /** Flushes, leaves the inter-process channel and frees the document. */
+  async close(): Promise<void> {
+    try {
+      await this.flush();
+    } finally {
+      this.closed = true;
+      if (this.flushTimer) clearTimeout(this.flushTimer);
+      await this.bus.leave(this.name.name).catch(() => {});
+      this.awareness.destroy();
+      this.doc.destroy();
+    }
+  }
+}

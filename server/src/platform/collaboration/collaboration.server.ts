@@ -1,0 +1,266 @@
+import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import {
+  Inject,
+  Injectable,
+  type BeforeApplicationShutdown,
+  type OnApplicationBootstrap,
+} from '@nestjs/common';
+import { HttpAdapterHost, ModuleRef } from '@nestjs/core';
+import { WebSocketServer, type WebSocket } from 'ws';
+import type { AppConfig } from '../config/config.js';
+import { EVENT_STORE, type EventStore } from '../event-store/event-store.js';
+import type { Log } from '../logging/logger.js';
+import { APP_CONFIG, LOGGER } from '../tokens.js';
+import { ACTOR_LOADER, type ActorLoader } from '../auth/actor-loader.js';
+import { SessionService } from '../auth/session.service.js';
+import type { Actor } from '../auth/request-context.js';
+import { LocalCollabBus, RedisCollabBus, type CollabBus } from './collab-bus.js';
+import { CollabConnection, colourFor, type CollabUser } from './collab-connection.js';
+import { CollabDocument } from './collab-document.js';
+import {
+  CloseCode,
+  COLLAB_PATH,
+  documentStream,
+  parseDocumentName,
+  type DocumentName,
+} from './collab.protocol.js';
+import { DocumentKinds } from './document-kinds.js';
+
+const STATUS_TEXT: Record<number, string> = {
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  503: 'Service Unavailable',
+};
+
+class UpgradeRejection extends Error {
+  constructor(
+    readonly status: number,
+    readonly detail: string,
+  ) {
+    super(detail);
+  }
+}
+
+/** Token from `?token=`, the `RequestVerificationToken` header or `Authorization: Bearer`. */
+export function upgradeToken(req: IncomingMessage, url: URL): string | null {
+  const fromQuery = url.searchParams.get('token');
+  if (fromQuery) return fromQuery.trim();
+  const header = req.headers['requestverificationtoken'];
+  const value = Array.isArray(header) ? header[0] : header;
+  if (value) return value.trim();
+  const auth = req.headers.authorization;
+  if (auth?.toLowerCase().startsWith('bearer ')) return auth.slice(7).trim();
+  return null;
+}
+
+/**
+ * The collaboration server: the y-websocket protocol at `/collab/{documentName}` on the portal's own
+ * HTTP server. See docs/architecture.md ("Collaborative documents").
+ */
+@Injectable()
+export class CollaborationServer implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly wss: WebSocketServer;
+  private readonly documents = new Map<string, CollabDocument>();
+  private readonly log: Log;
+  private bus: CollabBus = new LocalCollabBus();
+  private actors: ActorLoader | null = null;
+  private server: Server | null = null;
+  private stopping = false;
+  private readonly onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const path = (req.url ?? '').split('?')[0]!;
+    if (!path.startsWith(`${COLLAB_PATH}/`)) return; // someone else's upgrade (Socket.IO, ...)
+    void this.upgrade(req, socket, head);
+  };
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(LOGGER) log: Log,
+    private readonly sessions: SessionService,
+    private readonly kinds: DocumentKinds,
+    private readonly adapterHost: HttpAdapterHost,
+    private readonly moduleRef: ModuleRef,
+  ) {
+    this.log = log.child({ component: 'collaboration' });
+    // ws enforces a hard cap; between the configured limit and the cap we close with our own code.
+    this.wss = new WebSocketServer({ noServer: true, maxPayload: config.collab.maxMessageBytes * 2 });
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    this.actors = this.moduleRef.get<ActorLoader>(ACTOR_LOADER, { strict: false });
+    if (this.config.redisUrl) this.bus = await RedisCollabBus.connect(this.config.redisUrl, this.log);
+    this.server = this.adapterHost.httpAdapter.getHttpServer() as Server;
+    this.server.on('upgrade', this.onUpgrade);
+  }
+
+  /** Closes every connection, flushes and unloads every document. */
+  async beforeApplicationShutdown(): Promise<void> {
+    this.stopping = true;
+    this.server?.off('upgrade', this.onUpgrade);
+    for (const client of this.wss.clients) client.close(CloseCode.goingAway, 'server shutting down');
+    await Promise.allSettled([...this.documents.values()].map((d) => this.unload(d)));
+    for (const client of this.wss.clients) client.terminate();
+    await new Promise<void>((r) => this.wss.close(() => r()));
+    await this.bus.close();
+  }
+
+  /** The loaded document of that name (tests and diagnostics). */
+  loadedDocument(name: string): CollabDocument | undefined {
+    const d = this.documents.get(name);
+    return d && !d.unloading ? d : undefined;
+  }
+
+  get loadedDocumentNames(): string[] {
+    return [...this.documents.keys()];
+  }
+
+  private async upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
+    socket.on('error', () => socket.destroy());
+    try {
+      if (this.stopping) throw new UpgradeRejection(503, 'Server shutting down');
+      const url = new URL(req.url ?? '/', 'http://localhost');
+      const { actor, user } = await this.authenticate(req, url);
+      let raw: string;
+      try {
+        raw = decodeURIComponent(url.pathname.slice(COLLAB_PATH.length + 1));
+      } catch {
+        throw new UpgradeRejection(404, 'Document not found');
+      }
+      const name = parseDocumentName(raw);
+      const kind = name && this.kinds.get(name.kind);
+      if (!name || !kind) throw new UpgradeRejection(404, 'Document not found');
+      const canWrite = await kind.canWrite(actor, name.id);
+      const canRead = canWrite || (await kind.canRead(actor, name.id));
+      if (!canRead) throw new UpgradeRejection(403, 'You do not have access to this document');
+      if (socket.destroyed) return;
+      this.wss.handleUpgrade(req, socket, head, (ws) => void this.connect(ws, name, actor, user, !canWrite));
+    } catch (e) {
+      if (e instanceof UpgradeRejection) return reject(socket, e.status, e.detail);
+      this.log.error({ err: e }, 'collaboration: upgrade failed');
+      reject(socket, 503, 'Collaboration unavailable');
+    }
+  }
+
+  /** Same rules as the HTTP guard: no token 401, unverifiable 403, ended 401, unknown user 404. */
+  private async authenticate(req: IncomingMessage, url: URL): Promise<{ actor: Actor; user: CollabUser }> {
+    const token = upgradeToken(req, url);
+    if (!token) throw new UpgradeRejection(401, 'Not authenticated');
+    const check = await this.sessions.verify(token);
+    if (!check.ok) {
+      if (check.reason === 'ended') throw new UpgradeRejection(401, 'Session ended; sign in again');
+      throw new UpgradeRejection(403, 'Could not validate credentials');
+    }
+    const loaded = await this.actors!.load(check.session.userId);
+    if (!loaded) throw new UpgradeRejection(404, 'User not found');
+    if (!loaded.hasAccess) {
+      await this.sessions.revoke(check.session.id);
+      throw new UpgradeRejection(401, 'Session ended; sign in again');
+    }
+    const actor: Actor = {
+      userId: check.session.userId,
+      sessionId: check.session.id,
+      impersonatorId: check.session.impersonatorId,
+      permissions: new Set(loaded.permissions),
+    };
+    const user: CollabUser = {
+      id: actor.userId,
+      name: loaded.displayName ?? actor.userId,
+      color: colourFor(actor.userId),
+    };
+    return { actor, user };
+  }
+
+  private async connect(
+    ws: WebSocket,
+    name: DocumentName,
+    actor: Actor,
+    user: CollabUser,
+    readOnly: boolean,
+  ): Promise<void> {
+    const conn = new CollabConnection(ws, actor, user, readOnly, this.config.collab);
+    let doc: CollabDocument;
+    try {
+      doc = await this.acquire(name);
+      await doc.ready;
+    } catch (e) {
+      this.log.error({ err: e, document: name.name }, 'collaboration: could not load document');
+      conn.close(CloseCode.unavailable, 'document could not be loaded');
+      return;
+    }
+    const release = () => {
+      doc.detach(conn);
+      this.release(doc);
+    };
+    if (conn.closed || ws.readyState !== ws.OPEN) return release();
+    ws.once('close', release);
+    doc.attach(conn);
+  }
+
+  private async acquire(name: DocumentName): Promise<CollabDocument> {
+    for (;;) {
+      const existing = this.documents.get(name.name);
+      if (existing?.unloading) {
+        await existing.unloading.catch(() => {});
+        continue;
+      }
+      if (existing) {
+        existing.refs++;
+        if (existing.unloadTimer) clearTimeout(existing.unloadTimer);
+        existing.unloadTimer = null;
+        return existing;
+      }
+      const doc = new CollabDocument(
+        name,
+        documentStream(name.kind, name.id),
+        this.store,
+        this.bus,
+        this.config.collab,
+        this.log,
+      );
+      doc.refs = 1;
+      this.documents.set(name.name, doc);
+      doc.load().catch(() => {
+        if (this.documents.get(name.name) === doc) this.documents.delete(name.name);
+        void this.bus.leave(name.name).catch(() => {});
+      });
+      return doc;
+    }
+  }
+
+  private release(doc: CollabDocument): void {
+    doc.refs--;
+    if (doc.refs > 0 || this.stopping || doc.unloading) return;
+    doc.unloadTimer = setTimeout(() => {
+      doc.unloadTimer = null;
+      if (doc.refs === 0) void this.unload(doc);
+    }, this.config.collab.unloadGraceMs);
+  }
+
+  private unload(doc: CollabDocument): Promise<void> {
+    if (doc.unloadTimer) clearTimeout(doc.unloadTimer);
+    doc.unloadTimer = null;
+    doc.unloading ??= doc
+      .close()
+      .catch((e: unknown) =>
+        this.log.error({ err: e, document: doc.name.name }, 'collaboration: unload flush failed'),
+      )
+      .finally(() => {
+        if (this.documents.get(doc.name.name) === doc) this.documents.delete(doc.name.name);
+      });
+    return doc.unloading;
+  }
+}
+
+/** Answers a refused upgrade with a plain HTTP status and a `{ detail }` body, then closes. */
+function reject(socket: Duplex, status: number, detail: string): void {
+  if (socket.destroyed) return;
+  const body = JSON.stringify({ detail });
+  socket.once('finish', () => socket.destroy());
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_TEXT[status] ?? 'Error'}\r\n` +
+      'Connection: close\r\nContent-Type: application/json\r\n' +
+      `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+  );
+}

@@ -1,0 +1,159 @@
+import { randomUUID } from 'node:crypto';
+import * as Y from 'yjs';
+import type { EventStore, RecordedEvent } from '../event-store/event-store.js';
+import { ConcurrencyError } from '../event-store/errors.js';
+import {
+  DOCUMENT_SNAPSHOT_TAKEN,
+  DOCUMENT_UPDATED,
+  type DocumentSnapshotTakenData,
+  type DocumentUpdatedData,
+} from './collab.protocol.js';
+
+/** Transaction origin of updates read from the event store (not persisted again). */
+export const FROM_STORE = Symbol('collab:from-store');
+
+const PAGE = 1000;
+const MAX_CONCURRENCY_RETRIES = 20;
+
+export const toBase64 = (u: Uint8Array) =>
+  Buffer.from(u.buffer, u.byteOffset, u.byteLength).toString('base64');
+export const fromBase64 = (s: string) => new Uint8Array(Buffer.from(s, 'base64'));
+
+/**
+ * A document's history in the event store: `DocumentUpdated` events (batched Yjs updates) and, every
+ * `snapshotEvery` client updates, a `DocumentSnapshotTaken` event with the whole state, so loading
+ * reads backwards to the last snapshot and applies only what follows it.
+ */
+export class DocumentPersistence {
+  /** Revision of the last event of the stream that this process has applied (null: no stream). */
+  revision: bigint | null = null;
+  /** Client updates persisted since the last snapshot. */
+  updatesSinceSnapshot = 0;
+  /** Events read by the last `load` (for diagnostics and tests). */
+  lastLoad = { events: 0, fromSnapshot: false };
+
+  constructor(
+    private readonly store: EventStore,
+    readonly stream: string,
+    private readonly snapshotEvery: number,
+  ) {}
+
+  async load(doc: Y.Doc): Promise<void> {
+    const tail: RecordedEvent[] = [];
+    let snapshot: RecordedEvent | null = null;
+    let head: bigint | null = null;
+    let from: bigint | undefined;
+    for (;;) {
+      const page = await this.store.readStream(this.stream, {
+        direction: 'backwards',
+        maxCount: PAGE,
+        ...(from !== undefined ? { fromRevision: from } : {}),
+      });
+      if (page.length === 0) break;
+      head ??= page[0]!.revision;
+      let found = false;
+      for (const e of page) {
+        if (e.type === DOCUMENT_SNAPSHOT_TAKEN) {
+          snapshot = e;
+          found = true;
+          break;
+        }
+        tail.push(e);
+      }
+      const last = page[page.length - 1]!.revision;
+      if (found || last === 0n || page.length < PAGE) break;
+      from = last - 1n;
+    }
+    tail.reverse();
+    let count = 0;
+    doc.transact(() => {
+      if (snapshot)
+        Y.applyUpdate(doc, fromBase64((snapshot.data as DocumentSnapshotTakenData).state), FROM_STORE);
+      for (const e of tail) {
+        if (e.type !== DOCUMENT_UPDATED) continue;
+        const data = e.data as DocumentUpdatedData;
+        Y.applyUpdate(doc, fromBase64(data.update), FROM_STORE);
+        count += data.updates;
+      }
+    }, FROM_STORE);
+    this.revision = head;
+    this.updatesSinceSnapshot = count;
+    this.lastLoad = { events: tail.length + (snapshot ? 1 : 0), fromSnapshot: snapshot !== null };
+  }
+
+  /** Applies what other processes appended since `revision`. */
+  async catchUp(doc: Y.Doc): Promise<void> {
+    for (;;) {
+      const events = await this.store.readStream(this.stream, {
+        direction: 'forwards',
+        fromRevision: this.revision === null ? 0n : this.revision + 1n,
+        maxCount: PAGE,
+      });
+      if (events.length === 0) return;
+      doc.transact(() => {
+        for (const e of events) {
+          if (e.type === DOCUMENT_UPDATED) {
+            const data = e.data as DocumentUpdatedData;
+            Y.applyUpdate(doc, fromBase64(data.update), FROM_STORE);
+            this.updatesSinceSnapshot += data.updates;
+          } else if (e.type === DOCUMENT_SNAPSHOT_TAKEN) {
+            Y.applyUpdate(doc, fromBase64((e.data as DocumentSnapshotTakenData).state), FROM_STORE);
+            this.updatesSinceSnapshot = 0;
+          }
+          this.revision = e.revision;
+        }
+      }, FROM_STORE);
+      if (events.length < PAGE) return;
+    }
+  }
+
+  /**
+   * Appends a batch of client updates with the expected revision; on a concurrent append by another
+   * process, applies the new tail to `doc` and retries. Takes a snapshot when due.
+   */
+  async append(doc: Y.Doc, updates: Uint8Array[], actors: string[]): Promise<void> {
+    const merged = updates.length === 1 ? updates[0]! : Y.mergeUpdates(updates);
+    const data: DocumentUpdatedData = { update: toBase64(merged), updates: updates.length };
+    const metadata = { actorId: actors.length === 1 ? actors[0]! : null, actors };
+    const id = randomUUID();
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const result = await this.store.append(
+          this.stream,
+          [{ id, type: DOCUMENT_UPDATED, data, metadata }],
+          {
+            expectedRevision: this.revision ?? 'no_stream',
+          },
+        );
+        this.revision = result.nextExpectedRevision;
+        break;
+      } catch (e) {
+        if (!(e instanceof ConcurrencyError) || attempt >= MAX_CONCURRENCY_RETRIES) throw e;
+        await this.catchUp(doc);
+      }
+    }
+    this.updatesSinceSnapshot += updates.length;
+    if (this.updatesSinceSnapshot >= this.snapshotEvery) await this.snapshot(doc);
+  }
+
+  /** Writes the whole state; a concurrent append simply postpones it to the next batch. */
+  async snapshot(doc: Y.Doc): Promise<void> {
+    const covers = this.revision;
+    if (covers === null) return;
+    const data: DocumentSnapshotTakenData = {
+      state: toBase64(Y.encodeStateAsUpdate(doc)),
+      coversRevision: covers.toString(),
+    };
+    try {
+      const result = await this.store.append(
+        this.stream,
+        [{ id: randomUUID(), type: DOCUMENT_SNAPSHOT_TAKEN, data, metadata: { actorId: null } }],
+        { expectedRevision: covers },
+      );
+      this.revision = result.nextExpectedRevision;
+      this.updatesSinceSnapshot = 0;
+    } catch (e) {
+      if (!(e instanceof ConcurrencyError)) throw e;
+    }
+  }
+}
