@@ -51,9 +51,7 @@ export class UsersReadModel implements ActorLoader {
   }
 
   /** A blocked or deactivated user has no access: the guard ends their session at the next call. */
-  async load(
-    userId: string,
-  ): Promise<{
+  async load(userId: string): Promise<{
     hasAccess: boolean;
     permissions: string[];
     customerId: string | null;
