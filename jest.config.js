@@ -4,6 +4,7 @@ const common = {
   transform: { '^.+\\.ts$': ['@swc/jest'] },
   moduleNameMapper: {
     '^@portal/projections$': '<rootDir>/projections/src/index.ts',
+    '^@portal/projections/(.*)$': '<rootDir>/projections/src/$1.ts',
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },
   testEnvironment: 'node',
