@@ -8,12 +8,10 @@ import {
 } from '@portal/projections';
 import type { EventData } from '../event-store/event-store.js';
 import { PostgresEventStore } from '../event-store/postgres/postgres-event-store.js';
-import { PgliteSqlClient } from '../sql/pglite-client.js';
-import { PgSqlClient } from '../sql/pg-client.js';
 import type { SqlClient } from '../sql/sql-client.js';
-import { createTestDatabase, type TestDatabase } from '../testing/postgres-test-database.js';
 import { recordingLog } from '../testing/recording-log.js';
 import { ProjectionRunner } from './projection-runner.js';
+import { sqlTargets } from '../testing/sql-targets.js';
 
 type ApplyBatch = (events: readonly ProjectionEvent[], tx: ProjectionTx) => Promise<void>;
 
@@ -65,26 +63,7 @@ async function dumpUsers(sql: SqlClient): Promise<unknown[]> {
   return rows;
 }
 
-interface Target {
-  name: 'pglite' | 'postgres';
-  open(): Promise<SqlClient>;
-  close(): Promise<void>;
-}
-
-let testDb: TestDatabase | null = null;
-const targets: Target[] = [
-  { name: 'pglite', open: () => PgliteSqlClient.open(), close: async () => {} },
-  {
-    name: 'postgres',
-    open: async () => {
-      testDb = await createTestDatabase('portal_batch');
-      return new PgSqlClient(testDb.url);
-    },
-    close: async () => {
-      await testDb?.drop();
-    },
-  },
-];
+const targets = sqlTargets('portal_batch');
 
 describe.each(targets)('ProjectionRunner with applyBatch on $name', (target) => {
   let sql: SqlClient;

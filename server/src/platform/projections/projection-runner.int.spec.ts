@@ -4,7 +4,6 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { EventStore } from '../event-store/event-store.js';
 import { PostgresEventStore } from '../event-store/postgres/postgres-event-store.js';
-import { PgliteSqlClient } from '../sql/pglite-client.js';
 import { PgSqlClient } from '../sql/pg-client.js';
 import type { SqlClient } from '../sql/sql-client.js';
 import { createTestDatabase, type TestDatabase } from '../testing/postgres-test-database.js';
@@ -12,6 +11,7 @@ import { recordingLog } from '../testing/recording-log.js';
 import { waitFor } from '../testing/wait-for.js';
 import { ProjectionRunner } from './projection-runner.js';
 import { counterProjection } from './testing/counter.projection.js';
+import { sqlTargets } from '../testing/sql-targets.js';
 
 const counted = (n: number) => ({ id: randomUUID(), type: 'Counted', data: { n } });
 
@@ -39,26 +39,7 @@ async function dump(sql: SqlClient, name: string): Promise<unknown[]> {
   return [applied.rows, totals.rows];
 }
 
-interface Target {
-  name: 'pglite' | 'postgres';
-  open(): Promise<SqlClient>;
-  close(): Promise<void>;
-}
-
-let testDb: TestDatabase | null = null;
-const targets: Target[] = [
-  { name: 'pglite', open: () => PgliteSqlClient.open(), close: async () => {} },
-  {
-    name: 'postgres',
-    open: async () => {
-      testDb = await createTestDatabase('portal_runner');
-      return new PgSqlClient(testDb.url);
-    },
-    close: async () => {
-      await testDb?.drop();
-    },
-  },
-];
+const targets = sqlTargets('portal_runner');
 
 describe.each(targets)('ProjectionRunner on $name', (target) => {
   let sql: SqlClient;

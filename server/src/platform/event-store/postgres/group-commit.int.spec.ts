@@ -2,11 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { ConcurrencyError } from '../errors.js';
 import type { EventData } from '../event-store.js';
-import { PgliteSqlClient } from '../../sql/pglite-client.js';
-import { PgSqlClient } from '../../sql/pg-client.js';
 import type { SqlClient } from '../../sql/sql-client.js';
-import { createTestDatabase, type TestDatabase } from '../../testing/postgres-test-database.js';
 import { PostgresEventStore } from './postgres-event-store.js';
+import { sqlTargets } from '../../testing/sql-targets.js';
 
 const event = (id: string = randomUUID()): EventData => ({ id, type: 'TestHappened', data: { n: 1 } });
 const stream = (prefix: string) => `${prefix}-${randomUUID()}`;
@@ -30,26 +28,7 @@ function counting(sql: SqlClient): SqlClient & { calls: { one: number; many: num
   };
 }
 
-interface Target {
-  name: 'pglite' | 'postgres';
-  open(): Promise<SqlClient>;
-  close(): Promise<void>;
-}
-
-let testDb: TestDatabase | null = null;
-const targets: Target[] = [
-  { name: 'pglite', open: () => PgliteSqlClient.open(), close: async () => {} },
-  {
-    name: 'postgres',
-    open: async () => {
-      testDb = await createTestDatabase('portal_group');
-      return new PgSqlClient(testDb.url);
-    },
-    close: async () => {
-      await testDb?.drop();
-    },
-  },
-];
+const targets = sqlTargets('portal_group');
 
 describe.each(targets)('PostgresEventStore group commit on $name', (target) => {
   let sql: SqlClient;
