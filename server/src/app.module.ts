@@ -5,6 +5,7 @@ import { PlatformModule, type PlatformContext } from './platform/platform.module
 import { AuthGuard } from './platform/auth/auth.guard.js';
 import { MinPositionInterceptor } from './platform/http/min-position.interceptor.js';
 import { IdentityModule } from './identity/identity.module.js';
+import { CustomersModule } from './customers/customers.module.js';
 import { CollaborationModule } from './platform/collaboration/collaboration.module.js';
 import { HealthController } from './health/health.controller.js';
 import { LiveModule } from './platform/live/live.module.js';
@@ -19,6 +20,7 @@ export class AppModule {
         DiscoveryModule,
         CqrsModule.forRoot(),
         IdentityModule,
+        CustomersModule,
         LiveModule.forRoot({ imports: [IdentityModule] }),
         CollaborationModule,
       ],

@@ -26,6 +26,8 @@ export interface UserRow {
   /** Derived from the marker permission: Administrator, Teacher, Customer, Student. */
   type_label: string;
   customer_id: string | null;
+  /** Not stored here: joined from the customers read model by the server's queries. */
+  customer_name?: string | null;
   customer_type: string | null;
   network_id: string | null;
   active_network_id: string | null;

@@ -21,6 +21,8 @@ export function toUserView(row: UserRow, options: { hideNotes?: boolean } = {}):
     type_label: row.type_label,
     is_teacher: row.user_type === 'teacher',
     customer_id: row.customer_id,
+    customer_name: row.customer_name ?? null,
+    customers: row.customer_id ? [{ id: row.customer_id, name: row.customer_name ?? null }] : [],
     customer_profile:
       row.user_type === 'partner'
         ? { type: customerType, type_label: customerType ? CUSTOMER_ROLE_LABELS[customerType] : null }

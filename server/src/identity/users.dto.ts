@@ -244,6 +244,11 @@ export class ListUsersQuery {
   has_access?: boolean;
 }
 
+export class UserCustomerView {
+  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty({ nullable: true, type: String }) name!: string | null;
+}
+
 export class PositionResponse {
   @ApiProperty({ description: 'Event position; send it as X-Min-Position on the next read', example: '42' })
   position!: string;
@@ -287,6 +292,9 @@ export class UserView {
   @ApiProperty() type_label!: string;
   @ApiProperty() is_teacher!: boolean;
   @ApiProperty({ nullable: true, type: String }) customer_id!: string | null;
+  @ApiProperty({ nullable: true, type: String, description: "Derived: the first customer's name" })
+  customer_name!: string | null;
+  @ApiProperty({ type: [UserCustomerView] }) customers!: UserCustomerView[];
   @ApiProperty({ type: CustomerProfileView, nullable: true }) customer_profile!: CustomerProfileView | null;
   @ApiProperty({ type: TeacherProfileView, nullable: true }) teacher_profile!: TeacherProfileView | null;
   @ApiProperty({ nullable: true, type: String }) network_id!: string | null;

@@ -17,6 +17,10 @@ export const USER_SORT_COLUMNS = [
 ] as const;
 export type UserSortColumn = (typeof USER_SORT_COLUMNS)[number];
 
+/** A user row with its customer's name (spec §3 "first customer's name") from the customers read model. */
+export const USER_COLUMNS =
+  'rm_users.*, (SELECT c.name FROM rm_customers c WHERE c.id = rm_users.customer_id) AS customer_name';
+
 /** List filters, already validated (see ListUsersQuery). */
 export interface UserListFilter {
   page: number;
@@ -39,12 +43,14 @@ export class UsersReadModel implements ActorLoader {
   constructor(@Inject(SQL_CLIENT) private readonly sql: SqlClient) {}
 
   async byId(id: string): Promise<UserRow | null> {
-    const { rows } = await this.sql.query<UserRow>('SELECT * FROM rm_users WHERE id = $1', [id]);
+    const { rows } = await this.sql.query<UserRow>(`SELECT ${USER_COLUMNS} FROM rm_users WHERE id = $1`, [
+      id,
+    ]);
     return rows[0] ?? null;
   }
 
   async byLogin(login: string): Promise<UserRow | null> {
-    const { rows } = await this.sql.query<UserRow>('SELECT * FROM rm_users WHERE login = $1', [
+    const { rows } = await this.sql.query<UserRow>(`SELECT ${USER_COLUMNS} FROM rm_users WHERE login = $1`, [
       login.toLowerCase(),
     ]);
     return rows[0] ?? null;
@@ -101,7 +107,7 @@ export class UsersReadModel implements ActorLoader {
       params,
     );
     const { rows } = await this.sql.query<UserRow>(
-      `SELECT * FROM rm_users ${whereSql} ORDER BY ${sort} ${direction}, id ASC
+      `SELECT ${USER_COLUMNS} FROM rm_users ${whereSql} ORDER BY ${sort} ${direction}, id ASC
         LIMIT ${filter.size} OFFSET ${(filter.page - 1) * filter.size}`,
       params,
     );

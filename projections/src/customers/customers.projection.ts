@@ -1,0 +1,92 @@
+import { defineProjection, type ProjectionEvent } from '../projection.js';
+
+/**
+ * Customers (partner schools and organisations) in `customer-{id}` streams. The identity area needs
+ * them for the users' derived "first customer's name" (spec §3); the customers area (§2 "Bases and
+ * customers") builds its screens on the same events.
+ */
+export interface CustomerCreatedData {
+  customerId: string;
+  name: string;
+  networkId: string | null;
+}
+
+export interface CustomerRenamedData {
+  customerId: string;
+  name: string;
+}
+
+export interface CustomerNetworkChangedData {
+  customerId: string;
+  networkId: string | null;
+}
+
+export type CustomerEvent =
+  | { type: 'CustomerCreated'; data: CustomerCreatedData }
+  | { type: 'CustomerRenamed'; data: CustomerRenamedData }
+  | { type: 'CustomerNetworkChanged'; data: CustomerNetworkChangedData };
+
+export type CustomerEventType = CustomerEvent['type'];
+
+export const CUSTOMER_EVENT_TYPES: readonly CustomerEventType[] = [
+  'CustomerCreated',
+  'CustomerRenamed',
+  'CustomerNetworkChanged',
+];
+
+export const customerStream = (customerId: string) => `customer-${customerId}`;
+
+export interface CustomerRow {
+  id: string;
+  name: string;
+  network_id: string | null;
+  created_at: Date;
+  updated_at: Date;
+  version: string;
+}
+
+export const customersProjection = defineProjection({
+  name: 'customers',
+  version: 1,
+  tables: ['rm_customers'],
+  schema: [
+    `CREATE TABLE IF NOT EXISTS rm_customers (
+       id          uuid PRIMARY KEY,
+       name        text NOT NULL,
+       network_id  uuid,
+       created_at  timestamptz NOT NULL,
+       updated_at  timestamptz NOT NULL,
+       version     bigint NOT NULL
+     )`,
+    `CREATE INDEX IF NOT EXISTS rm_customers_name ON rm_customers (lower(name), id)`,
+  ],
+  handles: CUSTOMER_EVENT_TYPES,
+  async apply(event: ProjectionEvent, tx) {
+    const e = event as unknown as ProjectionEvent & CustomerEvent;
+    const revision = event.revision.toString();
+    const at = event.metadata.occurredAt;
+    switch (e.type) {
+      case 'CustomerCreated':
+        await tx.query(
+          `INSERT INTO rm_customers (id, name, network_id, created_at, updated_at, version)
+           VALUES ($1, $2, $3, $4, $4, $5::bigint) ON CONFLICT (id) DO NOTHING`,
+          [e.data.customerId, e.data.name, e.data.networkId, at, revision],
+        );
+        return;
+      case 'CustomerRenamed':
+        await tx.query(
+          `UPDATE rm_customers SET name = $2, updated_at = $3, version = $4::bigint
+            WHERE id = $1 AND version < $4::bigint`,
+          [e.data.customerId, e.data.name, at, revision],
+        );
+        return;
+      case 'CustomerNetworkChanged':
+        await tx.query(
+          `UPDATE rm_customers SET network_id = $2, updated_at = $3, version = $4::bigint
+            WHERE id = $1 AND version < $4::bigint`,
+          [e.data.customerId, e.data.networkId, at, revision],
+        );
+        return;
+    }
+  },
+});

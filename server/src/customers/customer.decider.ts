@@ -1,0 +1,66 @@
+import { HttpStatus } from '@nestjs/common';
+import type { CustomerEvent } from '@portal/projections';
+
+/** A customer's state as the decider needs it, folded from its stream. */
+export interface CustomerState {
+  exists: boolean;
+  name: string;
+  networkId: string | null;
+}
+
+export type CustomerCommand =
+  | { type: 'CreateCustomer'; customerId: string; name: string; networkId: string | null }
+  | { type: 'UpdateCustomer'; customerId: string; name?: string; networkId?: string | null };
+
+export class CustomerError extends Error {
+  constructor(
+    readonly status: HttpStatus,
+    readonly detail: string,
+  ) {
+    super(detail);
+  }
+}
+
+export const initialCustomerState: CustomerState = { exists: false, name: '', networkId: null };
+
+export function evolveCustomer(state: CustomerState, event: CustomerEvent): CustomerState {
+  switch (event.type) {
+    case 'CustomerCreated':
+      return { exists: true, name: event.data.name, networkId: event.data.networkId };
+    case 'CustomerRenamed':
+      return { ...state, name: event.data.name };
+    case 'CustomerNetworkChanged':
+      return { ...state, networkId: event.data.networkId };
+  }
+}
+
+export const foldCustomer = (events: CustomerEvent[]) => events.reduce(evolveCustomer, initialCustomerState);
+
+/** Business rules for customers: names are required; an update that changes nothing writes nothing. */
+export function decideCustomer(command: CustomerCommand, state: CustomerState): CustomerEvent[] {
+  switch (command.type) {
+    case 'CreateCustomer':
+      if (state.exists) throw new CustomerError(HttpStatus.CONFLICT, 'Customer already exists');
+      return [
+        {
+          type: 'CustomerCreated',
+          data: { customerId: command.customerId, name: command.name, networkId: command.networkId },
+        },
+      ];
+    case 'UpdateCustomer': {
+      if (!state.exists) throw new CustomerError(HttpStatus.NOT_FOUND, 'Customer not found');
+      const events: CustomerEvent[] = [];
+      if (command.name !== undefined && command.name !== state.name)
+        events.push({
+          type: 'CustomerRenamed',
+          data: { customerId: command.customerId, name: command.name },
+        });
+      if (command.networkId !== undefined && command.networkId !== state.networkId)
+        events.push({
+          type: 'CustomerNetworkChanged',
+          data: { customerId: command.customerId, networkId: command.networkId },
+        });
+      return events;
+    }
+  }
+}

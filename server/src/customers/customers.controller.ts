@@ -1,0 +1,246 @@
+import { randomUUID } from 'node:crypto';
+import {
+  Body,
+  Controller,
+  Get,
+  HttpStatus,
+  Inject,
+  Param,
+  ParseUUIDPipe,
+  Post,
+  Put,
+  Query,
+  Req,
+} from '@nestjs/common';
+import {
+  ApiCreatedResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiProperty,
+  ApiPropertyOptional,
+  ApiTags,
+} from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import {
+  IsInt,
+  IsNotEmpty,
+  IsOptional,
+  IsString,
+  IsUUID,
+  Max,
+  MaxLength,
+  Min,
+  ValidateIf,
+} from 'class-validator';
+import { customerStream, type CustomerRow } from '@portal/projections';
+import { RequirePermissions } from '../platform/auth/public.decorator.js';
+import { metadataFor, type AuthenticatedRequest } from '../platform/auth/request-context.js';
+import { EVENT_STORE, type EventStore } from '../platform/event-store/event-store.js';
+import { decideAndAppend } from '../platform/event-store/decide-and-append.js';
+import { Problem } from '../platform/http/problem.js';
+import type { SqlClient } from '../platform/sql/sql-client.js';
+import { SQL_CLIENT } from '../platform/tokens.js';
+import {
+  INTERNAL_PERMISSIONS,
+  MARKER_PERMISSIONS,
+  internalMay,
+  isPartner,
+} from '../identity/policy/policy.js';
+import { UsersReadModel } from '../identity/users.read.js';
+import { CustomerError, decideCustomer, foldCustomer, type CustomerCommand } from './customer.decider.js';
+
+export class ListCustomersQuery {
+  @ApiPropertyOptional({ default: 1 }) @IsOptional() @Type(() => Number) @IsInt() @Min(1) page?: number;
+  @ApiPropertyOptional({ default: 50 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(500)
+  size?: number;
+  @ApiPropertyOptional({ description: 'Text searched in the name' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  query?: string;
+  @ApiPropertyOptional({ description: 'Same text as query' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  name?: string;
+}
+
+export class CreateCustomerBody {
+  @ApiProperty({ example: 'Oakfield Academy' }) @IsString() @IsNotEmpty() @MaxLength(200) name!: string;
+  @ApiPropertyOptional({ format: 'uuid', nullable: true })
+  @IsOptional()
+  @ValidateIf((o: { network_id?: unknown }) => o.network_id !== null)
+  @IsUUID()
+  network_id?: string | null;
+}
+
+export class UpdateCustomerBody {
+  @ApiPropertyOptional() @IsOptional() @IsString() @IsNotEmpty() @MaxLength(200) name?: string;
+  @ApiPropertyOptional({ format: 'uuid', nullable: true })
+  @IsOptional()
+  @ValidateIf((o: { network_id?: unknown }) => o.network_id !== null)
+  @IsUUID()
+  network_id?: string | null;
+}
+
+export class CustomerView {
+  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty() name!: string;
+  @ApiProperty({ format: 'uuid', nullable: true, type: String }) network_id!: string | null;
+  @ApiProperty() created_at!: string;
+  @ApiProperty() updated_at!: string;
+}
+
+export class CustomerPage {
+  @ApiProperty({ type: [CustomerView] }) items!: CustomerView[];
+  @ApiProperty() total!: number;
+  @ApiProperty() page!: number;
+  @ApiProperty() size!: number;
+}
+
+export class CustomerWritten {
+  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty({ description: 'Event position; send it as X-Min-Position on the next read' })
+  position!: string;
+}
+
+const ADMIN = MARKER_PERMISSIONS.admin;
+/** Matches no customer: a partner without a customer sees none. */
+const NO_CUSTOMER = '00000000-0000-0000-0000-000000000000';
+const EDIT = INTERNAL_PERMISSIONS.CUSTOMER_EDITS;
+
+const view = (r: CustomerRow): CustomerView => ({
+  id: r.id,
+  name: r.name,
+  network_id: r.network_id,
+  created_at: new Date(r.created_at).toISOString(),
+  updated_at: new Date(r.updated_at).toISOString(),
+});
+
+/**
+ * Customers: the partner schools and organisations users belong to. Internal users with customer
+ * edits (administrators implicitly) list and change them; a partner sees only their own customer.
+ */
+@ApiTags('customers')
+@Controller('api/v1/customers')
+export class CustomersController {
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(SQL_CLIENT) private readonly sql: SqlClient,
+    private readonly users: UsersReadModel,
+  ) {}
+
+  @Get()
+  @RequirePermissions(ADMIN, EDIT, MARKER_PERMISSIONS.partner)
+  @ApiOkResponse({ type: CustomerPage })
+  async list(@Req() req: AuthenticatedRequest, @Query() q: ListCustomersQuery): Promise<CustomerPage> {
+    const page = q.page ?? 1;
+    const size = q.size ?? 50;
+    const where: string[] = [];
+    const params: unknown[] = [];
+    const scope = await this.partnerScope(req);
+    if (scope !== undefined) {
+      params.push(scope);
+      where.push(`id = $${params.length}`);
+    }
+    const text = (q.query ?? q.name)?.trim();
+    if (text) {
+      params.push(`%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+      where.push(`name ILIKE $${params.length}`);
+    }
+    const whereSql = where.length ? `WHERE ${where.join(' AND ')}` : '';
+    const { rows: count } = await this.sql.query<{ total: string }>(
+      `SELECT count(*)::text AS total FROM rm_customers ${whereSql}`,
+      params,
+    );
+    const { rows } = await this.sql.query<CustomerRow>(
+      `SELECT * FROM rm_customers ${whereSql} ORDER BY lower(name), id LIMIT ${size} OFFSET ${(page - 1) * size}`,
+      params,
+    );
+    return { items: rows.map(view), total: Number(count[0]?.total ?? 0), page, size };
+  }
+
+  @Get(':id')
+  @RequirePermissions(ADMIN, EDIT, MARKER_PERMISSIONS.partner)
+  @ApiOkResponse({ type: CustomerView })
+  @ApiNotFoundResponse({ description: 'Customer not found' })
+  async get(@Req() req: AuthenticatedRequest, @Param('id', ParseUUIDPipe) id: string): Promise<CustomerView> {
+    const scope = await this.partnerScope(req);
+    const { rows } = await this.sql.query<CustomerRow>('SELECT * FROM rm_customers WHERE id = $1', [id]);
+    const row = rows[0];
+    if (!row || (scope !== undefined && scope !== id))
+      throw new Problem(HttpStatus.NOT_FOUND, 'Customer not found');
+    return view(row);
+  }
+
+  @Post()
+  @RequirePermissions(ADMIN, EDIT)
+  @ApiCreatedResponse({ type: CustomerWritten })
+  async create(@Req() req: AuthenticatedRequest, @Body() body: CreateCustomerBody): Promise<CustomerWritten> {
+    this.mayEdit(req);
+    const id = randomUUID();
+    const position = await this.run(req, {
+      type: 'CreateCustomer',
+      customerId: id,
+      name: body.name.trim(),
+      networkId: body.network_id ?? null,
+    });
+    return { id, position };
+  }
+
+  @Put(':id')
+  @RequirePermissions(ADMIN, EDIT)
+  @ApiOkResponse({ type: CustomerWritten })
+  @ApiNotFoundResponse({ description: 'Customer not found' })
+  async update(
+    @Req() req: AuthenticatedRequest,
+    @Param('id', ParseUUIDPipe) id: string,
+    @Body() body: UpdateCustomerBody,
+  ): Promise<CustomerWritten> {
+    this.mayEdit(req);
+    const position = await this.run(req, {
+      type: 'UpdateCustomer',
+      customerId: id,
+      name: body.name?.trim(),
+      networkId: body.network_id,
+    });
+    return { id, position };
+  }
+
+  /** Undefined for internal users (all customers); the partner's own customer id otherwise. */
+  private async partnerScope(req: AuthenticatedRequest): Promise<string | undefined> {
+    const actor = req.actor!;
+    if (internalMay(actor.permissions, EDIT)) return undefined;
+    if (isPartner(actor.permissions)) {
+      const me = await this.users.byId(actor.userId);
+      return me?.customer_id ?? NO_CUSTOMER;
+    }
+    throw new Problem(HttpStatus.FORBIDDEN, 'You do not have permission to do this');
+  }
+
+  private mayEdit(req: AuthenticatedRequest) {
+    if (!internalMay(req.actor!.permissions, EDIT))
+      throw new Problem(HttpStatus.FORBIDDEN, 'You do not have permission to do this');
+  }
+
+  private async run(req: AuthenticatedRequest, command: CustomerCommand): Promise<string> {
+    try {
+      const { position } = await decideAndAppend(
+        this.store,
+        customerStream(command.customerId),
+        foldCustomer,
+        (state) => decideCustomer(command, state),
+        metadataFor(req),
+      );
+      return position;
+    } catch (e) {
+      if (e instanceof CustomerError) throw new Problem(e.status, e.detail);
+      throw e;
+    }
+  }
+}
