@@ -13,11 +13,13 @@ import { PasswordRecoveryController } from './password-recovery.controller.js';
 import { TokenLinks } from './token-links.js';
 import { MailOutboxController } from '../platform/mail/mail-outbox.controller.js';
 import { UsersReadModel } from './users.read.js';
+import { ImpersonationController } from './impersonation/impersonation.controller.js';
 
 @Module({
   // LoginController first: its GET users/me must be matched before UsersController's GET users/:id.
   controllers: [
     LoginController,
+    ImpersonationController,
     UsersController,
     AuditController,
     PasswordRecoveryController,

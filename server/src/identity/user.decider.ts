@@ -172,6 +172,7 @@ export function evolve(state: UserState, event: UserEvent): UserState {
     case 'UserContactRemoved':
       return { ...state, contacts: state.contacts.filter((c) => c.id !== event.data.contactId) };
     case 'PasswordChanged':
+    case 'UserImpersonated':
       return state;
   }
 }
