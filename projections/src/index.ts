@@ -3,10 +3,14 @@ export * from './live-contract.js';
 export * from './users/users.projection.js';
 export * from './permission-audit/permission-audit.projection.js';
 export * from './customers/customers.projection.js';
+export * from './permission-templates/permission-templates.projection.js';
+export * from './networks/networks.projection.js';
 
 import { usersProjection } from './users/users.projection.js';
 import { permissionAuditProjection } from './permission-audit/permission-audit.projection.js';
 import { customersProjection } from './customers/customers.projection.js';
+import { permissionTemplatesProjection } from './permission-templates/permission-templates.projection.js';
+import { networksProjection } from './networks/networks.projection.js';
 import type { Projection } from './projection.js';
 
 /** Every read model the portal maintains, in the order they are created. */
@@ -14,4 +18,6 @@ export const allProjections: readonly Projection[] = [
   usersProjection,
   permissionAuditProjection,
   customersProjection,
+  permissionTemplatesProjection,
+  networksProjection,
 ];

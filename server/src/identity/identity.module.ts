@@ -14,6 +14,7 @@ import { TokenLinks } from './token-links.js';
 import { MailOutboxController } from '../platform/mail/mail-outbox.controller.js';
 import { UsersReadModel } from './users.read.js';
 import { ImpersonationController } from './impersonation/impersonation.controller.js';
+import { PermissionTemplatesController } from './permission-templates/permission-templates.controller.js';
 
 @Module({
   // LoginController first: its GET users/me must be matched before UsersController's GET users/:id.
@@ -22,6 +23,7 @@ import { ImpersonationController } from './impersonation/impersonation.controlle
     ImpersonationController,
     UsersController,
     AuditController,
+    PermissionTemplatesController,
     PasswordRecoveryController,
     MailOutboxController,
   ],
