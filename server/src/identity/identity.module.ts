@@ -14,6 +14,7 @@ import { TokenLinks } from './token-links.js';
 import { MailOutboxController } from '../platform/mail/mail-outbox.controller.js';
 import { UsersReadModel } from './users.read.js';
 import { ImpersonationController } from './impersonation/impersonation.controller.js';
+import { PermissionsController } from './permissions/permissions.controller.js';
 import { PermissionTemplatesController } from './permission-templates/permission-templates.controller.js';
 
 @Module({
@@ -24,6 +25,7 @@ import { PermissionTemplatesController } from './permission-templates/permission
     UsersController,
     AuditController,
     PermissionTemplatesController,
+    PermissionsController,
     PasswordRecoveryController,
     MailOutboxController,
   ],
