@@ -15,6 +15,8 @@ import { MailOutboxController } from '../platform/mail/mail-outbox.controller.js
 import { UsersReadModel } from './users.read.js';
 import { ImpersonationController } from './impersonation/impersonation.controller.js';
 import { PermissionsController } from './permissions/permissions.controller.js';
+import { NetworksController } from './networks/networks.controller.js';
+import { NetworksReadModel } from './networks/networks.read.js';
 import { PermissionTemplatesController } from './permission-templates/permission-templates.controller.js';
 
 @Module({
@@ -26,6 +28,7 @@ import { PermissionTemplatesController } from './permission-templates/permission
     AuditController,
     PermissionTemplatesController,
     PermissionsController,
+    NetworksController,
     PasswordRecoveryController,
     MailOutboxController,
   ],
@@ -35,6 +38,7 @@ import { PermissionTemplatesController } from './permission-templates/permission
     TokenLinks,
     FirstSuperuser,
     UsersReadModel,
+    NetworksReadModel,
     UserCommandHandler,
     UserAccess,
     DeactivationScheduler,
