@@ -28,7 +28,7 @@ const rows: Array<{
     name: 'a short colour is stored in full, lower case',
     given: [],
     when: create({ primaryColour: '#ABC' }),
-    then: [{ ...created, data: { ...created.data, primaryColour: '#aabbcc' } } as NetworkEvent],
+    then: [{ ...created, data: { ...created.data, primaryColour: '#aabbcc' } }],
   },
   {
     name: 'creating twice is a conflict',
