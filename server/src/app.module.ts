@@ -7,6 +7,7 @@ import { MinPositionInterceptor } from './platform/http/min-position.interceptor
 import { IdentityModule } from './identity/identity.module.js';
 import { CustomersModule } from './customers/customers.module.js';
 import { OnePageProfilesModule } from './one-page-profiles/one-page-profiles.module.js';
+import { DemoModule } from './demo/demo.module.js';
 import { CollaborationModule } from './platform/collaboration/collaboration.module.js';
 import { HealthController } from './health/health.controller.js';
 import { LiveModule } from './platform/live/live.module.js';
@@ -23,6 +24,7 @@ export class AppModule {
         IdentityModule,
         CustomersModule,
         OnePageProfilesModule,
+        DemoModule,
         LiveModule.forRoot({ imports: [IdentityModule] }),
         CollaborationModule,
       ],
