@@ -5,12 +5,14 @@ export * from './permission-audit/permission-audit.projection.js';
 export * from './customers/customers.projection.js';
 export * from './permission-templates/permission-templates.projection.js';
 export * from './networks/networks.projection.js';
+export * from './one-page-profiles/one-page-profiles.projection.js';
 
 import { usersProjection } from './users/users.projection.js';
 import { permissionAuditProjection } from './permission-audit/permission-audit.projection.js';
 import { customersProjection } from './customers/customers.projection.js';
 import { permissionTemplatesProjection } from './permission-templates/permission-templates.projection.js';
 import { networksProjection } from './networks/networks.projection.js';
+import { onePageProfilesProjection } from './one-page-profiles/one-page-profiles.projection.js';
 import type { Projection } from './projection.js';
 
 /** Every read model the portal maintains, in the order they are created. */
@@ -20,4 +22,5 @@ export const allProjections: readonly Projection[] = [
   customersProjection,
   permissionTemplatesProjection,
   networksProjection,
+  onePageProfilesProjection,
 ];

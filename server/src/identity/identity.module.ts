@@ -44,6 +44,6 @@ import { PermissionTemplatesController } from './permission-templates/permission
     DeactivationScheduler,
     { provide: ACTOR_LOADER, useExisting: UsersReadModel },
   ],
-  exports: [FirstSuperuser, UsersReadModel, ACTOR_LOADER, DeactivationScheduler],
+  exports: [FirstSuperuser, UsersReadModel, UserAccess, ACTOR_LOADER, DeactivationScheduler],
 })
 export class IdentityModule {}
