@@ -17,6 +17,7 @@ import { ImpersonationController } from './impersonation/impersonation.controlle
 import { PermissionsController } from './permissions/permissions.controller.js';
 import { NetworksController } from './networks/networks.controller.js';
 import { NetworksReadModel } from './networks/networks.read.js';
+import { AccessLiveRules } from './access-live-rules.js';
 import { PermissionTemplatesController } from './permission-templates/permission-templates.controller.js';
 
 @Module({
@@ -39,6 +40,7 @@ import { PermissionTemplatesController } from './permission-templates/permission
     FirstSuperuser,
     UsersReadModel,
     NetworksReadModel,
+    AccessLiveRules,
     UserCommandHandler,
     UserAccess,
     DeactivationScheduler,

@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { portalModes, startTestPortal, type TestPortal } from '../../platform/testing/portal-harness.js';
+import {
+  listenLive,
+  portalModes,
+  startTestPortal,
+  type TestPortal,
+} from '../../platform/testing/portal-harness.js';
+import { waitFor } from '../../platform/testing/wait-for.js';
 import { utcOffsetMinutes } from './timezone-info.js';
 
 const CUSTOMER = '11111111-1111-4111-8111-111111111111';
@@ -156,6 +162,78 @@ describe.each(portalModes)('networks API and /users/me networks, $name', (mode) 
       active_network: null,
       timezone_info: { network_name: null, is_different: false },
     });
+  });
+
+  it('pushes network and permission-template changes live to administrators only', async () => {
+    const { call, admin, base, settle } = portal;
+    const adminLive = await listenLive(base, admin);
+    const teacherLive = await listenLive(base, tokens.netteacher!);
+    try {
+      const network = (
+        await settle(await call('POST', '/networks/', admin, { name: 'Live', timezone: 'UTC' }))
+      ).body.id as string;
+      const template = (
+        await settle(await call('POST', '/permission-templates/', admin, { name: 'Live', permissions: [] }))
+      ).body.id as string;
+      await waitFor(
+        'both changes live for the admin',
+        () =>
+          adminLive.messages.some((m) => m.type === 'NetworkCreated') &&
+          adminLive.messages.some((m) => m.type === 'PermissionTemplateCreated'),
+        5_000,
+      );
+      expect(adminLive.messages.find((m) => m.type === 'NetworkCreated')!.data).toEqual({
+        networkId: network,
+      });
+      expect(adminLive.messages.find((m) => m.type === 'PermissionTemplateCreated')!.data).toEqual({
+        templateId: template,
+      });
+      expect(teacherLive.messages.filter((m) => m.type.startsWith('Network'))).toEqual([]);
+    } finally {
+      adminLive.close();
+      teacherLive.close();
+    }
+  });
+
+  it('documents every access endpoint in the OpenAPI document', async () => {
+    const doc = (await (await fetch(`${portal.base}/api/docs-json`)).json()) as {
+      paths: Record<string, Record<string, unknown>>;
+      components: { schemas: Record<string, { properties: Record<string, Record<string, unknown>> }> };
+    };
+    const routes = Object.entries(doc.paths).flatMap(([path, ops]) =>
+      Object.keys(ops).map((method) => `${method.toUpperCase()} ${path}`),
+    );
+    expect(routes).toEqual(
+      expect.arrayContaining([
+        'POST /api/v1/login/{id}/access-token',
+        'POST /api/v1/users/{id}/student-impersonification-token',
+        'GET /api/v1/permission-templates',
+        'POST /api/v1/permission-templates',
+        'GET /api/v1/permission-templates/permissions',
+        'GET /api/v1/permission-templates/{id}',
+        'PUT /api/v1/permission-templates/{id}',
+        'DELETE /api/v1/permission-templates/{id}',
+        'GET /api/v1/permissions',
+        'GET /api/v1/permissions/{id}/assigned',
+        'GET /api/v1/permissions/{id}/unassigned',
+        'PUT /api/v1/permissions/{id}/assign',
+        'PUT /api/v1/permissions/{id}/unassign',
+        'GET /api/v1/networks',
+        'POST /api/v1/networks',
+        'GET /api/v1/networks/{id}',
+        'PUT /api/v1/networks/{id}',
+      ]),
+    );
+    const me = doc.components.schemas.CurrentUser!.properties;
+    expect(Object.keys(me)).toEqual(
+      expect.arrayContaining([
+        'impersonator_id',
+        'networks',
+        'active_network',
+        'active_network_id',
+        'timezone_info',
+      ]),
+    );
   });
 
   it('authorizes: reads need admin or the network permission, changes need both', async () => {
