@@ -7,7 +7,6 @@ import {
 } from '../../platform/testing/portal-harness.js';
 
 const CUSTOMER = '11111111-1111-4111-8111-111111111111';
-const NETWORK = '33333333-3333-4333-8333-333333333333';
 const MISSING = '99999999-9999-4999-8999-999999999999';
 
 describe.each(portalModes)('impersonation, $name', (mode) => {
@@ -67,22 +66,32 @@ describe.each(portalModes)('impersonation, $name', (mode) => {
   });
 
   it('records UserImpersonated and the impersonator on every event written in the session', async () => {
-    const session = (await impersonate(ids.student2!, portal.admin)).body.access_token as string;
-    const write = await portal.call('PUT', `/users/${ids.student2}/active_network/${NETWORK}`, session);
-    expect(write.status).toBe(200);
-    const history = await portal.call('GET', `/audit/users/${ids.student2}/history`, portal.admin);
-    expect(history.status).toBe(200);
-    const items = history.body.items as Record<string, unknown>[];
-    expect(items.map((e) => e.type)).toEqual(['UserCreated', 'UserImpersonated', 'ActiveNetworkChanged']);
-    expect(items[1]).toMatchObject({
-      actor_id: ids.admin,
-      impersonator_id: null,
-      data: { userId: ids.student2, impersonatorId: ids.admin, via: 'access-token' },
+    const session = (await impersonate(ids.partner!, portal.admin)).body.access_token as string;
+    // The impersonated partner edits one of their customer's students.
+    const write = await portal.call('PUT', `/users/${ids.student2}`, session, {
+      notes: 'Seen by the office',
     });
-    expect(items[2]).toMatchObject({ actor_id: ids.student2, impersonator_id: ids.admin });
+    expect(write.status).toBe(200);
+    const partnerHistory = await portal.call('GET', `/audit/users/${ids.partner}/history`, portal.admin);
+    expect(partnerHistory.status).toBe(200);
+    expect(partnerHistory.body.items).toEqual([
+      expect.objectContaining({ type: 'UserCreated' }),
+      expect.objectContaining({
+        type: 'UserImpersonated',
+        actor_id: ids.admin,
+        impersonator_id: null,
+        data: { userId: ids.partner, impersonatorId: ids.admin, via: 'access-token' },
+      }),
+    ]);
+    const studentHistory = await portal.call('GET', `/audit/users/${ids.student2}/history`, portal.admin);
+    expect((studentHistory.body.items as Record<string, unknown>[]).at(-1)).toMatchObject({
+      type: 'UserProfileUpdated',
+      actor_id: ids.partner,
+      impersonator_id: ids.admin,
+    });
     // The same in the raw store.
     const raw = await portal.running.infra.eventStore.readStream(`user-${ids.student2}`);
-    expect(raw.at(-1)!.metadata).toMatchObject({ actorId: ids.student2, impersonatorId: ids.admin });
+    expect(raw.at(-1)!.metadata).toMatchObject({ actorId: ids.partner, impersonatorId: ids.admin });
   });
 
   it('refuses to impersonate from an impersonation session', async () => {

@@ -146,7 +146,16 @@ describe.each(portalModes)('networks API and /users/me networks, $name', (mode) 
         difference_in_hours: hours,
       },
     });
-    await settle(await call('PUT', `/users/${user}/active_network/${newYork}`, token));
+    // The user may switch only among their own networks; an administrator to any.
+    expect(await call('PUT', `/users/${user}/active_network/${newYork}`, token)).toEqual({
+      status: 403,
+      body: { detail: 'You can only switch to one of your networks' },
+    });
+    expect(await call('PUT', `/users/${user}/active_network/${MISSING}`, admin)).toEqual({
+      status: 404,
+      body: { detail: 'Network not found' },
+    });
+    await settle(await call('PUT', `/users/${user}/active_network/${newYork}`, admin));
     const moved = await call('GET', '/users/me', token);
     expect(moved.body).toMatchObject({
       active_network: { id: newYork, name: 'Atlantic', primary_colour: '#7b2cbf' },
@@ -155,6 +164,9 @@ describe.each(portalModes)('networks API and /users/me networks, $name', (mode) 
     expect((moved.body.networks as { id: string }[]).map((n) => n.id).sort()).toEqual(
       [london, newYork].sort(),
     );
+    // Back home, by the user.
+    await settle(await call('PUT', `/users/${user}/active_network/${london}`, token));
+    expect((await call('GET', '/users/me', token)).body).toMatchObject({ active_network: { id: london } });
     // Administrators may switch to any network: they see them all. No network: nothing to compare.
     const adminMe = await call('GET', '/users/me', admin);
     expect((adminMe.body.networks as unknown[]).length).toBeGreaterThanOrEqual(4);
