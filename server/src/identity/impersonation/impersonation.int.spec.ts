@@ -161,6 +161,12 @@ describe.each(portalModes)('impersonation, $name', (mode) => {
     const session = (await impersonate(ids.student!, own)).body.access_token as string;
     expect((await portal.call('GET', '/users/me', session)).status).toBe(200);
     await portal.settle(await portal.call('PUT', `/users/${quitter}/block`, portal.admin));
+    // Revoked at once (so the live channel drops it too), not only refused by the guard.
+    const { rows } = await portal.running.infra.sql.query<{ open: string }>(
+      'SELECT count(*)::text AS open FROM auth_sessions WHERE impersonator_id = $1 AND revoked_at IS NULL',
+      [quitter],
+    );
+    expect(rows[0]!.open).toBe('0');
     expect((await portal.call('GET', '/users/me', session)).status).toBe(401);
   });
 
