@@ -46,6 +46,13 @@ import { PermissionTemplatesController } from './permission-templates/permission
     DeactivationScheduler,
     { provide: ACTOR_LOADER, useExisting: UsersReadModel },
   ],
-  exports: [FirstSuperuser, UsersReadModel, UserAccess, ACTOR_LOADER, DeactivationScheduler],
+  exports: [
+    FirstSuperuser,
+    UsersReadModel,
+    NetworksReadModel,
+    UserAccess,
+    ACTOR_LOADER,
+    DeactivationScheduler,
+  ],
 })
 export class IdentityModule {}

@@ -135,6 +135,7 @@ export class UsersController {
         throw forbidden('Partners can only manage users of their own customer');
     }
     const customerId = isAdmin(actor.permissions) ? (body.customer_id ?? null) : actor.customer_id;
+    await this.networks.requireKnown(body.network_id);
     const login = (body.login ?? body.email).trim().toLowerCase();
     if (await this.users.byLogin(login))
       throw new Problem(HttpStatus.CONFLICT, 'A user with this login already exists');
@@ -188,6 +189,7 @@ export class UsersController {
       (profile.customer_id !== undefined || profile.customer_type !== undefined)
     )
       throw forbidden('Partners cannot move users between customers or change their role');
+    await this.networks.requireKnown(profile.network_id);
     const changes: UserProfileChanges = {
       firstName: profile.first_name,
       lastName: profile.last_name,

@@ -92,6 +92,24 @@ describe.each(portalModes)('networks API and /users/me networks, $name', (mode) 
 
   it('validates: 422 naming the field, 404 for unknown networks', async () => {
     const { call, admin } = portal;
+    // Users and customers may only point at networks that exist.
+    const unknownNetwork = { status: 422, body: { detail: 'network_id: no network with this id' } };
+    expect(
+      await call('POST', '/users/', admin, {
+        email: 'lost@example.com',
+        first_name: 'L',
+        last_name: 'Ost',
+        user_type: 'teacher',
+        network_id: MISSING,
+      }),
+    ).toEqual(unknownNetwork);
+    expect(await call('PUT', `/users/${ids.teacher}`, admin, { network_id: MISSING })).toEqual(
+      unknownNetwork,
+    );
+    expect(await call('POST', '/customers/', admin, { name: 'Lost School', network_id: MISSING })).toEqual(
+      unknownNetwork,
+    );
+    expect((await call('PUT', `/users/${ids.teacher}`, admin, { network_id: null })).status).toBe(200);
     for (const [body, field] of [
       [{ timezone: 'Europe/London' }, 'name'],
       [{ name: 'X', timezone: 'Mars/Olympus' }, 'timezone'],
@@ -121,6 +139,8 @@ describe.each(portalModes)('networks API and /users/me networks, $name', (mode) 
         }),
       )
     ).body.id as string;
+    const school = await call('POST', '/customers/', admin, { name: 'Central School', network_id: london });
+    expect(school.status).toBe(201);
     const user = await portal.createUser({
       email: 'remote@example.com',
       first_name: 'Remy',

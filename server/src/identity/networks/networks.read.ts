@@ -1,5 +1,6 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { HttpStatus, Inject, Injectable } from '@nestjs/common';
 import type { NetworkRow } from '@portal/projections';
+import { Problem } from '../../platform/http/problem.js';
 import type { SqlClient } from '../../platform/sql/sql-client.js';
 import { SQL_CLIENT } from '../../platform/tokens.js';
 
@@ -11,6 +12,13 @@ export class NetworksReadModel {
   async byId(id: string): Promise<NetworkRow | null> {
     const { rows } = await this.sql.query<NetworkRow>('SELECT * FROM rm_networks WHERE id = $1', [id]);
     return rows[0] ?? null;
+  }
+
+  /** 422 naming the field when `id` (a UUID, already validated) names no network; null/undefined pass. */
+  async requireKnown(id: string | null | undefined, field = 'network_id'): Promise<void> {
+    if (id === null || id === undefined) return;
+    if (!(await this.byId(id.toLowerCase())))
+      throw new Problem(HttpStatus.UNPROCESSABLE_ENTITY, `${field}: no network with this id`);
   }
 
   async byIds(ids: readonly string[]): Promise<NetworkRow[]> {
