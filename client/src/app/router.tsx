@@ -5,6 +5,10 @@ import { DashboardPage } from '../features/dashboard/pages/DashboardPage';
 import { ForbiddenPage } from '../features/errors/pages/ForbiddenPage';
 import { NotFoundPage } from '../features/errors/pages/NotFoundPage';
 import { InvalidLinkPage, PublicNotBuiltPage } from '../features/errors/pages/PublicMessagePages';
+import { IncidentPage } from '../features/safeguarding/pages/IncidentPage';
+import { IncidentTypesPage } from '../features/safeguarding/pages/IncidentTypesPage';
+import { MyIncidentsPage } from '../features/safeguarding/pages/MyIncidentsPage';
+import { SafeguardingIncidentsPage } from '../features/safeguarding/pages/SafeguardingIncidentsPage';
 import { NoAccessPage, NotBuiltPage } from '../features/shell/pages/NotBuiltPage';
 import { configureApiClient } from '../shared/api/client';
 import { configureSessionRules, useSession } from '../shared/session';
@@ -17,6 +21,11 @@ import { INVALID_TOKEN_ROUTES, PROTECTED_ROUTES, PUBLIC_ROUTES, type PortalRoute
 /** Screens that exist; every other route of the table shows the "not built yet" page. */
 const BUILT_SCREENS: Record<string, () => React.ReactNode> = {
   'dashboard/:type?': () => <DashboardPage />,
+  'safeguarding-incidents': () => <SafeguardingIncidentsPage />,
+  'safeguarding-incidents/:id': () => <IncidentPage />,
+  'my-safeguarding-incidents': () => <MyIncidentsPage />,
+  'my-safeguarding-incidents/:id': () => <IncidentPage partnerView />,
+  'safeguarding-incident-types': () => <IncidentTypesPage />,
 };
 
 function protectedRoute(route: PortalRoute & { group: string }): RouteObject {
