@@ -5,6 +5,10 @@ import { DashboardPage } from '../features/dashboard/pages/DashboardPage';
 import { ForbiddenPage } from '../features/errors/pages/ForbiddenPage';
 import { NotFoundPage } from '../features/errors/pages/NotFoundPage';
 import { InvalidLinkPage, PublicNotBuiltPage } from '../features/errors/pages/PublicMessagePages';
+import { CustomerDetailsPage } from '../features/customers/pages/CustomerDetailsPage';
+import { CustomersPage } from '../features/customers/pages/CustomersPage';
+import { OnePageProfilePage } from '../features/one-page-profiles/pages/OnePageProfilePage';
+import { OnePageProfilesPage } from '../features/one-page-profiles/pages/OnePageProfilesPage';
 import { IncidentPage } from '../features/safeguarding/pages/IncidentPage';
 import { IncidentTypesPage } from '../features/safeguarding/pages/IncidentTypesPage';
 import { MyIncidentsPage } from '../features/safeguarding/pages/MyIncidentsPage';
@@ -26,6 +30,11 @@ const BUILT_SCREENS: Record<string, () => React.ReactNode> = {
   'my-safeguarding-incidents': () => <MyIncidentsPage />,
   'my-safeguarding-incidents/:id': () => <IncidentPage partnerView />,
   'safeguarding-incident-types': () => <IncidentTypesPage />,
+  customers: () => <CustomersPage />,
+  'customers/details/:id': () => <CustomerDetailsPage />,
+  'customers/:id': () => <CustomerDetailsPage />,
+  'users/one-page-profiles': () => <OnePageProfilesPage />,
+  'one-page-profiles/:id/details': () => <OnePageProfilePage />,
 };
 
 function protectedRoute(route: PortalRoute & { group: string }): RouteObject {

@@ -20,7 +20,6 @@ export function IncidentRow({
     <Table.Tr
       className={fresh ? `${classes.row} ${classes.fresh}` : classes.row}
       tabIndex={0}
-      role="link"
       aria-label={`Incident about ${incident.students.map((s) => s.name).join(', ')}, ${incident.status.replace('_', ' ')}`}
       onClick={onOpen}
       onKeyDown={(e) => {
