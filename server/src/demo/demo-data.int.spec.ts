@@ -16,7 +16,20 @@ describe.each(portalModes)('demo data, $name', (mode) => {
 
   it('seeds partner schools with every customer role, teachers and students through the API, as events', async () => {
     const { call, admin, running } = portal;
-    expect(running.demo).toMatchObject({ customers: 3, teachers: 10, students: 40 });
+    expect(running.demo).toMatchObject({ networks: 2, customers: 3, teachers: 10, students: 40 });
+    const networks = await call('GET', '/networks/', admin);
+    const colours = (networks.body.items as { primary_colour: string; timezone: string }[]).map((n) => [
+      n.timezone,
+      n.primary_colour,
+    ]);
+    expect(new Set(colours.map(([tz]) => tz)).size).toBe(2);
+    expect(new Set(colours.map(([, c]) => c)).size).toBe(2);
+    const templates = await call('GET', '/permission-templates/', admin);
+    expect(templates.body.total).toBeGreaterThanOrEqual(3);
+    const me = await call('GET', '/users/me', admin);
+    expect(me.body.permission_list).toEqual(
+      expect.arrayContaining(['CAN_LEAD_SAFEGUARDING', 'CAN_MODIFY_NETWORK']),
+    );
     const customers = await call('GET', '/customers/', admin);
     expect(customers.body.total).toBe(3);
     for (const customer of customers.body.items as { id: string }[]) {

@@ -5,11 +5,34 @@ import { SessionService } from '../platform/auth/session.service.js';
 /** Every demo account signs in with this password (printed at start, listed in the README). */
 export const DEMO_PASSWORD = 'Demo-Password-2026';
 
-const SCHOOLS = [
-  { key: 'oakfield', name: 'Oakfield Academy', domain: 'oakfield.example.org' },
-  { key: 'riverside', name: 'Riverside Pupil Referral Unit', domain: 'riverside.example.org' },
-  { key: 'sthilda', name: "St Hilda's Church of England School", domain: 'sthildas.example.org' },
+const NETWORKS = [
+  { key: 'england', name: 'England & Wales', timezone: 'Europe/London', primary_colour: '#0f716c' },
+  { key: 'spain', name: 'International (Madrid)', timezone: 'Europe/Madrid', primary_colour: '#5f3dc4' },
 ] as const;
+
+const SCHOOLS = [
+  { key: 'oakfield', name: 'Oakfield Academy', domain: 'oakfield.example.org', network: 'england' },
+  {
+    key: 'riverside',
+    name: 'Riverside Pupil Referral Unit',
+    domain: 'riverside.example.org',
+    network: 'england',
+  },
+  {
+    key: 'sthilda',
+    name: "St Hilda's Church of England School",
+    domain: 'sthildas.example.org',
+    network: 'spain',
+  },
+] as const;
+
+/** The first administrator also gets these, so the demo shows every area (network edits, safeguarding lead). */
+const ADMIN_DEMO_PERMISSIONS = [
+  'USER_IS_ADMIN',
+  'CAN_MODIFY_NETWORK',
+  'CAN_ACCESS_SAFEGUARDING',
+  'CAN_LEAD_SAFEGUARDING',
+];
 
 const ROLES = [
   { type: 'super-admin', local: 'head', first: 'Helen', last: 'Okafor' },
@@ -117,6 +140,7 @@ export class DemoData {
     const { token, session } = await this.sessions.create(adminId);
     let minPosition = '0';
     const call = async (method: string, path: string, body?: unknown): Promise<Answer> => {
+      // Reads wait for the previous write to be in the read models (X-Min-Position below).
       const res = await fetch(`${baseUrl}/api/v1${path}`, {
         method,
         headers: {
@@ -134,9 +158,31 @@ export class DemoData {
     };
     try {
       const logins: DemoSummary['logins'] = [];
+      await call('PUT', `/users/${adminId}/permissions`, { permissions: ADMIN_DEMO_PERMISSIONS });
+      const networks: Record<string, string> = {};
+      for (const network of NETWORKS) {
+        const { key, ...body } = network;
+        networks[key] = (await call('POST', '/networks/', body)).body.id as string;
+      }
+      const catalogue = (await call('GET', '/permission-templates/permissions')).body as {
+        view: { id: string }[];
+        action: { id: string }[];
+      };
+      const viewOnly = catalogue.view.map((p) => p.id);
+      await call('POST', '/permission-templates/', {
+        name: 'School leadership (everything)',
+        permissions: [...viewOnly, ...catalogue.action.map((p) => p.id)],
+      });
+      await call('POST', '/permission-templates/', { name: 'Read only', permissions: viewOnly });
+      await call('POST', '/permission-templates/', {
+        name: 'Attendance officer',
+        permissions: viewOnly.filter((p) => /STUDENTS_DETAILS|ATTENDANCE|CONTACT/.test(p)),
+      });
       const customers: Record<string, string> = {};
       for (const school of SCHOOLS) {
-        customers[school.key] = (await call('POST', '/customers/', { name: school.name })).body.id as string;
+        customers[school.key] = (
+          await call('POST', '/customers/', { name: school.name, network_id: networks[school.network] })
+        ).body.id as string;
         for (const role of ROLES) {
           const email = `${role.local}@${school.domain}`;
           await call('POST', '/users/', {
@@ -146,6 +192,7 @@ export class DemoData {
             user_type: 'partner',
             customer_id: customers[school.key],
             customer_type: role.type,
+            network_id: networks[school.network],
             password: DEMO_PASSWORD,
           });
           logins.push({ email, role: `${role.type} at ${school.name}` });
@@ -162,6 +209,7 @@ export class DemoData {
           last_name: last,
           user_type: 'teacher',
           timezone: i % 4 === 3 ? 'Europe/Madrid' : 'Europe/London',
+          network_id: i % 4 === 3 ? networks.spain : networks.england,
           notes: i === 0 ? 'Senior tutor; leads the maths team.' : undefined,
           permissions: extra,
           password: DEMO_PASSWORD,
@@ -186,6 +234,7 @@ export class DemoData {
             last_name: last,
             user_type: 'student',
             customer_id: customers[school.key],
+            network_id: networks[school.network],
             password: DEMO_PASSWORD,
           })
         ).body.id as string;
@@ -217,6 +266,7 @@ export class DemoData {
         }
       }
       const summary: DemoSummary = {
+        networks: NETWORKS.length,
         customers: SCHOOLS.length,
         partners: SCHOOLS.length * ROLES.length,
         teachers: TEACHER_NAMES.length,
@@ -235,6 +285,7 @@ export class DemoData {
 }
 
 export interface DemoSummary {
+  networks: number;
   customers: number;
   partners: number;
   teachers: number;
