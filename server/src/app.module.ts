@@ -9,6 +9,7 @@ import { CustomersModule } from './customers/customers.module.js';
 import { CollaborationModule } from './platform/collaboration/collaboration.module.js';
 import { HealthController } from './health/health.controller.js';
 import { LiveModule } from './platform/live/live.module.js';
+import { StorageModule } from './platform/storage/storage.module.js';
 
 @Module({})
 export class AppModule {
@@ -23,6 +24,7 @@ export class AppModule {
         CustomersModule,
         LiveModule.forRoot({ imports: [IdentityModule] }),
         CollaborationModule,
+        StorageModule,
       ],
       controllers: [HealthController],
       providers: [

@@ -8,6 +8,8 @@ import { FirstSuperuser } from './first-superuser.js';
 import { LoginController } from './login.controller.js';
 import { UserAccess } from './user-access.js';
 import { UsersController } from './users.controller.js';
+import { StudentFilesController } from './student-files.controller.js';
+import { UserDeletionController } from './user-deletion.controller.js';
 import { AuditController } from './audit/audit.controller.js';
 import { PasswordRecoveryController } from './password-recovery.controller.js';
 import { TokenLinks } from './token-links.js';
@@ -18,6 +20,8 @@ import { UsersReadModel } from './users.read.js';
   // LoginController first: its GET users/me must be matched before UsersController's GET users/:id.
   controllers: [
     LoginController,
+    StudentFilesController,
+    UserDeletionController,
     UsersController,
     AuditController,
     PasswordRecoveryController,
