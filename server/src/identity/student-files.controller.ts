@@ -130,7 +130,7 @@ export class StudentFilesController {
     @Query() _q: UploadUrlQuery,
   ): Promise<UploadUrlResponse> {
     const student = await this.student(req, id, 'upload');
-    const form = await this.storage.createUploadForm(origin(req), `students/${student.id}/`);
+    const form = await this.storage.createUploadForm(this.storage.baseUrlFor(req), `students/${student.id}/`);
     return {
       url: form.url,
       fields: form.fields,
@@ -151,7 +151,7 @@ export class StudentFilesController {
     const student = await this.student(req, id, 'view');
     const file = (student.files ?? []).find((f) => f.file_path === q.file_path);
     if (!file) throw new Problem(HttpStatus.NOT_FOUND, 'file_path: not a file of this student');
-    return this.storage.downloadUrl(origin(req), file.file_path, file.file_name);
+    return this.storage.downloadUrl(this.storage.baseUrlFor(req), file.file_path, file.file_name);
   }
 
   @Put('files/:id')
@@ -227,9 +227,4 @@ export class StudentFilesController {
     if (target.user_type !== 'student') throw studentNotFound();
     return target;
   }
-}
-
-/** The origin the caller reached us at (trust proxy is limited to loopback in app.ts). */
-function origin(req: AuthenticatedRequest): string {
-  return `${req.protocol}://${req.get('host') ?? 'localhost'}`;
 }

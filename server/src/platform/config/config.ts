@@ -84,7 +84,8 @@ export interface AppConfig {
   host: string;
   mode: StoreMode;
   dataDir: string;
-  storage: { dir: string; maxUploadBytes: number; urlTtlSeconds: number };
+  /** `publicBaseUrl`: PUBLIC_URL when set (behind a proxy), else storage URLs use the request's host. */
+  storage: { dir: string; maxUploadBytes: number; urlTtlSeconds: number; publicBaseUrl: string | null };
   databaseUrl: string | null;
   eventStoreConnectionString: string | null;
   redisUrl: string | null;
@@ -142,6 +143,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       dir: resolve(c.STORAGE_DIR ?? join(c.DATA_DIR, 'storage')),
       maxUploadBytes: c.STORAGE_MAX_UPLOAD_BYTES,
       urlTtlSeconds: c.STORAGE_URL_TTL_SECONDS,
+      publicBaseUrl: c.PUBLIC_URL ? c.PUBLIC_URL.replace(/\/$/, '') : null,
     },
     databaseUrl: c.DATABASE_URL ?? null,
     eventStoreConnectionString: c.EVENTSTORE_CONNECTION_STRING ?? null,

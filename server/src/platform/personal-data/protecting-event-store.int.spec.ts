@@ -13,7 +13,7 @@ import { ProtectingEventStore } from './protecting-event-store.js';
 // The decorator keeps every guarantee of the port.
 let contractSql: PgliteSqlClient | null = null;
 runEventStoreContract({
-  name: 'pglite behind ProtectingEventStore',
+  name: 'pglite',
   open: async () => {
     contractSql = await PgliteSqlClient.open();
     const raw = await PostgresEventStore.create(contractSql);

@@ -75,6 +75,7 @@ export class StorageService {
   readonly root: string;
   readonly maxUploadBytes: number;
   private readonly ttlMs: number;
+  private readonly publicBaseUrl: string | null;
   private secret: Promise<Buffer> | null = null;
 
   constructor(
@@ -84,6 +85,7 @@ export class StorageService {
     this.root = resolve(config.storage.dir);
     this.maxUploadBytes = config.storage.maxUploadBytes;
     this.ttlMs = config.storage.urlTtlSeconds * 1000;
+    this.publicBaseUrl = config.storage.publicBaseUrl;
   }
 
   private signingSecret(): Promise<Buffer> {
@@ -228,6 +230,11 @@ export class StorageService {
     if (!(Number(expires) * 1000 > Date.now())) throw refused('This link has expired');
     this.resolveKey(key);
     return { key, name: fileName };
+  }
+
+  /** Where clients reach the storage service: PUBLIC_URL when set, else the caller's own origin. */
+  baseUrlFor(req: { protocol: string; get(name: string): string | undefined }): string {
+    return this.publicBaseUrl ?? `${req.protocol}://${req.get('host') ?? 'localhost'}`;
   }
 
   /** Temporary upload area inside the root (same file system, so `put` is a rename). */
