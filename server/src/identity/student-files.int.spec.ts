@@ -57,7 +57,11 @@ describe.each(portalModes)('student files, $name', (mode) => {
 
   beforeAll(async () => {
     storageDir = await mkdtemp(join(tmpdir(), 'files-storage-'));
-    portal = await startTestPortal(mode, 'portal_files', { STORAGE_DIR: storageDir });
+    // A small global limit so the streaming size check is exercised without sending 100 MB.
+    portal = await startTestPortal(mode, 'portal_files', {
+      STORAGE_DIR: storageDir,
+      STORAGE_MAX_UPLOAD_BYTES: '4096',
+    });
     const { call, admin, settle } = portal;
     const oak = (await settle(await call('POST', '/customers/', admin, { name: 'Oakfield' }))).body
       .id as string;
@@ -243,6 +247,12 @@ describe.each(portalModes)('student files, $name', (mode) => {
     expect(oversized.status).toBe(413);
     expect(oversized.body.detail).toMatch(/^file: larger than/);
 
+    // Beyond the service's own limit: refused while streaming, nothing kept.
+    const huge = await post(form.url, form.fields, Buffer.alloc(64 * 1024, 1));
+    expect(huge.status).toBe(413);
+    expect(huge.body.detail).toBe('file: larger than the 4096 bytes allowed');
+    expect(policy.conditions.maxBytes).toBe(4096);
+
     const wrongType = await post(form.url, form.fields, Buffer.from('#!/bin/sh\n'), 'application/x-sh');
     expect(wrongType.status).toBe(415);
 
@@ -255,6 +265,7 @@ describe.each(portalModes)('student files, $name', (mode) => {
     const stored = await readdir(join(storageDir, 'students', studentId));
     expect(stored.filter((f) => !f.endsWith('.meta.json'))).toHaveLength(1);
     expect(existsSync(join(storageDir, '..', 'etc'))).toBe(false);
+    expect(await readdir(join(storageDir, '.uploads'))).toEqual([]);
   });
 
   it('registers only keys issued for the student and actually uploaded', async () => {
