@@ -122,6 +122,12 @@ describe.each(portalModes)('personal data erasure (crypto-shredding), $name', (m
       body: new URLSearchParams({ username: 'zyx.unique.person@example.com', password: HARNESS_PASSWORD }),
     });
     expect(login.status).toBe(401);
+    const byPlaceholder = await fetch(`${portal.base}/api/v1/login/access-token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ username: `[erased]-${userId}`, password: HARNESS_PASSWORD }),
+    });
+    expect(byPlaceholder.status).toBe(401);
 
     // Read model.
     const view = await portal.call('GET', `/users/${userId}`, portal.admin);

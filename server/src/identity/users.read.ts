@@ -59,9 +59,10 @@ export class UsersReadModel implements ActorLoader {
     return rows[0] ?? null;
   }
 
+  /** Sign-in, recovery and uniqueness: deleted (0015) and erased (0014) users are not found. */
   async byLogin(login: string): Promise<UserRow | null> {
     const { rows } = await this.sql.query<UserRow>(
-      `SELECT ${USER_COLUMNS} FROM rm_users WHERE login = $1 AND deleted_at IS NULL`,
+      `SELECT ${USER_COLUMNS} FROM rm_users WHERE login = $1 AND deleted_at IS NULL AND NOT personal_data_erased`,
       [login.toLowerCase()],
     );
     return rows[0] ?? null;
