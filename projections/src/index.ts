@@ -4,10 +4,12 @@ export * from './users/users.projection.js';
 export * from './users/personal-fields.js';
 export * from './permission-audit/permission-audit.projection.js';
 export * from './customers/customers.projection.js';
+export * from './one-page-profiles/one-page-profiles.projection.js';
 
 import { usersProjection } from './users/users.projection.js';
 import { permissionAuditProjection } from './permission-audit/permission-audit.projection.js';
 import { customersProjection } from './customers/customers.projection.js';
+import { onePageProfilesProjection } from './one-page-profiles/one-page-profiles.projection.js';
 import type { Projection } from './projection.js';
 
 /** Every read model the portal maintains, in the order they are created. */
@@ -15,4 +17,5 @@ export const allProjections: readonly Projection[] = [
   usersProjection,
   permissionAuditProjection,
   customersProjection,
+  onePageProfilesProjection,
 ];
