@@ -30,3 +30,30 @@ export const USER_PERSONAL_DATA_RULE: PersonalDataRule = {
   erasedEventType: 'UserPersonalDataErased',
   fields: USER_PERSONAL_FIELDS,
 };
+
+/** A student's one-page profile (`one-page-profile-{userId}`): free text about the child, same key. */
+export const ONE_PAGE_PROFILE_TEXT_FIELDS = [
+  'preferredName',
+  'likedAboutMe',
+  'importantToMe',
+  'supportMethods',
+  'hobbies',
+  'careerAspirations',
+  'notes',
+] as const;
+
+export const ONE_PAGE_PROFILE_PERSONAL_DATA_RULE: PersonalDataRule = {
+  streamPrefix: 'one-page-profile-',
+  // Recorded in the user's own stream; here the destroyed key is what makes the text unreadable.
+  erasedEventType: 'UserPersonalDataErased',
+  fields: {
+    OnePageProfileCreated: ONE_PAGE_PROFILE_TEXT_FIELDS,
+    OnePageProfileUpdated: ONE_PAGE_PROFILE_TEXT_FIELDS.map((f) => `changes.${f}`),
+  },
+};
+
+/** Every rule the event store decorator applies. */
+export const PERSONAL_DATA_RULES: readonly PersonalDataRule[] = [
+  USER_PERSONAL_DATA_RULE,
+  ONE_PAGE_PROFILE_PERSONAL_DATA_RULE,
+];

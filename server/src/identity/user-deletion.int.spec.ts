@@ -2,6 +2,7 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { ProjectionRunner } from '../platform/projections/projection-runner.js';
 import {
   HARNESS_PASSWORD,
   portalModes,
@@ -164,5 +165,66 @@ describe.each(portalModes)('deleting users and erasing their data, $name', (mode
     expect(view.body.student_profile).toEqual({ files: [], latest_ehcp_file: null });
     const audit = await portal.call('GET', `/audit/users/${id}/history?types=StudentFileAdded`, portal.admin);
     expect((audit.body.items as { data: { fileName: string } }[])[0]!.data.fileName).toBe('[erased]');
+  });
+  it("erasing a student also erases their one-page profile's free text, also after a rebuild", async () => {
+    const id = await student('profiled@example.com');
+    const created = await portal.settle(
+      await portal.call('POST', '/one-page-profiles/', portal.admin, {
+        user_id: id,
+        preferred_name: 'Wrenfield',
+        support_methods: 'Quietroom-5521',
+        favourite_subjects: ['Art'],
+      }),
+    );
+    const profileId = created.body.id as string;
+    await portal.settle(
+      await portal.call('PUT', `/one-page-profiles/${profileId}`, portal.admin, {
+        notes: 'Notes-7741',
+        progress: 40,
+      }),
+    );
+    const secrets = ['wrenfield', 'quietroom-5521', 'notes-7741'];
+    const raw = async () =>
+      (
+        await portal.running.infra.sql.query<{ data: string }>(
+          `SELECT data::text AS data FROM es_events WHERE stream = $1`,
+          [`one-page-profile-${id}`],
+        )
+      ).rows
+        .map((r) => r.data.toLowerCase())
+        .join('\n');
+    const before = await raw();
+    expect(secrets.filter((x) => before.includes(x))).toEqual([]);
+    expect((await portal.call('GET', `/one-page-profiles/${profileId}`, portal.admin)).body).toMatchObject({
+      preferred_name: 'Wrenfield',
+      notes: 'Notes-7741',
+    });
+
+    await portal.settle(await portal.call('DELETE', `/users/${id}/user_profile`, portal.admin));
+    const erased = {
+      preferred_name: '[erased]',
+      support_methods: '[erased]',
+      notes: '[erased]',
+      progress: 40,
+    };
+    expect((await portal.call('GET', `/one-page-profiles/${profileId}`, portal.admin)).body).toMatchObject(
+      erased,
+    );
+    const row = async () =>
+      (
+        await portal.running.infra.sql.query<{ row: string }>(
+          'SELECT rm_one_page_profiles::text AS row FROM rm_one_page_profiles WHERE id = $1',
+          [profileId],
+        )
+      ).rows[0]!.row.toLowerCase();
+    const stored = await row();
+    expect(secrets.filter((x) => stored.includes(x))).toEqual([]);
+
+    await portal.running.app.get(ProjectionRunner).rebuild();
+    expect((await portal.call('GET', `/one-page-profiles/${profileId}`, portal.admin)).body).toMatchObject(
+      erased,
+    );
+    const rebuilt = await row();
+    expect(secrets.filter((x) => rebuilt.includes(x))).toEqual([]);
   });
 });
