@@ -30,7 +30,7 @@ COPY --from=build /app/server/dist ./server/dist
 COPY --from=build /app/client/package.json ./client/
 COPY --from=build /app/client/dist ./client/dist
 # Run as the image's unprivileged "node" user; DATA_DIR is only written in embedded mode.
-RUN mkdir -p /app/data && chown node:node /app/data
+RUN mkdir -p /app/data /app/storage && chown node:node /app/data /app/storage
 USER node
 EXPOSE 3000
 HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \

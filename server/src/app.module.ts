@@ -11,6 +11,7 @@ import { DemoModule } from './demo/demo.module.js';
 import { CollaborationModule } from './platform/collaboration/collaboration.module.js';
 import { HealthController } from './health/health.controller.js';
 import { LiveModule } from './platform/live/live.module.js';
+import { StorageModule } from './platform/storage/storage.module.js';
 
 @Module({})
 export class AppModule {
@@ -27,6 +28,7 @@ export class AppModule {
         DemoModule,
         LiveModule.forRoot({ imports: [IdentityModule] }),
         CollaborationModule,
+        StorageModule,
       ],
       controllers: [HealthController],
       providers: [

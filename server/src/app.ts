@@ -20,6 +20,7 @@ import { SESSION_SCHEMA } from './platform/auth/session.service.js';
 import { CREDENTIALS_SCHEMA } from './identity/credentials.js';
 import { TOKEN_LINK_SCHEMA } from './identity/token-links.js';
 import { MAIL_OUTBOX_SCHEMA } from './platform/mail/mail-outbox.js';
+import { STORAGE_SECRETS_SCHEMA } from './platform/storage/storage.service.js';
 import { FirstSuperuser, type FirstSuperuserOutcome } from './identity/first-superuser.js';
 import { DemoData, type DemoSummary } from './demo/demo-data.js';
 import type { AuthenticatedRequest } from './platform/auth/request-context.js';
@@ -46,6 +47,7 @@ async function ensureStateTables(sql: SqlClient): Promise<void> {
       ...CREDENTIALS_SCHEMA,
       ...TOKEN_LINK_SCHEMA,
       ...MAIL_OUTBOX_SCHEMA,
+      ...STORAGE_SECRETS_SCHEMA,
     ]) {
       await tx.query(ddl);
     }

@@ -1,4 +1,5 @@
 import { defineProjection, type ProjectionEvent } from '../projection.js';
+import { ERASED } from '../users/user-events.js';
 
 /**
  * A student's one-page profile (spec §3), one per student, in the stream `one-page-profile-{userId}`.
@@ -82,7 +83,7 @@ const sqlValue = (column: string, value: unknown) =>
 
 export const onePageProfilesProjection = defineProjection({
   name: 'one_page_profiles',
-  version: 1,
+  version: 2,
   tables: ['rm_one_page_profiles'],
   schema: [
     `CREATE TABLE IF NOT EXISTS rm_one_page_profiles (
@@ -106,11 +107,23 @@ export const onePageProfilesProjection = defineProjection({
        version                   bigint NOT NULL
      )`,
   ],
-  handles: ONE_PAGE_PROFILE_EVENT_TYPES,
+  handles: [...ONE_PAGE_PROFILE_EVENT_TYPES, 'UserPersonalDataErased'],
   async apply(event: ProjectionEvent, tx) {
-    const e = event as unknown as ProjectionEvent & OnePageProfileEvent;
     const revision = event.revision.toString();
     const at = event.metadata.occurredAt;
+    if (event.type === 'UserPersonalDataErased') {
+      // Decision 0014: the student's key is gone; no plaintext stays in this read model either.
+      const { userId } = event.data as { userId: string };
+      const text = ['preferred_name', 'liked_about_me', 'important_to_me', 'support_methods', 'hobbies']
+        .concat(['career_aspirations', 'notes'])
+        .map((c) => `${c} = CASE WHEN ${c} IS NULL THEN NULL ELSE $2 END`);
+      await tx.query(
+        `UPDATE rm_one_page_profiles SET ${text.join(', ')}, updated_at = $3 WHERE user_id = $1`,
+        [userId, ERASED, at],
+      );
+      return;
+    }
+    const e = event as unknown as ProjectionEvent & OnePageProfileEvent;
     if (e.type === 'OnePageProfileCreated') {
       const d = e.data;
       const columns = Object.values(COLUMNS);

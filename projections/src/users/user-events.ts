@@ -93,6 +93,34 @@ export interface UserImpersonatedData extends UserRef {
   via: 'access-token' | 'student-token';
 }
 
+/** A file uploaded to the storage service and registered on a student (spec §7 "Student files"). */
+export type StudentFileType = 'EHCP' | 'OTHER';
+export const STUDENT_FILE_TYPES: readonly StudentFileType[] = ['EHCP', 'OTHER'];
+
+export interface StudentFileAddedData extends UserRef {
+  fileId: string;
+  /** Storage key, e.g. students/{userId}/{fileId}: ids only, no personal data. */
+  filePath: string;
+  /** The name the uploader gave: personal data (encrypted at rest, see personal-fields.ts). */
+  fileName: string;
+  fileType: StudentFileType;
+  contentType: string;
+  size: number;
+}
+
+export interface StudentFilesDeletedData extends UserRef {
+  fileIds: string[];
+}
+
+/** Soft delete (decision 0015): the record is kept, the user disappears from lists and cannot sign in. */
+export interface UserDeletedData extends UserRef {
+  /** Set when a partner deleted a user of their own customer. */
+  customerId?: string | null;
+}
+
+/** The placeholder every read path shows for personal data whose key was destroyed (decision 0014). */
+export const ERASED = '[erased]';
+
 /** The user stream's events: a discriminated union on `type`. */
 export type UserEvent =
   | { type: 'UserCreated'; data: UserCreatedData }
@@ -111,7 +139,11 @@ export type UserEvent =
   | { type: 'UserContactUpdated'; data: UserContactData }
   | { type: 'UserContactRemoved'; data: UserContactRemovedData }
   | { type: 'PasswordChanged'; data: UserRef }
-  | { type: 'UserImpersonated'; data: UserImpersonatedData };
+  | { type: 'UserImpersonated'; data: UserImpersonatedData }
+  | { type: 'UserPersonalDataErased'; data: UserRef }
+  | { type: 'UserDeleted'; data: UserDeletedData }
+  | { type: 'StudentFileAdded'; data: StudentFileAddedData }
+  | { type: 'StudentFilesDeleted'; data: StudentFilesDeletedData };
 
 export type UserEventType = UserEvent['type'];
 
@@ -133,6 +165,10 @@ export const USER_EVENT_TYPES: readonly UserEventType[] = [
   'UserContactRemoved',
   'PasswordChanged',
   'UserImpersonated',
+  'UserPersonalDataErased',
+  'UserDeleted',
+  'StudentFileAdded',
+  'StudentFilesDeleted',
 ];
 
 /** Type labels (spec §3); the server's policy module uses the same table. */

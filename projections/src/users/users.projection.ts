@@ -1,5 +1,6 @@
 import { defineProjection, type ProjectionEvent, type ProjectionTx } from '../projection.js';
 import {
+  ERASED,
   USER_EVENT_TYPES,
   USER_TYPE_LABELS,
   type ContactFields,
@@ -12,6 +13,17 @@ export * from './user-events.js';
 
 export interface UserContactRow extends ContactFields {
   id: string;
+}
+
+export interface StudentFileRow {
+  id: string;
+  file_path: string;
+  file_name: string;
+  file_type: string;
+  content_type: string;
+  size: number;
+  uploaded_at: string;
+  uploaded_by: string | null;
 }
 
 export interface UserRow {
@@ -45,6 +57,12 @@ export interface UserRow {
   /** Derived: deactivated (no access), inactive (blocked), active. */
   status: 'active' | 'inactive' | 'deactivated';
   last_action: Date | null;
+  /** Decision 0014: the personal columns hold "[erased]" (the login "[erased]-{id}", to stay unique). */
+  personal_data_erased: boolean;
+  /** Decision 0015: soft-deleted users are left out of every query but the audit. */
+  deleted_at: Date | null;
+  /** Students' registered files (spec §3 student_profile.files), oldest first. */
+  files: StudentFileRow[];
   created_at: Date;
   updated_at: Date;
   version: string;
@@ -75,6 +93,24 @@ async function update(tx: ProjectionTx, event: ProjectionEvent, set: string, par
   );
 }
 
+/** The login column of an erased user: unique per user, recognisably erased. */
+export const erasedLogin = (userId: string) => `${ERASED}-${userId}`;
+const erasedOrNull = (value: string | null) => (value === null ? null : ERASED);
+
+async function updateJsonColumn<T>(
+  tx: ProjectionTx,
+  event: ProjectionEvent,
+  column: 'contacts' | 'files',
+  change: (current: T[]) => T[],
+) {
+  const { userId } = event.data as { userId: string };
+  const { rows } = await tx.query<Record<string, T[]>>(`SELECT ${column} FROM rm_users WHERE id = $1`, [
+    userId,
+  ]);
+  const current = rows[0]?.[column] ?? [];
+  await update(tx, event, `${column} = $3::jsonb`, [JSON.stringify(change(current))]);
+}
+
 async function updateContacts(
   tx: ProjectionTx,
   event: ProjectionEvent,
@@ -91,7 +127,7 @@ async function updateContacts(
 
 export const usersProjection = defineProjection({
   name: 'users',
-  version: 2,
+  version: 3,
   tables: ['rm_users'],
   schema: [
     `CREATE TABLE IF NOT EXISTS rm_users (
@@ -121,6 +157,9 @@ export const usersProjection = defineProjection({
                                          WHEN is_blocked THEN 'inactive'
                                          ELSE 'active' END) STORED,
        last_action                timestamptz,
+       personal_data_erased       boolean NOT NULL DEFAULT false,
+       deleted_at                 timestamptz,
+       files                      jsonb NOT NULL DEFAULT '[]',
        created_at                 timestamptz NOT NULL,
        updated_at                 timestamptz NOT NULL,
        version                    bigint NOT NULL
@@ -143,7 +182,7 @@ export const usersProjection = defineProjection({
            ON CONFLICT (id) DO NOTHING`,
           [
             d.userId,
-            d.login.toLowerCase(),
+            d.login === ERASED ? erasedLogin(d.userId) : d.login.toLowerCase(),
             d.email,
             d.firstName,
             d.lastName,
@@ -211,6 +250,58 @@ export const usersProjection = defineProjection({
       case 'UserImpersonated':
         // Audit only: the row does not change (the impersonation is read from the stream).
         return;
+      case 'UserPersonalDataErased': {
+        // Decision 0014: no plaintext stays in the read model. Stored files are destroyed with the key.
+        const { rows } = await tx.query<{ contacts: UserContactRow[] }>(
+          'SELECT contacts FROM rm_users WHERE id = $1',
+          [e.data.userId],
+        );
+        const contacts = (rows[0]?.contacts ?? []).map((c) => ({
+          id: c.id,
+          name: ERASED,
+          email: erasedOrNull(c.email),
+          phone: erasedOrNull(c.phone),
+          relationship: erasedOrNull(c.relationship),
+          notes: erasedOrNull(c.notes),
+        }));
+        return update(
+          tx,
+          event,
+          `login = $3, email = $4, first_name = $4, last_name = $4,
+           notes = CASE WHEN notes IS NULL THEN NULL ELSE $4 END,
+           quality_issue_reason = CASE WHEN quality_issue_reason IS NULL THEN NULL ELSE $4 END,
+           contacts = $5::jsonb, files = '[]'::jsonb, personal_data_erased = true,
+           has_access = false, scheduled_for_deactivation = NULL`,
+          [erasedLogin(e.data.userId), ERASED, JSON.stringify(contacts)],
+        );
+      }
+      case 'UserDeleted':
+        return update(tx, event, 'deleted_at = $3, has_access = false, scheduled_for_deactivation = NULL', [
+          event.metadata.occurredAt,
+        ]);
+      case 'StudentFileAdded': {
+        const d = e.data;
+        const file: StudentFileRow = {
+          id: d.fileId,
+          file_path: d.filePath,
+          file_name: d.fileName,
+          file_type: d.fileType,
+          content_type: d.contentType,
+          size: d.size,
+          uploaded_at: event.metadata.occurredAt,
+          uploaded_by: event.metadata.actorId ?? null,
+        };
+        return updateJsonColumn<StudentFileRow>(tx, event, 'files', (files) => [
+          ...files.filter((f) => f.id !== file.id),
+          file,
+        ]);
+      }
+      case 'StudentFilesDeleted': {
+        const gone = new Set(e.data.fileIds);
+        return updateJsonColumn<StudentFileRow>(tx, event, 'files', (files) =>
+          files.filter((f) => !gone.has(f.id)),
+        );
+      }
     }
   },
 });

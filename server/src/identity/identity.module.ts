@@ -8,6 +8,8 @@ import { FirstSuperuser } from './first-superuser.js';
 import { LoginController } from './login.controller.js';
 import { UserAccess } from './user-access.js';
 import { UsersController } from './users.controller.js';
+import { StudentFilesController } from './student-files.controller.js';
+import { UserDeletionController } from './user-deletion.controller.js';
 import { AuditController } from './audit/audit.controller.js';
 import { PasswordRecoveryController } from './password-recovery.controller.js';
 import { TokenLinks } from './token-links.js';
@@ -25,6 +27,8 @@ import { PermissionTemplatesController } from './permission-templates/permission
   controllers: [
     LoginController,
     ImpersonationController,
+    StudentFilesController,
+    UserDeletionController,
     UsersController,
     AuditController,
     PermissionTemplatesController,

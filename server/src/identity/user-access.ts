@@ -23,7 +23,7 @@ import { UsersReadModel } from './users.read.js';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const isUuid = (value: string) => UUID.test(value);
 
-export type PartnerAction = 'add' | 'edit' | 'disable' | 'password';
+export type PartnerAction = 'add' | 'edit' | 'disable' | 'password' | 'delete';
 
 export const forbidden = (detail = 'You do not have permission to do this') =>
   new Problem(HttpStatus.FORBIDDEN, detail);
@@ -47,6 +47,8 @@ export function partnerPermissionsFor(
       return [PARTNER.DISABLE[kind]];
     case 'password':
       return [PARTNER.CHANGE_PASSWORD_FOR_SELECTED_USER];
+    case 'delete':
+      return [PARTNER.DELETE[kind]];
   }
 }
 

@@ -1,6 +1,8 @@
 import { HttpStatus } from '@nestjs/common';
 import type {
   ContactFields,
+  StudentFileAddedData,
+  StudentFileType,
   CustomerTypeName,
   UserCreatedData,
   UserEvent,
@@ -26,6 +28,10 @@ export enum UserErrorCode {
   ContactAlreadyExists = 'CONTACT_ALREADY_EXISTS',
   MarkerPermissionChange = 'MARKER_PERMISSION_CHANGE',
   CustomerRequired = 'CUSTOMER_REQUIRED',
+  PersonalDataErased = 'PERSONAL_DATA_ERASED',
+  NotAStudent = 'NOT_A_STUDENT',
+  FileNotFound = 'FILE_NOT_FOUND',
+  FileAlreadyExists = 'FILE_ALREADY_EXISTS',
 }
 
 /** Exhaustive: a new code that is not mapped here does not compile. */
@@ -33,6 +39,7 @@ export function httpStatusOf(code: UserErrorCode): HttpStatus {
   switch (code) {
     case UserErrorCode.NotFound:
     case UserErrorCode.ContactNotFound:
+    case UserErrorCode.FileNotFound:
       return HttpStatus.NOT_FOUND;
     case UserErrorCode.AlreadyExists:
     case UserErrorCode.AlreadyActive:
@@ -44,10 +51,13 @@ export function httpStatusOf(code: UserErrorCode): HttpStatus {
     case UserErrorCode.NotATeacher:
     case UserErrorCode.NoDeactivationDue:
     case UserErrorCode.ContactAlreadyExists:
+    case UserErrorCode.PersonalDataErased:
+    case UserErrorCode.FileAlreadyExists:
       return HttpStatus.CONFLICT;
     case UserErrorCode.DeactivationDateNotInFuture:
     case UserErrorCode.MarkerPermissionChange:
     case UserErrorCode.CustomerRequired:
+    case UserErrorCode.NotAStudent:
       return HttpStatus.UNPROCESSABLE_ENTITY;
     default: {
       const unmapped: never = code;
@@ -86,6 +96,11 @@ export interface ExistingUser {
   permissions: string[];
   activeNetworkId: string | null;
   contacts: ContactState[];
+  /** The personal-data key was destroyed (decision 0014): no new personal data is accepted. */
+  personalDataErased: boolean;
+  /** Soft-deleted (decision 0015): only erasure is still possible. */
+  deleted: boolean;
+  files: { id: string; fileType: StudentFileType }[];
 }
 
 export type UserState = { exists: false } | ExistingUser;
@@ -110,7 +125,11 @@ export type UserCommand =
   | { type: 'AddContact'; userId: string; contactId: string; contact: ContactFields }
   | { type: 'UpdateContact'; userId: string; contactId: string; contact: ContactFields }
   | { type: 'RemoveContact'; userId: string; contactId: string }
-  | { type: 'ChangePassword'; userId: string };
+  | { type: 'ChangePassword'; userId: string }
+  | { type: 'ErasePersonalData'; userId: string }
+  | { type: 'DeleteUser'; userId: string }
+  | { type: 'AddStudentFile'; userId: string; file: Omit<StudentFileAddedData, 'userId'> }
+  | { type: 'DeleteStudentFiles'; userId: string; fileIds: string[] };
 
 export function evolve(state: UserState, event: UserEvent): UserState {
   if (event.type === 'UserCreated') {
@@ -128,6 +147,9 @@ export function evolve(state: UserState, event: UserEvent): UserState {
       permissions: [...d.permissions],
       activeNetworkId: d.networkId ?? null,
       contacts: [],
+      personalDataErased: false,
+      deleted: false,
+      files: [],
     };
   }
   if (!state.exists) return state;
@@ -176,6 +198,16 @@ export function evolve(state: UserState, event: UserEvent): UserState {
     case 'PasswordChanged':
     case 'UserImpersonated':
       return state;
+    case 'UserPersonalDataErased':
+      return { ...state, personalDataErased: true, hasAccess: false, scheduledDeactivationAt: null };
+    case 'UserDeleted':
+      return { ...state, deleted: true, hasAccess: false, scheduledDeactivationAt: null };
+    case 'StudentFileAdded':
+      return { ...state, files: [...state.files, { id: event.data.fileId, fileType: event.data.fileType }] };
+    case 'StudentFilesDeleted': {
+      const gone = new Set(event.data.fileIds);
+      return { ...state, files: state.files.filter((f) => !gone.has(f.id)) };
+    }
   }
 }
 
@@ -207,9 +239,17 @@ export function decide(command: UserCommand, state: UserState): UserEvent[] {
   }
   const user = existing(state);
   const userId = user.userId;
+  // A deleted user is gone for every command except the erasure of their personal data (0015).
+  if (user.deleted && command.type !== 'ErasePersonalData') fail(UserErrorCode.NotFound, 'User not found');
+  const refuseIfErased = () => {
+    if (user.personalDataErased)
+      fail(UserErrorCode.PersonalDataErased, "This user's personal data has been erased");
+  };
   switch (command.type) {
     case 'UpdateUserProfile': {
       const changes = command.changes;
+      const personal = [changes.firstName, changes.lastName, changes.email, changes.notes];
+      if (personal.some((v) => v !== undefined)) refuseIfErased();
       if (user.userType === 'partner' && changes.customerType === null)
         fail(UserErrorCode.CustomerRequired, 'customer_type: is required for partner users');
       if ((user.userType === 'partner' || user.userType === 'student') && changes.customerId === null)
@@ -246,6 +286,7 @@ export function decide(command: UserCommand, state: UserState): UserEvent[] {
       if (!user.isBlocked) fail(UserErrorCode.NotBlocked, 'User is not blocked');
       return [{ type: 'UserUnblocked', data: { userId } }];
     case 'SetQualityIssue':
+      refuseIfErased();
       if (user.userType !== 'teacher')
         fail(UserErrorCode.NotATeacher, 'Quality issues apply to teachers only');
       if (user.qualityIssue !== null)
@@ -278,12 +319,14 @@ export function decide(command: UserCommand, state: UserState): UserEvent[] {
       if (user.activeNetworkId === command.networkId) return [];
       return [{ type: 'ActiveNetworkChanged', data: { userId, networkId: command.networkId } }];
     case 'AddContact':
+      refuseIfErased();
       if (user.contacts.some((c) => c.id === command.contactId))
         fail(UserErrorCode.ContactAlreadyExists, 'Contact already exists');
       return [
         { type: 'UserContactAdded', data: { userId, contactId: command.contactId, ...command.contact } },
       ];
     case 'UpdateContact':
+      refuseIfErased();
       if (!user.contacts.some((c) => c.id === command.contactId))
         fail(UserErrorCode.ContactNotFound, 'Contact not found');
       return [
@@ -295,5 +338,25 @@ export function decide(command: UserCommand, state: UserState): UserEvent[] {
       return [{ type: 'UserContactRemoved', data: { userId, contactId: command.contactId } }];
     case 'ChangePassword':
       return [{ type: 'PasswordChanged', data: { userId } }];
+    case 'ErasePersonalData':
+      refuseIfErased();
+      return [{ type: 'UserPersonalDataErased', data: { userId } }];
+    case 'DeleteUser':
+      return [{ type: 'UserDeleted', data: { userId, customerId: user.customerId } }];
+    case 'AddStudentFile':
+      refuseIfErased();
+      if (user.userType !== 'student') fail(UserErrorCode.NotAStudent, 'Files can only be added to students');
+      if (user.files.some((f) => f.id === command.file.fileId))
+        fail(UserErrorCode.FileAlreadyExists, 'This file is already registered');
+      return [{ type: 'StudentFileAdded', data: { userId, ...command.file } }];
+    case 'DeleteStudentFiles': {
+      const known = new Set(user.files.map((f) => f.id));
+      const unknown = command.fileIds.filter((id) => !known.has(id));
+      if (unknown.length > 0)
+        fail(UserErrorCode.FileNotFound, `files_uuids: not files of this student (${unknown.join(', ')})`);
+      const fileIds = [...new Set(command.fileIds)];
+      if (fileIds.length === 0) return [];
+      return [{ type: 'StudentFilesDeleted', data: { userId, fileIds } }];
+    }
   }
 }

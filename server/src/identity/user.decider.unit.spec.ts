@@ -41,7 +41,22 @@ const ev = {
   qualitySet: { type: 'QualityIssueSet', data: { userId, reason: 'Late twice' } },
   qualityUnset: { type: 'QualityIssueUnset', data: { userId } },
   contactAdded: { type: 'UserContactAdded', data: { userId, contactId: 'c1', ...contact } },
+  erased: { type: 'UserPersonalDataErased', data: { userId } },
+  deleted: { type: 'UserDeleted', data: { userId, customerId: null } },
 } satisfies Record<string, UserEvent>;
+const file = {
+  fileId: 'f1',
+  filePath: `students/${userId}/f1`,
+  fileName: 'plan.pdf',
+  fileType: 'EHCP' as const,
+  contentType: 'application/pdf',
+  size: 10,
+};
+const studentCreated: UserEvent = {
+  type: 'UserCreated',
+  data: { ...teacher, userType: 'student', permissions: ['USER_IS_STUDENT'], customerId },
+};
+const fileAdded: UserEvent = { type: 'StudentFileAdded', data: { userId, ...file } };
 
 type Row = [string, UserEvent[], UserCommand, UserEvent[] | UserErrorCode, string?];
 
@@ -292,6 +307,83 @@ const table: Row[] = [
     [created],
     { type: 'ChangePassword', userId },
     [{ type: 'PasswordChanged', data: { userId } }],
+  ],
+  // Personal data erasure (decision 0014) and soft delete (decision 0015).
+  ['erase personal data', [created], { type: 'ErasePersonalData', userId }, [ev.erased]],
+  [
+    'erase twice',
+    [created, ev.erased],
+    { type: 'ErasePersonalData', userId },
+    UserErrorCode.PersonalDataErased,
+  ],
+  [
+    'no new names after the erasure',
+    [created, ev.erased],
+    { type: 'UpdateUserProfile', userId, changes: { firstName: 'Back' } },
+    UserErrorCode.PersonalDataErased,
+  ],
+  [
+    'other profile fields may still change after the erasure',
+    [created, ev.erased],
+    { type: 'UpdateUserProfile', userId, changes: { timezone: 'Europe/Paris' } },
+    [{ type: 'UserProfileUpdated', data: { userId, changes: { timezone: 'Europe/Paris' } } }],
+  ],
+  [
+    'no new contacts after the erasure',
+    [created, ev.erased],
+    { type: 'AddContact', userId, contactId: 'c9', contact },
+    UserErrorCode.PersonalDataErased,
+  ],
+  [
+    'delete a user',
+    [created],
+    { type: 'DeleteUser', userId },
+    [{ type: 'UserDeleted', data: { userId, customerId: null } }],
+  ],
+  ['a deleted user is gone', [created, ev.deleted], { type: 'BlockUser', userId }, UserErrorCode.NotFound],
+  ['delete twice', [created, ev.deleted], { type: 'DeleteUser', userId }, UserErrorCode.NotFound],
+  ['erase a deleted user', [created, ev.deleted], { type: 'ErasePersonalData', userId }, [ev.erased]],
+  [
+    'add a file to a student',
+    [studentCreated],
+    { type: 'AddStudentFile', userId, file },
+    [{ type: 'StudentFileAdded', data: { userId, ...file } }],
+  ],
+  [
+    'add the same file twice',
+    [studentCreated, fileAdded],
+    { type: 'AddStudentFile', userId, file },
+    UserErrorCode.FileAlreadyExists,
+  ],
+  [
+    'files belong to students only',
+    [created],
+    { type: 'AddStudentFile', userId, file },
+    UserErrorCode.NotAStudent,
+  ],
+  [
+    'delete files',
+    [studentCreated, fileAdded],
+    { type: 'DeleteStudentFiles', userId, fileIds: [file.fileId, file.fileId] },
+    [{ type: 'StudentFilesDeleted', data: { userId, fileIds: [file.fileId] } }],
+  ],
+  [
+    'delete an unknown file',
+    [studentCreated, fileAdded],
+    { type: 'DeleteStudentFiles', userId, fileIds: ['f-unknown'] },
+    UserErrorCode.FileNotFound,
+  ],
+  [
+    'delete a file already deleted',
+    [studentCreated, fileAdded, { type: 'StudentFilesDeleted', data: { userId, fileIds: [file.fileId] } }],
+    { type: 'DeleteStudentFiles', userId, fileIds: [file.fileId] },
+    UserErrorCode.FileNotFound,
+  ],
+  [
+    'no new files after the erasure',
+    [studentCreated, ev.erased],
+    { type: 'AddStudentFile', userId, file },
+    UserErrorCode.PersonalDataErased,
   ],
 ];
 

@@ -16,8 +16,12 @@ export type {
   UserImpersonatedData,
   UserRef,
   UserTypeName,
+  StudentFileAddedData,
+  StudentFilesDeletedData,
+  StudentFileType,
+  UserDeletedData,
 } from '@portal/projections';
-export { USER_EVENT_TYPES } from '@portal/projections';
+export { USER_EVENT_TYPES, ERASED, STUDENT_FILE_TYPES } from '@portal/projections';
 export { MARKER_PERMISSIONS } from './policy/policy.js';
 
 /** Events of a user's stream (`user-{id}`): past-tense facts, payloads in @portal/projections. */

@@ -1,4 +1,4 @@
-import type { UserRow } from '@portal/projections';
+import { ERASED, type UserRow } from '@portal/projections';
 import { CUSTOMER_ROLE_LABELS, type CustomerRole } from './policy/policy.js';
 import type { UserView } from './users.dto.js';
 
@@ -12,7 +12,7 @@ export function toUserView(row: UserRow, options: { hideNotes?: boolean } = {}):
   const customerType = row.customer_type as CustomerRole | null;
   return {
     id: row.id,
-    login: row.login,
+    login: row.personal_data_erased ? ERASED : row.login,
     email: row.email,
     first_name: row.first_name,
     last_name: row.last_name,
@@ -32,6 +32,8 @@ export function toUserView(row: UserRow, options: { hideNotes?: boolean } = {}):
       row.user_type === 'teacher'
         ? { has_quality_issue: row.has_quality_issue, quality_issue_reason: row.quality_issue_reason }
         : null,
+    student_profile: row.user_type === 'student' ? studentProfile(row) : null,
+    personal_data_erased: row.personal_data_erased ?? false,
     network_id: row.network_id,
     active_network: row.active_network_id,
     timezone: row.timezone ?? DEFAULT_TIMEZONE,
@@ -46,4 +48,15 @@ export function toUserView(row: UserRow, options: { hideNotes?: boolean } = {}):
     created_at: new Date(row.created_at).toISOString(),
     updated_at: new Date(row.updated_at).toISOString(),
   };
+}
+
+/** spec §3: student_profile.files and the derived "latest EHCP file". */
+function studentProfile(row: UserRow) {
+  const files = row.files ?? [];
+  const ehcp = files.filter((f) => f.file_type === 'EHCP');
+  const latest = ehcp.reduce<(typeof files)[number] | null>(
+    (a, f) => (a === null || f.uploaded_at >= a.uploaded_at ? f : a),
+    null,
+  );
+  return { files, latest_ehcp_file: latest };
 }

@@ -25,6 +25,7 @@ import type { AuthenticatedRequest } from '../platform/auth/request-context.js';
 import { Problem } from '../platform/http/problem.js';
 import { PORTAL_NAMESPACE, uuidV5 } from '../platform/uuid.js';
 import { Credentials } from './credentials.js';
+import { PersonalDataVault } from '../platform/personal-data/personal-data-vault.js';
 import type { UserProfileChanges } from './user.events.js';
 import {
   ALL_MARKER_PERMISSIONS,
@@ -71,6 +72,7 @@ export class UsersController {
     private readonly users: UsersReadModel,
     private readonly credentials: Credentials,
     private readonly networks: NetworksReadModel,
+    private readonly vault: PersonalDataVault,
   ) {}
 
   // ---- reads ----
@@ -141,7 +143,10 @@ export class UsersController {
       throw new Problem(HttpStatus.CONFLICT, 'A user with this login already exists');
     // The id is derived from the login (as for the first administrator): creating the same login twice
     // appends to the same stream with `no_stream`, which the store refuses.
-    const userId = uuidV5(`user:${login}`, PORTAL_NAMESPACE);
+    // After an erasure (decision 0014) the login is free again, but the derived stream is taken: a new
+    // person with the same login gets a fresh id.
+    const derivedId = uuidV5(`user:${login}`, PORTAL_NAMESPACE);
+    const userId = (await this.vault.isErased(derivedId)) ? randomUUID() : derivedId;
     const permissions = [...new Set([...initialPermissions(body.user_type, customerType), ...extras])];
     const result = await this.access
       .run(req, {

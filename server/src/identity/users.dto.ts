@@ -286,6 +286,23 @@ export class TeacherProfileView {
   @ApiProperty({ nullable: true, type: String }) quality_issue_reason!: string | null;
 }
 
+export class StudentFileView {
+  @ApiProperty() id!: string;
+  @ApiProperty({ description: 'Storage key; pass it to files-download-url' }) file_path!: string;
+  @ApiProperty() file_name!: string;
+  @ApiProperty({ enum: ['EHCP', 'OTHER'] }) file_type!: string;
+  @ApiProperty() content_type!: string;
+  @ApiProperty() size!: number;
+  @ApiProperty() uploaded_at!: string;
+  @ApiProperty({ nullable: true, type: String }) uploaded_by!: string | null;
+}
+
+export class StudentProfileView {
+  @ApiProperty({ type: [StudentFileView] }) files!: StudentFileView[];
+  @ApiProperty({ type: StudentFileView, nullable: true, description: 'Derived: the latest EHCP file' })
+  latest_ehcp_file!: StudentFileView | null;
+}
+
 export class UserView {
   @ApiProperty() id!: string;
   @ApiProperty() login!: string;
@@ -308,6 +325,9 @@ export class UserView {
   one_page_profile!: UserOnePageProfileRef | null;
   @ApiProperty({ type: CustomerProfileView, nullable: true }) customer_profile!: CustomerProfileView | null;
   @ApiProperty({ type: TeacherProfileView, nullable: true }) teacher_profile!: TeacherProfileView | null;
+  @ApiProperty({ type: StudentProfileView, nullable: true }) student_profile!: StudentProfileView | null;
+  @ApiProperty({ description: 'Personal data erased (DELETE /users/{id}/user_profile)' })
+  personal_data_erased!: boolean;
   @ApiProperty({ nullable: true, type: String }) network_id!: string | null;
   @ApiProperty({ nullable: true, type: String }) active_network!: string | null;
   @ApiProperty() timezone!: string;

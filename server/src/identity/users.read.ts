@@ -47,17 +47,29 @@ export interface UserListFilter {
 export class UsersReadModel implements ActorLoader {
   constructor(@Inject(SQL_CLIENT) private readonly sql: SqlClient) {}
 
+  /** Deleted users (decision 0015) are not found: not listed, cannot sign in, cannot be acted on. */
   async byId(id: string): Promise<UserRow | null> {
+    const { rows } = await this.sql.query<UserRow>(
+      `SELECT ${USER_COLUMNS} FROM rm_users WHERE id = $1 AND deleted_at IS NULL`,
+      [id],
+    );
+    return rows[0] ?? null;
+  }
+
+  /** Also a deleted user: only for erasing their personal data. */
+  async byIdIncludingDeleted(id: string): Promise<UserRow | null> {
     const { rows } = await this.sql.query<UserRow>(`SELECT ${USER_COLUMNS} FROM rm_users WHERE id = $1`, [
       id,
     ]);
     return rows[0] ?? null;
   }
 
+  /** Sign-in, recovery and uniqueness: deleted (0015) and erased (0014) users are not found. */
   async byLogin(login: string): Promise<UserRow | null> {
-    const { rows } = await this.sql.query<UserRow>(`SELECT ${USER_COLUMNS} FROM rm_users WHERE login = $1`, [
-      login.toLowerCase(),
-    ]);
+    const { rows } = await this.sql.query<UserRow>(
+      `SELECT ${USER_COLUMNS} FROM rm_users WHERE login = $1 AND deleted_at IS NULL AND NOT personal_data_erased`,
+      [login.toLowerCase()],
+    );
     return rows[0] ?? null;
   }
 
@@ -80,7 +92,7 @@ export class UsersReadModel implements ActorLoader {
   }
 
   async list(filter: UserListFilter): Promise<{ rows: UserRow[]; total: number }> {
-    const where: string[] = [];
+    const where: string[] = ['deleted_at IS NULL'];
     const params: unknown[] = [];
     const add = (sql: (n: string) => string, value: unknown) => {
       params.push(value);
@@ -122,7 +134,7 @@ export class UsersReadModel implements ActorLoader {
   /** Users whose scheduled deactivation has come due and who still have access. */
   async dueDeactivations(now: Date, limit = 100): Promise<string[]> {
     const { rows } = await this.sql.query<{ id: string }>(
-      `SELECT id FROM rm_users WHERE has_access AND scheduled_for_deactivation <= $1
+      `SELECT id FROM rm_users WHERE has_access AND deleted_at IS NULL AND scheduled_for_deactivation <= $1
         ORDER BY scheduled_for_deactivation LIMIT ${limit}`,
       [now.toISOString()],
     );

@@ -5,10 +5,15 @@ import type { SqlClient } from './sql/sql-client.js';
 import { PgliteSqlClient } from './sql/pglite-client.js';
 import { PgSqlClient } from './sql/pg-client.js';
 import { DirectoryLockedError } from './sql/directory-lock.js';
+import { PERSONAL_DATA_RULES } from '@portal/projections';
+import { PersonalDataVault } from './personal-data/personal-data-vault.js';
+import { ProtectingEventStore } from './personal-data/protecting-event-store.js';
 
 export interface Infrastructure {
   sql: SqlClient;
+  /** The store every module uses: personal fields encrypted at rest (decision 0014). */
   eventStore: EventStore;
+  vault: PersonalDataVault;
   close(): Promise<void>;
 }
 
@@ -21,10 +26,16 @@ export class StartupError extends Error {
 export async function openInfrastructure(config: AppConfig): Promise<Infrastructure> {
   const sql = await openSql(config);
   let eventStore: EventStore;
+  let vault: PersonalDataVault;
   try {
-    eventStore = config.eventStoreConnectionString
+    const raw = config.eventStoreConnectionString
       ? await openEventStoreDb(config.eventStoreConnectionString)
       : await PostgresEventStore.create(sql);
+    vault = await PersonalDataVault.open(sql).catch(async (e: unknown) => {
+      await raw.close().catch(() => {});
+      throw e;
+    });
+    eventStore = new ProtectingEventStore(raw, vault, PERSONAL_DATA_RULES);
   } catch (e) {
     await sql.close().catch(() => {});
     throw e;
@@ -32,6 +43,7 @@ export async function openInfrastructure(config: AppConfig): Promise<Infrastruct
   return {
     sql,
     eventStore,
+    vault,
     close: async () => {
       await eventStore.close();
       await sql.close();

@@ -8,6 +8,8 @@ import { SessionService } from './auth/session.service.js';
 import { MailOutbox } from './mail/mail-outbox.js';
 import { MinPositionInterceptor } from './http/min-position.interceptor.js';
 import { APP_CONFIG, EVENT_STORE, LOGGER, SQL_CLIENT } from './tokens.js';
+import { PersonalDataVault } from './personal-data/personal-data-vault.js';
+import { StorageService } from './storage/storage.service.js';
 
 export interface PlatformContext {
   config: AppConfig;
@@ -31,10 +33,12 @@ export class PlatformModule implements OnApplicationShutdown {
       { provide: SQL_CLIENT, useValue: context.infra.sql },
       { provide: EVENT_STORE, useValue: context.infra.eventStore },
       { provide: LOGGER, useValue: context.log },
+      { provide: PersonalDataVault, useValue: context.infra.vault },
       { provide: ProjectionRunner, useValue: runner },
       SessionService,
       MinPositionInterceptor,
       MailOutbox,
+      StorageService,
     ];
     return {
       module: PlatformModule,

@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { EVENT_STORE, type EventMetadata, type EventStore } from '../../platform/event-store/event-store.js';
 import { SessionService } from '../../platform/auth/session.service.js';
 import { Problem } from '../../platform/http/problem.js';
+import { PersonalDataVault } from '../../platform/personal-data/personal-data-vault.js';
 import { UserError, decide, fold, type UserCommand } from '../user.decider.js';
 import { userStream, type UserEvent, type UserEventType } from '../user.events.js';
 
@@ -25,6 +26,8 @@ const ENDS_SESSIONS: ReadonlySet<UserEventType> = new Set([
   'UserBlocked',
   'UserDeactivated',
   'PasswordChanged',
+  'UserPersonalDataErased',
+  'UserDeleted',
 ]);
 
 const userIdOf = (command: UserCommand) =>
@@ -35,6 +38,7 @@ export class UserCommandHandler implements ICommandHandler<ExecuteUserCommand, C
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
     private readonly sessions: SessionService,
+    private readonly vault: PersonalDataVault,
   ) {}
 
   async execute({ command, metadata }: ExecuteUserCommand): Promise<CommandResult> {
@@ -51,6 +55,9 @@ export class UserCommandHandler implements ICommandHandler<ExecuteUserCommand, C
     }
     const last = recorded.at(-1);
     if (events.length === 0) return { position: (last?.position ?? 0n).toString() };
+    // Crypto-shredding (decision 0014): the key goes first, so a crash between the two steps leaves
+    // the data unreadable (and the command can simply be sent again), never an erase event with a live key.
+    if (events.some((e) => e.type === 'UserPersonalDataErased')) await this.vault.erase(userId);
     const result = await this.store.append(
       stream,
       events.map((e) => ({ id: randomUUID(), type: e.type, data: e.data, metadata })),

@@ -1,4 +1,4 @@
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { z } from 'zod';
 
 /** Where the event store lives: see README "Modes". */
@@ -69,6 +69,16 @@ const schema = z.object({
   /** Per-connection token bucket: burst size and refill rate (messages per second). */
   COLLAB_RATE_BURST: z.coerce.number().int().positive().default(500),
   COLLAB_RATE_PER_SECOND: z.coerce.number().positive().default(200),
+  /** Embedded file storage (student files): defaults to DATA_DIR/storage. */
+  STORAGE_DIR: z.string().optional(),
+  /** Largest accepted upload in bytes (default 100 MB). */
+  STORAGE_MAX_UPLOAD_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(100 * 1024 * 1024),
+  /** Lifetime of signed upload policies and download URLs, in seconds. */
+  STORAGE_URL_TTL_SECONDS: z.coerce.number().int().positive().max(86_400).default(900),
 });
 
 export interface AppConfig {
@@ -76,6 +86,8 @@ export interface AppConfig {
   host: string;
   mode: StoreMode;
   dataDir: string;
+  /** `publicBaseUrl`: PUBLIC_URL when set (behind a proxy), else storage URLs use the request's host. */
+  storage: { dir: string; maxUploadBytes: number; urlTtlSeconds: number; publicBaseUrl: string | null };
   databaseUrl: string | null;
   eventStoreConnectionString: string | null;
   redisUrl: string | null;
@@ -138,6 +150,12 @@ export function loadConfig(
     host: c.HOST,
     mode,
     dataDir: resolve(c.DATA_DIR),
+    storage: {
+      dir: resolve(c.STORAGE_DIR ?? join(c.DATA_DIR, 'storage')),
+      maxUploadBytes: c.STORAGE_MAX_UPLOAD_BYTES,
+      urlTtlSeconds: c.STORAGE_URL_TTL_SECONDS,
+      publicBaseUrl: c.PUBLIC_URL ? c.PUBLIC_URL.replace(/\/$/, '') : null,
+    },
     databaseUrl: c.DATABASE_URL ?? null,
     eventStoreConnectionString: c.EVENTSTORE_CONNECTION_STRING ?? null,
     redisUrl: c.REDIS_URL ?? null,

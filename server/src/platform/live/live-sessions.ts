@@ -12,6 +12,8 @@ export const DISCONNECTING_EVENTS: Readonly<Record<string, LiveEndReason>> = {
   UserBlocked: 'blocked',
   UserDeactivated: 'deactivated',
   PasswordChanged: 'session_ended',
+  UserPersonalDataErased: 'no_access',
+  UserDeleted: 'no_access',
 };
 
 /** `user-` events after which a user's rooms are derived again (and dead sessions dropped). */

@@ -1,0 +1,59 @@
+import type { UserEventType } from './user-events.js';
+
+/**
+ * Which fields of which events are personal data (decision 0014). The event store decorator
+ * encrypts exactly these with the subject's key on append and decrypts them on every read; once the
+ * key is destroyed they read as "[erased]". Paths are dotted (`changes.firstName`); only string
+ * values are encrypted (null and absent stay as they are).
+ */
+export interface PersonalDataRule {
+  /** Streams of this category carry personal data of one subject: the rest of the stream name. */
+  streamPrefix: string;
+  /** The event that records the destruction of the subject's key. */
+  erasedEventType: string;
+  fields: Readonly<Record<string, readonly string[]>>;
+}
+
+const CONTACT = ['name', 'email', 'phone', 'relationship', 'notes'] as const;
+
+export const USER_PERSONAL_FIELDS: Partial<Record<UserEventType, readonly string[]>> = {
+  UserCreated: ['login', 'email', 'firstName', 'lastName', 'notes'],
+  UserProfileUpdated: ['changes.firstName', 'changes.lastName', 'changes.email', 'changes.notes'],
+  UserContactAdded: CONTACT,
+  UserContactUpdated: CONTACT,
+  QualityIssueSet: ['reason'],
+  StudentFileAdded: ['fileName'],
+};
+
+export const USER_PERSONAL_DATA_RULE: PersonalDataRule = {
+  streamPrefix: 'user-',
+  erasedEventType: 'UserPersonalDataErased',
+  fields: USER_PERSONAL_FIELDS,
+};
+
+/** A student's one-page profile (`one-page-profile-{userId}`): free text about the child, same key. */
+export const ONE_PAGE_PROFILE_TEXT_FIELDS = [
+  'preferredName',
+  'likedAboutMe',
+  'importantToMe',
+  'supportMethods',
+  'hobbies',
+  'careerAspirations',
+  'notes',
+] as const;
+
+export const ONE_PAGE_PROFILE_PERSONAL_DATA_RULE: PersonalDataRule = {
+  streamPrefix: 'one-page-profile-',
+  // Recorded in the user's own stream; here the destroyed key is what makes the text unreadable.
+  erasedEventType: 'UserPersonalDataErased',
+  fields: {
+    OnePageProfileCreated: ONE_PAGE_PROFILE_TEXT_FIELDS,
+    OnePageProfileUpdated: ONE_PAGE_PROFILE_TEXT_FIELDS.map((f) => `changes.${f}`),
+  },
+};
+
+/** Every rule the event store decorator applies. */
+export const PERSONAL_DATA_RULES: readonly PersonalDataRule[] = [
+  USER_PERSONAL_DATA_RULE,
+  ONE_PAGE_PROFILE_PERSONAL_DATA_RULE,
+];

@@ -1,0 +1,96 @@
+import { Controller, Delete, HttpCode, HttpStatus, Inject, Param, Req } from '@nestjs/common';
+import { ApiNotFoundResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import type { UserRow } from '@portal/projections';
+import { RequirePermissions } from '../platform/auth/public.decorator.js';
+import type { AuthenticatedRequest } from '../platform/auth/request-context.js';
+import { Problem } from '../platform/http/problem.js';
+import { StorageService } from '../platform/storage/storage.service.js';
+import type { SqlClient } from '../platform/sql/sql-client.js';
+import { SQL_CLIENT } from '../platform/tokens.js';
+import { MARKER_PERMISSIONS, isAdmin, isPartner, partnerMaySee, partnerVisibility } from './policy/policy.js';
+import { PositionResponse } from './users.dto.js';
+import { UsersReadModel } from './users.read.js';
+import { UserAccess, isUuid } from './user-access.js';
+import type { CommandResult } from './commands/user-command.handler.js';
+
+const notFound = () => new Problem(HttpStatus.NOT_FOUND, 'User not found');
+
+/**
+ * Deleting users (decision 0015) and erasing their personal data by crypto-shredding (decision 0014).
+ * Administrators; partners for users of their own customer they can see, with PARTNER_CAN_DELETE_{kind}.
+ */
+@ApiTags('users')
+@Controller('api/v1/users')
+export class UserDeletionController {
+  constructor(
+    private readonly access: UserAccess,
+    private readonly users: UsersReadModel,
+    private readonly storage: StorageService,
+    @Inject(SQL_CLIENT) private readonly sql: SqlClient,
+  ) {}
+
+  @Delete(':id/user_profile')
+  @HttpCode(HttpStatus.OK)
+  @RequirePermissions(MARKER_PERMISSIONS.admin, MARKER_PERMISSIONS.partner)
+  @ApiOkResponse({
+    type: PositionResponse,
+    description: 'Personal data erased (names, e-mail, notes, contacts, files)',
+  })
+  @ApiNotFoundResponse({ description: 'User not found' })
+  async erase(@Req() req: AuthenticatedRequest, @Param('id') id: string): Promise<CommandResult> {
+    // A deleted user's record can still be erased: that is how retention ends (decision 0015).
+    const target = await this.target(req, id, { includeDeleted: true });
+    const result = await this.access.run(req, { type: 'ErasePersonalData', userId: target.id });
+    // State outside the event store that holds the same personal data or lets the person in.
+    await this.sql.query('DELETE FROM auth_credentials WHERE user_id = $1', [target.id]);
+    await this.sql.query('DELETE FROM auth_token_links WHERE user_id = $1', [target.id]);
+    await this.sql.query('DELETE FROM mail_outbox WHERE lower(to_address) IN (lower($1), lower($2))', [
+      target.email,
+      target.login,
+    ]);
+    if (target.user_type === 'student') await this.storage.removePrefix(`students/${target.id}/`);
+    return result;
+  }
+
+  @Delete(':id')
+  @HttpCode(HttpStatus.OK)
+  @RequirePermissions(MARKER_PERMISSIONS.admin, MARKER_PERMISSIONS.partner)
+  @ApiOkResponse({
+    type: PositionResponse,
+    description: 'User deleted (kept for the record, see decision 0015)',
+  })
+  @ApiNotFoundResponse({ description: 'User not found' })
+  async delete(@Req() req: AuthenticatedRequest, @Param('id') id: string): Promise<CommandResult> {
+    const target = await this.target(req, id, { includeDeleted: false });
+    return this.access.run(req, { type: 'DeleteUser', userId: target.id });
+  }
+
+  private async target(
+    req: AuthenticatedRequest,
+    id: string,
+    o: { includeDeleted: boolean },
+  ): Promise<UserRow> {
+    const actor = await this.access.actorRow(req);
+    if (!isUuid(id)) throw notFound();
+    const target = o.includeDeleted
+      ? await this.users.byIdIncludingDeleted(id.toLowerCase())
+      : await this.users.byId(id.toLowerCase());
+    if (!target) throw notFound();
+    if (target.id === actor.id)
+      throw new Problem(HttpStatus.UNPROCESSABLE_ENTITY, 'id: you cannot delete your own account');
+    if (isAdmin(actor.permissions)) return target;
+    // Partners: only users of their own customer that they can see (others are not found), and only
+    // with the delete permission for that kind of user.
+    const visible =
+      isPartner(actor.permissions) &&
+      actor.customer_id !== null &&
+      target.customer_id === actor.customer_id &&
+      partnerMaySee(partnerVisibility(actor.permissions), {
+        userType: target.user_type,
+        customerType: target.customer_type,
+      });
+    if (!visible) throw notFound();
+    this.access.authorize(actor, target, 'delete');
+    return target;
+  }
+}

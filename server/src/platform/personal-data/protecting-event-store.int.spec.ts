@@ -1,0 +1,145 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { USER_PERSONAL_DATA_RULE } from '@portal/projections';
+import { runEventStoreContract } from '../event-store/event-store.contract.js';
+import type { EventStore, RecordedEvent } from '../event-store/event-store.js';
+import { PostgresEventStore } from '../event-store/postgres/postgres-event-store.js';
+import { PgliteSqlClient } from '../sql/pglite-client.js';
+import type { SqlClient } from '../sql/sql-client.js';
+import { sqlTargets } from '../testing/sql-targets.js';
+import { PersonalDataVault } from './personal-data-vault.js';
+import { ProtectingEventStore } from './protecting-event-store.js';
+
+// The decorator keeps every guarantee of the port.
+let contractSql: PgliteSqlClient | null = null;
+runEventStoreContract({
+  name: 'pglite',
+  open: async () => {
+    contractSql = await PgliteSqlClient.open();
+    const raw = await PostgresEventStore.create(contractSql);
+    return new ProtectingEventStore(raw, await PersonalDataVault.open(contractSql), [
+      USER_PERSONAL_DATA_RULE,
+    ]);
+  },
+  teardown: async () => {
+    await contractSql?.close();
+  },
+});
+
+const created = (userId: string, firstName: string) => ({
+  id: randomUUID(),
+  type: 'UserCreated',
+  data: {
+    userId,
+    login: `${firstName.toLowerCase()}@example.com`,
+    email: `${firstName.toLowerCase()}@example.com`,
+    firstName,
+    lastName: 'Example',
+    userType: 'teacher',
+    permissions: ['USER_IS_TEACHER'],
+    notes: null,
+  },
+});
+const erasedEvent = (userId: string) => ({
+  id: randomUUID(),
+  type: 'UserPersonalDataErased',
+  data: { userId },
+});
+const firstName = (events: RecordedEvent[]) => (events[0]!.data as { firstName: string }).firstName;
+
+describe.each(sqlTargets('pii_store'))('ProtectingEventStore on $name', (target) => {
+  let sql: SqlClient;
+  let raw: EventStore;
+  /** Two processes: each has its own vault (and key cache) over the same database. */
+  let a: ProtectingEventStore;
+  let b: ProtectingEventStore;
+  let clock = Date.now();
+  let c: ProtectingEventStore;
+
+  beforeAll(async () => {
+    sql = await target.open();
+    raw = await PostgresEventStore.create(sql);
+    const rule = [USER_PERSONAL_DATA_RULE];
+    a = new ProtectingEventStore(raw, await PersonalDataVault.open(sql), rule);
+    b = new ProtectingEventStore(raw, await PersonalDataVault.open(sql), rule);
+    c = new ProtectingEventStore(
+      raw,
+      new PersonalDataVault(sql, { cacheTtlMs: 1000, now: () => clock }),
+      rule,
+    );
+  });
+
+  afterAll(async () => {
+    await raw.close();
+    await sql.close();
+    await target.close();
+  });
+
+  it('encrypts marked fields on append; other fields and streams stay as written', async () => {
+    const id = randomUUID();
+    await a.append(`user-${id}`, [created(id, 'Ottoline')], { expectedRevision: 'no_stream' });
+    const stored = (await raw.readStream(`user-${id}`))[0]!.data as Record<string, unknown>;
+    expect(stored.firstName).toMatch(/^pii:v1:/);
+    expect(stored.email).toMatch(/^pii:v1:/);
+    expect(stored).toMatchObject({ userId: id, userType: 'teacher', notes: null });
+    expect(firstName(await b.readStream(`user-${id}`))).toBe('Ottoline');
+    await a.append('customer-x', [{ id: randomUUID(), type: 'CustomerCreated', data: { name: 'Plain' } }], {
+      expectedRevision: 'any',
+    });
+    expect((await raw.readStream('customer-x'))[0]!.data).toEqual({ name: 'Plain' });
+  });
+
+  it('reads events written before encryption (plaintext), and shows them "[erased]" after the erasure', async () => {
+    const id = randomUUID();
+    await raw.append(`user-${id}`, [created(id, 'Legacy')], { expectedRevision: 'no_stream' });
+    expect(firstName(await a.readStream(`user-${id}`))).toBe('Legacy');
+    await a.vault.erase(id);
+    await a.append(`user-${id}`, [erasedEvent(id)], { expectedRevision: 0n });
+    expect(firstName(await b.readStream(`user-${id}`))).toBe('[erased]');
+  });
+
+  it('another process reading the stream sees the erasure at once, whatever it cached', async () => {
+    const id = randomUUID();
+    await a.append(`user-${id}`, [created(id, 'Bartholomew')], { expectedRevision: 'no_stream' });
+    expect(firstName(await b.readStream(`user-${id}`))).toBe('Bartholomew'); // b caches the key
+    await a.vault.erase(id);
+    await a.append(`user-${id}`, [erasedEvent(id)], { expectedRevision: 0n });
+    expect(firstName(await b.readStream(`user-${id}`))).toBe('[erased]');
+    // A subscription from the start delivers it erased too.
+    const sub = b.subscribeToAll({ filter: { streamPrefixes: [`user-${id}`] } });
+    const seen: RecordedEvent[] = [];
+    for await (const e of sub) {
+      seen.push(e);
+      if (seen.length === 2) break;
+    }
+    await sub.close();
+    expect(firstName(seen)).toBe('[erased]');
+    // Appending personal data after the erasure stores none.
+    await a.append(
+      `user-${id}`,
+      [
+        {
+          id: randomUUID(),
+          type: 'UserProfileUpdated',
+          data: { userId: id, changes: { firstName: 'Back' } },
+        },
+      ],
+      { expectedRevision: 1n },
+    );
+    const last = (await raw.readStream(`user-${id}`)).at(-1)!.data as { changes: { firstName: string } };
+    expect(last.changes.firstName).toBe('[erased]');
+  });
+
+  it('a page without the erase event is stale at most for the cache lifetime', async () => {
+    const id = randomUUID();
+    const { position } = await a.append(`user-${id}`, [created(id, 'Cressida')], {
+      expectedRevision: 'no_stream',
+    });
+    const page = () => c.readAll({ fromPosition: position - 1n, maxCount: 1 });
+    expect(firstName(await page())).toBe('Cressida'); // c caches the key
+    await a.vault.erase(id);
+    expect(firstName(await page())).toBe('Cressida'); // within the TTL, c has not looked again
+    clock += 1001;
+    expect(firstName(await page())).toBe('[erased]');
+  });
+});
