@@ -6,6 +6,7 @@ import { AuthGuard } from './platform/auth/auth.guard.js';
 import { MinPositionInterceptor } from './platform/http/min-position.interceptor.js';
 import { IdentityModule } from './identity/identity.module.js';
 import { CustomersModule } from './customers/customers.module.js';
+import { SafeguardingModule } from './safeguarding/safeguarding.module.js';
 import { CollaborationModule } from './platform/collaboration/collaboration.module.js';
 import { HealthController } from './health/health.controller.js';
 import { LiveModule } from './platform/live/live.module.js';
@@ -21,6 +22,7 @@ export class AppModule {
         CqrsModule.forRoot(),
         IdentityModule,
         CustomersModule,
+        SafeguardingModule,
         LiveModule.forRoot({ imports: [IdentityModule] }),
         CollaborationModule,
       ],
