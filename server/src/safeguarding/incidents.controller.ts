@@ -11,12 +11,16 @@ import {
   Post,
   Query,
   Req,
+  Res,
+  StreamableFile,
 } from '@nestjs/common';
+import type { Response } from 'express';
 import {
   ApiConflictResponse,
   ApiCreatedResponse,
   ApiNotFoundResponse,
   ApiOkResponse,
+  ApiProduces,
   ApiTags,
 } from '@nestjs/swagger';
 import {
@@ -33,7 +37,9 @@ import { EVENT_STORE, type EventStore } from '../platform/event-store/event-stor
 import { Problem } from '../platform/http/problem.js';
 import { isPartner, isSafeguardingLead, hasSafeguardingAccess } from '../identity/policy/policy.js';
 import { UsersReadModel } from '../identity/users.read.js';
+import { documentStream } from '../platform/collaboration/collab.protocol.js';
 import { decideAndAppendChained, verifyChain } from './hash-chain.js';
+import { renderIncidentPdf, writeUpText } from './incident-pdf.js';
 import { decideIncident, foldIncident, type IncidentCommand } from './incident.decider.js';
 import {
   AddActionBody,
@@ -65,6 +71,7 @@ import {
 } from './safeguarding-access.js';
 import { SafeguardingError, statusOf } from './safeguarding.errors.js';
 import { StudentLinks } from './student-links.js';
+import { INCIDENT_DOCUMENT_KIND } from './safeguarding.setup.js';
 
 const FORBIDDEN = 'You do not have permission to do this';
 const NOT_FOUND = 'Incident not found';
@@ -147,6 +154,45 @@ export class IncidentsController {
     );
     const [view] = await this.incidents.views([row]);
     return { ...view!, timeline: await this.incidents.timeline(id) };
+  }
+
+  @Get(':id/pdf')
+  @RequirePermissions(...SEE_PERMISSIONS, ...REPORTER_PERMISSIONS)
+  @ApiProduces('application/pdf')
+  @ApiOkResponse({
+    description: 'The incident, chronology, actions, partner steps and write-up (the read is recorded)',
+  })
+  @ApiNotFoundResponse({ description: NOT_FOUND })
+  async pdf(
+    @Req() req: AuthenticatedRequest,
+    @Param('id', ParseUUIDPipe) id: string,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<StreamableFile> {
+    const row = await this.readable(req, id);
+    await this.recordView(req, id, 'pdf');
+    const [incidentEvents, writeUpEvents] = await Promise.all([
+      this.store.readStream(incidentStream(id)),
+      this.store.readStream(documentStream(INCIDENT_DOCUMENT_KIND, id)),
+    ]);
+    const position = [...incidentEvents, ...writeUpEvents].reduce(
+      (max, e) => (e.position > max ? e.position : max),
+      0n,
+    );
+    const [incident] = await this.incidents.views([row]);
+    const people = [row.acknowledged_by, row.assigned_lead_id, ...row.actions.map((a) => a.assignee_id)];
+    const buffer = await renderIncidentPdf({
+      incident: incident!,
+      timeline: await this.incidents.timeline(id),
+      writeUp: writeUpText(writeUpEvents),
+      position,
+      names: await this.incidents.userNames(people.filter((p): p is string => !!p)),
+    });
+    res.set({
+      'Content-Type': 'application/pdf',
+      'Content-Disposition': `attachment; filename="safeguarding-incident-${id}.pdf"`,
+      'X-Event-Position': position.toString(),
+    });
+    return new StreamableFile(buffer);
   }
 
   @Get(':id/views')

@@ -102,6 +102,10 @@ export class IncidentsReadModel {
     }));
   }
 
+  async userNames(ids: string[]): Promise<Map<string, string>> {
+    return this.names('rm_users', 'full_name', [...new Set(ids)]);
+  }
+
   private async names(table: string, column: string, ids: string[]): Promise<Map<string, string>> {
     if (ids.length === 0) return new Map();
     const { rows } = await this.sql.query<{ id: string; name: string }>(

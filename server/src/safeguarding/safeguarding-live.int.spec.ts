@@ -13,6 +13,7 @@ import { MailOutbox } from '../platform/mail/mail-outbox.js';
 import { portalModes, startTestPortal, type TestPortal } from '../platform/testing/portal-harness.js';
 import { waitFor } from '../platform/testing/wait-for.js';
 import { EscalationScheduler } from './escalation.scheduler.js';
+import { pdfText } from './testing-pdf-text.js';
 
 type Client = ClientSocket<ServerToClientEvents, ClientToServerEvents>;
 interface Received {
@@ -211,6 +212,70 @@ describe.each(portalModes)('safeguarding live triage, escalation and write-up, $
       return s?.marker === 'after-edit';
     });
     expect(text(lead)).not.toContain('PARTNER EDIT');
+
+    // The PDF: incident, chronology, actions, write-up, and the event position it was built from.
+    const ack = await portal.settle(
+      await portal.call('POST', `/safeguarding-incidents/${incident}/acknowledge`, token.lead),
+    );
+    await portal.settle(await portal.call('POST', `/safeguarding-incidents/${incident}/review`, token.lead));
+    await portal.settle(
+      await portal.call('POST', `/safeguarding-incidents/${incident}/actions`, token.lead, {
+        description: 'Early help assessment',
+        assignee_id: id.lead,
+        due_date: '2026-12-01',
+        referral_agency: 'Early Help Hub',
+      }),
+    );
+    expect(ack.status).toBe(200);
+    await waitFor('write-up persisted', async () => {
+      const events = await portal.running.infra.eventStore.readStream(
+        `collab-safeguarding-incident-${incident}`,
+      );
+      return events.length > 0 && text(lead).length > 0;
+    });
+    await waitFor('write-up fully persisted', async () => {
+      const res = await fetch(`${portal.base}/api/v1/safeguarding-incidents/${incident}/pdf`, {
+        headers: { RequestVerificationToken: token.lead! },
+      });
+      const body = pdfText(Buffer.from(await res.arrayBuffer()));
+      return body.includes('Reporter notes.') && body.includes('Lead review.');
+    });
+    const res = await fetch(`${portal.base}/api/v1/safeguarding-incidents/${incident}/pdf`, {
+      headers: { RequestVerificationToken: token.lead! },
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/pdf');
+    const pdf = Buffer.from(await res.arrayBuffer());
+    expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
+    const position = res.headers.get('x-event-position')!;
+    const drawn = pdfText(pdf);
+    expect(drawn).toContain(`Built from event position ${position}`);
+    expect(drawn).toContain('SECRET-DESCRIPTION');
+    expect(drawn).toContain('Early help assessment');
+    expect(drawn).toContain('referral to Early Help Hub');
+    expect(drawn).toMatch(/acknowledged: Acknowledged by a safeguarding lead/);
+    const streams = await Promise.all(
+      [`safeguarding-incident-${incident}`, `collab-safeguarding-incident-${incident}`].map((s) =>
+        portal.running.infra.eventStore.readStream(s),
+      ),
+    );
+    expect(position).toBe(
+      streams
+        .flat()
+        .reduce((max, e) => (e.position > max ? e.position : max), 0n)
+        .toString(),
+    );
+    const pdfAs = (who: string | null) =>
+      fetch(`${portal.base}/api/v1/safeguarding-incidents/${incident}/pdf`, {
+        headers: who ? { RequestVerificationToken: token[who]! } : {},
+      }).then((r) => r.status);
+    expect(await pdfAs(null)).toBe(401);
+    expect(await pdfAs('admin')).toBe(404);
+    expect(await pdfAs('partnerElm')).toBe(404);
+    expect(await pdfAs('partnerSee')).toBe(200);
+    expect(await pdfAs('teacher')).toBe(200);
+    const views = await portal.running.infra.eventStore.readStream(`safeguarding-incident-views-${incident}`);
+    expect(views.some((v) => (v.data as { via: string }).via === 'pdf')).toBe(true);
 
     for (const who of ['admin', 'otherTeacher', 'partnerElm'])
       expect([who, await upgradeStatus(`${base}/${room}?token=${token[who]}`)]).toEqual([who, 403]);
