@@ -65,7 +65,14 @@ export function renderIncidentPdf(
   });
 
   const heading = (text: string) =>
-    doc.moveDown(0.8).font('Helvetica-Bold').fontSize(13).text(text).moveDown(0.3);
+    doc
+      .moveDown(0.8)
+      .font('Helvetica-Bold')
+      .fontSize(13)
+      .text(text)
+      .moveDown(0.3)
+      .font('Helvetica')
+      .fontSize(10);
   const field = (label: string, value: string) =>
     doc
       .font('Helvetica-Bold')
