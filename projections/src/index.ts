@@ -5,11 +5,13 @@ export * from './permission-audit/permission-audit.projection.js';
 export * from './customers/customers.projection.js';
 export * from './safeguarding/safeguarding-events.js';
 export * from './safeguarding/safeguarding.projection.js';
+export * from './one-page-profiles/one-page-profiles.projection.js';
 
 import { usersProjection } from './users/users.projection.js';
 import { permissionAuditProjection } from './permission-audit/permission-audit.projection.js';
 import { customersProjection } from './customers/customers.projection.js';
 import { safeguardingProjection } from './safeguarding/safeguarding.projection.js';
+import { onePageProfilesProjection } from './one-page-profiles/one-page-profiles.projection.js';
 import type { Projection } from './projection.js';
 
 /** Every read model the portal maintains, in the order they are created. */
@@ -18,4 +20,5 @@ export const allProjections: readonly Projection[] = [
   permissionAuditProjection,
   customersProjection,
   safeguardingProjection,
+  onePageProfilesProjection,
 ];

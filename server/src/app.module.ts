@@ -7,6 +7,8 @@ import { MinPositionInterceptor } from './platform/http/min-position.interceptor
 import { IdentityModule } from './identity/identity.module.js';
 import { CustomersModule } from './customers/customers.module.js';
 import { SafeguardingModule } from './safeguarding/safeguarding.module.js';
+import { OnePageProfilesModule } from './one-page-profiles/one-page-profiles.module.js';
+import { DemoModule } from './demo/demo.module.js';
 import { CollaborationModule } from './platform/collaboration/collaboration.module.js';
 import { HealthController } from './health/health.controller.js';
 import { LiveModule } from './platform/live/live.module.js';
@@ -23,6 +25,8 @@ export class AppModule {
         IdentityModule,
         CustomersModule,
         SafeguardingModule,
+        OnePageProfilesModule,
+        DemoModule,
         LiveModule.forRoot({ imports: [IdentityModule] }),
         CollaborationModule,
       ],

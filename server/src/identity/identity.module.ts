@@ -34,6 +34,6 @@ import { UsersReadModel } from './users.read.js';
     DeactivationScheduler,
     { provide: ACTOR_LOADER, useExisting: UsersReadModel },
   ],
-  exports: [FirstSuperuser, UsersReadModel, ACTOR_LOADER, DeactivationScheduler],
+  exports: [FirstSuperuser, UsersReadModel, UserAccess, ACTOR_LOADER, DeactivationScheduler],
 })
 export class IdentityModule {}
