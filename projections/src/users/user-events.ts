@@ -83,6 +83,16 @@ export interface UserContactRemovedData extends UserRef {
   contactId: string;
 }
 
+/**
+ * An internal user started a session as this user (spec §4 "Impersonation by access token"). The
+ * impersonator is also the event's `actorId`; events written in that session carry `impersonatorId`.
+ */
+export interface UserImpersonatedData extends UserRef {
+  impersonatorId: string;
+  /** Which call started it: `login/{id}/access-token` or `users/{id}/student-impersonification-token`. */
+  via: 'access-token' | 'student-token';
+}
+
 /** The user stream's events: a discriminated union on `type`. */
 export type UserEvent =
   | { type: 'UserCreated'; data: UserCreatedData }
@@ -100,7 +110,8 @@ export type UserEvent =
   | { type: 'UserContactAdded'; data: UserContactData }
   | { type: 'UserContactUpdated'; data: UserContactData }
   | { type: 'UserContactRemoved'; data: UserContactRemovedData }
-  | { type: 'PasswordChanged'; data: UserRef };
+  | { type: 'PasswordChanged'; data: UserRef }
+  | { type: 'UserImpersonated'; data: UserImpersonatedData };
 
 export type UserEventType = UserEvent['type'];
 
@@ -121,6 +132,7 @@ export const USER_EVENT_TYPES: readonly UserEventType[] = [
   'UserContactUpdated',
   'UserContactRemoved',
   'PasswordChanged',
+  'UserImpersonated',
 ];
 
 /** Type labels (spec §3); the server's policy module uses the same table. */

@@ -208,6 +208,9 @@ export const usersProjection = defineProjection({
         return updateContacts(tx, event, (contacts) => contacts.filter((c) => c.id !== e.data.contactId));
       case 'PasswordChanged':
         return update(tx, event, '');
+      case 'UserImpersonated':
+        // Audit only: the row does not change (the impersonation is read from the stream).
+        return;
     }
   },
 });

@@ -13,13 +13,23 @@ import { PasswordRecoveryController } from './password-recovery.controller.js';
 import { TokenLinks } from './token-links.js';
 import { MailOutboxController } from '../platform/mail/mail-outbox.controller.js';
 import { UsersReadModel } from './users.read.js';
+import { ImpersonationController } from './impersonation/impersonation.controller.js';
+import { PermissionsController } from './permissions/permissions.controller.js';
+import { NetworksController } from './networks/networks.controller.js';
+import { NetworksReadModel } from './networks/networks.read.js';
+import { AccessLiveRules } from './access-live-rules.js';
+import { PermissionTemplatesController } from './permission-templates/permission-templates.controller.js';
 
 @Module({
   // LoginController first: its GET users/me must be matched before UsersController's GET users/:id.
   controllers: [
     LoginController,
+    ImpersonationController,
     UsersController,
     AuditController,
+    PermissionTemplatesController,
+    PermissionsController,
+    NetworksController,
     PasswordRecoveryController,
     MailOutboxController,
   ],
@@ -29,11 +39,20 @@ import { UsersReadModel } from './users.read.js';
     TokenLinks,
     FirstSuperuser,
     UsersReadModel,
+    NetworksReadModel,
+    AccessLiveRules,
     UserCommandHandler,
     UserAccess,
     DeactivationScheduler,
     { provide: ACTOR_LOADER, useExisting: UsersReadModel },
   ],
-  exports: [FirstSuperuser, UsersReadModel, UserAccess, ACTOR_LOADER, DeactivationScheduler],
+  exports: [
+    FirstSuperuser,
+    UsersReadModel,
+    NetworksReadModel,
+    UserAccess,
+    ACTOR_LOADER,
+    DeactivationScheduler,
+  ],
 })
 export class IdentityModule {}

@@ -13,6 +13,7 @@ export type {
   UserPermissionsChangedData,
   UserProfileChanges,
   UserProfileUpdatedData,
+  UserImpersonatedData,
   UserRef,
   UserTypeName,
 } from '@portal/projections';

@@ -52,6 +52,7 @@ import {
 } from './users.dto.js';
 import { UsersReadModel, type UserSortColumn } from './users.read.js';
 import { toUserView } from './user.view.js';
+import { NetworksReadModel } from './networks/networks.read.js';
 import { UserAccess, forbidden, isUuid, partnerPermissionsFor } from './user-access.js';
 import type { CommandResult } from './commands/user-command.handler.js';
 
@@ -69,6 +70,7 @@ export class UsersController {
     private readonly access: UserAccess,
     private readonly users: UsersReadModel,
     private readonly credentials: Credentials,
+    private readonly networks: NetworksReadModel,
   ) {}
 
   // ---- reads ----
@@ -133,6 +135,7 @@ export class UsersController {
         throw forbidden('Partners can only manage users of their own customer');
     }
     const customerId = isAdmin(actor.permissions) ? (body.customer_id ?? null) : actor.customer_id;
+    await this.networks.requireKnown(body.network_id);
     const login = (body.login ?? body.email).trim().toLowerCase();
     if (await this.users.byLogin(login))
       throw new Problem(HttpStatus.CONFLICT, 'A user with this login already exists');
@@ -186,6 +189,7 @@ export class UsersController {
       (profile.customer_id !== undefined || profile.customer_type !== undefined)
     )
       throw forbidden('Partners cannot move users between customers or change their role');
+    await this.networks.requireKnown(profile.network_id);
     const changes: UserProfileChanges = {
       firstName: profile.first_name,
       lastName: profile.last_name,
@@ -305,14 +309,16 @@ export class UsersController {
     @Param('networkId') networkId: string,
   ): Promise<CommandResult> {
     const self = req.actor!.userId === id;
-    if (!self && !isAdmin(req.actor!.permissions)) throw forbidden();
+    const admin = isAdmin(req.actor!.permissions);
+    if (!self && !admin) throw forbidden();
     const target = await this.access.targetRow(id);
     if (!isUuid(networkId)) throw new Problem(HttpStatus.UNPROCESSABLE_ENTITY, 'networkId: must be a UUID');
-    return this.access.run(req, {
-      type: 'ChangeActiveNetwork',
-      userId: target.id,
-      networkId: networkId.toLowerCase(),
-    });
+    const network = await this.networks.byId(networkId.toLowerCase());
+    if (!network) throw new Problem(HttpStatus.NOT_FOUND, 'Network not found');
+    // Administrators may pick any network; others one of theirs (home or current), as /users/me lists.
+    if (!admin && network.id !== target.network_id && network.id !== target.active_network_id)
+      throw forbidden('You can only switch to one of your networks');
+    return this.access.run(req, { type: 'ChangeActiveNetwork', userId: target.id, networkId: network.id });
   }
 
   // ---- contacts ----
