@@ -4,6 +4,8 @@ export * from './users/users.projection.js';
 export * from './users/personal-fields.js';
 export * from './permission-audit/permission-audit.projection.js';
 export * from './customers/customers.projection.js';
+export * from './safeguarding/safeguarding-events.js';
+export * from './safeguarding/safeguarding.projection.js';
 export * from './permission-templates/permission-templates.projection.js';
 export * from './networks/networks.projection.js';
 export * from './one-page-profiles/one-page-profiles.projection.js';
@@ -11,6 +13,7 @@ export * from './one-page-profiles/one-page-profiles.projection.js';
 import { usersProjection } from './users/users.projection.js';
 import { permissionAuditProjection } from './permission-audit/permission-audit.projection.js';
 import { customersProjection } from './customers/customers.projection.js';
+import { safeguardingProjection } from './safeguarding/safeguarding.projection.js';
 import { permissionTemplatesProjection } from './permission-templates/permission-templates.projection.js';
 import { networksProjection } from './networks/networks.projection.js';
 import { onePageProfilesProjection } from './one-page-profiles/one-page-profiles.projection.js';
@@ -21,6 +24,7 @@ export const allProjections: readonly Projection[] = [
   usersProjection,
   permissionAuditProjection,
   customersProjection,
+  safeguardingProjection,
   permissionTemplatesProjection,
   networksProjection,
   onePageProfilesProjection,

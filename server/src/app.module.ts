@@ -6,6 +6,7 @@ import { AuthGuard } from './platform/auth/auth.guard.js';
 import { MinPositionInterceptor } from './platform/http/min-position.interceptor.js';
 import { IdentityModule } from './identity/identity.module.js';
 import { CustomersModule } from './customers/customers.module.js';
+import { SafeguardingModule } from './safeguarding/safeguarding.module.js';
 import { OnePageProfilesModule } from './one-page-profiles/one-page-profiles.module.js';
 import { DemoModule } from './demo/demo.module.js';
 import { CollaborationModule } from './platform/collaboration/collaboration.module.js';
@@ -24,6 +25,7 @@ export class AppModule {
         CqrsModule.forRoot(),
         IdentityModule,
         CustomersModule,
+        SafeguardingModule,
         OnePageProfilesModule,
         DemoModule,
         LiveModule.forRoot({ imports: [IdentityModule] }),

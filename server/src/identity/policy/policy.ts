@@ -301,3 +301,23 @@ export function initialPermissions(userType: UserType, customerType?: CustomerRo
   const role = userType === 'partner' && customerType ? CUSTOMER_ROLE_PERMISSIONS[customerType] : [];
   return [MARKER_FOR_TYPE[userType], ...role];
 }
+
+/**
+ * Safeguarding tiers (docs/decisions/0024-safeguarding-access-tiers.md). Unlike the internal named
+ * permissions, administrators do NOT hold these implicitly: seeing incidents is a need-to-know grant.
+ * Both need an internal user (admin or teacher); partners never qualify through these names.
+ */
+export const SAFEGUARDING = {
+  /** Sees incidents (list, details, chronology) and joins the live `safeguarding` room. */
+  ACCESS: 'CAN_ACCESS_SAFEGUARDING',
+  /** A designated safeguarding lead: everything ACCESS gives, plus the workflow and the views log. */
+  LEAD: 'CAN_LEAD_SAFEGUARDING',
+} as const;
+
+export const hasSafeguardingAccess = (perms: PermissionSource) =>
+  isInternal(perms) && hasAny(perms, SAFEGUARDING.ACCESS, SAFEGUARDING.LEAD);
+export const isSafeguardingLead = (perms: PermissionSource) =>
+  isInternal(perms) && hasAny(perms, SAFEGUARDING.LEAD);
+/** Administrators with safeguarding access manage incident types. */
+export const mayManageIncidentTypes = (perms: PermissionSource) =>
+  isAdmin(perms) && hasSafeguardingAccess(perms);

@@ -67,6 +67,8 @@ const schema = z.object({
     .positive()
     .default(5 * 1024 * 1024),
   /** Per-connection token bucket: burst size and refill rate (messages per second). */
+  /** An incident not acknowledged within this many minutes escalates (decimals allowed, for tests). */
+  SAFEGUARDING_ESCALATION_MINUTES: z.coerce.number().positive().default(15),
   COLLAB_RATE_BURST: z.coerce.number().int().positive().default(500),
   COLLAB_RATE_PER_SECOND: z.coerce.number().positive().default(200),
   /** Embedded file storage (student files): defaults to DATA_DIR/storage. */
@@ -102,6 +104,7 @@ export interface AppConfig {
   session: { idleMinutes: number; maxHours: number };
   clientDist: string | null;
   readYourWritesTimeoutMs: number;
+  safeguarding: { escalationMinutes: number };
   collab: {
     flushMs: number;
     snapshotEvery: number;
@@ -173,6 +176,7 @@ export function loadConfig(
     session: { idleMinutes: c.SESSION_IDLE_MINUTES, maxHours: c.SESSION_MAX_HOURS },
     clientDist: c.CLIENT_DIST ?? null,
     readYourWritesTimeoutMs: c.READ_YOUR_WRITES_TIMEOUT_MS,
+    safeguarding: { escalationMinutes: c.SAFEGUARDING_ESCALATION_MINUTES },
     collab: {
       flushMs: c.COLLAB_FLUSH_MS,
       snapshotEvery: c.COLLAB_SNAPSHOT_EVERY,

@@ -1,0 +1,383 @@
+import { defineProjection, type ProjectionEvent, type ProjectionTx } from '../projection.js';
+import {
+  INCIDENT_EVENT_TYPES,
+  INCIDENT_TYPE_EVENT_TYPES,
+  type IncidentEvent,
+  type IncidentTypeEvent,
+  type IncidentViewEvent,
+} from './safeguarding-events.js';
+
+/**
+ * Safeguarding read models: incident types, incidents (one row each, for the triage board's filters),
+ * the per-student chronology (one row per incident step per student, sorted by when it happened, so a
+ * backdated report sits in its place) and the views log.
+ */
+export interface IncidentTypeRow {
+  id: string;
+  name: string;
+  guidance: string;
+  retired: boolean;
+  created_at: Date;
+  updated_at: Date;
+  version: string;
+}
+
+export interface IncidentActionRow {
+  id: string;
+  description: string;
+  assignee_id: string;
+  due_date: string;
+  referral: { agency: string; reference: string | null } | null;
+  added_by: string | null;
+  added_at: string;
+}
+
+export interface IncidentStepRow {
+  at: string;
+  by: string | null;
+  text: string;
+}
+
+export interface IncidentRow {
+  id: string;
+  status: string;
+  risk_level: string;
+  reporter_id: string;
+  student_ids: string[];
+  customer_ids: string[];
+  type_ids: string[];
+  occurred_at: Date;
+  reported_at: Date;
+  lesson_id: string | null;
+  description: string;
+  immediate_action: string;
+  lead_told_verbally: boolean;
+  acknowledged_at: Date | null;
+  acknowledged_by: string | null;
+  assigned_lead_id: string | null;
+  escalated_at: Date | null;
+  closed_at: Date | null;
+  actions: IncidentActionRow[];
+  partner_informed: IncidentStepRow[];
+  partner_feedback: IncidentStepRow[];
+  updated_at: Date;
+  version: string;
+  /** Global position of the incident's last event. */
+  position: string;
+}
+
+export interface ChronologyRow {
+  position: string;
+  student_id: string;
+  incident_id: string;
+  occurred_at: Date;
+  kind: string;
+  summary: string;
+  actor_id: string | null;
+}
+
+export interface IncidentViewRow {
+  position: string;
+  incident_id: string;
+  viewer_id: string;
+  via: string;
+  viewed_at: Date;
+}
+
+const SAFEGUARDING_EVENT_TYPES = [
+  ...INCIDENT_TYPE_EVENT_TYPES,
+  ...INCIDENT_EVENT_TYPES,
+  'SafeguardingIncidentViewed',
+] as const;
+
+type AnyEvent = IncidentTypeEvent | IncidentEvent | IncidentViewEvent;
+
+/** The chronology line of an incident step ("Reported", "Risk raised to high: ..."). */
+export function chronologyEntry(e: IncidentEvent): { kind: string; summary: string } {
+  switch (e.type) {
+    case 'SafeguardingIncidentReported':
+      return { kind: 'reported', summary: e.data.description };
+    case 'SafeguardingIncidentAcknowledged':
+      return { kind: 'acknowledged', summary: 'Acknowledged by a safeguarding lead' };
+    case 'SafeguardingIncidentReviewStarted':
+      return { kind: 'under_review', summary: 'Review started' };
+    case 'SafeguardingIncidentActionAdded':
+      return {
+        kind: e.data.referral ? 'referral' : 'action',
+        summary: e.data.referral
+          ? `Referral to ${e.data.referral.agency}: ${e.data.description} (due ${e.data.dueDate})`
+          : `${e.data.description} (due ${e.data.dueDate})`,
+      };
+    case 'SafeguardingIncidentPartnerInformed':
+      return { kind: 'partner_informed', summary: `Partner informed (${e.data.method}): ${e.data.note}` };
+    case 'SafeguardingIncidentPartnerFeedbackRecorded':
+      return { kind: 'partner_feedback', summary: e.data.feedback };
+    case 'SafeguardingIncidentClosed':
+      return { kind: 'closed', summary: e.data.outcome };
+    case 'SafeguardingIncidentReopened':
+      return { kind: 'reopened', summary: e.data.reason };
+    case 'SafeguardingIncidentRiskLevelChanged':
+      return { kind: 'risk_changed', summary: `Risk ${e.data.from} → ${e.data.to}: ${e.data.reason}` };
+    case 'SafeguardingIncidentCorrected':
+      return { kind: 'corrected', summary: `Corrected ${e.data.field}: ${e.data.reason}` };
+    case 'SafeguardingIncidentEscalated':
+      return {
+        kind: 'escalated',
+        summary: `Escalated: not acknowledged within ${e.data.minutesUnacknowledged} minutes`,
+      };
+  }
+}
+
+async function updateIncident(
+  tx: ProjectionTx,
+  event: ProjectionEvent,
+  set: string,
+  params: unknown[] = [],
+): Promise<boolean> {
+  const { rows } = await tx.query(
+    `UPDATE rm_sg_incidents SET ${set}, updated_at = $3, version = $2::bigint, position = $4::bigint
+      WHERE id = $1 AND version < $2::bigint RETURNING id`,
+    [
+      (event.data as { incidentId: string }).incidentId,
+      event.revision.toString(),
+      event.metadata.occurredAt,
+      event.position.toString(),
+      ...params,
+    ],
+  );
+  return rows.length > 0;
+}
+
+const appendStep = (column: string) => `${column} = ${column} || jsonb_build_array($5::jsonb)`;
+
+export const safeguardingProjection = defineProjection({
+  name: 'safeguarding',
+  version: 1,
+  tables: ['rm_sg_incident_types', 'rm_sg_incidents', 'rm_sg_chronology', 'rm_sg_views'],
+  schema: [
+    `CREATE TABLE IF NOT EXISTS rm_sg_incident_types (
+       id          uuid PRIMARY KEY,
+       name        text NOT NULL,
+       guidance    text NOT NULL,
+       retired     boolean NOT NULL DEFAULT false,
+       created_at  timestamptz NOT NULL,
+       updated_at  timestamptz NOT NULL,
+       version     bigint NOT NULL
+     )`,
+    `CREATE TABLE IF NOT EXISTS rm_sg_incidents (
+       id                 uuid PRIMARY KEY,
+       status             text NOT NULL,
+       risk_level         text NOT NULL,
+       reporter_id        uuid NOT NULL,
+       student_ids        jsonb NOT NULL,
+       customer_ids       jsonb NOT NULL,
+       type_ids           jsonb NOT NULL,
+       occurred_at        timestamptz NOT NULL,
+       reported_at        timestamptz NOT NULL,
+       lesson_id          text,
+       description        text NOT NULL,
+       immediate_action   text NOT NULL,
+       lead_told_verbally boolean NOT NULL,
+       acknowledged_at    timestamptz,
+       acknowledged_by    uuid,
+       assigned_lead_id   uuid,
+       escalated_at       timestamptz,
+       closed_at          timestamptz,
+       actions            jsonb NOT NULL DEFAULT '[]',
+       partner_informed   jsonb NOT NULL DEFAULT '[]',
+       partner_feedback   jsonb NOT NULL DEFAULT '[]',
+       updated_at         timestamptz NOT NULL,
+       version            bigint NOT NULL,
+       position           bigint NOT NULL
+     )`,
+    `CREATE INDEX IF NOT EXISTS rm_sg_incidents_reported ON rm_sg_incidents (reported_at DESC, id)`,
+    `CREATE INDEX IF NOT EXISTS rm_sg_incidents_waiting ON rm_sg_incidents (reported_at)
+       WHERE status = 'reported' AND escalated_at IS NULL`,
+    `CREATE TABLE IF NOT EXISTS rm_sg_chronology (
+       position     bigint NOT NULL,
+       student_id   uuid NOT NULL,
+       incident_id  uuid NOT NULL,
+       occurred_at  timestamptz NOT NULL,
+       kind         text NOT NULL,
+       summary      text NOT NULL,
+       actor_id     uuid,
+       PRIMARY KEY (position, student_id)
+     )`,
+    `CREATE INDEX IF NOT EXISTS rm_sg_chronology_student ON rm_sg_chronology (student_id, occurred_at, position)`,
+    `CREATE TABLE IF NOT EXISTS rm_sg_views (
+       position     bigint PRIMARY KEY,
+       incident_id  uuid NOT NULL,
+       viewer_id    uuid NOT NULL,
+       via          text NOT NULL,
+       viewed_at    timestamptz NOT NULL
+     )`,
+    `CREATE INDEX IF NOT EXISTS rm_sg_views_incident ON rm_sg_views (incident_id, position)`,
+  ],
+  handles: SAFEGUARDING_EVENT_TYPES,
+  async apply(event: ProjectionEvent, tx) {
+    const e = { type: event.type, data: event.data } as AnyEvent;
+    const at = event.metadata.occurredAt;
+    const revision = event.revision.toString();
+    const by = event.metadata.actorId ?? null;
+    switch (e.type) {
+      case 'SafeguardingIncidentTypeCreated':
+        await tx.query(
+          `INSERT INTO rm_sg_incident_types (id, name, guidance, created_at, updated_at, version)
+           VALUES ($1, $2, $3, $4, $4, $5::bigint) ON CONFLICT (id) DO NOTHING`,
+          [e.data.typeId, e.data.name, e.data.guidance, at, revision],
+        );
+        return;
+      case 'SafeguardingIncidentTypeUpdated':
+        await tx.query(
+          `UPDATE rm_sg_incident_types SET name = COALESCE($2, name), guidance = COALESCE($3, guidance),
+                  updated_at = $4, version = $5::bigint
+            WHERE id = $1 AND version < $5::bigint`,
+          [e.data.typeId, e.data.name ?? null, e.data.guidance ?? null, at, revision],
+        );
+        return;
+      case 'SafeguardingIncidentTypeRetired':
+        await tx.query(
+          `UPDATE rm_sg_incident_types SET retired = true, updated_at = $2, version = $3::bigint
+            WHERE id = $1 AND version < $3::bigint`,
+          [e.data.typeId, at, revision],
+        );
+        return;
+      case 'SafeguardingIncidentViewed':
+        await tx.query(
+          `INSERT INTO rm_sg_views (position, incident_id, viewer_id, via, viewed_at)
+           VALUES ($1::bigint, $2, $3, $4, $5) ON CONFLICT (position) DO NOTHING`,
+          [event.position.toString(), e.data.incidentId, e.data.viewerId, e.data.via, at],
+        );
+        return;
+      default:
+        break;
+    }
+    const incident = e;
+    let changed = false;
+    let when = at;
+    switch (incident.type) {
+      case 'SafeguardingIncidentReported': {
+        const d = incident.data;
+        const { rows } = await tx.query(
+          `INSERT INTO rm_sg_incidents (id, status, risk_level, reporter_id, student_ids, customer_ids, type_ids,
+                                        occurred_at, reported_at, lesson_id, description, immediate_action,
+                                        lead_told_verbally, updated_at, version, position)
+           VALUES ($1, 'reported', $2, $3, $4::jsonb, $5::jsonb, $6::jsonb, $7, $8, $9, $10, $11, $12, $8,
+                   $13::bigint, $14::bigint)
+           ON CONFLICT (id) DO NOTHING RETURNING id`,
+          [
+            d.incidentId,
+            d.riskLevel,
+            d.reporterId,
+            JSON.stringify(d.students.map((s) => s.studentId)),
+            JSON.stringify([...new Set(d.students.flatMap((s) => (s.customerId ? [s.customerId] : [])))]),
+            JSON.stringify(d.typeIds),
+            d.occurredAt,
+            at,
+            d.lessonId,
+            d.description,
+            d.immediateAction,
+            d.leadToldVerbally,
+            revision,
+            event.position.toString(),
+          ],
+        );
+        changed = rows.length > 0;
+        when = d.occurredAt;
+        break;
+      }
+      case 'SafeguardingIncidentAcknowledged':
+        changed = await updateIncident(
+          tx,
+          event,
+          `status = 'acknowledged', acknowledged_at = $3, acknowledged_by = $5`,
+          [incident.data.leadId],
+        );
+        break;
+      case 'SafeguardingIncidentReviewStarted':
+        changed = await updateIncident(tx, event, `status = 'under_review', assigned_lead_id = $5`, [
+          incident.data.leadId,
+        ]);
+        break;
+      case 'SafeguardingIncidentActionAdded': {
+        const d = incident.data;
+        const action: IncidentActionRow = {
+          id: d.actionId,
+          description: d.description,
+          assignee_id: d.assigneeId,
+          due_date: d.dueDate,
+          referral: d.referral,
+          added_by: by,
+          added_at: at,
+        };
+        changed = await updateIncident(tx, event, `status = 'actions', ${appendStep('actions')}`, [
+          JSON.stringify(action),
+        ]);
+        break;
+      }
+      case 'SafeguardingIncidentPartnerInformed': {
+        const step: IncidentStepRow = {
+          at,
+          by,
+          text: `${incident.data.method}: ${incident.data.note}`,
+        };
+        changed = await updateIncident(
+          tx,
+          event,
+          `status = 'partner_informed', ${appendStep('partner_informed')}`,
+          [JSON.stringify(step)],
+        );
+        break;
+      }
+      case 'SafeguardingIncidentPartnerFeedbackRecorded': {
+        const step: IncidentStepRow = { at, by, text: incident.data.feedback };
+        changed = await updateIncident(
+          tx,
+          event,
+          `status = 'partner_feedback', ${appendStep('partner_feedback')}`,
+          [JSON.stringify(step)],
+        );
+        break;
+      }
+      case 'SafeguardingIncidentClosed':
+        changed = await updateIncident(tx, event, `status = 'closed', closed_at = $3`);
+        break;
+      case 'SafeguardingIncidentReopened':
+        changed = await updateIncident(tx, event, `status = 'under_review', closed_at = NULL`);
+        break;
+      case 'SafeguardingIncidentRiskLevelChanged':
+        changed = await updateIncident(tx, event, `risk_level = $5`, [incident.data.to]);
+        break;
+      case 'SafeguardingIncidentCorrected': {
+        const column = {
+          description: 'description',
+          immediate_action: 'immediate_action',
+          occurred_at: 'occurred_at',
+          lesson_id: 'lesson_id',
+        }[incident.data.field];
+        changed = await updateIncident(tx, event, `${column} = $5`, [incident.data.value]);
+        if (changed && incident.data.field === 'occurred_at' && incident.data.value) {
+          // The report's chronology line moves to the corrected time.
+          await tx.query(
+            `UPDATE rm_sg_chronology SET occurred_at = $2 WHERE incident_id = $1 AND kind = 'reported'`,
+            [incident.data.incidentId, incident.data.value],
+          );
+        }
+        break;
+      }
+      case 'SafeguardingIncidentEscalated':
+        changed = await updateIncident(tx, event, `escalated_at = $3`);
+        break;
+    }
+    if (!changed) return;
+    const { kind, summary } = chronologyEntry(incident);
+    await tx.query(
+      `INSERT INTO rm_sg_chronology (position, student_id, incident_id, occurred_at, kind, summary, actor_id)
+       SELECT $1::bigint, s.value::uuid, i.id, $2, $3, $4, $5
+         FROM rm_sg_incidents i CROSS JOIN LATERAL jsonb_array_elements_text(i.student_ids) s
+        WHERE i.id = $6
+       ON CONFLICT (position, student_id) DO NOTHING`,
+      [event.position.toString(), when, kind, summary, by, incident.data.incidentId],
+    );
+  },
+});

@@ -1,0 +1,108 @@
+import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { incidentStream, type IncidentEvent } from '@portal/projections';
+import type { AppConfig } from '../platform/config/config.js';
+import { ConcurrencyError } from '../platform/event-store/errors.js';
+import { EVENT_STORE, type EventStore } from '../platform/event-store/event-store.js';
+import type { Log } from '../platform/logging/logger.js';
+import { MailOutbox } from '../platform/mail/mail-outbox.js';
+import { APP_CONFIG, LOGGER } from '../platform/tokens.js';
+import { SAFEGUARDING } from '../identity/policy/policy.js';
+import { decideAndAppendChained } from './hash-chain.js';
+import { decideIncident, foldIncident } from './incident.decider.js';
+import { IncidentsReadModel } from './incidents.read.js';
+import { SafeguardingError } from './safeguarding.errors.js';
+
+/**
+ * Escalates incidents nobody acknowledged within SAFEGUARDING_ESCALATION_MINUTES: appends
+ * `SafeguardingIncidentEscalated` (which the live channel pushes to the `safeguarding` room as the
+ * alert) and queues an e-mail to every safeguarding lead. Every process runs it; the append expects the
+ * revision it read, so only one process escalates an incident and only that one sends the mail.
+ */
+@Injectable()
+export class EscalationScheduler implements OnApplicationBootstrap, OnApplicationShutdown {
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<number> | null = null;
+  private readonly log: Log;
+
+  constructor(
+    private readonly incidents: IncidentsReadModel,
+    private readonly outbox: MailOutbox,
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(LOGGER) log: Log,
+  ) {
+    this.log = log.child({ component: 'safeguarding-escalation' });
+  }
+
+  get minutes(): number {
+    return this.config.safeguarding.escalationMinutes;
+  }
+
+  /** Checks four times per escalation period, at most once a minute and at least every 250 ms. */
+  get intervalMs(): number {
+    return Math.min(60_000, Math.max(250, (this.minutes * 60_000) / 4));
+  }
+
+  onApplicationBootstrap(): void {
+    this.timer = setInterval(() => void this.runOnce().catch(() => {}), this.intervalMs);
+    this.timer.unref();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await this.running?.catch(() => {});
+  }
+
+  /** One pass; returns how many incidents it escalated. */
+  runOnce(now = new Date()): Promise<number> {
+    this.running ??= this.pass(now).finally(() => {
+      this.running = null;
+    });
+    return this.running;
+  }
+
+  private async pass(now: Date): Promise<number> {
+    const due = await this.incidents.waitingSince(new Date(now.getTime() - this.minutes * 60_000));
+    if (due.length === 0) return 0;
+    const leads = await this.incidents.usersWithPermission(SAFEGUARDING.LEAD);
+    let escalated = 0;
+    for (const incident of due) {
+      const waited =
+        Math.round(((now.getTime() - new Date(incident.reported_at).getTime()) / 60_000) * 10) / 10;
+      try {
+        await decideAndAppendChained<ReturnType<typeof foldIncident>, IncidentEvent>(
+          this.store,
+          incidentStream(incident.id),
+          foldIncident,
+          (state) =>
+            decideIncident(
+              {
+                type: 'EscalateIncident',
+                incidentId: incident.id,
+                minutesUnacknowledged: waited,
+                leadsNotified: leads.map((l) => l.id),
+              },
+              state,
+            ),
+          { actorId: null, correlationId: `safeguarding-escalation:${incident.id}` },
+        );
+      } catch (e) {
+        if (e instanceof ConcurrencyError || e instanceof SafeguardingError) continue;
+        this.log.error({ err: e, incidentId: incident.id }, 'escalation failed');
+        continue;
+      }
+      escalated++;
+      const link = `${this.config.publicUrl}/safeguarding-incidents?incident=${incident.id}`;
+      for (const lead of leads) {
+        await this.outbox.enqueue(
+          lead.email,
+          'Safeguarding incident not acknowledged',
+          `Hello ${lead.full_name},\n\nA safeguarding incident reported ${waited} minutes ago has not been acknowledged yet.\n` +
+            `Please open it and acknowledge it: ${link}\n\n(No details of the incident are sent by e-mail.)`,
+        );
+      }
+    }
+    return escalated;
+  }
+}

@@ -1,0 +1,242 @@
+import { randomUUID } from 'node:crypto';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpStatus,
+  Inject,
+  Param,
+  ParseUUIDPipe,
+  Post,
+  Put,
+  Query,
+  Req,
+} from '@nestjs/common';
+import {
+  ApiCreatedResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiProperty,
+  ApiPropertyOptional,
+  ApiTags,
+} from '@nestjs/swagger';
+import { Transform, Type } from 'class-transformer';
+import { IsBoolean, IsInt, IsNotEmpty, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { incidentTypeStream, type IncidentTypeRow } from '@portal/projections';
+import { RequirePermissions } from '../platform/auth/public.decorator.js';
+import { metadataFor, type AuthenticatedRequest } from '../platform/auth/request-context.js';
+import { EVENT_STORE, type EventStore } from '../platform/event-store/event-store.js';
+import { decideAndAppend } from '../platform/event-store/decide-and-append.js';
+import { Problem } from '../platform/http/problem.js';
+import type { SqlClient } from '../platform/sql/sql-client.js';
+import { SQL_CLIENT } from '../platform/tokens.js';
+import { mayManageIncidentTypes } from '../identity/policy/policy.js';
+import { decideIncidentType, foldIncidentType, type IncidentTypeCommand } from './incident-type.decider.js';
+import { SafeguardingError, statusOf } from './safeguarding.errors.js';
+import { REPORTER_PERMISSIONS, mayReportAtAll, TYPE_MANAGERS } from './safeguarding-access.js';
+
+export class ListIncidentTypesQuery {
+  @ApiPropertyOptional({ default: 1 }) @IsOptional() @Type(() => Number) @IsInt() @Min(1) page?: number;
+  @ApiPropertyOptional({ default: 50 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(500)
+  size?: number;
+  @ApiPropertyOptional({ description: 'Text searched in the name' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  query?: string;
+  @ApiPropertyOptional({ description: 'Same text as query' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  name?: string;
+  @ApiPropertyOptional({ description: 'Include retired types (default false)' })
+  @IsOptional()
+  @Transform(({ value }: { value: unknown }) => (value === 'true' ? true : value === 'false' ? false : value))
+  @IsBoolean()
+  include_retired?: boolean;
+}
+
+export class CreateIncidentTypeBody {
+  @ApiProperty({ example: 'Neglect' }) @IsString() @IsNotEmpty() @MaxLength(200) name!: string;
+  @ApiPropertyOptional({ description: 'Guidance shown to reporters', default: '' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(10_000)
+  guidance?: string;
+}
+
+export class UpdateIncidentTypeBody {
+  @ApiPropertyOptional() @IsOptional() @IsString() @IsNotEmpty() @MaxLength(200) name?: string;
+  @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(10_000) guidance?: string;
+}
+
+export class IncidentTypeView {
+  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty() name!: string;
+  @ApiProperty() guidance!: string;
+  @ApiProperty() retired!: boolean;
+  @ApiProperty() created_at!: string;
+  @ApiProperty() updated_at!: string;
+}
+
+export class IncidentTypePage {
+  @ApiProperty({ type: [IncidentTypeView] }) items!: IncidentTypeView[];
+  @ApiProperty() total!: number;
+  @ApiProperty() page!: number;
+  @ApiProperty() size!: number;
+}
+
+export class Written {
+  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty({ description: 'Event position; send it as X-Min-Position on the next read' })
+  position!: string;
+}
+
+const view = (r: IncidentTypeRow): IncidentTypeView => ({
+  id: r.id,
+  name: r.name,
+  guidance: r.guidance,
+  retired: r.retired,
+  created_at: new Date(r.created_at).toISOString(),
+  updated_at: new Date(r.updated_at).toISOString(),
+});
+
+/**
+ * Safeguarding incident types (categories with guidance). Everyone who may report an incident reads
+ * them; administrators with safeguarding access manage them. DELETE retires: the type stays readable
+ * (incidents keep their history) but can no longer be chosen for a new report.
+ */
+@ApiTags('safeguarding')
+@Controller('api/v1/safeguarding-incident-types')
+export class IncidentTypesController {
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(SQL_CLIENT) private readonly sql: SqlClient,
+  ) {}
+
+  @Get()
+  @RequirePermissions(...REPORTER_PERMISSIONS)
+  @ApiOkResponse({ type: IncidentTypePage })
+  async list(
+    @Req() req: AuthenticatedRequest,
+    @Query() q: ListIncidentTypesQuery,
+  ): Promise<IncidentTypePage> {
+    this.mayRead(req);
+    const page = q.page ?? 1;
+    const size = q.size ?? 50;
+    const where: string[] = [];
+    const params: unknown[] = [];
+    if (!q.include_retired) where.push('NOT retired');
+    const text = (q.query ?? q.name)?.trim();
+    if (text) {
+      params.push(`%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+      where.push(`name ILIKE $${params.length}`);
+    }
+    const whereSql = where.length ? `WHERE ${where.join(' AND ')}` : '';
+    const { rows: count } = await this.sql.query<{ total: string }>(
+      `SELECT count(*)::text AS total FROM rm_sg_incident_types ${whereSql}`,
+      params,
+    );
+    const { rows } = await this.sql.query<IncidentTypeRow>(
+      `SELECT * FROM rm_sg_incident_types ${whereSql} ORDER BY lower(name), id LIMIT ${size} OFFSET ${(page - 1) * size}`,
+      params,
+    );
+    return { items: rows.map(view), total: Number(count[0]?.total ?? 0), page, size };
+  }
+
+  @Get(':id')
+  @RequirePermissions(...REPORTER_PERMISSIONS)
+  @ApiOkResponse({ type: IncidentTypeView })
+  @ApiNotFoundResponse({ description: 'Incident type not found' })
+  async get(
+    @Req() req: AuthenticatedRequest,
+    @Param('id', ParseUUIDPipe) id: string,
+  ): Promise<IncidentTypeView> {
+    this.mayRead(req);
+    const { rows } = await this.sql.query<IncidentTypeRow>(
+      'SELECT * FROM rm_sg_incident_types WHERE id = $1',
+      [id],
+    );
+    if (!rows[0]) throw new Problem(HttpStatus.NOT_FOUND, 'Incident type not found');
+    return view(rows[0]);
+  }
+
+  @Post()
+  @RequirePermissions(...TYPE_MANAGERS)
+  @ApiCreatedResponse({ type: Written })
+  async create(@Req() req: AuthenticatedRequest, @Body() body: CreateIncidentTypeBody): Promise<Written> {
+    this.mayManage(req);
+    const id = randomUUID();
+    const position = await this.run(req, {
+      type: 'CreateIncidentType',
+      typeId: id,
+      name: body.name.trim(),
+      guidance: body.guidance ?? '',
+    });
+    return { id, position };
+  }
+
+  @Put(':id')
+  @RequirePermissions(...TYPE_MANAGERS)
+  @ApiOkResponse({ type: Written })
+  @ApiNotFoundResponse({ description: 'Incident type not found' })
+  async update(
+    @Req() req: AuthenticatedRequest,
+    @Param('id', ParseUUIDPipe) id: string,
+    @Body() body: UpdateIncidentTypeBody,
+  ): Promise<Written> {
+    this.mayManage(req);
+    const position = await this.run(req, {
+      type: 'UpdateIncidentType',
+      typeId: id,
+      name: body.name?.trim(),
+      guidance: body.guidance,
+    });
+    return { id, position };
+  }
+
+  @Delete(':id')
+  @RequirePermissions(...TYPE_MANAGERS)
+  @ApiOkResponse({ type: Written, description: 'Retired (kept for history)' })
+  @ApiNotFoundResponse({ description: 'Incident type not found' })
+  async retire(@Req() req: AuthenticatedRequest, @Param('id', ParseUUIDPipe) id: string): Promise<Written> {
+    this.mayManage(req);
+    const position = await this.run(req, { type: 'RetireIncidentType', typeId: id });
+    return { id, position };
+  }
+
+  private mayRead(req: AuthenticatedRequest) {
+    if (!mayReportAtAll(req.actor!.permissions))
+      throw new Problem(HttpStatus.FORBIDDEN, 'You do not have permission to do this');
+  }
+
+  private mayManage(req: AuthenticatedRequest) {
+    if (!mayManageIncidentTypes(req.actor!.permissions))
+      throw new Problem(
+        HttpStatus.FORBIDDEN,
+        'Managing incident types needs an administrator with safeguarding access',
+      );
+  }
+
+  private async run(req: AuthenticatedRequest, command: IncidentTypeCommand): Promise<string> {
+    try {
+      const { position } = await decideAndAppend(
+        this.store,
+        incidentTypeStream(command.typeId),
+        foldIncidentType,
+        (state) => decideIncidentType(command, state),
+        metadataFor(req),
+      );
+      return position;
+    } catch (e) {
+      if (e instanceof SafeguardingError) throw new Problem(statusOf(e.code), e.detail);
+      throw e;
+    }
+  }
+}

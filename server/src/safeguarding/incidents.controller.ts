@@ -1,0 +1,524 @@
+import { randomUUID } from 'node:crypto';
+import {
+  Body,
+  Controller,
+  Get,
+  HttpCode,
+  HttpStatus,
+  Inject,
+  Param,
+  ParseUUIDPipe,
+  Post,
+  Query,
+  Req,
+  Res,
+  StreamableFile,
+} from '@nestjs/common';
+import type { Response } from 'express';
+import {
+  ApiConflictResponse,
+  ApiCreatedResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiProduces,
+  ApiTags,
+} from '@nestjs/swagger';
+import {
+  incidentStream,
+  incidentViewsStream,
+  type IncidentEvent,
+  type IncidentRow,
+  type IncidentViewedData,
+  type ViewedVia,
+} from '@portal/projections';
+import { RequirePermissions } from '../platform/auth/public.decorator.js';
+import { metadataFor, type AuthenticatedRequest } from '../platform/auth/request-context.js';
+import { EVENT_STORE, type EventStore } from '../platform/event-store/event-store.js';
+import { Problem } from '../platform/http/problem.js';
+import { isPartner, isSafeguardingLead, hasSafeguardingAccess } from '../identity/policy/policy.js';
+import { UsersReadModel } from '../identity/users.read.js';
+import { documentStream } from '../platform/collaboration/collab.protocol.js';
+import { decideAndAppendChained, verifyChain } from './hash-chain.js';
+import { renderIncidentPdf, writeUpText } from './incident-pdf.js';
+import { decideIncident, foldIncident, type IncidentCommand } from './incident.decider.js';
+import {
+  AddActionBody,
+  ChronologyPage,
+  CloseBody,
+  CorrectionBody,
+  IncidentDetailsView,
+  IncidentPage,
+  IncidentViewsPage,
+  IncidentWritten,
+  ListIncidentsQuery,
+  PagingQuery,
+  PartnerFeedbackBody,
+  PartnerInformedBody,
+  ReasonBody,
+  ReportIncidentBody,
+  RiskBody,
+  StartReviewBody,
+  VerifyView,
+} from './incidents.dto.js';
+import { IncidentsReadModel } from './incidents.read.js';
+import {
+  LEAD_PERMISSIONS,
+  PARTNER_SEE,
+  REPORTER_PERMISSIONS,
+  SEE_PERMISSIONS,
+  mayReadIncident,
+  reportRefusal,
+} from './safeguarding-access.js';
+import { SafeguardingError, statusOf } from './safeguarding.errors.js';
+import { StudentLinks } from './student-links.js';
+import { INCIDENT_DOCUMENT_KIND } from './safeguarding.setup.js';
+
+const FORBIDDEN = 'You do not have permission to do this';
+const NOT_FOUND = 'Incident not found';
+/** Matches no customer: a partner without a customer sees nothing. */
+const NO_CUSTOMER = '00000000-0000-0000-0000-000000000000';
+
+/**
+ * Safeguarding incidents (docs/decisions/0025-safeguarding-workflow-api.md): report, the workflow's
+ * command endpoints, the triage list, details (every read recorded), the partner list, the per-student
+ * chronology, the views log and the hash-chain verification.
+ */
+@ApiTags('safeguarding')
+@Controller('api/v1/safeguarding-incidents')
+export class IncidentsController {
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    private readonly incidents: IncidentsReadModel,
+    private readonly users: UsersReadModel,
+    private readonly links: StudentLinks,
+  ) {}
+
+  // Reads (static paths first, so `:id` does not catch them)
+
+  @Get()
+  @RequirePermissions(...SEE_PERMISSIONS)
+  @ApiOkResponse({ type: IncidentPage, description: 'Newest report first' })
+  async list(@Req() req: AuthenticatedRequest, @Query() q: ListIncidentsQuery): Promise<IncidentPage> {
+    this.requireAccess(req);
+    return this.incidents.list(q);
+  }
+
+  @Get('partner')
+  @RequirePermissions(...PARTNER_SEE)
+  @ApiOkResponse({ type: IncidentPage, description: "Incidents about the partner's own customer's students" })
+  async partnerList(@Req() req: AuthenticatedRequest, @Query() q: ListIncidentsQuery): Promise<IncidentPage> {
+    if (!isPartner(req.actor!.permissions)) throw new Problem(HttpStatus.FORBIDDEN, FORBIDDEN);
+    const me = await this.users.byId(req.actor!.userId);
+    return this.incidents.list({ ...q, customer_id: undefined }, me?.customer_id ?? NO_CUSTOMER);
+  }
+
+  @Get('students/:studentId/chronology')
+  @RequirePermissions(...SEE_PERMISSIONS)
+  @ApiOkResponse({
+    type: ChronologyPage,
+    description: 'Every incident step about the student, by when it happened',
+  })
+  async chronology(
+    @Req() req: AuthenticatedRequest,
+    @Param('studentId', ParseUUIDPipe) studentId: string,
+    @Query() q: PagingQuery,
+  ): Promise<ChronologyPage> {
+    this.requireAccess(req);
+    const page = await this.incidents.chronology(studentId, q.page ?? 1, q.size ?? 50);
+    for (const id of new Set(page.items.map((i) => i.incident_id)))
+      await this.recordView(req, id, 'chronology');
+    return page;
+  }
+
+  @Get(':id')
+  @RequirePermissions(...SEE_PERMISSIONS, ...REPORTER_PERMISSIONS)
+  @ApiOkResponse({
+    type: IncidentDetailsView,
+    description: 'The read is recorded (SafeguardingIncidentViewed)',
+  })
+  @ApiNotFoundResponse({ description: NOT_FOUND })
+  async details(
+    @Req() req: AuthenticatedRequest,
+    @Param('id', ParseUUIDPipe) id: string,
+  ): Promise<IncidentDetailsView> {
+    const row = await this.readable(req, id);
+    const perms = req.actor!.permissions;
+    await this.recordView(
+      req,
+      id,
+      hasSafeguardingAccess(perms)
+        ? 'details'
+        : row.reporter_id === req.actor!.userId
+          ? 'reporter'
+          : 'partner',
+    );
+    const [view] = await this.incidents.views([row]);
+    return { ...view!, timeline: await this.incidents.timeline(id) };
+  }
+
+  @Get(':id/pdf')
+  @RequirePermissions(...SEE_PERMISSIONS, ...REPORTER_PERMISSIONS)
+  @ApiProduces('application/pdf')
+  @ApiOkResponse({
+    description: 'The incident, chronology, actions, partner steps and write-up (the read is recorded)',
+  })
+  @ApiNotFoundResponse({ description: NOT_FOUND })
+  async pdf(
+    @Req() req: AuthenticatedRequest,
+    @Param('id', ParseUUIDPipe) id: string,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<StreamableFile> {
+    const row = await this.readable(req, id);
+    await this.recordView(req, id, 'pdf');
+    const [incidentEvents, writeUpEvents] = await Promise.all([
+      this.store.readStream(incidentStream(id)),
+      this.store.readStream(documentStream(INCIDENT_DOCUMENT_KIND, id)),
+    ]);
+    const position = [...incidentEvents, ...writeUpEvents].reduce(
+      (max, e) => (e.position > max ? e.position : max),
+      0n,
+    );
+    const [incident] = await this.incidents.views([row]);
+    const people = [row.acknowledged_by, row.assigned_lead_id, ...row.actions.map((a) => a.assignee_id)];
+    const buffer = await renderIncidentPdf({
+      incident: incident!,
+      timeline: await this.incidents.timeline(id),
+      writeUp: writeUpText(writeUpEvents),
+      position,
+      names: await this.incidents.userNames(people.filter((p): p is string => !!p)),
+    });
+    res.set({
+      'Content-Type': 'application/pdf',
+      'Content-Disposition': `attachment; filename="safeguarding-incident-${id}.pdf"`,
+      'X-Event-Position': position.toString(),
+    });
+    return new StreamableFile(buffer);
+  }
+
+  @Get(':id/views')
+  @RequirePermissions(...LEAD_PERMISSIONS)
+  @ApiOkResponse({ type: IncidentViewsPage, description: 'Who read the incident, newest first' })
+  @ApiNotFoundResponse({ description: NOT_FOUND })
+  async views(
+    @Req() req: AuthenticatedRequest,
+    @Param('id', ParseUUIDPipe) id: string,
+    @Query() q: PagingQuery,
+  ): Promise<IncidentViewsPage> {
+    this.requireLead(req);
+    await this.existing(id);
+    return this.incidents.viewsLog(id, q.page ?? 1, q.size ?? 50);
+  }
+
+  @Get(':id/verify')
+  @RequirePermissions(...LEAD_PERMISSIONS)
+  @ApiOkResponse({ type: VerifyView, description: "Recomputes the stream's hash chain" })
+  @ApiNotFoundResponse({ description: NOT_FOUND })
+  async verify(
+    @Req() req: AuthenticatedRequest,
+    @Param('id', ParseUUIDPipe) id: string,
+  ): Promise<VerifyView> {
+    this.requireLead(req);
+    const events = await this.store.readStream(incidentStream(id));
+    if (events.length === 0) throw new Problem(HttpStatus.NOT_FOUND, NOT_FOUND);
+    return verifyChain(events);
+  }
+
+  // Commands
+
+  @Post()
+  @RequirePermissions(...REPORTER_PERMISSIONS)
+  @ApiCreatedResponse({ type: IncidentWritten })
+  async report(@Req() req: AuthenticatedRequest, @Body() body: ReportIncidentBody): Promise<IncidentWritten> {
+    const actor = req.actor!;
+    const studentIds = [...new Set(body.student_ids)];
+    const students: { id: string; customerId: string | null }[] = [];
+    for (const sid of studentIds) {
+      const row = await this.users.byId(sid);
+      if (!row || row.user_type !== 'student')
+        throw new Problem(HttpStatus.UNPROCESSABLE_ENTITY, `student_ids: ${sid} is not a student`);
+      students.push({ id: sid, customerId: row.customer_id ?? null });
+    }
+    const me = isPartner(actor.permissions) ? await this.users.byId(actor.userId) : null;
+    const refusal = reportRefusal(
+      {
+        permissions: actor.permissions,
+        customerId: me?.customer_id ?? null,
+        linkedStudentIds: me ? await this.links.linkedStudents(actor.userId) : new Set(),
+      },
+      students,
+    );
+    if (refusal) throw new Problem(HttpStatus.FORBIDDEN, refusal);
+    const typeIds = [...new Set(body.type_ids)];
+    const known = await this.incidents.activeTypes(typeIds);
+    const missing = typeIds.filter((t) => !known.has(t));
+    if (missing.length)
+      throw new Problem(
+        HttpStatus.UNPROCESSABLE_ENTITY,
+        `type_ids: ${missing.join(', ')} ${missing.length === 1 ? 'is not an' : 'are not'} active incident type${missing.length === 1 ? '' : 's'}`,
+      );
+    const id = randomUUID();
+    const position = await this.run(req, {
+      type: 'ReportIncident',
+      now: new Date().toISOString(),
+      incidentId: id,
+      reporterId: actor.userId,
+      students: students.map((s) => ({ studentId: s.id, customerId: s.customerId })),
+      typeIds,
+      occurredAt: new Date(body.occurred_at).toISOString(),
+      lessonId: body.lesson_id ?? null,
+      description: body.description,
+      immediateAction: body.immediate_action,
+      leadToldVerbally: body.lead_told_verbally,
+      riskLevel: body.risk_level ?? 'medium',
+    });
+    return { id, position };
+  }
+
+  @Post(':id/acknowledge')
+  @HttpCode(HttpStatus.OK)
+  @RequirePermissions(...LEAD_PERMISSIONS)
+  @ApiOkResponse({ type: IncidentWritten })
+  @ApiConflictResponse({ description: 'Not in a state this step starts from' })
+  async acknowledge(@Req() req: AuthenticatedRequest, @Param('id', ParseUUIDPipe) id: string) {
+    this.requireLead(req);
+    return this.written(
+      id,
+      await this.run(req, { type: 'AcknowledgeIncident', incidentId: id, leadId: req.actor!.userId }),
+    );
+  }
+
+  @Post(':id/review')
+  @HttpCode(HttpStatus.OK)
+  @RequirePermissions(...LEAD_PERMISSIONS)
+  @ApiOkResponse({ type: IncidentWritten })
+  @ApiConflictResponse({ description: 'Not in a state this step starts from' })
+  async review(
+    @Req() req: AuthenticatedRequest,
+    @Param('id', ParseUUIDPipe) id: string,
+    @Body() body: StartReviewBody,
+  ) {
+    this.requireLead(req);
+    const leadId = body.lead_id ?? req.actor!.userId;
+    if (body.lead_id) {
+      const lead = await this.users.byId(body.lead_id);
+      if (!lead || !isSafeguardingLead(new Set(lead.permissions)))
+        throw new Problem(HttpStatus.UNPROCESSABLE_ENTITY, 'lead_id: not a safeguarding lead');
+    }
+    return this.written(id, await this.run(req, { type: 'StartReview', incidentId: id, leadId }));
+  }
+
+  @Post(':id/actions')
+  @HttpCode(HttpStatus.OK)
+  @RequirePermissions(...LEAD_PERMISSIONS)
+  @ApiOkResponse({ type: IncidentWritten })
+  @ApiConflictResponse({ description: 'Not in a state this step starts from' })
+  async addAction(
+    @Req() req: AuthenticatedRequest,
+    @Param('id', ParseUUIDPipe) id: string,
+    @Body() body: AddActionBody,
+  ) {
+    this.requireLead(req);
+    if (!(await this.users.byId(body.assignee_id)))
+      throw new Problem(HttpStatus.UNPROCESSABLE_ENTITY, 'assignee_id: user not found');
+    return this.written(
+      id,
+      await this.run(req, {
+        type: 'AddAction',
+        incidentId: id,
+        actionId: randomUUID(),
+        description: body.description,
+        assigneeId: body.assignee_id,
+        dueDate: body.due_date,
+        referral: body.referral_agency
+          ? { agency: body.referral_agency, reference: body.referral_reference ?? null }
+          : null,
+      }),
+    );
+  }
+
+  @Post(':id/partner-informed')
+  @HttpCode(HttpStatus.OK)
+  @RequirePermissions(...LEAD_PERMISSIONS)
+  @ApiOkResponse({ type: IncidentWritten })
+  @ApiConflictResponse({ description: 'Not in a state this step starts from' })
+  async partnerInformed(
+    @Req() req: AuthenticatedRequest,
+    @Param('id', ParseUUIDPipe) id: string,
+    @Body() body: PartnerInformedBody,
+  ) {
+    this.requireLead(req);
+    return this.written(
+      id,
+      await this.run(req, { type: 'InformPartner', incidentId: id, method: body.method, note: body.note }),
+    );
+  }
+
+  @Post(':id/partner-feedback')
+  @HttpCode(HttpStatus.OK)
+  @RequirePermissions(...LEAD_PERMISSIONS)
+  @ApiOkResponse({ type: IncidentWritten })
+  @ApiConflictResponse({ description: 'Not in a state this step starts from' })
+  async partnerFeedback(
+    @Req() req: AuthenticatedRequest,
+    @Param('id', ParseUUIDPipe) id: string,
+    @Body() body: PartnerFeedbackBody,
+  ) {
+    this.requireLead(req);
+    return this.written(
+      id,
+      await this.run(req, { type: 'RecordPartnerFeedback', incidentId: id, feedback: body.feedback }),
+    );
+  }
+
+  @Post(':id/close')
+  @HttpCode(HttpStatus.OK)
+  @RequirePermissions(...LEAD_PERMISSIONS)
+  @ApiOkResponse({ type: IncidentWritten })
+  @ApiConflictResponse({ description: 'Not in a state this step starts from' })
+  async close(
+    @Req() req: AuthenticatedRequest,
+    @Param('id', ParseUUIDPipe) id: string,
+    @Body() body: CloseBody,
+  ) {
+    this.requireLead(req);
+    return this.written(
+      id,
+      await this.run(req, { type: 'CloseIncident', incidentId: id, outcome: body.outcome }),
+    );
+  }
+
+  @Post(':id/reopen')
+  @HttpCode(HttpStatus.OK)
+  @RequirePermissions(...LEAD_PERMISSIONS)
+  @ApiOkResponse({ type: IncidentWritten })
+  @ApiConflictResponse({ description: 'Only a closed incident can be reopened' })
+  async reopen(
+    @Req() req: AuthenticatedRequest,
+    @Param('id', ParseUUIDPipe) id: string,
+    @Body() body: ReasonBody,
+  ) {
+    this.requireLead(req);
+    return this.written(
+      id,
+      await this.run(req, { type: 'ReopenIncident', incidentId: id, reason: body.reason }),
+    );
+  }
+
+  @Post(':id/risk')
+  @HttpCode(HttpStatus.OK)
+  @RequirePermissions(...LEAD_PERMISSIONS)
+  @ApiOkResponse({ type: IncidentWritten })
+  @ApiConflictResponse({ description: 'Closed, or already at that level' })
+  async risk(
+    @Req() req: AuthenticatedRequest,
+    @Param('id', ParseUUIDPipe) id: string,
+    @Body() body: RiskBody,
+  ) {
+    this.requireLead(req);
+    return this.written(
+      id,
+      await this.run(req, {
+        type: 'ChangeRiskLevel',
+        incidentId: id,
+        to: body.risk_level,
+        reason: body.reason,
+      }),
+    );
+  }
+
+  @Post(':id/corrections')
+  @HttpCode(HttpStatus.OK)
+  @RequirePermissions(...LEAD_PERMISSIONS, ...REPORTER_PERMISSIONS)
+  @ApiOkResponse({ type: IncidentWritten, description: 'A correction is a new event; the original stays' })
+  async correct(
+    @Req() req: AuthenticatedRequest,
+    @Param('id', ParseUUIDPipe) id: string,
+    @Body() body: CorrectionBody,
+  ) {
+    const row = await this.existing(id);
+    if (!isSafeguardingLead(req.actor!.permissions) && row.reporter_id !== req.actor!.userId)
+      throw new Problem(
+        HttpStatus.FORBIDDEN,
+        'Only the reporter or a safeguarding lead corrects an incident',
+      );
+    let value = body.value;
+    if (body.field === 'occurred_at') {
+      if (!value || Number.isNaN(Date.parse(value)))
+        throw new Problem(HttpStatus.UNPROCESSABLE_ENTITY, 'value: occurred_at must be an ISO 8601 date');
+      value = new Date(value).toISOString();
+      if (Date.parse(value) > Date.now() + 5 * 60_000)
+        throw new Problem(HttpStatus.UNPROCESSABLE_ENTITY, 'value: occurred_at must not be in the future');
+    }
+    return this.written(
+      id,
+      await this.run(req, {
+        type: 'CorrectIncident',
+        incidentId: id,
+        field: body.field,
+        value,
+        reason: body.reason,
+      }),
+    );
+  }
+
+  // Helpers
+
+  private requireAccess(req: AuthenticatedRequest) {
+    if (!hasSafeguardingAccess(req.actor!.permissions)) throw new Problem(HttpStatus.FORBIDDEN, FORBIDDEN);
+  }
+
+  private requireLead(req: AuthenticatedRequest) {
+    if (!isSafeguardingLead(req.actor!.permissions))
+      throw new Problem(HttpStatus.FORBIDDEN, 'Only a safeguarding lead may do this');
+  }
+
+  private async existing(id: string): Promise<IncidentRow> {
+    const row = await this.incidents.byId(id);
+    if (!row) throw new Problem(HttpStatus.NOT_FOUND, NOT_FOUND);
+    return row;
+  }
+
+  /** The incident if this user may read it; 404 otherwise (no hint that it exists). */
+  private async readable(req: AuthenticatedRequest, id: string): Promise<IncidentRow> {
+    const actor = req.actor!;
+    const row = await this.existing(id);
+    const me = isPartner(actor.permissions) ? await this.users.byId(actor.userId) : null;
+    if (
+      !mayReadIncident(
+        { userId: actor.userId, permissions: actor.permissions, customerId: me?.customer_id ?? null },
+        row,
+      )
+    )
+      throw new Problem(HttpStatus.NOT_FOUND, NOT_FOUND);
+    return row;
+  }
+
+  private async recordView(req: AuthenticatedRequest, incidentId: string, via: ViewedVia): Promise<void> {
+    const data: IncidentViewedData = { incidentId, viewerId: req.actor!.userId, via };
+    await this.store.append(
+      incidentViewsStream(incidentId),
+      [{ id: randomUUID(), type: 'SafeguardingIncidentViewed', data, metadata: metadataFor(req) }],
+      { expectedRevision: 'any' },
+    );
+  }
+
+  private written(id: string, position: string): IncidentWritten {
+    return { id, position };
+  }
+
+  private async run(req: AuthenticatedRequest, command: IncidentCommand): Promise<string> {
+    try {
+      const { position } = await decideAndAppendChained<ReturnType<typeof foldIncident>, IncidentEvent>(
+        this.store,
+        incidentStream(command.incidentId),
+        foldIncident,
+        (state) => decideIncident(command, state),
+        metadataFor(req),
+      );
+      return position;
+    } catch (e) {
+      if (e instanceof SafeguardingError) throw new Problem(statusOf(e.code), e.detail);
+      throw e;
+    }
+  }
+}

@@ -1,0 +1,191 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { ChronologyRow, IncidentRow, IncidentViewRow } from '@portal/projections';
+import type { SqlClient } from '../platform/sql/sql-client.js';
+import { SQL_CLIENT } from '../platform/tokens.js';
+import type {
+  ChronologyEntryView,
+  IncidentView,
+  IncidentViewEntry,
+  ListIncidentsQuery,
+  NamedRef,
+} from './incidents.dto.js';
+
+const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
+
+export const chronologyView = (r: ChronologyRow): ChronologyEntryView => ({
+  position: String(r.position),
+  incident_id: r.incident_id,
+  occurred_at: new Date(r.occurred_at).toISOString(),
+  kind: r.kind,
+  summary: r.summary,
+  actor_id: r.actor_id,
+});
+
+/** Queries on the safeguarding read models (projection `safeguarding`). */
+@Injectable()
+export class IncidentsReadModel {
+  constructor(@Inject(SQL_CLIENT) private readonly sql: SqlClient) {}
+
+  async byId(id: string): Promise<IncidentRow | null> {
+    const { rows } = await this.sql.query<IncidentRow>('SELECT * FROM rm_sg_incidents WHERE id = $1', [id]);
+    return rows[0] ?? null;
+  }
+
+  async list(
+    q: ListIncidentsQuery,
+    scopeCustomerId?: string,
+  ): Promise<{ items: IncidentView[]; total: number; page: number; size: number }> {
+    const page = q.page ?? 1;
+    const size = q.size ?? 50;
+    const where: string[] = [];
+    const params: unknown[] = [];
+    const add = (sql: (n: string) => string, value: unknown) => {
+      params.push(value);
+      where.push(sql(`$${params.length}`));
+    };
+    if (scopeCustomerId !== undefined)
+      add((p) => `customer_ids @> ${p}::jsonb`, JSON.stringify([scopeCustomerId]));
+    if (q.status?.length) add((p) => `status = ANY(${p}::text[])`, q.status);
+    if (q.risk_level?.length) add((p) => `risk_level = ANY(${p}::text[])`, q.risk_level);
+    if (q.type_id) add((p) => `type_ids @> ${p}::jsonb`, JSON.stringify([q.type_id]));
+    if (q.student_id) add((p) => `student_ids @> ${p}::jsonb`, JSON.stringify([q.student_id]));
+    if (q.customer_id) add((p) => `customer_ids @> ${p}::jsonb`, JSON.stringify([q.customer_id]));
+    if (q.occurred_from) add((p) => `occurred_at >= ${p}::timestamptz`, q.occurred_from);
+    if (q.occurred_to) add((p) => `occurred_at < ${p}::timestamptz`, q.occurred_to);
+    const whereSql = where.length ? `WHERE ${where.join(' AND ')}` : '';
+    const { rows: count } = await this.sql.query<{ total: string }>(
+      `SELECT count(*)::text AS total FROM rm_sg_incidents ${whereSql}`,
+      params,
+    );
+    const { rows } = await this.sql.query<IncidentRow>(
+      `SELECT * FROM rm_sg_incidents ${whereSql} ORDER BY reported_at DESC, id LIMIT ${size} OFFSET ${(page - 1) * size}`,
+      params,
+    );
+    return { items: await this.views(rows), total: Number(count[0]?.total ?? 0), page, size };
+  }
+
+  /** Incident rows as the API shows them, with the names of the people and types they refer to. */
+  async views(rows: IncidentRow[]): Promise<IncidentView[]> {
+    const userIds = new Set<string>();
+    const typeIds = new Set<string>();
+    for (const r of rows) {
+      userIds.add(r.reporter_id);
+      r.student_ids.forEach((id) => userIds.add(id));
+      r.type_ids.forEach((id) => typeIds.add(id));
+    }
+    const users = await this.names('rm_users', 'full_name', [...userIds]);
+    const types = await this.names('rm_sg_incident_types', 'name', [...typeIds]);
+    const ref = (map: Map<string, string>, id: string): NamedRef => ({ id, name: map.get(id) ?? '' });
+    return rows.map((r) => ({
+      id: r.id,
+      status: r.status,
+      risk_level: r.risk_level,
+      reporter: ref(users, r.reporter_id),
+      students: r.student_ids.map((id) => ref(users, id)),
+      customer_ids: r.customer_ids,
+      types: r.type_ids.map((id) => ref(types, id)),
+      occurred_at: iso(r.occurred_at)!,
+      reported_at: iso(r.reported_at)!,
+      lesson_id: r.lesson_id,
+      description: r.description,
+      immediate_action: r.immediate_action,
+      lead_told_verbally: r.lead_told_verbally,
+      acknowledged_at: iso(r.acknowledged_at),
+      acknowledged_by: r.acknowledged_by,
+      assigned_lead_id: r.assigned_lead_id,
+      escalated_at: iso(r.escalated_at),
+      closed_at: iso(r.closed_at),
+      actions: r.actions,
+      partner_informed: r.partner_informed,
+      partner_feedback: r.partner_feedback,
+      position: String(r.position),
+    }));
+  }
+
+  async userNames(ids: string[]): Promise<Map<string, string>> {
+    return this.names('rm_users', 'full_name', [...new Set(ids)]);
+  }
+
+  private async names(table: string, column: string, ids: string[]): Promise<Map<string, string>> {
+    if (ids.length === 0) return new Map();
+    const { rows } = await this.sql.query<{ id: string; name: string }>(
+      `SELECT id::text AS id, ${column} AS name FROM ${table} WHERE id = ANY($1::uuid[])`,
+      [ids],
+    );
+    return new Map(rows.map((r) => [r.id, r.name]));
+  }
+
+  /** One incident's steps (each step once, whatever the number of students), by when they happened. */
+  async timeline(incidentId: string): Promise<ChronologyEntryView[]> {
+    const { rows } = await this.sql.query<ChronologyRow>(
+      `SELECT DISTINCT ON (occurred_at, position) * FROM rm_sg_chronology WHERE incident_id = $1
+        ORDER BY occurred_at, position`,
+      [incidentId],
+    );
+    return rows.map(chronologyView);
+  }
+
+  async chronology(studentId: string, page: number, size: number) {
+    const { rows: count } = await this.sql.query<{ total: string }>(
+      'SELECT count(*)::text AS total FROM rm_sg_chronology WHERE student_id = $1',
+      [studentId],
+    );
+    const { rows } = await this.sql.query<ChronologyRow>(
+      `SELECT * FROM rm_sg_chronology WHERE student_id = $1 ORDER BY occurred_at, position
+        LIMIT ${size} OFFSET ${(page - 1) * size}`,
+      [studentId],
+    );
+    return { items: rows.map(chronologyView), total: Number(count[0]?.total ?? 0), page, size };
+  }
+
+  async viewsLog(incidentId: string, page: number, size: number) {
+    const { rows: count } = await this.sql.query<{ total: string }>(
+      'SELECT count(*)::text AS total FROM rm_sg_views WHERE incident_id = $1',
+      [incidentId],
+    );
+    const { rows } = await this.sql.query<IncidentViewRow & { viewer_name: string | null }>(
+      `SELECT v.*, u.full_name AS viewer_name FROM rm_sg_views v LEFT JOIN rm_users u ON u.id = v.viewer_id
+        WHERE v.incident_id = $1 ORDER BY v.position DESC LIMIT ${size} OFFSET ${(page - 1) * size}`,
+      [incidentId],
+    );
+    const items: IncidentViewEntry[] = rows.map((r) => ({
+      position: String(r.position),
+      viewer: { id: r.viewer_id, name: r.viewer_name ?? '' },
+      via: r.via,
+      viewed_at: new Date(r.viewed_at).toISOString(),
+    }));
+    return { items, total: Number(count[0]?.total ?? 0), page, size };
+  }
+
+  /** Which of these incident types exist and are not retired. */
+  async activeTypes(ids: string[]): Promise<Set<string>> {
+    const { rows } = await this.sql.query<{ id: string }>(
+      'SELECT id::text AS id FROM rm_sg_incident_types WHERE id = ANY($1::uuid[]) AND NOT retired',
+      [ids],
+    );
+    return new Set(rows.map((r) => r.id));
+  }
+
+  /** Active users holding one of these permissions (for escalation mail). */
+  async usersWithPermission(permission: string): Promise<{ id: string; email: string; full_name: string }[]> {
+    const { rows } = await this.sql.query<{ id: string; email: string; full_name: string }>(
+      `SELECT id::text AS id, email, full_name FROM rm_users
+        WHERE permissions @> $1::jsonb AND has_access AND NOT is_blocked
+          AND (permissions @> '["USER_IS_ADMIN"]'::jsonb OR permissions @> '["USER_IS_TEACHER"]'::jsonb)
+        ORDER BY id`,
+      [JSON.stringify([permission])],
+    );
+    return rows;
+  }
+
+  /** Incidents still waiting for an acknowledgement that were reported before `before`. */
+  async waitingSince(before: Date, limit = 100): Promise<{ id: string; reported_at: Date }[]> {
+    const { rows } = await this.sql.query<{ id: string; reported_at: Date }>(
+      `SELECT id::text AS id, reported_at FROM rm_sg_incidents
+        WHERE status = 'reported' AND escalated_at IS NULL AND reported_at < $1
+        ORDER BY reported_at LIMIT ${limit}`,
+      [before.toISOString()],
+    );
+    return rows;
+  }
+}

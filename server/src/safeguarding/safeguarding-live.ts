@@ -1,0 +1,75 @@
+import type { IncidentEvent, IncidentStatus } from '@portal/projections';
+import type { RecordedEvent } from '../platform/event-store/event-store.js';
+import type { Delivery, LiveActor, RoomPolicy } from '../platform/live/room-policy.js';
+import { hasSafeguardingAccess, isSafeguardingLead } from '../identity/policy/policy.js';
+
+/** Live rooms of the safeguarding area (docs/decisions/0027-safeguarding-live-and-escalation.md). */
+export const SAFEGUARDING_ROOMS = {
+  /** Internal users with safeguarding access (leads too): the triage board. */
+  access: 'safeguarding',
+  /** Safeguarding leads only: the views log. */
+  leads: 'safeguarding-leads',
+} as const;
+
+const STATUS_AFTER: Partial<Record<IncidentEvent['type'], IncidentStatus>> = {
+  SafeguardingIncidentReported: 'reported',
+  SafeguardingIncidentAcknowledged: 'acknowledged',
+  SafeguardingIncidentReviewStarted: 'under_review',
+  SafeguardingIncidentActionAdded: 'actions',
+  SafeguardingIncidentPartnerInformed: 'partner_informed',
+  SafeguardingIncidentPartnerFeedbackRecorded: 'partner_feedback',
+  SafeguardingIncidentClosed: 'closed',
+  SafeguardingIncidentReopened: 'under_review',
+};
+
+export function safeguardingRooms(actor: LiveActor): string[] {
+  const rooms: string[] = [];
+  if (hasSafeguardingAccess(actor.permissions)) rooms.push(SAFEGUARDING_ROOMS.access);
+  if (isSafeguardingLead(actor.permissions)) rooms.push(SAFEGUARDING_ROOMS.leads);
+  return rooms;
+}
+
+/**
+ * Who hears about `safeguarding-*` events, and what: a small summary (ids, status, risk, when), never
+ * the description or any free text. Nothing goes to partners, customers or the admins room.
+ */
+export function safeguardingAudience(event: RecordedEvent): Delivery[] {
+  const data = (event.data ?? {}) as Record<string, unknown>;
+  if (event.stream.startsWith('safeguarding-incident-views-'))
+    return [
+      {
+        room: SAFEGUARDING_ROOMS.leads,
+        data: { incidentId: data.incidentId, viewerId: data.viewerId, via: data.via },
+      },
+    ];
+  if (event.stream.startsWith('safeguarding-incident-type-'))
+    return [{ room: SAFEGUARDING_ROOMS.access, data: { typeId: data.typeId } }];
+  if (!event.stream.startsWith('safeguarding-incident-')) return [];
+  const summary: Record<string, unknown> = { incidentId: data.incidentId };
+  const status = STATUS_AFTER[event.type as IncidentEvent['type']];
+  if (status) summary.status = status;
+  switch (event.type) {
+    case 'SafeguardingIncidentReported':
+      summary.riskLevel = data.riskLevel;
+      summary.occurredAt = data.occurredAt;
+      summary.typeIds = data.typeIds;
+      summary.studentCount = Array.isArray(data.students) ? data.students.length : 0;
+      break;
+    case 'SafeguardingIncidentRiskLevelChanged':
+      summary.riskLevel = data.to;
+      break;
+    case 'SafeguardingIncidentEscalated':
+      summary.escalated = true;
+      summary.minutesUnacknowledged = data.minutesUnacknowledged;
+      break;
+    case 'SafeguardingIncidentReviewStarted':
+      summary.assignedLeadId = data.leadId;
+      break;
+  }
+  return [{ room: SAFEGUARDING_ROOMS.access, data: summary }];
+}
+
+export function registerSafeguardingLiveRules(policy: RoomPolicy): void {
+  policy.addRooms(safeguardingRooms);
+  policy.forCategory('safeguarding', safeguardingAudience);
+}
