@@ -1,3 +1,4 @@
+import { lazy, Suspense, type ReactNode } from 'react';
 import { createBrowserRouter, type RouteObject } from 'react-router-dom';
 import { LoginPage } from '../features/auth/pages/LoginPage';
 import { PasswordResetPage } from '../features/auth/pages/PasswordResetPage';
@@ -6,6 +7,7 @@ import { ForbiddenPage } from '../features/errors/pages/ForbiddenPage';
 import { NotFoundPage } from '../features/errors/pages/NotFoundPage';
 import { InvalidLinkPage, PublicNotBuiltPage } from '../features/errors/pages/PublicMessagePages';
 import { NoAccessPage, NotBuiltPage } from '../features/shell/pages/NotBuiltPage';
+import { ScreenSkeleton } from '../shared/ui/ScreenSkeleton';
 import { configureApiClient } from '../shared/api/client';
 import { configureSessionRules, useSession } from '../shared/session';
 import { DefaultRouteRedirect, RedirectWhenSignedIn, RequireAccess, RequirePortalAccess } from './guards';
@@ -14,9 +16,25 @@ import { PortalLayout } from './layouts/PortalLayout';
 import { queryClient } from './query-client';
 import { INVALID_TOKEN_ROUTES, PROTECTED_ROUTES, PUBLIC_ROUTES, type PortalRoute } from './routes';
 
+// Feature screens load on first visit (one chunk per area), so the first screen stays small.
+const UsersListPage = lazy(() => import('../features/users/pages/UsersListPage'));
+const UserDetailsPage = lazy(() => import('../features/users/pages/UserDetailsPage'));
+const UserEditPage = lazy(() => import('../features/users/pages/UserEditPage'));
+const UserAuditPage = lazy(() => import('../features/users/pages/UserAuditPage'));
+
+const lazyScreen = (node: ReactNode) => <Suspense fallback={<ScreenSkeleton />}>{node}</Suspense>;
+
 /** Screens that exist; every other route of the table shows the "not built yet" page. */
-const BUILT_SCREENS: Record<string, () => React.ReactNode> = {
+export const BUILT_SCREENS: Record<string, () => ReactNode> = {
   'dashboard/:type?': () => <DashboardPage />,
+  users: () => lazyScreen(<UsersListPage key="all" />),
+  'users/students': () => lazyScreen(<UsersListPage key="students" type="students" />),
+  'users/teachers': () => lazyScreen(<UsersListPage key="teachers" type="teachers" />),
+  'users/partners': () => lazyScreen(<UsersListPage key="partners" type="partners" />),
+  'users/admins': () => lazyScreen(<UsersListPage key="admins" type="admins" />),
+  'users/:id/details': () => lazyScreen(<UserDetailsPage />),
+  'users/:id': () => lazyScreen(<UserEditPage />),
+  'users/:id/audit': () => lazyScreen(<UserAuditPage />),
 };
 
 function protectedRoute(route: PortalRoute & { group: string }): RouteObject {
