@@ -226,3 +226,32 @@ test('edit page: field errors from the server, then the change shows on the deta
   await expect(page.getByRole('heading', { level: 1, name: 'Dora Detail-Smith' })).toBeVisible();
   await expect(page.getByText('Europe/Berlin', { exact: true })).toBeVisible();
 });
+
+test('a parent does not see notes, nor actions they may not take', async ({ page, request }) => {
+  const token = await adminToken(request);
+  const customer = await createCustomer(request, token, 'Notesbury School');
+  const parentId = await createUser(request, token, {
+    email: 'paula.parent@notesbury.example',
+    first_name: 'Paula',
+    last_name: 'Parent',
+    user_type: 'partner',
+    customer_id: customer,
+    customer_type: 'parent',
+    password: 'parent passphrase',
+  });
+  const noted = await api(request, token, 'PUT', `/api/v1/users/${parentId}`, { notes: 'Internal remark' });
+  expect(noted.status).toBe(200);
+  await page.goto('/login');
+  await page.getByRole('textbox', { name: 'Email' }).fill('paula.parent@notesbury.example');
+  await page.getByRole('textbox', { name: 'Password', exact: true }).fill('parent passphrase');
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await page.goto(`/users/${parentId}/details`);
+  await expect(page.getByRole('heading', { level: 1, name: 'Paula Parent' })).toBeVisible();
+  await expect(page.getByText('Parent / Carer')).toBeVisible();
+  await expect(page.getByText('Notes', { exact: true })).toHaveCount(0);
+  await expect(page.getByText('Internal remark')).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Deactivate' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Block' })).toHaveCount(0);
+  await expect(page.getByRole('heading', { name: 'Permissions' })).toHaveCount(0);
+});

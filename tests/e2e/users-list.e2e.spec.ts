@@ -104,8 +104,16 @@ test('search is debounced and sends query and name; status filter; empty state',
   expect(searches[0]!.searchParams.get('query')).toBe('Pupil07');
   expect(searches[0]!.searchParams.get('name')).toBe('Pupil07');
 
+  // Keyboard: the name is a link; Enter opens the details, Back returns to the list.
+  await table(page).getByRole('link', { name: 'Lister Pupil07' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\/users\/[0-9a-f-]{36}\/details$/);
+  await page.goBack();
+  await expect(page.getByRole('heading', { level: 1, name: 'Students' })).toBeVisible();
+
   await page.getByRole('searchbox', { name: 'Search' }).fill('nobody-by-this-name');
   await expect(page.getByText('No users match the search')).toBeVisible();
+  await expect(table(page).getByText('Lister Pupil')).toHaveCount(0);
   await page.screenshot({ path: join(artifacts, 'users-list-empty.png') });
 
   await page.getByRole('searchbox', { name: 'Search' }).fill('');

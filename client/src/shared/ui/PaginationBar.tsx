@@ -51,8 +51,7 @@ export function PaginationBar({
             disabled={page <= 1}
             onClick={() => onPageChange(1)}
           >
-            <Icon name="arrowLeft" size={14} />
-            <Icon name="arrowLeft" size={14} />
+            <span aria-hidden>«</span>
           </ActionIcon>
           <ActionIcon
             variant="default"

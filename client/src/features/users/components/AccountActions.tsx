@@ -21,7 +21,7 @@ const TITLES: Record<Action, string> = {
 };
 
 /** Block/unblock, quality issue, deactivate (now or scheduled) and activate, each behind a confirmation. */
-export function AccountActions({ user }: { user: UserView }) {
+export function AccountActions({ user, canDisable }: { user: UserView; canDisable: boolean }) {
   const permissions = usePermissions();
   const [action, setAction] = useState<Action | null>(null);
   const [reason, setReason] = useState('');
@@ -86,6 +86,10 @@ export function AccountActions({ user }: { user: UserView }) {
         Account
       </Title>
       <Stack gap="xs">
+        <Text size="sm">
+          {user.has_access ? 'Has access to the portal' : 'No access to the portal (deactivated)'}
+          {user.is_blocked ? '; blocked from signing in.' : '.'}
+        </Text>
         {user.scheduled_for_deactivation && (
           <Text size="sm">
             Access ends on {formatInZone(user.scheduled_for_deactivation, user.timezone)} ({user.timezone}).
@@ -97,15 +101,16 @@ export function AccountActions({ user }: { user: UserView }) {
           </Text>
         )}
         <Group gap="xs" wrap="wrap">
-          {user.has_access ? (
-            <Button variant="light" color="red" onClick={() => open('deactivate')}>
-              Deactivate
-            </Button>
-          ) : (
-            <Button variant="light" onClick={() => open('activate')}>
-              Activate
-            </Button>
-          )}
+          {canDisable &&
+            (user.has_access ? (
+              <Button variant="light" color="red" onClick={() => open('deactivate')}>
+                Deactivate
+              </Button>
+            ) : (
+              <Button variant="light" onClick={() => open('activate')}>
+                Activate
+              </Button>
+            ))}
           {mayBlock &&
             (user.is_blocked ? (
               <Button variant="light" onClick={() => open('unblock')}>

@@ -126,7 +126,7 @@ export function UserAuditPage() {
         <Text id="audit-slider-label" fw={600} size="sm" mb={4}>
           Account as it was after event {shown + 1} of {items.length}
         </Text>
-        <Text size="xs" c="dimmed" mb="md">
+        <Text size="xs" c="dimmed" mb={36}>
           {items[shown] ? formatInZone(items[shown].recorded_at, timeZone) : ''} · move the slider (or use the
           arrow keys) to go back in time
         </Text>
@@ -218,7 +218,13 @@ export function UserAuditPage() {
                   {describeEvent(entry.type, entry.data, timeZone)}
                 </Anchor>
               }
+              bullet={i === shown ? <Icon name="clock" size={12} /> : undefined}
             >
+              {i === shown && (
+                <Badge size="xs" variant="light" mb={4}>
+                  Shown above
+                </Badge>
+              )}
               <EventItemBody entry={entry} timeZone={timeZone} />
             </Timeline.Item>
           ))}

@@ -61,6 +61,10 @@ export function UserDetailsPage() {
   const user = query.data;
   const admin = isAdmin(permissions);
   const showNotes = !viewerIsParent(viewer);
+  // Partners act on their customer's users with PARTNER_CAN_EDIT_* / DISABLE_*; the server decides per user.
+  const partnerHas = (prefix: string) => permissions.some((p) => p.startsWith(prefix));
+  const canEdit = admin || partnerHas('PARTNER_CAN_EDIT_');
+  const canDisable = admin || partnerHas('PARTNER_CAN_DISABLE_');
 
   return (
     <Stack gap="md">
@@ -104,9 +108,11 @@ export function UserDetailsPage() {
               Audit
             </Button>
           )}
-          <Button component={Link} to={`/users/${user.id}`} leftSection={<Icon name="user" size={16} />}>
-            Edit
-          </Button>
+          {canEdit && (
+            <Button component={Link} to={`/users/${user.id}`} leftSection={<Icon name="user" size={16} />}>
+              Edit
+            </Button>
+          )}
         </Group>
       </Group>
 
@@ -137,10 +143,10 @@ export function UserDetailsPage() {
             </div>
           )}
         </Paper>
-        <AccountActions user={user} />
+        <AccountActions user={user} canDisable={canDisable} />
       </SimpleGrid>
 
-      <ContactsCard user={user} canEdit />
+      <ContactsCard user={user} canEdit={canEdit} />
       {admin && canModifyUser(permissions) && <PermissionsEditor key={user.updated_at} user={user} />}
     </Stack>
   );
