@@ -20,6 +20,15 @@ const TITLES: Record<Action, string> = {
   activate: 'Activate user',
 };
 
+const DONE: Record<Action, (name: string) => string> = {
+  block: (name) => `${name} is blocked.`,
+  unblock: (name) => `${name} is unblocked.`,
+  setQuality: (name) => `A quality issue is recorded for ${name}.`,
+  unsetQuality: (name) => `The quality issue for ${name} is cleared.`,
+  deactivate: (name) => `Deactivation saved for ${name}.`,
+  activate: (name) => `${name} is active again.`,
+};
+
 /** Block/unblock, quality issue, deactivate (now or scheduled) and activate, each behind a confirmation. */
 export function AccountActions({ user, canDisable }: { user: UserView; canDisable: boolean }) {
   const permissions = usePermissions();
@@ -62,7 +71,7 @@ export function AccountActions({ user, canDisable }: { user: UserView; canDisabl
     if (!action) return;
     mutation.mutate(action, {
       onSuccess: () => {
-        notifySuccess(`${TITLES[action]}: done for ${user.full_name}.`);
+        notifySuccess(DONE[action](user.full_name));
         close();
       },
     });
