@@ -51,8 +51,18 @@ test('students list: 10 per page, 5 page links, per-page resets to page 1, sorti
 }) => {
   const calls = listCalls(page);
   await signInAsAdmin(page);
+  // While the first page loads, the table area shows placeholder rows.
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/api/v1/users/?*', async (route) => {
+    await held;
+    await route.continue();
+  });
   await page.goto('/users/students');
   await expect(page.getByRole('heading', { level: 1, name: 'Students' })).toBeVisible();
+  await expect(page.getByLabel('Loading users')).toBeVisible();
+  await page.screenshot({ path: join(artifacts, 'users-list-loading.png') });
+  release(); // the route stays, letting every request through from now on
   await expect(page).toHaveTitle('Students · Tutoring Portal');
   await expect(bodyRows(page)).toHaveCount(10);
   await expect(page.getByText('1–10 of 23')).toBeVisible();

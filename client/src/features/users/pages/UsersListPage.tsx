@@ -1,5 +1,16 @@
 import 'mantine-datatable/styles.css';
-import { Anchor, Button, Group, Paper, SegmentedControl, Stack, Text, TextInput, Title } from '@mantine/core';
+import {
+  Anchor,
+  Button,
+  Group,
+  Paper,
+  SegmentedControl,
+  Skeleton,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { DataTable, type DataTableSortStatus } from 'mantine-datatable';
 import { useEffect, useState } from 'react';
@@ -108,56 +119,64 @@ export function UsersListPage({ type }: { type?: ListType }) {
           </div>
         </Group>
 
-        <DataTable<UserView>
-          aria-label={title}
-          minHeight={query.data && total === 0 ? 180 : 120}
-          withTableBorder={false}
-          highlightOnHover
-          verticalAlign="center"
-          records={query.data?.items ?? []}
-          fetching={query.isFetching}
-          noRecordsText={search || status !== 'all' ? 'No users match the search' : 'No users yet'}
-          sortStatus={sortStatus}
-          onSortStatusChange={setSortStatus}
-          onRowClick={({ record }) => void navigate(`/users/${record.id}/details`)}
-          rowStyle={() => ({ cursor: 'pointer' })}
-          columns={[
-            {
-              accessor: 'full_name',
-              title: 'Name',
-              sortable: true,
-              render: (user) => (
-                <Anchor
-                  component={Link}
-                  to={`/users/${user.id}/details`}
-                  fw={600}
-                  onClick={(event) => event.stopPropagation()}
-                >
-                  {user.full_name}
-                </Anchor>
-              ),
-            },
-            { accessor: 'email', title: 'E-mail', sortable: true },
-            { accessor: 'type_label', title: 'Type', sortable: true },
-            {
-              accessor: 'customer_name',
-              title: 'Customer',
-              render: (user) => user.customer_name ?? '—',
-            },
-            {
-              accessor: 'status',
-              title: 'Status',
-              sortable: true,
-              render: (user) => <StatusBadges user={user} size="xs" />,
-            },
-            {
-              accessor: 'created_at',
-              title: 'Created',
-              sortable: true,
-              render: (user) => formatInZone(user.created_at, timezone),
-            },
-          ]}
-        />
+        {query.isPending ? (
+          <Stack gap={8} aria-busy="true" aria-label="Loading users" py="xs">
+            {Array.from({ length: 6 }, (_, i) => (
+              <Skeleton key={i} height={28} radius="sm" />
+            ))}
+          </Stack>
+        ) : (
+          <DataTable<UserView>
+            aria-label={title}
+            minHeight={query.data && total === 0 ? 180 : 120}
+            withTableBorder={false}
+            highlightOnHover
+            verticalAlign="center"
+            records={query.data?.items ?? []}
+            fetching={query.isFetching}
+            noRecordsText={search || status !== 'all' ? 'No users match the search' : 'No users yet'}
+            sortStatus={sortStatus}
+            onSortStatusChange={setSortStatus}
+            onRowClick={({ record }) => void navigate(`/users/${record.id}/details`)}
+            rowStyle={() => ({ cursor: 'pointer' })}
+            columns={[
+              {
+                accessor: 'full_name',
+                title: 'Name',
+                sortable: true,
+                render: (user) => (
+                  <Anchor
+                    component={Link}
+                    to={`/users/${user.id}/details`}
+                    fw={600}
+                    onClick={(event) => event.stopPropagation()}
+                  >
+                    {user.full_name}
+                  </Anchor>
+                ),
+              },
+              { accessor: 'email', title: 'E-mail', sortable: true },
+              { accessor: 'type_label', title: 'Type', sortable: true },
+              {
+                accessor: 'customer_name',
+                title: 'Customer',
+                render: (user) => user.customer_name ?? '—',
+              },
+              {
+                accessor: 'status',
+                title: 'Status',
+                sortable: true,
+                render: (user) => <StatusBadges user={user} size="xs" />,
+              },
+              {
+                accessor: 'created_at',
+                title: 'Created',
+                sortable: true,
+                render: (user) => formatInZone(user.created_at, timezone),
+              },
+            ]}
+          />
+        )}
         <PaginationBar
           label={`${title} pages`}
           page={page}
