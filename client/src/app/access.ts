@@ -24,6 +24,11 @@ export const CAN_MODIFY_USER = 'CAN_MODIFY_USER';
 export const CAN_ACCESS_RECORDINGS = 'CAN_ACCESS_RECORDINGS';
 export const CAN_ACCESS_SAFEGUARDING = 'CAN_ACCESS_SAFEGUARDING';
 export const CAN_LEAD_SAFEGUARDING = 'CAN_LEAD_SAFEGUARDING';
+/** The identity policy's audit permission (INTERNAL_PERMISSIONS.AUDIT). */
+export const AUDIT = 'AUDIT';
+export const CAN_BLOCK_USERS = 'CAN_BLOCK_USERS';
+export const CAN_SET_QUALITY_ISSUE = 'CAN_SET_QUALITY_ISSUE';
+export const CAN_IMPERSONATE = 'CAN_IMPERSONATE';
 
 /** Named permissions without an internal-role requirement (spec §6; strings chosen here). */
 export const CAN_VIEW_TEACHERS_TIMETABLES = 'CAN_VIEW_TEACHERS_TIMETABLES';
@@ -105,6 +110,8 @@ export const canAccessHomeworksPanel: AccessPredicate = (p) => has(p, CAN_ACCESS
 export const canAccessPathways: AccessPredicate = (p) => has(p, CAN_ACCESS_PATHWAYS);
 /** pathways/setup/:id?. */
 export const canSetupPathways: AccessPredicate = (p) => has(p, CAN_SETUP_PATHWAYS);
+/** users/:id/audit: the user's history and past states (the audit endpoints' rule). */
+export const canAudit: AccessPredicate = (p) => internalMay(p, AUDIT);
 /** recordings. Internal user with the view-all-recordings permission. */
 export const canViewAllRecordings: AccessPredicate = (p) => internalMay(p, CAN_ACCESS_RECORDINGS);
 /** partner/organization, partner/organization/:id/contacts. */

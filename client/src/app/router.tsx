@@ -1,3 +1,4 @@
+import { lazy, Suspense, type ReactNode } from 'react';
 import { createBrowserRouter, type RouteObject } from 'react-router-dom';
 import { LoginPage } from '../features/auth/pages/LoginPage';
 import { PasswordResetPage } from '../features/auth/pages/PasswordResetPage';
@@ -5,15 +6,8 @@ import { DashboardPage } from '../features/dashboard/pages/DashboardPage';
 import { ForbiddenPage } from '../features/errors/pages/ForbiddenPage';
 import { NotFoundPage } from '../features/errors/pages/NotFoundPage';
 import { InvalidLinkPage, PublicNotBuiltPage } from '../features/errors/pages/PublicMessagePages';
-import { CustomerDetailsPage } from '../features/customers/pages/CustomerDetailsPage';
-import { CustomersPage } from '../features/customers/pages/CustomersPage';
-import { OnePageProfilePage } from '../features/one-page-profiles/pages/OnePageProfilePage';
-import { OnePageProfilesPage } from '../features/one-page-profiles/pages/OnePageProfilesPage';
-import { IncidentPage } from '../features/safeguarding/pages/IncidentPage';
-import { IncidentTypesPage } from '../features/safeguarding/pages/IncidentTypesPage';
-import { MyIncidentsPage } from '../features/safeguarding/pages/MyIncidentsPage';
-import { SafeguardingIncidentsPage } from '../features/safeguarding/pages/SafeguardingIncidentsPage';
 import { NoAccessPage, NotBuiltPage } from '../features/shell/pages/NotBuiltPage';
+import { ScreenSkeleton } from '../shared/ui/ScreenSkeleton';
 import { configureApiClient } from '../shared/api/client';
 import { configureSessionRules, useSession } from '../shared/session';
 import { DefaultRouteRedirect, RedirectWhenSignedIn, RequireAccess, RequirePortalAccess } from './guards';
@@ -22,19 +16,65 @@ import { PortalLayout } from './layouts/PortalLayout';
 import { queryClient } from './query-client';
 import { INVALID_TOKEN_ROUTES, PROTECTED_ROUTES, PUBLIC_ROUTES, type PortalRoute } from './routes';
 
+// Feature screens load on first visit (one chunk per area), so the first screen stays small.
+const UsersListPage = lazy(() => import('../features/users/pages/UsersListPage'));
+const UserDetailsPage = lazy(() => import('../features/users/pages/UserDetailsPage'));
+const UserEditPage = lazy(() => import('../features/users/pages/UserEditPage'));
+const UserAuditPage = lazy(() => import('../features/users/pages/UserAuditPage'));
+
+const CustomerDetailsPage = lazy(() =>
+  import('../features/customers/pages/CustomerDetailsPage').then((m) => ({ default: m.CustomerDetailsPage })),
+);
+const CustomersPage = lazy(() =>
+  import('../features/customers/pages/CustomersPage').then((m) => ({ default: m.CustomersPage })),
+);
+const OnePageProfilePage = lazy(() =>
+  import('../features/one-page-profiles/pages/OnePageProfilePage').then((m) => ({
+    default: m.OnePageProfilePage,
+  })),
+);
+const OnePageProfilesPage = lazy(() =>
+  import('../features/one-page-profiles/pages/OnePageProfilesPage').then((m) => ({
+    default: m.OnePageProfilesPage,
+  })),
+);
+const IncidentPage = lazy(() =>
+  import('../features/safeguarding/pages/IncidentPage').then((m) => ({ default: m.IncidentPage })),
+);
+const IncidentTypesPage = lazy(() =>
+  import('../features/safeguarding/pages/IncidentTypesPage').then((m) => ({ default: m.IncidentTypesPage })),
+);
+const MyIncidentsPage = lazy(() =>
+  import('../features/safeguarding/pages/MyIncidentsPage').then((m) => ({ default: m.MyIncidentsPage })),
+);
+const SafeguardingIncidentsPage = lazy(() =>
+  import('../features/safeguarding/pages/SafeguardingIncidentsPage').then((m) => ({
+    default: m.SafeguardingIncidentsPage,
+  })),
+);
+const lazyScreen = (node: ReactNode) => <Suspense fallback={<ScreenSkeleton />}>{node}</Suspense>;
+
 /** Screens that exist; every other route of the table shows the "not built yet" page. */
-const BUILT_SCREENS: Record<string, () => React.ReactNode> = {
+export const BUILT_SCREENS: Record<string, () => ReactNode> = {
   'dashboard/:type?': () => <DashboardPage />,
-  'safeguarding-incidents': () => <SafeguardingIncidentsPage />,
-  'safeguarding-incidents/:id': () => <IncidentPage />,
-  'my-safeguarding-incidents': () => <MyIncidentsPage />,
-  'my-safeguarding-incidents/:id': () => <IncidentPage partnerView />,
-  'safeguarding-incident-types': () => <IncidentTypesPage />,
-  customers: () => <CustomersPage />,
-  'customers/details/:id': () => <CustomerDetailsPage />,
-  'customers/:id': () => <CustomerDetailsPage />,
-  'users/one-page-profiles': () => <OnePageProfilesPage />,
-  'one-page-profiles/:id/details': () => <OnePageProfilePage />,
+  'safeguarding-incidents': () => lazyScreen(<SafeguardingIncidentsPage />),
+  'safeguarding-incidents/:id': () => lazyScreen(<IncidentPage />),
+  'my-safeguarding-incidents': () => lazyScreen(<MyIncidentsPage />),
+  'my-safeguarding-incidents/:id': () => lazyScreen(<IncidentPage partnerView />),
+  'safeguarding-incident-types': () => lazyScreen(<IncidentTypesPage />),
+  customers: () => lazyScreen(<CustomersPage />),
+  'customers/details/:id': () => lazyScreen(<CustomerDetailsPage />),
+  'customers/:id': () => lazyScreen(<CustomerDetailsPage />),
+  'users/one-page-profiles': () => lazyScreen(<OnePageProfilesPage />),
+  'one-page-profiles/:id/details': () => lazyScreen(<OnePageProfilePage />),
+  users: () => lazyScreen(<UsersListPage key="all" />),
+  'users/students': () => lazyScreen(<UsersListPage key="students" type="students" />),
+  'users/teachers': () => lazyScreen(<UsersListPage key="teachers" type="teachers" />),
+  'users/partners': () => lazyScreen(<UsersListPage key="partners" type="partners" />),
+  'users/admins': () => lazyScreen(<UsersListPage key="admins" type="admins" />),
+  'users/:id/details': () => lazyScreen(<UserDetailsPage />),
+  'users/:id': () => lazyScreen(<UserEditPage />),
+  'users/:id/audit': () => lazyScreen(<UserAuditPage />),
 };
 
 function protectedRoute(route: PortalRoute & { group: string }): RouteObject {

@@ -4,6 +4,7 @@ import {
   canAccessHomeworksPanel,
   canAccessPathways,
   canAccessSafeguarding,
+  canAudit,
   canModifyProgram,
   canModifyUser,
   canPartnerEditProfile,
@@ -58,6 +59,7 @@ export const REQUIREMENTS = {
   viewAllRecordings: req('view-all-recordings', canViewAllRecordings),
   partnerEditProfile: req('partner edit-profile', canPartnerEditProfile),
   partnerAccess: req('partner access', hasPartnerAccess),
+  audit: req('audit', canAudit),
   /** Spec §6 "Admin-only" areas. */
   admin: req('admin only (spec §6)', adminOnly),
 } as const;
@@ -254,6 +256,7 @@ export const ROUTE_GROUPS: RouteGroup[] = [
       { path: 'my-users/import/:type', title: 'Import my users', requirement: R.partnerSeeUser },
       { path: 'users/:id/details', title: 'User details' },
       { path: 'users/:id', title: 'User' },
+      { path: 'users/:id/audit', title: 'User audit', requirement: R.audit },
       { path: 'users/legacy/:id', title: 'User (legacy view)' },
       { path: 'users/:id/enrolment', title: 'User enrolment', requirement: R.partnerSeeUser },
       { path: 'my-users/:id/details', title: 'My user details', requirement: R.partnerSeeUser },

@@ -1,4 +1,5 @@
 import { create } from 'zustand';
+import { resetWritePosition } from './api/client';
 import { parseCurrentUser, type CurrentUser } from './current-user';
 import { clearOnLogout, getItem, getToken, setItem, setToken, TOKEN_KEY } from './storage';
 
@@ -71,6 +72,7 @@ export function peekPermissions(): string[] | null {
 export function logoutStorage(): void {
   clearPermissionCache();
   clearOnLogout();
+  resetWritePosition();
 }
 
 /** The signed-in session, mirrored from storage for rendering. */

@@ -26,6 +26,7 @@ import { usePermissions, useSession } from '../../shared/session';
 import { ConnectionIndicator } from '../../shared/ui/ConnectionIndicator';
 import { Icon, type IconName } from '../../shared/ui/icons';
 import { TimezoneMismatchBanner } from '../../shared/ui/TimezoneMismatchBanner';
+import { ImpersonationBanner } from '../../features/impersonation/ImpersonationBanner';
 import { BrandMark } from '../../shared/ui/BrandMark';
 import { userTypeLabel } from '../access';
 import { activeNavTarget, navigationFor, type NavGroup } from '../routes';
@@ -258,6 +259,7 @@ export function PortalLayout() {
       <AppShell.Main className={classes.main}>
         <div className={classes.content}>
           <TimezoneMismatchBanner user={user} />
+          <ImpersonationBanner />
           <Outlet />
         </div>
       </AppShell.Main>

@@ -86,6 +86,30 @@ export function configureApiClient(next: ApiClientHandlers): void {
 }
 
 export const TOKEN_HEADER = 'RequestVerificationToken';
+export const MIN_POSITION_HEADER = 'X-Min-Position';
+
+/**
+ * Read-your-writes: the highest event `position` a command answer carried in this tab. Reads send it as
+ * `X-Min-Position`, so the server answers only once its read models include our own writes.
+ */
+let lastWritePosition: bigint | null = null;
+
+export function rememberWritePosition(payload: unknown): void {
+  if (typeof payload !== 'object' || payload === null || !('position' in payload)) return;
+  const { position } = payload;
+  if (typeof position !== 'string' || !/^\d{1,19}$/.test(position)) return;
+  const value = BigInt(position);
+  if (lastWritePosition === null || value > lastWritePosition) lastWritePosition = value;
+}
+
+export function currentWritePosition(): string | null {
+  return lastWritePosition === null ? null : lastWritePosition.toString();
+}
+
+/** Forget the position (sign-out: a new session starts without one). */
+export function resetWritePosition(): void {
+  lastWritePosition = null;
+}
 
 function buildUrl(path: string, query: Query | undefined): string {
   if (!query) return path;
@@ -126,6 +150,8 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
   headers.set('Accept', 'application/json');
   const token = getToken();
   if (token !== null) headers.set(TOKEN_HEADER, token);
+  const minPosition = currentWritePosition();
+  if (method === 'GET' && minPosition !== null) headers.set(MIN_POSITION_HEADER, minPosition);
 
   let body: BodyInit | undefined;
   if (form !== undefined) {
@@ -151,7 +177,10 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
   }
 
   const payload = await readBody(response).catch(() => undefined);
-  if (response.ok) return payload as T;
+  if (response.ok) {
+    if (method !== 'GET') rememberWritePosition(payload);
+    return payload as T;
+  }
 
   const detail = detailOf(payload);
   if (handleSessionErrors) {

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
 import { describeLoginFailure, UNREACHABLE_MESSAGE } from '../../features/auth/api';
-import { ApiError, apiRequest, configureApiClient } from './client';
+import { ApiError, apiRequest, configureApiClient, resetWritePosition } from './client';
 
 // Node has fetch, Headers and Response; only localStorage needs a stand-in.
 const stored = new Map<string, string>();
@@ -113,5 +113,28 @@ describe('login failure messages', () => {
   it('explains network errors and 5xx as an unreachable portal', () => {
     expect(describeLoginFailure(new ApiError(0, undefined, undefined, '')).message).toBe(UNREACHABLE_MESSAGE);
     expect(describeLoginFailure(new ApiError(503, undefined, 'down', '')).message).toBe(UNREACHABLE_MESSAGE);
+  });
+});
+
+describe('read-your-writes', () => {
+  it('sends the highest position a write returned as X-Min-Position on later reads only', async () => {
+    resetWritePosition();
+    answer(200, { items: [] });
+    await apiRequest('/api/v1/users/');
+    expect(new Headers(calls[0]!.init.headers).get('X-Min-Position')).toBeNull();
+
+    answer(200, { position: '42' });
+    await apiRequest('/api/v1/users/1/block', { method: 'PUT' });
+    answer(200, { position: '7' });
+    await apiRequest('/api/v1/users/2/block', { method: 'PUT' });
+    expect(new Headers(calls[1]!.init.headers).get('X-Min-Position')).toBeNull();
+
+    answer(200, { items: [] });
+    await apiRequest('/api/v1/users/');
+    expect(new Headers(calls[3]!.init.headers).get('X-Min-Position')).toBe('42');
+
+    resetWritePosition();
+    await apiRequest('/api/v1/users/');
+    expect(new Headers(calls[4]!.init.headers).get('X-Min-Position')).toBeNull();
   });
 });

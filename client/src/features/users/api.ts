@@ -1,0 +1,339 @@
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { ApiError, apiRequest } from '../../shared/api/client';
+
+/** Shapes of server/src/identity/users.dto.ts (UserView, UserPage, ...). */
+
+export type UserStatus = 'active' | 'inactive' | 'deactivated';
+export type UserTypeName = 'super_admin' | 'teacher' | 'partner' | 'student';
+export type CustomerRole = 'super-admin' | 'admin' | 'link-contact' | 'parent';
+
+export interface Contact {
+  id: string;
+  name: string;
+  email: string | null;
+  phone: string | null;
+  relationship: string | null;
+  notes: string | null;
+}
+
+export interface UserView {
+  id: string;
+  login: string;
+  email: string;
+  first_name: string;
+  last_name: string;
+  full_name: string;
+  user_type: UserTypeName;
+  type_label: string;
+  is_teacher: boolean;
+  customer_id: string | null;
+  customer_name: string | null;
+  customers: { id: string; name: string | null }[];
+  customer_profile: { type: CustomerRole | null; type_label: string | null } | null;
+  teacher_profile: { has_quality_issue: boolean; quality_issue_reason: string | null } | null;
+  network_id: string | null;
+  active_network: string | null;
+  timezone: string;
+  notes: string | null;
+  has_access: boolean;
+  is_blocked: boolean;
+  scheduled_for_deactivation: string | null;
+  status: UserStatus;
+  permission_list: string[];
+  contacts: Contact[];
+  last_action: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface UserPage {
+  items: UserView[];
+  total: number;
+  page: number;
+  size: number;
+}
+
+/** The list route's type segment (spec §2 users/:type) → the API's `type` filter. */
+export type ListType = 'students' | 'teachers' | 'partners' | 'admins';
+
+export interface UserListParams {
+  type?: ListType;
+  page: number;
+  size: number;
+  search: string;
+  status: UserStatus | null;
+  sortBy: string | null;
+}
+
+export const CUSTOMER_ROLE_LABELS: Record<CustomerRole, string> = {
+  'super-admin': 'Super System Administrator',
+  admin: 'System Administrator',
+  parent: 'Parent / Carer',
+  'link-contact': 'Link Contact',
+};
+
+export const USER_TYPE_OPTIONS: { value: UserTypeName; label: string }[] = [
+  { value: 'student', label: 'Student' },
+  { value: 'teacher', label: 'Teacher' },
+  { value: 'partner', label: 'Customer' },
+  { value: 'super_admin', label: 'Administrator' },
+];
+
+export const LIST_TYPE_TO_USER_TYPE: Record<ListType, UserTypeName> = {
+  students: 'student',
+  teachers: 'teacher',
+  partners: 'partner',
+  admins: 'super_admin',
+};
+
+// ---- query keys: everything under 'users', which the live connection invalidates on user-* events ----
+
+export const userKeys = {
+  all: ['users'] as const,
+  list: (params: UserListParams) => ['users', 'list', params] as const,
+  detail: (id: string) => ['users', 'detail', id] as const,
+  history: (id: string) => ['users', 'detail', id, 'audit', 'history'] as const,
+  stateAt: (id: string, at: string) => ['users', 'detail', id, 'audit', 'state', at] as const,
+};
+
+// ---- reads ----
+
+export function listUsers(params: UserListParams, signal?: AbortSignal): Promise<UserPage> {
+  const search = params.search.trim();
+  return apiRequest<UserPage>('/api/v1/users/', {
+    signal,
+    query: {
+      page: params.page,
+      size: params.size,
+      // Spec §7: list calls send query and name (the same text).
+      query: search || undefined,
+      name: search || undefined,
+      sort_by: params.sortBy ?? undefined,
+      status: params.status ?? undefined,
+      type: params.type,
+    },
+  });
+}
+
+export function useUserList(params: UserListParams) {
+  return useQuery({
+    queryKey: userKeys.list(params),
+    queryFn: ({ signal }) => listUsers(params, signal),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useUser(id: string) {
+  return useQuery({
+    queryKey: userKeys.detail(id),
+    queryFn: ({ signal }) => apiRequest<UserView>(`/api/v1/users/${encodeURIComponent(id)}`, { signal }),
+    meta: { silentErrors: true },
+  });
+}
+
+// ---- writes ----
+
+export interface PositionAnswer {
+  position: string;
+}
+
+export interface CreateUserInput {
+  email: string;
+  first_name: string;
+  last_name: string;
+  user_type: UserTypeName;
+  customer_id?: string;
+  customer_type?: CustomerRole;
+  timezone?: string;
+  notes?: string;
+  password?: string;
+}
+
+export type UpdateUserInput = Partial<{
+  first_name: string;
+  last_name: string;
+  email: string;
+  timezone: string | null;
+  notes: string | null;
+  customer_id: string | null;
+  customer_type: CustomerRole | null;
+  password: string;
+}>;
+
+export interface ContactInput {
+  name: string;
+  email: string | null;
+  phone: string | null;
+  relationship: string | null;
+  notes: string | null;
+}
+
+export const createUser = (body: CreateUserInput) =>
+  apiRequest<PositionAnswer & { id: string }>('/api/v1/users/', { method: 'POST', json: body });
+
+const userPath = (id: string, rest = '') => `/api/v1/users/${encodeURIComponent(id)}${rest}`;
+
+export const userCommands = {
+  update: (id: string, body: UpdateUserInput) =>
+    apiRequest<PositionAnswer>(userPath(id), { method: 'PUT', json: body }),
+  activate: (id: string) => apiRequest<PositionAnswer>(userPath(id, '/activate'), { method: 'PUT' }),
+  deactivate: (id: string) => apiRequest<PositionAnswer>(userPath(id, '/deactivate'), { method: 'PUT' }),
+  scheduleDeactivation: (id: string, date: string) =>
+    apiRequest<PositionAnswer>(userPath(id, '/deactivate/schedule'), { method: 'PUT', json: { date } }),
+  block: (id: string) => apiRequest<PositionAnswer>(userPath(id, '/block'), { method: 'PUT' }),
+  unblock: (id: string) => apiRequest<PositionAnswer>(userPath(id, '/unblock'), { method: 'PUT' }),
+  setQualityIssue: (id: string, reason: string) =>
+    apiRequest<PositionAnswer>(userPath(id, '/set-quality-issue'), { method: 'PUT', json: { reason } }),
+  unsetQualityIssue: (id: string) =>
+    apiRequest<PositionAnswer>(userPath(id, '/unset-quality-issue'), { method: 'PUT' }),
+  setPermissions: (id: string, permissions: string[]) =>
+    apiRequest<PositionAnswer>(userPath(id, '/permissions'), { method: 'PUT', json: { permissions } }),
+  addContact: (id: string, contact: ContactInput) =>
+    apiRequest<PositionAnswer & { id: string }>(userPath(id, '/contacts'), { method: 'POST', json: contact }),
+  updateContact: (id: string, contactId: string, contact: ContactInput) =>
+    apiRequest<PositionAnswer>(userPath(id, `/contacts/${encodeURIComponent(contactId)}`), {
+      method: 'PUT',
+      json: contact,
+    }),
+  removeContact: (id: string, contactId: string) =>
+    apiRequest<PositionAnswer>(userPath(id, `/contacts/${encodeURIComponent(contactId)}`), {
+      method: 'DELETE',
+    }),
+};
+
+/**
+ * A mutation whose success refetches every users query. The API client sends the command's position
+ * as X-Min-Position on those reads, so they include the change.
+ */
+export function useUserMutation<TVars, TResult>(
+  fn: (vars: TVars) => Promise<TResult>,
+  options: { silentErrors?: boolean } = {},
+) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: fn,
+    meta: { silentErrors: options.silentErrors ?? false },
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: userKeys.all }),
+  });
+}
+
+// ---- audit (server/src/identity/audit/audit.controller.ts) ----
+
+export interface AuditEntry {
+  position: string;
+  revision: string;
+  type: string;
+  recorded_at: string;
+  occurred_at: string;
+  actor_id: string | null;
+  impersonator_id: string | null;
+  data: Record<string, unknown>;
+}
+
+export interface AuditHistory {
+  user_id: string;
+  items: AuditEntry[];
+  total: number;
+}
+
+export interface AccountState {
+  at: string;
+  as_of_position: string;
+  as_of_revision: string;
+  events_applied: number;
+  account: {
+    userId: string;
+    userType: UserTypeName;
+    customerId: string | null;
+    customerType: CustomerRole | null;
+    hasAccess: boolean;
+    isBlocked: boolean;
+    scheduledDeactivationAt: string | null;
+    qualityIssue: string | null;
+    permissions: string[];
+    login: string;
+    email: string;
+    firstName: string;
+    lastName: string;
+    timezone: string | null;
+    notes: string | null;
+  };
+  permission_list: string[];
+  type_label: string;
+}
+
+export function useAuditHistory(id: string) {
+  return useQuery({
+    queryKey: userKeys.history(id),
+    queryFn: ({ signal }) =>
+      apiRequest<AuditHistory>(`/api/v1/audit/users/${encodeURIComponent(id)}/history`, { signal }),
+    meta: { silentErrors: true },
+  });
+}
+
+export function useAccountState(id: string, at: string | null) {
+  return useQuery({
+    queryKey: userKeys.stateAt(id, at ?? ''),
+    enabled: at !== null,
+    queryFn: ({ signal }) =>
+      apiRequest<AccountState>(`/api/v1/audit/users/${encodeURIComponent(id)}/state`, {
+        signal,
+        query: { at },
+      }),
+    placeholderData: keepPreviousData,
+    // A past state never changes.
+    staleTime: Infinity,
+    meta: { silentErrors: true },
+  });
+}
+
+/** Users named in the audit (actors, impersonators), looked up once each. */
+export function useUserName(id: string | null) {
+  return useQuery({
+    queryKey: ['users', 'name', id],
+    enabled: id !== null,
+    staleTime: 5 * 60_000,
+    queryFn: async ({ signal }) => {
+      try {
+        const user = await apiRequest<UserView>(`/api/v1/users/${encodeURIComponent(id!)}`, {
+          signal,
+          handleSessionErrors: false,
+        });
+        return user.full_name || user.login;
+      } catch (error) {
+        if (error instanceof ApiError && (error.status === 404 || error.status === 403)) return null;
+        throw error;
+      }
+    },
+    meta: { silentErrors: true },
+  });
+}
+
+// ---- form errors ----
+
+/** 422 `errors[]` (field, message) → a map by field; other answers → undefined. */
+export function fieldErrorsOf(error: unknown): Record<string, string> | undefined {
+  if (!(error instanceof ApiError)) return undefined;
+  const body = error.body;
+  if (
+    error.status === 422 &&
+    typeof body === 'object' &&
+    body !== null &&
+    'errors' in body &&
+    Array.isArray(body.errors)
+  ) {
+    const map: Record<string, string> = {};
+    for (const item of body.errors as unknown[]) {
+      if (typeof item !== 'object' || item === null) continue;
+      const { field, message } = item as { field?: unknown; message?: unknown };
+      if (typeof field === 'string' && typeof message === 'string' && !(field in map)) map[field] = message;
+    }
+    return map;
+  }
+  if (error.status === 422 && typeof error.detail === 'string') {
+    // Problems raised by handlers name the field first: "permissions: ...".
+    const match = /^([a-z_]+): (.+)$/.exec(error.detail);
+    if (match) return { [match[1]!]: match[2]! };
+  }
+  return undefined;
+}

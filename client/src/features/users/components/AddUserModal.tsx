@@ -1,0 +1,236 @@
+import {
+  Alert,
+  Button,
+  Group,
+  Modal,
+  PasswordInput,
+  Select,
+  SimpleGrid,
+  Stack,
+  TextInput,
+  Textarea,
+} from '@mantine/core';
+import { useState, type FormEvent } from 'react';
+import { ApiError } from '../../../shared/api/client';
+import { notifySuccess } from '../../../shared/notify';
+import { fieldMessage } from '../../../shared/forms';
+import {
+  CUSTOMER_ROLE_LABELS,
+  LIST_TYPE_TO_USER_TYPE,
+  USER_TYPE_OPTIONS,
+  createUser,
+  fieldErrorsOf,
+  useUserMutation,
+  type CreateUserInput,
+  type CustomerRole,
+  type ListType,
+  type UserTypeName,
+} from '../api';
+import { CustomerSelect } from './CustomerSelect';
+
+interface AddUserModalProps {
+  opened: boolean;
+  onClose: () => void;
+  defaultType?: ListType;
+  onCreated?: (id: string) => void;
+}
+
+interface Draft {
+  first_name: string;
+  last_name: string;
+  email: string;
+  user_type: UserTypeName | null;
+  customer_id: string | null;
+  customer_type: CustomerRole | null;
+  timezone: string;
+  password: string;
+  notes: string;
+}
+
+const empty = (type?: ListType): Draft => ({
+  first_name: '',
+  last_name: '',
+  email: '',
+  user_type: type ? LIST_TYPE_TO_USER_TYPE[type] : null,
+  customer_id: null,
+  customer_type: null,
+  timezone: '',
+  password: '',
+  notes: '',
+});
+
+const ROLE_OPTIONS = Object.entries(CUSTOMER_ROLE_LABELS).map(([value, label]) => ({ value, label }));
+
+/** "Add user" (POST /api/v1/users/). Server field errors (422 errors[]) are shown on their fields (spec §5). */
+export function AddUserModal({ opened, onClose, defaultType, onCreated }: AddUserModalProps) {
+  const [draft, setDraft] = useState<Draft>(() => empty(defaultType));
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [formError, setFormError] = useState<string | null>(null);
+  const mutation = useUserMutation(createUser, { silentErrors: true });
+
+  const set = <K extends keyof Draft>(key: K, value: Draft[K]) => {
+    setDraft((d) => ({ ...d, [key]: value }));
+    setErrors(({ [key]: _cleared, ...rest }) => rest);
+  };
+
+  const close = () => {
+    setDraft(empty(defaultType));
+    setErrors({});
+    setFormError(null);
+    mutation.reset();
+    onClose();
+  };
+
+  const needsCustomer = draft.user_type === 'partner' || draft.user_type === 'student';
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    setFormError(null);
+    // Only what the browser can know for sure is checked here; the server decides the rest.
+    const local: Record<string, string> = {};
+    if (!draft.first_name.trim()) local.first_name = 'first_name should not be empty';
+    if (!draft.last_name.trim()) local.last_name = 'last_name should not be empty';
+    if (!draft.email.trim()) local.email = 'email should not be empty';
+    if (!draft.user_type) local.user_type = 'user_type must be chosen';
+    if (Object.keys(local).length > 0) {
+      setErrors(local);
+      return;
+    }
+    const body: CreateUserInput = {
+      email: draft.email.trim(),
+      first_name: draft.first_name.trim(),
+      last_name: draft.last_name.trim(),
+      user_type: draft.user_type!,
+      ...(needsCustomer && draft.customer_id ? { customer_id: draft.customer_id } : {}),
+      ...(draft.user_type === 'partner' && draft.customer_type ? { customer_type: draft.customer_type } : {}),
+      ...(draft.timezone.trim() ? { timezone: draft.timezone.trim() } : {}),
+      ...(draft.password ? { password: draft.password } : {}),
+      ...(draft.notes.trim() ? { notes: draft.notes.trim() } : {}),
+    };
+    mutation.mutate(body, {
+      onSuccess: (created) => {
+        notifySuccess(`${body.first_name} ${body.last_name} was added.`, 'User added');
+        close();
+        onCreated?.(created.id);
+      },
+      onError: (error) => {
+        const fields = fieldErrorsOf(error);
+        if (fields && Object.keys(fields).length > 0) {
+          setErrors(fields);
+          return;
+        }
+        if (error instanceof ApiError && error.status === 409) {
+          setErrors({ email: error.detailText ?? 'A user with this login already exists' });
+          return;
+        }
+        setFormError(
+          error instanceof ApiError
+            ? (error.detailText ?? `The user could not be added (error ${error.status}).`)
+            : 'The user could not be added.',
+        );
+      },
+    });
+  };
+
+  const err = (field: string) => fieldMessage(errors[field]);
+
+  return (
+    <Modal opened={opened} onClose={close} title="Add user" size="lg" centered>
+      <form onSubmit={submit} noValidate>
+        <Stack gap="sm">
+          {formError && (
+            <Alert color="red" role="alert" title="Not added">
+              {formError}
+            </Alert>
+          )}
+          <SimpleGrid cols={{ base: 1, sm: 2 }}>
+            <TextInput
+              label="First name"
+              withAsterisk
+              data-autofocus
+              value={draft.first_name}
+              onChange={(e) => set('first_name', e.currentTarget.value)}
+              error={err('first_name')}
+            />
+            <TextInput
+              label="Last name"
+              withAsterisk
+              value={draft.last_name}
+              onChange={(e) => set('last_name', e.currentTarget.value)}
+              error={err('last_name')}
+            />
+          </SimpleGrid>
+          <TextInput
+            label="E-mail"
+            type="email"
+            withAsterisk
+            value={draft.email}
+            onChange={(e) => set('email', e.currentTarget.value)}
+            error={err('email') ?? err('login')}
+          />
+          <SimpleGrid cols={{ base: 1, sm: 2 }}>
+            <Select
+              label="Type"
+              withAsterisk
+              data={USER_TYPE_OPTIONS}
+              value={draft.user_type}
+              allowDeselect={false}
+              onChange={(value) => set('user_type', value)}
+              error={err('user_type')}
+            />
+            {draft.user_type === 'partner' && (
+              <Select
+                label="Customer role"
+                withAsterisk
+                data={ROLE_OPTIONS}
+                value={draft.customer_type}
+                onChange={(value) => set('customer_type', value as CustomerRole | null)}
+                error={err('customer_type')}
+              />
+            )}
+          </SimpleGrid>
+          {needsCustomer && (
+            <CustomerSelect
+              required
+              value={draft.customer_id}
+              onChange={(value) => set('customer_id', value)}
+              error={err('customer_id')}
+            />
+          )}
+          <SimpleGrid cols={{ base: 1, sm: 2 }}>
+            <TextInput
+              label="Timezone"
+              placeholder="Europe/London"
+              value={draft.timezone}
+              onChange={(e) => set('timezone', e.currentTarget.value)}
+              error={err('timezone')}
+            />
+            <PasswordInput
+              label="Password"
+              description="Optional; at least 8 characters"
+              value={draft.password}
+              onChange={(e) => set('password', e.currentTarget.value)}
+              error={err('password')}
+            />
+          </SimpleGrid>
+          <Textarea
+            label="Notes"
+            autosize
+            minRows={2}
+            value={draft.notes}
+            onChange={(e) => set('notes', e.currentTarget.value)}
+            error={err('notes')}
+          />
+          <Group justify="flex-end" mt="xs">
+            <Button variant="default" onClick={close}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={mutation.isPending}>
+              Add user
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}

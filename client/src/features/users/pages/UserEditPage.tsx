@@ -1,0 +1,238 @@
+import {
+  Alert,
+  Anchor,
+  Button,
+  Group,
+  Paper,
+  PasswordInput,
+  Select,
+  SimpleGrid,
+  Stack,
+  Text,
+  TextInput,
+  Textarea,
+  Title,
+} from '@mantine/core';
+import { useState, type FormEvent } from 'react';
+import { Link, useNavigate, useParams } from 'react-router-dom';
+import { isAdmin } from '../../../app/access';
+import { fieldMessage } from '../../../shared/forms';
+import { notifySuccess } from '../../../shared/notify';
+import { usePermissions } from '../../../shared/session';
+import { PRODUCT_NAME } from '../../../shared/ui/BrandMark';
+import { Icon } from '../../../shared/ui/icons';
+import { ScreenSkeleton } from '../../../shared/ui/ScreenSkeleton';
+import {
+  CUSTOMER_ROLE_LABELS,
+  fieldErrorsOf,
+  userCommands,
+  useUser,
+  useUserMutation,
+  type CustomerRole,
+  type UpdateUserInput,
+  type UserView,
+} from '../api';
+import { actionErrorText } from '../components/ConfirmDialog';
+import { CustomerSelect } from '../components/CustomerSelect';
+
+const ROLE_OPTIONS = Object.entries(CUSTOMER_ROLE_LABELS).map(([value, label]) => ({ value, label }));
+
+interface Draft {
+  first_name: string;
+  last_name: string;
+  email: string;
+  timezone: string;
+  notes: string;
+  customer_id: string | null;
+  customer_type: CustomerRole | null;
+  password: string;
+}
+
+const draftOf = (u: UserView): Draft => ({
+  first_name: u.first_name,
+  last_name: u.last_name,
+  email: u.email,
+  timezone: u.timezone,
+  notes: u.notes ?? '',
+  customer_id: u.customer_id,
+  customer_type: u.customer_profile?.type ?? null,
+  password: '',
+});
+
+/** Only the fields that changed, so the event records what was edited. */
+function changesOf(before: Draft, after: Draft): UpdateUserInput {
+  const out: UpdateUserInput = {};
+  if (after.first_name.trim() !== before.first_name) out.first_name = after.first_name.trim();
+  if (after.last_name.trim() !== before.last_name) out.last_name = after.last_name.trim();
+  if (after.email.trim() !== before.email) out.email = after.email.trim();
+  if (after.timezone.trim() !== before.timezone) out.timezone = after.timezone.trim() || null;
+  if (after.notes !== before.notes) out.notes = after.notes.trim() ? after.notes : null;
+  if (after.customer_id !== before.customer_id) out.customer_id = after.customer_id;
+  if (after.customer_type !== before.customer_type) out.customer_type = after.customer_type;
+  if (after.password) out.password = after.password;
+  return out;
+}
+
+function EditForm({ user }: { user: UserView }) {
+  const navigate = useNavigate();
+  const admin = isAdmin(usePermissions());
+  const [initial] = useState(() => draftOf(user));
+  const [draft, setDraft] = useState(initial);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const save = useUserMutation((body: UpdateUserInput) => userCommands.update(user.id, body), {
+    silentErrors: true,
+  });
+  const set = <K extends keyof Draft>(key: K, value: Draft[K]) => {
+    setDraft((d) => ({ ...d, [key]: value }));
+    setErrors(({ [key]: _cleared, ...rest }) => rest);
+  };
+  const changes = changesOf(initial, draft);
+  const changed = Object.keys(changes).length > 0;
+  const err = (field: string) => fieldMessage(errors[field]);
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const local: Record<string, string> = {};
+    if (!draft.first_name.trim()) local.first_name = 'first_name should not be empty';
+    if (!draft.last_name.trim()) local.last_name = 'last_name should not be empty';
+    if (!draft.email.trim()) local.email = 'email should not be empty';
+    if (Object.keys(local).length) return setErrors(local);
+    save.mutate(changes, {
+      onSuccess: () => {
+        notifySuccess('Changes saved.');
+        void navigate(`/users/${user.id}/details`);
+      },
+      onError: (error) => setErrors(fieldErrorsOf(error) ?? {}),
+    });
+  };
+
+  return (
+    <Paper withBorder radius="md" p="lg" maw={760}>
+      <form onSubmit={submit} noValidate>
+        <Stack gap="sm">
+          {save.error != null && !fieldErrorsOf(save.error) && (
+            <Alert color="red" role="alert" title="Not saved">
+              {actionErrorText(save.error)}
+            </Alert>
+          )}
+          <SimpleGrid cols={{ base: 1, sm: 2 }}>
+            <TextInput
+              label="First name"
+              withAsterisk
+              value={draft.first_name}
+              onChange={(e) => set('first_name', e.currentTarget.value)}
+              error={err('first_name')}
+            />
+            <TextInput
+              label="Last name"
+              withAsterisk
+              value={draft.last_name}
+              onChange={(e) => set('last_name', e.currentTarget.value)}
+              error={err('last_name')}
+            />
+          </SimpleGrid>
+          <SimpleGrid cols={{ base: 1, sm: 2 }}>
+            <TextInput
+              label="E-mail"
+              type="email"
+              withAsterisk
+              value={draft.email}
+              onChange={(e) => set('email', e.currentTarget.value)}
+              error={err('email')}
+            />
+            <TextInput
+              label="Timezone"
+              placeholder="Europe/London"
+              value={draft.timezone}
+              onChange={(e) => set('timezone', e.currentTarget.value)}
+              error={err('timezone')}
+            />
+          </SimpleGrid>
+          {admin && (user.user_type === 'partner' || user.user_type === 'student') && (
+            <SimpleGrid cols={{ base: 1, sm: 2 }}>
+              <CustomerSelect
+                required
+                value={draft.customer_id}
+                knownName={user.customer_name}
+                onChange={(value) => set('customer_id', value)}
+                error={err('customer_id')}
+              />
+              {user.user_type === 'partner' && (
+                <Select
+                  label="Customer role"
+                  withAsterisk
+                  data={ROLE_OPTIONS}
+                  value={draft.customer_type}
+                  onChange={(value) => set('customer_type', value as CustomerRole | null)}
+                  error={err('customer_type')}
+                />
+              )}
+            </SimpleGrid>
+          )}
+          {user.notes !== null || admin ? (
+            <Textarea
+              label="Notes"
+              autosize
+              minRows={3}
+              value={draft.notes}
+              onChange={(e) => set('notes', e.currentTarget.value)}
+              error={err('notes')}
+            />
+          ) : null}
+          <PasswordInput
+            label="New password"
+            description="Leave empty to keep the current one. Setting one ends the user's sessions."
+            value={draft.password}
+            onChange={(e) => set('password', e.currentTarget.value)}
+            error={err('password')}
+            autoComplete="new-password"
+          />
+          <Group justify="flex-end" mt="xs">
+            <Button variant="default" component={Link} to={`/users/${user.id}/details`}>
+              Cancel
+            </Button>
+            <Button type="submit" disabled={!changed} loading={save.isPending}>
+              Save changes
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Paper>
+  );
+}
+
+/** users/:id: edit a user's profile (PUT /api/v1/users/{id}, changed fields only). */
+export function UserEditPage() {
+  const { id = '' } = useParams();
+  const query = useUser(id);
+  if (query.isPending) return <ScreenSkeleton rows={4} />;
+  if (query.isError)
+    return (
+      <Alert color="red" role="alert" title="The user could not be loaded">
+        {actionErrorText(query.error)}
+      </Alert>
+    );
+  const user = query.data;
+  return (
+    <Stack gap="md">
+      <title>{`Edit ${user.full_name} · ${PRODUCT_NAME}`}</title>
+      <Anchor component={Link} to={`/users/${user.id}/details`} size="sm">
+        <Group gap={4}>
+          <Icon name="arrowLeft" size={14} /> {user.full_name}
+        </Group>
+      </Anchor>
+      <div>
+        <Text size="xs" fw={700} tt="uppercase" c="dimmed" lts={0.6}>
+          {user.type_label}
+        </Text>
+        <Title order={1} fz="h2">
+          Edit {user.full_name}
+        </Title>
+      </div>
+      {/* Keyed by id: the form starts from the loaded user and is not reset by live refetches. */}
+      <EditForm key={user.id} user={user} />
+    </Stack>
+  );
+}
+
+export default UserEditPage;

@@ -1,0 +1,77 @@
+import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import { E2E_BASE_URL, SUPERUSER } from './env.js';
+
+/** Seeding through the real API (the e2e server starts empty, with the first superuser only). */
+
+export async function tokenFor(request: APIRequestContext, email: string, password: string): Promise<string> {
+  const res = await request.post(`${E2E_BASE_URL}/api/v1/login/access-token`, {
+    form: { username: email, password },
+  });
+  expect(res.status(), await res.text()).toBe(200);
+  return ((await res.json()) as { access_token: string }).access_token;
+}
+
+export const adminToken = (request: APIRequestContext) =>
+  tokenFor(request, SUPERUSER.email, SUPERUSER.password);
+
+export async function api<T = unknown>(
+  request: APIRequestContext,
+  token: string,
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+  path: string,
+  data?: unknown,
+): Promise<{ status: number; body: T }> {
+  const res = await request.fetch(`${E2E_BASE_URL}${path}`, {
+    method,
+    headers: { RequestVerificationToken: token },
+    data,
+  });
+  const text = await res.text();
+  return { status: res.status(), body: (text ? JSON.parse(text) : undefined) as T };
+}
+
+export async function createCustomer(
+  request: APIRequestContext,
+  token: string,
+  name: string,
+): Promise<string> {
+  const res = await api<{ id: string }>(request, token, 'POST', '/api/v1/customers', { name });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body.id;
+}
+
+export interface SeedUser {
+  email: string;
+  first_name: string;
+  last_name: string;
+  user_type: 'student' | 'teacher' | 'partner' | 'super_admin';
+  customer_id?: string;
+  customer_type?: 'super-admin' | 'admin' | 'link-contact' | 'parent';
+  password?: string;
+  timezone?: string;
+}
+
+/** Creates a user (or finds the existing one with that e-mail) and returns its id. */
+export async function createUser(request: APIRequestContext, token: string, user: SeedUser): Promise<string> {
+  const res = await api<{ id: string }>(request, token, 'POST', '/api/v1/users/', user);
+  if (res.status === 201) return res.body.id;
+  expect(res.status, JSON.stringify(res.body)).toBe(409);
+  const found = await api<{ items: { id: string; email: string }[] }>(
+    request,
+    token,
+    'GET',
+    `/api/v1/users/?query=${encodeURIComponent(user.email)}`,
+  );
+  const match = found.body.items.find((u) => u.email === user.email);
+  expect(match).toBeTruthy();
+  return match!.id;
+}
+
+/** Signs the page in through the login form as the superuser. */
+export async function signInAsAdmin(page: Page): Promise<void> {
+  await page.goto('/login');
+  await page.getByRole('textbox', { name: 'Email' }).fill(SUPERUSER.email);
+  await page.getByRole('textbox', { name: 'Password', exact: true }).fill(SUPERUSER.password);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+}

@@ -1,0 +1,208 @@
+import { expect, test, type Page, type Request } from '@playwright/test';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { adminToken, api, createCustomer, createUser, signInAsAdmin } from './support/portal-api.js';
+
+const artifacts = join(dirname(fileURLToPath(import.meta.url)), '.artifacts');
+const pad = (n: number) => String(n).padStart(2, '0');
+
+const table = (page: Page) => page.getByRole('table', { name: 'Students' });
+const bodyRows = (page: Page) => table(page).locator('tbody tr');
+const listCalls = (page: Page) => {
+  const urls: URL[] = [];
+  page.on('request', (req: Request) => {
+    const url = new URL(req.url());
+    if (url.pathname === '/api/v1/users/' && req.method() === 'GET') urls.push(url);
+  });
+  return urls;
+};
+
+/** The status filter is a segmented control (radio buttons). */
+const statusFilter = (page: Page, name: string) =>
+  page
+    .locator('.mantine-SegmentedControl-root label')
+    .filter({ hasText: new RegExp(`^${name}$`) })
+    .click();
+
+let ids: string[] = [];
+
+test.describe.configure({ mode: 'serial' });
+test.use({ viewport: { width: 1400, height: 1000 } });
+
+test.beforeAll(async ({ request }) => {
+  const token = await adminToken(request);
+  const customer = await createCustomer(request, token, 'Listfield Academy');
+  ids = [];
+  for (let i = 1; i <= 23; i += 1) {
+    ids.push(
+      await createUser(request, token, {
+        email: `pupil${pad(i)}@listfield.example`,
+        first_name: 'Lister',
+        last_name: `Pupil${pad(i)}`,
+        user_type: 'student',
+        customer_id: customer,
+      }),
+    );
+  }
+});
+
+test('students list: 10 per page, 5 page links, per-page resets to page 1, sorting and row click', async ({
+  page,
+}) => {
+  const calls = listCalls(page);
+  await signInAsAdmin(page);
+  // While the first page loads, the table area shows placeholder rows.
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/api/v1/users/?*', async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto('/users/students');
+  await expect(page.getByRole('heading', { level: 1, name: 'Students' })).toBeVisible();
+  await expect(page.getByLabel('Loading users')).toBeVisible();
+  await page.screenshot({ path: join(artifacts, 'users-list-loading.png') });
+  release(); // the route stays, letting every request through from now on
+  await expect(page).toHaveTitle('Students · Tutoring Portal');
+  await expect(bodyRows(page)).toHaveCount(10);
+  await expect(page.getByText('1–10 of 23')).toBeVisible();
+  // The request carries the type filter, page size 10 and the default sort.
+  const first = calls.at(-1)!;
+  expect(first.searchParams.get('type')).toBe('students');
+  expect(first.searchParams.get('size')).toBe('10');
+  expect(first.searchParams.get('sort_by')).toBe('full_name');
+
+  const pager = page.getByRole('navigation', { name: 'Students pages' });
+  await expect(pager.getByRole('button', { name: /^Page \d+$/ })).toHaveCount(3);
+  await pager.getByRole('button', { name: 'Page 3' }).click();
+  await expect(page.getByText('21–23 of 23')).toBeVisible();
+  await expect(bodyRows(page)).toHaveCount(3);
+  await expect(pager.getByRole('button', { name: 'Page 3' })).toHaveAttribute('aria-current', 'page');
+  await page.screenshot({ path: join(artifacts, 'users-list-page3.png') });
+
+  // Spec §5: changing the page size goes back to page 1.
+  await page.getByRole('combobox', { name: 'Rows per page' }).click();
+  await page.getByRole('option', { name: '20' }).click();
+  await expect(page.getByText('1–20 of 23')).toBeVisible();
+  await expect(bodyRows(page)).toHaveCount(20);
+  expect(calls.at(-1)!.searchParams.get('page')).toBe('1');
+
+  // Sorting by name, descending: sort_by with a "-" prefix.
+  await table(page)
+    .getByRole('button', { name: /^Name Sorted ascending/ })
+    .click();
+  await expect(table(page).getByRole('button', { name: /^Name Sorted descending/ })).toBeVisible();
+  await expect(bodyRows(page).first()).toContainText('Pupil23');
+  expect(calls.at(-1)!.searchParams.get('sort_by')).toBe('-full_name');
+
+  // A row opens the user's details.
+  await bodyRows(page).first().locator('td').nth(2).click();
+  await expect(page).toHaveURL(new RegExp(`/users/${ids[22]}/details$`));
+});
+
+test('search is debounced and sends query and name; status filter; empty state', async ({ page }) => {
+  const calls = listCalls(page);
+  await signInAsAdmin(page);
+  await page.goto('/users/students');
+  await expect(bodyRows(page)).toHaveCount(10);
+  const before = calls.length;
+  await page.getByRole('searchbox', { name: 'Search' }).pressSequentially('Pupil07', { delay: 30 });
+  await expect(bodyRows(page)).toHaveCount(1);
+  await expect(bodyRows(page).first()).toContainText('Lister Pupil07');
+  const searches = calls.slice(before).filter((u) => u.searchParams.has('query'));
+  expect(searches).toHaveLength(1); // one request once typing paused, not one per key
+  expect(searches[0]!.searchParams.get('query')).toBe('Pupil07');
+  expect(searches[0]!.searchParams.get('name')).toBe('Pupil07');
+
+  // Keyboard: the name is a link; Enter opens the details, Back returns to the list.
+  await table(page).getByRole('link', { name: 'Lister Pupil07' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\/users\/[0-9a-f-]{36}\/details$/);
+  await page.goBack();
+  await expect(page.getByRole('heading', { level: 1, name: 'Students' })).toBeVisible();
+
+  await page.getByRole('searchbox', { name: 'Search' }).fill('nobody-by-this-name');
+  await expect(page.getByText('No users match the search')).toBeVisible();
+  await expect(table(page).getByText('Lister Pupil')).toHaveCount(0);
+  await page.screenshot({ path: join(artifacts, 'users-list-empty.png') });
+
+  await page.getByRole('searchbox', { name: 'Search' }).fill('');
+  await statusFilter(page, 'Deactivated');
+  await expect(page.getByText('No users match the search')).toBeVisible();
+  expect(calls.at(-1)!.searchParams.get('status')).toBe('deactivated');
+});
+
+test('live: a user created elsewhere appears, and the page resets when the total shrinks below it', async ({
+  page,
+  request,
+}) => {
+  const token = await adminToken(request);
+  await signInAsAdmin(page);
+  await page.goto('/users/students');
+  await expect(page.getByRole('status', { name: 'Live connection: Live' })).toBeVisible();
+  await statusFilter(page, 'Active');
+  const pager = page.getByRole('navigation', { name: 'Students pages' });
+  await pager.getByRole('button', { name: 'Page 3' }).click();
+  await expect(page.getByText('21–23 of 23')).toBeVisible();
+
+  // Another client adds a student: the list refetches by itself.
+  const customer = await createCustomer(request, token, 'Livefield School');
+  await createUser(request, token, {
+    email: 'late.arrival@livefield.example',
+    first_name: 'Lister',
+    last_name: 'Pupil99',
+    user_type: 'student',
+    customer_id: customer,
+  });
+  await expect(page.getByText('21–24 of 24')).toBeVisible();
+  await expect(bodyRows(page).last()).toContainText('Lister Pupil99');
+
+  // Four students are deactivated elsewhere: 20 active remain, page 3 no longer exists → page 1.
+  for (const id of ids.slice(0, 4)) {
+    const res = await api(request, token, 'PUT', `/api/v1/users/${id}/deactivate`);
+    expect(res.status).toBe(200);
+  }
+  await expect(page.getByText('1–10 of 20')).toBeVisible();
+  await expect(pager.getByRole('button', { name: 'Page 1' })).toHaveAttribute('aria-current', 'page');
+});
+
+test('add user: required markers, server field errors on the fields, then the new user is listed', async ({
+  page,
+}) => {
+  await signInAsAdmin(page);
+  await page.goto('/users/teachers');
+  await page.getByRole('button', { name: 'Add user' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Add user' });
+  await expect(dialog.getByRole('textbox', { name: 'First name' })).toBeFocused();
+  // Required fields carry the required marker.
+  await expect(dialog.getByText('First name').locator('span[aria-hidden]')).toHaveText(/\*/);
+
+  await dialog.getByRole('button', { name: 'Add user' }).click();
+  await expect(dialog.getByText('First name should not be empty')).toBeVisible();
+
+  await dialog.getByRole('textbox', { name: 'First name' }).fill('Tina');
+  await dialog.getByRole('textbox', { name: 'Last name' }).fill('Teachwell');
+  await dialog.getByRole('textbox', { name: 'E-mail' }).fill('not-an-email');
+  await dialog.getByRole('textbox', { name: 'Timezone' }).fill('Mars/Olympus');
+  const answer = page.waitForResponse(
+    (r) => r.url().endsWith('/api/v1/users/') && r.request().method() === 'POST',
+  );
+  await dialog.getByRole('button', { name: 'Add user' }).click();
+  expect((await answer).status()).toBe(422);
+  // The server's messages, on their fields, first letter capitalised (spec §5).
+  await expect(dialog.getByRole('textbox', { name: 'E-mail' })).toHaveAttribute('aria-invalid', 'true');
+  await expect(dialog.getByText('Email must be an email')).toBeVisible();
+  await expect(dialog.getByText(/^Timezone must be a valid/)).toBeVisible();
+  await page.screenshot({ path: join(artifacts, 'users-add-errors.png') });
+
+  await dialog.getByRole('textbox', { name: 'E-mail' }).fill('tina.teachwell@example.com');
+  await dialog.getByRole('textbox', { name: 'Timezone' }).fill('Europe/Paris');
+  await dialog.getByRole('button', { name: 'Add user' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByText('Tina Teachwell was added.')).toBeVisible();
+  // The new user's details open; the list holds them too.
+  await expect(page).toHaveURL(/\/users\/[0-9a-f-]{36}\/details$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Tina Teachwell' })).toBeVisible();
+  await page.goBack();
+  await expect(page.getByRole('table', { name: 'Teachers' }).getByText('Tina Teachwell')).toBeVisible();
+});
