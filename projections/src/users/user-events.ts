@@ -21,6 +21,8 @@ export interface UserCreatedData {
   networkId?: string | null;
   timezone?: string | null;
   notes?: string | null;
+  /** True when created without a password: the user sets one through the mailed activation link. */
+  awaitingActivation?: boolean;
 }
 
 export interface UserProfileChanges {
@@ -83,6 +85,22 @@ export interface UserContactRemovedData extends UserRef {
   contactId: string;
 }
 
+/** The user's own settings (PUT /users/me/...); absent keys are unchanged. */
+export interface UserSettingsChanges {
+  /** yyyy-MM-dd */
+  birthDate?: string | null;
+  receiveWeeklySummaryReports?: boolean;
+  requestedLessonsPerWeek?: number | null;
+}
+
+export interface UserSettingsChangedData extends UserRef {
+  changes: UserSettingsChanges;
+}
+
+export interface NotificationEmailData extends UserRef {
+  email: string;
+}
+
 /** The user stream's events: a discriminated union on `type`. */
 export type UserEvent =
   | { type: 'UserCreated'; data: UserCreatedData }
@@ -100,7 +118,11 @@ export type UserEvent =
   | { type: 'UserContactAdded'; data: UserContactData }
   | { type: 'UserContactUpdated'; data: UserContactData }
   | { type: 'UserContactRemoved'; data: UserContactRemovedData }
-  | { type: 'PasswordChanged'; data: UserRef };
+  | { type: 'PasswordChanged'; data: UserRef }
+  | { type: 'AccountActivated'; data: UserRef }
+  | { type: 'UserSettingsChanged'; data: UserSettingsChangedData }
+  | { type: 'NotificationEmailChangeRequested'; data: NotificationEmailData }
+  | { type: 'NotificationEmailVerified'; data: NotificationEmailData };
 
 export type UserEventType = UserEvent['type'];
 
@@ -121,6 +143,10 @@ export const USER_EVENT_TYPES: readonly UserEventType[] = [
   'UserContactUpdated',
   'UserContactRemoved',
   'PasswordChanged',
+  'AccountActivated',
+  'UserSettingsChanged',
+  'NotificationEmailChangeRequested',
+  'NotificationEmailVerified',
 ];
 
 /** Type labels (spec §3); the server's policy module uses the same table. */

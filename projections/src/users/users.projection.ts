@@ -43,6 +43,16 @@ export interface UserRow {
   /** Derived: deactivated (no access), inactive (blocked), active. */
   status: 'active' | 'inactive' | 'deactivated';
   last_action: Date | null;
+  /** Created without a password and not yet activated through the mailed link. */
+  awaiting_activation: boolean;
+  /** yyyy-MM-dd */
+  birth_date: string | null;
+  receive_weekly_summary_reports: boolean;
+  requested_number_of_lessons_per_week: number | null;
+  /** Verified address for notifications (null: the account e-mail is used). */
+  notification_email: string | null;
+  /** Asked for, waiting for verification through the mailed link. */
+  pending_notification_email: string | null;
   created_at: Date;
   updated_at: Date;
   version: string;
@@ -89,7 +99,7 @@ async function updateContacts(
 
 export const usersProjection = defineProjection({
   name: 'users',
-  version: 2,
+  version: 3,
   tables: ['rm_users'],
   schema: [
     `CREATE TABLE IF NOT EXISTS rm_users (
@@ -119,6 +129,12 @@ export const usersProjection = defineProjection({
                                          WHEN is_blocked THEN 'inactive'
                                          ELSE 'active' END) STORED,
        last_action                timestamptz,
+       awaiting_activation        boolean NOT NULL DEFAULT false,
+       birth_date                 text,
+       receive_weekly_summary_reports boolean NOT NULL DEFAULT false,
+       requested_number_of_lessons_per_week int,
+       notification_email         text,
+       pending_notification_email text,
        created_at                 timestamptz NOT NULL,
        updated_at                 timestamptz NOT NULL,
        version                    bigint NOT NULL
@@ -136,8 +152,9 @@ export const usersProjection = defineProjection({
         await tx.query(
           `INSERT INTO rm_users (id, login, email, first_name, last_name, user_type, type_label, permissions,
                                  customer_id, customer_type, network_id, active_network_id, timezone, notes,
-                                 has_access, created_at, updated_at, version)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9, $10, $11, $11, $12, $13, true, $14, $14, $15::bigint)
+                                 has_access, awaiting_activation, created_at, updated_at, version)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9, $10, $11, $11, $12, $13, true, $16, $14, $14,
+                   $15::bigint)
            ON CONFLICT (id) DO NOTHING`,
           [
             d.userId,
@@ -155,6 +172,7 @@ export const usersProjection = defineProjection({
             d.notes ?? null,
             event.metadata.occurredAt,
             event.revision.toString(),
+            d.awaitingActivation ?? false,
           ],
         );
         return;
@@ -206,6 +224,30 @@ export const usersProjection = defineProjection({
         return updateContacts(tx, event, (contacts) => contacts.filter((c) => c.id !== e.data.contactId));
       case 'PasswordChanged':
         return update(tx, event, '');
+      case 'AccountActivated':
+        return update(tx, event, 'awaiting_activation = false');
+      case 'UserSettingsChanged': {
+        const c = e.data.changes;
+        const entries = (
+          [
+            ['birth_date', c.birthDate],
+            ['receive_weekly_summary_reports', c.receiveWeeklySummaryReports],
+            ['requested_number_of_lessons_per_week', c.requestedLessonsPerWeek],
+          ] as const
+        ).filter(([, value]) => value !== undefined);
+        return update(
+          tx,
+          event,
+          entries.map(([column], i) => `${column} = $${i + 3}`).join(', '),
+          entries.map(([, value]) => value),
+        );
+      }
+      case 'NotificationEmailChangeRequested':
+        return update(tx, event, 'pending_notification_email = $3', [e.data.email]);
+      case 'NotificationEmailVerified':
+        return update(tx, event, 'notification_email = $3, pending_notification_email = NULL', [
+          e.data.email,
+        ]);
     }
   },
 });

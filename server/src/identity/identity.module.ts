@@ -13,6 +13,8 @@ import { PasswordRecoveryController } from './password-recovery.controller.js';
 import { TokenLinks } from './token-links.js';
 import { MailOutboxController } from '../platform/mail/mail-outbox.controller.js';
 import { UsersReadModel } from './users.read.js';
+import { TokenLinkFlow } from './token-link-flow.js';
+import { AccountActivation, ActivationController } from './activation.controller.js';
 
 @Module({
   // LoginController first: its GET users/me must be matched before UsersController's GET users/:id.
@@ -21,12 +23,15 @@ import { UsersReadModel } from './users.read.js';
     UsersController,
     AuditController,
     PasswordRecoveryController,
+    ActivationController,
     MailOutboxController,
   ],
   providers: [
     Credentials,
     LoginThrottle,
     TokenLinks,
+    TokenLinkFlow,
+    AccountActivation,
     FirstSuperuser,
     UsersReadModel,
     UserCommandHandler,

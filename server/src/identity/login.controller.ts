@@ -40,6 +40,8 @@ export class AccessToken {
 /** The signed-in user: every field of a user (timezone defaulted when unset) plus the impersonator. */
 export class CurrentUser extends UserView {
   @ApiProperty({ nullable: true, type: String }) impersonator_id!: string | null;
+  @ApiProperty({ nullable: true, type: String, description: 'Notification e-mail waiting for verification' })
+  pending_notification_email!: string | null;
 }
 
 @ApiTags('auth')
@@ -95,6 +97,10 @@ export class LoginController {
   async me(@Req() req: AuthenticatedRequest): Promise<CurrentUser> {
     const user = await this.users.byId(req.actor!.userId);
     if (!user) throw new Problem(HttpStatus.NOT_FOUND, 'User not found');
-    return { ...toUserView(user), impersonator_id: req.actor!.impersonatorId };
+    return {
+      ...toUserView(user),
+      impersonator_id: req.actor!.impersonatorId,
+      pending_notification_email: user.pending_notification_email,
+    };
   }
 }

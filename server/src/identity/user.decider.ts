@@ -3,6 +3,7 @@ import type {
   ContactFields,
   CustomerTypeName,
   UserCreatedData,
+  UserSettingsChanges,
   UserEvent,
   UserProfileChanges,
   UserTypeName,
@@ -26,6 +27,8 @@ export enum UserErrorCode {
   ContactAlreadyExists = 'CONTACT_ALREADY_EXISTS',
   MarkerPermissionChange = 'MARKER_PERMISSION_CHANGE',
   CustomerRequired = 'CUSTOMER_REQUIRED',
+  AlreadyActivated = 'ACCOUNT_ALREADY_ACTIVATED',
+  NoNotificationEmailPending = 'NO_NOTIFICATION_EMAIL_PENDING',
 }
 
 /** Exhaustive: a new code that is not mapped here does not compile. */
@@ -44,6 +47,8 @@ export function httpStatusOf(code: UserErrorCode): HttpStatus {
     case UserErrorCode.NotATeacher:
     case UserErrorCode.NoDeactivationDue:
     case UserErrorCode.ContactAlreadyExists:
+    case UserErrorCode.AlreadyActivated:
+    case UserErrorCode.NoNotificationEmailPending:
       return HttpStatus.CONFLICT;
     case UserErrorCode.DeactivationDateNotInFuture:
     case UserErrorCode.MarkerPermissionChange:
@@ -86,6 +91,14 @@ export interface ExistingUser {
   permissions: string[];
   activeNetworkId: string | null;
   contacts: ContactState[];
+  /** Created without a password and not yet activated through the mailed link. */
+  awaitingActivation: boolean;
+  birthDate: string | null;
+  receiveWeeklySummaryReports: boolean;
+  requestedLessonsPerWeek: number | null;
+  notificationEmail: string | null;
+  /** Asked for, not yet verified through the mailed link. */
+  pendingNotificationEmail: string | null;
 }
 
 export type UserState = { exists: false } | ExistingUser;
@@ -108,7 +121,11 @@ export type UserCommand =
   | { type: 'AddContact'; userId: string; contactId: string; contact: ContactFields }
   | { type: 'UpdateContact'; userId: string; contactId: string; contact: ContactFields }
   | { type: 'RemoveContact'; userId: string; contactId: string }
-  | { type: 'ChangePassword'; userId: string };
+  | { type: 'ChangePassword'; userId: string }
+  | { type: 'CompleteActivation'; userId: string }
+  | { type: 'ChangeSettings'; userId: string; changes: UserSettingsChanges }
+  | { type: 'RequestNotificationEmailChange'; userId: string; email: string }
+  | { type: 'VerifyNotificationEmail'; userId: string };
 
 export function evolve(state: UserState, event: UserEvent): UserState {
   if (event.type === 'UserCreated') {
@@ -126,6 +143,12 @@ export function evolve(state: UserState, event: UserEvent): UserState {
       permissions: [...d.permissions],
       activeNetworkId: d.networkId ?? null,
       contacts: [],
+      awaitingActivation: d.awaitingActivation ?? false,
+      birthDate: null,
+      receiveWeeklySummaryReports: false,
+      requestedLessonsPerWeek: null,
+      notificationEmail: null,
+      pendingNotificationEmail: null,
     };
   }
   if (!state.exists) return state;
@@ -173,6 +196,22 @@ export function evolve(state: UserState, event: UserEvent): UserState {
       return { ...state, contacts: state.contacts.filter((c) => c.id !== event.data.contactId) };
     case 'PasswordChanged':
       return state;
+    case 'AccountActivated':
+      return { ...state, awaitingActivation: false };
+    case 'UserSettingsChanged': {
+      const c = event.data.changes;
+      return {
+        ...state,
+        birthDate: c.birthDate !== undefined ? c.birthDate : state.birthDate,
+        receiveWeeklySummaryReports: c.receiveWeeklySummaryReports ?? state.receiveWeeklySummaryReports,
+        requestedLessonsPerWeek:
+          c.requestedLessonsPerWeek !== undefined ? c.requestedLessonsPerWeek : state.requestedLessonsPerWeek,
+      };
+    }
+    case 'NotificationEmailChangeRequested':
+      return { ...state, pendingNotificationEmail: event.data.email };
+    case 'NotificationEmailVerified':
+      return { ...state, notificationEmail: event.data.email, pendingNotificationEmail: null };
   }
 }
 
@@ -286,6 +325,38 @@ export function decide(command: UserCommand, state: UserState): UserEvent[] {
         fail(UserErrorCode.ContactNotFound, 'Contact not found');
       return [{ type: 'UserContactRemoved', data: { userId, contactId: command.contactId } }];
     case 'ChangePassword':
-      return [{ type: 'PasswordChanged', data: { userId } }];
+      // Setting a password (recovery, an administrator) also completes a pending activation.
+      return user.awaitingActivation
+        ? [
+            { type: 'PasswordChanged', data: { userId } },
+            { type: 'AccountActivated', data: { userId } },
+          ]
+        : [{ type: 'PasswordChanged', data: { userId } }];
+    case 'CompleteActivation':
+      if (!user.awaitingActivation) fail(UserErrorCode.AlreadyActivated, 'Account is already activated');
+      return [{ type: 'AccountActivated', data: { userId } }];
+    case 'ChangeSettings': {
+      const c = command.changes;
+      const changes: UserSettingsChanges = {};
+      if (c.birthDate !== undefined && c.birthDate !== user.birthDate) changes.birthDate = c.birthDate;
+      if (
+        c.receiveWeeklySummaryReports !== undefined &&
+        c.receiveWeeklySummaryReports !== user.receiveWeeklySummaryReports
+      )
+        changes.receiveWeeklySummaryReports = c.receiveWeeklySummaryReports;
+      if (
+        c.requestedLessonsPerWeek !== undefined &&
+        c.requestedLessonsPerWeek !== user.requestedLessonsPerWeek
+      )
+        changes.requestedLessonsPerWeek = c.requestedLessonsPerWeek;
+      if (Object.keys(changes).length === 0) return [];
+      return [{ type: 'UserSettingsChanged', data: { userId, changes } }];
+    }
+    case 'RequestNotificationEmailChange':
+      return [{ type: 'NotificationEmailChangeRequested', data: { userId, email: command.email } }];
+    case 'VerifyNotificationEmail':
+      if (user.pendingNotificationEmail === null)
+        fail(UserErrorCode.NoNotificationEmailPending, 'No notification e-mail change is waiting');
+      return [{ type: 'NotificationEmailVerified', data: { userId, email: user.pendingNotificationEmail! } }];
   }
 }

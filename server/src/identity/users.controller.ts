@@ -25,6 +25,7 @@ import type { AuthenticatedRequest } from '../platform/auth/request-context.js';
 import { Problem } from '../platform/http/problem.js';
 import { PORTAL_NAMESPACE, uuidV5 } from '../platform/uuid.js';
 import { Credentials } from './credentials.js';
+import { AccountActivation } from './activation.controller.js';
 import type { UserProfileChanges } from './user.events.js';
 import {
   ALL_MARKER_PERMISSIONS,
@@ -69,6 +70,7 @@ export class UsersController {
     private readonly access: UserAccess,
     private readonly users: UsersReadModel,
     private readonly credentials: Credentials,
+    private readonly activation: AccountActivation,
   ) {}
 
   // ---- reads ----
@@ -156,6 +158,7 @@ export class UsersController {
           networkId: body.network_id ?? null,
           timezone: body.timezone ?? null,
           notes: body.notes ?? null,
+          awaitingActivation: !body.password,
         },
       })
       .catch((e: unknown) => {
@@ -163,7 +166,9 @@ export class UsersController {
           throw new Problem(HttpStatus.CONFLICT, 'A user with this login already exists');
         throw e;
       });
+    // Without a password the user chooses one through a mailed activation link (docs/decisions/0016).
     if (body.password) await this.credentials.setPassword(userId, body.password);
+    else await this.activation.mailLink({ id: userId, email: body.email, firstName: body.first_name });
     return { id: userId, position: result.position };
   }
 

@@ -309,6 +309,13 @@ export class UserView {
   @ApiProperty({ type: [String] }) permission_list!: string[];
   @ApiProperty({ type: [ContactView] }) contacts!: ContactView[];
   @ApiProperty({ description: 'Last activity, "N/A" if none' }) last_action!: string;
+  @ApiProperty({ description: 'False until a user created without a password sets one (activation link)' })
+  is_activated!: boolean;
+  @ApiProperty({ nullable: true, type: String, example: '2012-09-30' }) birth_date!: string | null;
+  @ApiProperty() receive_weekly_summary_reports!: boolean;
+  @ApiProperty({ nullable: true, type: Number }) requested_number_of_lessons_per_week!: number | null;
+  @ApiProperty({ nullable: true, type: String, description: 'Verified notification address' })
+  notification_email!: string | null;
   @ApiProperty() created_at!: string;
   @ApiProperty() updated_at!: string;
 }
