@@ -15,6 +15,10 @@ import { MailOutboxController } from '../platform/mail/mail-outbox.controller.js
 import { UsersReadModel } from './users.read.js';
 import { TokenLinkFlow } from './token-link-flow.js';
 import { AccountActivation, ActivationController } from './activation.controller.js';
+import {
+  CustomerInvitationsController,
+  PartnerRegistrationController,
+} from './invitations/customer-invitations.controller.js';
 
 @Module({
   // LoginController first: its GET users/me must be matched before UsersController's GET users/:id.
@@ -24,6 +28,8 @@ import { AccountActivation, ActivationController } from './activation.controller
     AuditController,
     PasswordRecoveryController,
     ActivationController,
+    CustomerInvitationsController,
+    PartnerRegistrationController,
     MailOutboxController,
   ],
   providers: [
