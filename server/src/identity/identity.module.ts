@@ -15,15 +15,18 @@ import { MailOutboxController } from '../platform/mail/mail-outbox.controller.js
 import { UsersReadModel } from './users.read.js';
 import { TokenLinkFlow } from './token-link-flow.js';
 import { AccountActivation, ActivationController } from './activation.controller.js';
+import { CurrentUserController } from './current-user.controller.js';
 import {
   CustomerInvitationsController,
   PartnerRegistrationController,
 } from './invitations/customer-invitations.controller.js';
 
 @Module({
-  // LoginController first: its GET users/me must be matched before UsersController's GET users/:id.
+  // LoginController and the other users/<word> controllers first: their routes must be matched before
+  // UsersController's users/:id.
   controllers: [
     LoginController,
+    CurrentUserController,
     UsersController,
     AuditController,
     PasswordRecoveryController,
