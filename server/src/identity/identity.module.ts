@@ -16,6 +16,7 @@ import { UsersReadModel } from './users.read.js';
 import { TokenLinkFlow } from './token-link-flow.js';
 import { AccountActivation, ActivationController } from './activation.controller.js';
 import { CurrentUserController } from './current-user.controller.js';
+import { AvailabilityController } from './availability/availability.controller.js';
 import {
   CustomerInvitationsController,
   PartnerRegistrationController,
@@ -27,6 +28,7 @@ import {
   controllers: [
     LoginController,
     CurrentUserController,
+    AvailabilityController,
     UsersController,
     AuditController,
     PasswordRecoveryController,

@@ -22,6 +22,7 @@ const history: UserEvent[] = [
       permissions: ['USER_IS_TEACHER'],
       customerId,
       timezone: null,
+      awaitingActivation: true,
     },
   },
   { type: 'UserProfileUpdated', data: { userId, changes: { firstName: 'Joanna', notes: 'n' } } },
@@ -60,6 +61,18 @@ const history: UserEvent[] = [
   },
   { type: 'UserContactRemoved', data: { userId, contactId: 'c2' } },
   { type: 'PasswordChanged', data: { userId } },
+  { type: 'AccountActivated', data: { userId } },
+  {
+    type: 'UserSettingsChanged',
+    data: {
+      userId,
+      changes: { birthDate: '2001-02-03', receiveWeeklySummaryReports: true, requestedLessonsPerWeek: 5 },
+    },
+  },
+  { type: 'UserSettingsChanged', data: { userId, changes: { requestedLessonsPerWeek: null } } },
+  { type: 'NotificationEmailChangeRequested', data: { userId, email: 'jo@home.example.com' } },
+  { type: 'NotificationEmailVerified', data: { userId, email: 'jo@home.example.com' } },
+  { type: 'NotificationEmailChangeRequested', data: { userId, email: 'next@home.example.com' } },
 ];
 
 const recorded: ProjectionEvent[] = history.map((e, i) => ({
@@ -130,6 +143,12 @@ describe.each(targets)('users projection on $name', (target) => {
       quality_issue_reason: 'late',
       permissions: ['USER_IS_TEACHER', 'CAN_EDIT_LESSONS'],
       contacts: [{ id: 'c1', name: 'Mother', email: null, phone: '1', relationship: null, notes: null }],
+      awaiting_activation: false,
+      birth_date: '2001-02-03',
+      receive_weekly_summary_reports: true,
+      requested_number_of_lessons_per_week: null,
+      notification_email: 'jo@home.example.com',
+      pending_notification_email: 'next@home.example.com',
     });
     expect(String(row!.version)).toBe(String(recorded.length - 1));
     expect(new Date(row!.scheduled_for_deactivation as string).toISOString()).toBe(
