@@ -5,12 +5,14 @@ export * from './permission-audit/permission-audit.projection.js';
 export * from './customers/customers.projection.js';
 export * from './customer-invitations/customer-invitations.projection.js';
 export * from './availability/availability.projection.js';
+export * from './custom-fields/custom-fields.projection.js';
 
 import { usersProjection } from './users/users.projection.js';
 import { permissionAuditProjection } from './permission-audit/permission-audit.projection.js';
 import { customersProjection } from './customers/customers.projection.js';
 import { customerInvitationsProjection } from './customer-invitations/customer-invitations.projection.js';
 import { availabilityProjection } from './availability/availability.projection.js';
+import { customFieldsProjection } from './custom-fields/custom-fields.projection.js';
 import type { Projection } from './projection.js';
 
 /** Every read model the portal maintains, in the order they are created. */
@@ -20,4 +22,5 @@ export const allProjections: readonly Projection[] = [
   customersProjection,
   customerInvitationsProjection,
   availabilityProjection,
+  customFieldsProjection,
 ];

@@ -23,7 +23,11 @@ export interface UserCreatedData {
   notes?: string | null;
   /** True when created without a password: the user sets one through the mailed activation link. */
   awaitingActivation?: boolean;
+  /** Values of the administrators' custom fields, by field id. */
+  customFields?: Record<string, CustomFieldValue>;
 }
+
+export type CustomFieldValue = string | number | null;
 
 export interface UserProfileChanges {
   firstName?: string;
@@ -34,6 +38,8 @@ export interface UserProfileChanges {
   customerId?: string | null;
   customerType?: CustomerTypeName | null;
   networkId?: string | null;
+  /** Custom field values to set, by field id; null removes a value; others stay. */
+  customFields?: Record<string, CustomFieldValue>;
 }
 
 export interface UserProfileUpdatedData {

@@ -53,12 +53,14 @@ export interface UserRow {
   notification_email: string | null;
   /** Asked for, waiting for verification through the mailed link. */
   pending_notification_email: string | null;
+  /** Custom field values by field id. */
+  custom_fields: Record<string, string | number>;
   created_at: Date;
   updated_at: Date;
   version: string;
 }
 
-const PROFILE_COLUMNS: Record<keyof UserProfileChanges, string> = {
+const PROFILE_COLUMNS: Record<Exclude<keyof UserProfileChanges, 'customFields'>, string> = {
   firstName: 'first_name',
   lastName: 'last_name',
   email: 'email',
@@ -135,6 +137,7 @@ export const usersProjection = defineProjection({
        requested_number_of_lessons_per_week int,
        notification_email         text,
        pending_notification_email text,
+       custom_fields              jsonb NOT NULL DEFAULT '{}',
        created_at                 timestamptz NOT NULL,
        updated_at                 timestamptz NOT NULL,
        version                    bigint NOT NULL
@@ -152,9 +155,10 @@ export const usersProjection = defineProjection({
         await tx.query(
           `INSERT INTO rm_users (id, login, email, first_name, last_name, user_type, type_label, permissions,
                                  customer_id, customer_type, network_id, active_network_id, timezone, notes,
-                                 has_access, awaiting_activation, created_at, updated_at, version)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9, $10, $11, $11, $12, $13, true, $16, $14, $14,
-                   $15::bigint)
+                                 has_access, awaiting_activation, custom_fields, created_at, updated_at,
+                                 version)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9, $10, $11, $11, $12, $13, true, $16,
+                   jsonb_strip_nulls($17::jsonb), $14, $14, $15::bigint)
            ON CONFLICT (id) DO NOTHING`,
           [
             d.userId,
@@ -173,6 +177,7 @@ export const usersProjection = defineProjection({
             event.metadata.occurredAt,
             event.revision.toString(),
             d.awaitingActivation ?? false,
+            JSON.stringify(d.customFields ?? {}),
           ],
         );
         return;
@@ -180,14 +185,14 @@ export const usersProjection = defineProjection({
       case 'UserProfileUpdated': {
         const entries = Object.entries(e.data.changes).filter(
           ([key, value]) => key in PROFILE_COLUMNS && value !== undefined,
-        ) as [keyof UserProfileChanges, unknown][];
-        const set = entries.map(([key], i) => `${PROFILE_COLUMNS[key]} = $${i + 3}`).join(', ');
-        await update(
-          tx,
-          event,
-          set,
-          entries.map(([, value]) => value),
-        );
+        ) as [keyof typeof PROFILE_COLUMNS, unknown][];
+        const sets = entries.map(([key], i) => `${PROFILE_COLUMNS[key]} = $${i + 3}`);
+        const params = entries.map(([, value]) => value);
+        if (e.data.changes.customFields) {
+          params.push(JSON.stringify(e.data.changes.customFields));
+          sets.push(`custom_fields = jsonb_strip_nulls(custom_fields || $${params.length + 2}::jsonb)`);
+        }
+        await update(tx, event, sets.join(', '), params);
         return;
       }
       case 'UserActivated':

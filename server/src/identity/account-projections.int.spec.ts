@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import {
   availabilityProjection,
+  customFieldsProjection,
   customerInvitationsProjection,
   type Projection,
   type ProjectionEvent,
@@ -66,6 +67,18 @@ const cases: {
       { type: 'CustomerInvitationAccepted', data: { invitationId, userId } },
     ]),
     expected: [{ id: invitationId, customer_id: customerId, status: 'accepted', user_id: userId }],
+  },
+  {
+    projection: customFieldsProjection,
+    table: 'rm_user_custom_fields',
+    events: recorded('user-custom-fields', [
+      {
+        type: 'UserCustomFieldsDefined',
+        data: { fields: [{ id: userId, name: 'A', type: 'text', options: [], required: false }] },
+      },
+      { type: 'UserCustomFieldsDefined', data: { fields: [] } },
+    ]),
+    expected: [{ id: 'fields', fields: [] }],
   },
 ];
 

@@ -17,6 +17,7 @@ import { TokenLinkFlow } from './token-link-flow.js';
 import { AccountActivation, ActivationController } from './activation.controller.js';
 import { CurrentUserController } from './current-user.controller.js';
 import { AvailabilityController } from './availability/availability.controller.js';
+import { CustomFields, CustomFieldsController } from './custom-fields/custom-fields.controller.js';
 import {
   CustomerInvitationsController,
   PartnerRegistrationController,
@@ -29,6 +30,7 @@ import {
     LoginController,
     CurrentUserController,
     AvailabilityController,
+    CustomFieldsController,
     UsersController,
     AuditController,
     PasswordRecoveryController,
@@ -43,6 +45,7 @@ import {
     TokenLinks,
     TokenLinkFlow,
     AccountActivation,
+    CustomFields,
     FirstSuperuser,
     UsersReadModel,
     UserCommandHandler,

@@ -26,6 +26,7 @@ import { Problem } from '../platform/http/problem.js';
 import { PORTAL_NAMESPACE, uuidV5 } from '../platform/uuid.js';
 import { Credentials } from './credentials.js';
 import { AccountActivation } from './activation.controller.js';
+import { CustomFields } from './custom-fields/custom-fields.controller.js';
 import type { UserProfileChanges } from './user.events.js';
 import {
   ALL_MARKER_PERMISSIONS,
@@ -71,6 +72,7 @@ export class UsersController {
     private readonly users: UsersReadModel,
     private readonly credentials: Credentials,
     private readonly activation: AccountActivation,
+    private readonly customFields: CustomFields,
   ) {}
 
   // ---- reads ----
@@ -135,6 +137,7 @@ export class UsersController {
         throw forbidden('Partners can only manage users of their own customer');
     }
     const customerId = isAdmin(actor.permissions) ? (body.customer_id ?? null) : actor.customer_id;
+    const customFields = await this.customFields.check(body.custom_fields, 'create');
     const login = (body.login ?? body.email).trim().toLowerCase();
     if (await this.users.byLogin(login))
       throw new Problem(HttpStatus.CONFLICT, 'A user with this login already exists');
@@ -159,6 +162,7 @@ export class UsersController {
           timezone: body.timezone ?? null,
           notes: body.notes ?? null,
           awaitingActivation: !body.password,
+          ...(customFields ? { customFields } : {}),
         },
       })
       .catch((e: unknown) => {
@@ -200,6 +204,7 @@ export class UsersController {
       customerId: profile.customer_id,
       customerType: profile.customer_type,
       networkId: profile.network_id,
+      customFields: await this.customFields.check(profile.custom_fields, 'update'),
     };
     let result = await this.access.run(req, { type: 'UpdateUserProfile', userId: target.id, changes });
     if (password !== undefined) {

@@ -23,6 +23,7 @@ const history: UserEvent[] = [
       customerId,
       timezone: null,
       awaitingActivation: true,
+      customFields: { f1: 'one', f2: 2 },
     },
   },
   { type: 'UserProfileUpdated', data: { userId, changes: { firstName: 'Joanna', notes: 'n' } } },
@@ -62,6 +63,7 @@ const history: UserEvent[] = [
   { type: 'UserContactRemoved', data: { userId, contactId: 'c2' } },
   { type: 'PasswordChanged', data: { userId } },
   { type: 'AccountActivated', data: { userId } },
+  { type: 'UserProfileUpdated', data: { userId, changes: { customFields: { f1: null, f3: '2030-01-01' } } } },
   {
     type: 'UserSettingsChanged',
     data: {
@@ -149,6 +151,7 @@ describe.each(targets)('users projection on $name', (target) => {
       requested_number_of_lessons_per_week: null,
       notification_email: 'jo@home.example.com',
       pending_notification_email: 'next@home.example.com',
+      custom_fields: { f2: 2, f3: '2030-01-01' },
     });
     expect(String(row!.version)).toBe(String(recorded.length - 1));
     expect(new Date(row!.scheduled_for_deactivation as string).toISOString()).toBe(
