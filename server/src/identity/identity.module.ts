@@ -18,6 +18,7 @@ import { AccountActivation, ActivationController } from './activation.controller
 import { CurrentUserController } from './current-user.controller.js';
 import { AvailabilityController } from './availability/availability.controller.js';
 import { CustomFields, CustomFieldsController } from './custom-fields/custom-fields.controller.js';
+import { UserListsController } from './lists/user-lists.controller.js';
 import {
   CustomerInvitationsController,
   PartnerRegistrationController,
@@ -31,6 +32,7 @@ import {
     CurrentUserController,
     AvailabilityController,
     CustomFieldsController,
+    UserListsController,
     UsersController,
     AuditController,
     PasswordRecoveryController,

@@ -35,7 +35,6 @@ import {
   hasAny,
   initialPermissions,
   isAdmin,
-  partnerVisibility,
 } from './policy/policy.js';
 import {
   ContactBody,
@@ -46,13 +45,13 @@ import {
   PositionResponse,
   QualityIssueBody,
   ScheduleDeactivationBody,
-  TYPE_FILTERS,
   UpdateUserBody,
   UserCreatedResponse,
   UserPage,
   UserView,
 } from './users.dto.js';
-import { UsersReadModel, type UserSortColumn } from './users.read.js';
+import { UsersReadModel } from './users.read.js';
+import { pagedUsers } from './lists/user-list-query.js';
 import { toUserView } from './user.view.js';
 import { UserAccess, forbidden, isUuid, partnerPermissionsFor } from './user-access.js';
 import type { CommandResult } from './commands/user-command.handler.js';
@@ -82,26 +81,9 @@ export class UsersController {
   @ApiOkResponse({ type: UserPage })
   async list(@Req() req: AuthenticatedRequest, @Query() q: ListUsersQuery): Promise<UserPage> {
     const actor = await this.access.actorRow(req);
-    const page = q.page ?? 1;
-    const size = q.size ?? 50;
-    const sort = q.sort_by?.replace(/^-/, '') as UserSortColumn | undefined;
-    const { rows, total } = await this.users.list({
-      page,
-      size,
-      text: (q.query ?? q.name)?.trim() || undefined,
-      statuses: q.status,
-      userTypes: q.type?.map((t) => TYPE_FILTERS[t]),
-      customerId: q.customer_id,
-      hasAccess: q.has_access,
-      scopeCustomerId: isAdmin(actor.permissions) ? undefined : actor.customer_id,
-      partner: isAdmin(actor.permissions)
-        ? undefined
-        : { selfId: actor.id, ...partnerVisibility(actor.permissions) },
-      sortBy: sort,
-      descending: q.sort_by?.startsWith('-') ?? false,
-    });
+    const { rows, ...page } = await pagedUsers(this.users, actor, q);
     const hideNotes = this.access.hidesNotes(actor);
-    return { items: rows.map((r) => toUserView(r, { hideNotes })), total, page, size };
+    return { items: rows.map((r) => toUserView(r, { hideNotes })), ...page };
   }
 
   @Get(':id')
