@@ -206,4 +206,44 @@ describe.each(portalModes)('user lists, $name', (mode) => {
       }
     expect(seen).toEqual(expected);
   });
+
+  it('documents every account, settings, availability, custom field and list endpoint in OpenAPI', async () => {
+    const doc = (await (await fetch(`${portal.base}/api/docs-json`)).json()) as {
+      paths: Record<string, Record<string, unknown>>;
+    };
+    const routes = Object.entries(doc.paths).flatMap(([path, ops]) =>
+      Object.keys(ops).map((method) => `${method.toUpperCase()} ${path}`),
+    );
+    expect(routes).toEqual(
+      expect.arrayContaining([
+        'GET /api/v1/activate/{token}',
+        'POST /api/v1/activate',
+        'POST /api/v1/customer-invitations',
+        'GET /api/v1/customer-invitations',
+        'GET /api/v1/register/partner/invite/{token}',
+        'POST /api/v1/register/partner',
+        'PUT /api/v1/users/me',
+        'PUT /api/v1/users/me/timezone',
+        'PUT /api/v1/users/me/birth_date',
+        'PUT /api/v1/users/me/receive_weekly_summary_reports',
+        'PUT /api/v1/users/me/requested_number_of_lessons',
+        'PUT /api/v1/users/me/notification_email',
+        'GET /api/v1/users/me/notification_email/verify',
+        'GET /api/v1/users/me/availability',
+        'POST /api/v1/users/me/availability',
+        'GET /api/v1/users/{id}/availability',
+        'POST /api/v1/users/{id}/availability',
+        'GET /api/v1/users/custom_fields',
+        'PUT /api/v1/users/custom_fields',
+        'GET /api/v1/users/students',
+        'GET /api/v1/users/students/simple',
+        'GET /api/v1/users/students/count/active',
+        'GET /api/v1/users/tutors',
+        'GET /api/v1/users/tutors/simple',
+        'GET /api/v1/users/customers',
+        'GET /api/v1/users/linked-users/simple',
+        'GET /api/v1/users/online/status',
+      ]),
+    );
+  });
 });
