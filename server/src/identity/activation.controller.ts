@@ -1,7 +1,16 @@
-import { Body, Controller, Get, HttpCode, HttpStatus, Injectable, Param, Post } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, HttpStatus, Injectable, Param, Post, Req } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { ApiBadRequestResponse, ApiOkResponse, ApiProperty, ApiTags } from '@nestjs/swagger';
-import { Public } from '../platform/auth/public.decorator.js';
+import {
+  ApiBadRequestResponse,
+  ApiConflictResponse,
+  ApiOkResponse,
+  ApiProperty,
+  ApiTags,
+} from '@nestjs/swagger';
+import { Public, RequirePermissions } from '../platform/auth/public.decorator.js';
+import type { AuthenticatedRequest } from '../platform/auth/request-context.js';
+import { MARKER_PERMISSIONS } from './policy/policy.js';
+import { UserAccess } from './user-access.js';
 import { Problem } from '../platform/http/problem.js';
 import { ExecuteUserCommand, type CommandResult } from './commands/user-command.handler.js';
 import { Credentials } from './credentials.js';
@@ -95,5 +104,32 @@ export class ActivationController {
       });
     await this.credentials.setPassword(userId, body.password);
     return { msg: 'Your account is active. Sign in with your new password.', position: result.position };
+  }
+}
+
+export class ActivationLinkSent {
+  @ApiProperty() msg!: string;
+}
+
+/** A new activation link for a user who has not activated yet (the older link stops working). */
+@ApiTags('users')
+@Controller('api/v1/users')
+export class ActivationLinksController {
+  constructor(
+    private readonly access: UserAccess,
+    private readonly activation: AccountActivation,
+  ) {}
+
+  @Post(':id/activation-link')
+  @RequirePermissions(MARKER_PERMISSIONS.admin, MARKER_PERMISSIONS.partner)
+  @HttpCode(HttpStatus.OK)
+  @ApiOkResponse({ type: ActivationLinkSent })
+  @ApiConflictResponse({ description: 'Account is already activated' })
+  async resend(@Req() req: AuthenticatedRequest, @Param('id') id: string): Promise<ActivationLinkSent> {
+    // Whoever may add a user of this kind may send them a new link.
+    const target = await this.access.authorizedTarget(req, id, 'add');
+    if (!target.awaiting_activation) throw new Problem(HttpStatus.CONFLICT, 'Account is already activated');
+    await this.activation.mailLink({ id: target.id, email: target.email, firstName: target.first_name });
+    return { msg: `A new activation link has been sent to ${target.email}.` };
   }
 }

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { portalModes, startTestPortal, type TestPortal } from '../platform/testing/portal-harness.js';
-import { AccountActivation } from './activation.controller.js';
 import { TokenLinks } from './token-links.js';
 import { TEST_PUBLIC_URL, mailedToken, mailsTo } from './testing/mailed-links.js';
 
@@ -112,7 +111,11 @@ describe.each(portalModes)('account activation by mailed link, $name', (mode) =>
     const email = 'twice.mailed@example.com';
     const id = await createWithoutPassword(email);
     const first = await mailedToken(portal, email, '/activate');
-    await portal.running.app.get(AccountActivation).mailLink({ id, email, firstName: 'Ada' });
+    const resent = await call('POST', `/users/${id}/activation-link`, admin);
+    expect(resent).toEqual({
+      status: 200,
+      body: { msg: `A new activation link has been sent to ${email}.` },
+    });
     const second = await mailedToken(portal, email, '/activate', 1);
     expect(second).not.toBe(first);
     expect((await call('GET', `/activate/${first}`)).status).toBe(400);
@@ -123,5 +126,49 @@ describe.each(portalModes)('account activation by mailed link, $name', (mode) =>
     const late = await call('POST', '/activate', undefined, { token: second, password: 'too late now' });
     expect(late).toMatchObject({ status: 400, body: { code: 'INVALID_TOKEN' } });
     expect((await login(portal, email, 'set by the office')).status).toBe(200);
+    expect(await call('POST', `/users/${id}/activation-link`, admin)).toMatchObject({
+      status: 409,
+      body: { detail: 'Account is already activated' },
+    });
+  });
+
+  it('lets administrators, and partners who may add that kind of user, send a new link', async () => {
+    const { call, admin, settle } = portal;
+    const oak = (await settle(await call('POST', '/customers/', admin, { name: 'Oakfield' }))).body
+      .id as string;
+    await portal.createUser({
+      email: 'head@oak.example.com',
+      first_name: 'H',
+      last_name: 'O',
+      user_type: 'partner',
+      customer_id: oak,
+      customer_type: 'super-admin',
+    });
+    await portal.createUser({
+      email: 'plain@example.com',
+      first_name: 'P',
+      last_name: 'T',
+      user_type: 'teacher',
+    });
+    const pupil = (
+      await settle(
+        await call('POST', '/users/', admin, {
+          email: 'pupil@oak.example.com',
+          first_name: 'Pip',
+          last_name: 'Pupil',
+          user_type: 'student',
+          customer_id: oak,
+        }),
+      )
+    ).body.id as string;
+    const path = `/users/${pupil}/activation-link`;
+    expect((await call('POST', path)).status).toBe(401);
+    expect((await call('POST', path, await portal.tokenFor('plain@example.com'))).status).toBe(403);
+    expect((await call('POST', path, await portal.tokenFor('head@oak.example.com'))).status).toBe(200);
+    expect((await call('POST', path, admin)).status).toBe(200);
+    expect(await mailsTo(portal, 'pupil@oak.example.com')).toHaveLength(3);
+    expect(
+      (await call('POST', '/users/99999999-9999-4999-8999-999999999999/activation-link', admin)).status,
+    ).toBe(404);
   });
 });

@@ -14,7 +14,11 @@ import { TokenLinks } from './token-links.js';
 import { MailOutboxController } from '../platform/mail/mail-outbox.controller.js';
 import { UsersReadModel } from './users.read.js';
 import { TokenLinkFlow } from './token-link-flow.js';
-import { AccountActivation, ActivationController } from './activation.controller.js';
+import {
+  AccountActivation,
+  ActivationController,
+  ActivationLinksController,
+} from './activation.controller.js';
 import { CurrentUserController } from './current-user.controller.js';
 import { AvailabilityController } from './availability/availability.controller.js';
 import { CustomFields, CustomFieldsController } from './custom-fields/custom-fields.controller.js';
@@ -37,6 +41,7 @@ import {
     AuditController,
     PasswordRecoveryController,
     ActivationController,
+    ActivationLinksController,
     CustomerInvitationsController,
     PartnerRegistrationController,
     MailOutboxController,

@@ -218,6 +218,7 @@ describe.each(portalModes)('user lists, $name', (mode) => {
       expect.arrayContaining([
         'GET /api/v1/activate/{token}',
         'POST /api/v1/activate',
+        'POST /api/v1/users/{id}/activation-link',
         'POST /api/v1/customer-invitations',
         'GET /api/v1/customer-invitations',
         'GET /api/v1/register/partner/invite/{token}',
