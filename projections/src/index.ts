@@ -6,6 +6,9 @@ export * from './customers/customers.projection.js';
 export * from './customer-invitations/customer-invitations.projection.js';
 export * from './availability/availability.projection.js';
 export * from './custom-fields/custom-fields.projection.js';
+export * from './permission-templates/permission-templates.projection.js';
+export * from './networks/networks.projection.js';
+export * from './one-page-profiles/one-page-profiles.projection.js';
 
 import { usersProjection } from './users/users.projection.js';
 import { permissionAuditProjection } from './permission-audit/permission-audit.projection.js';
@@ -13,6 +16,9 @@ import { customersProjection } from './customers/customers.projection.js';
 import { customerInvitationsProjection } from './customer-invitations/customer-invitations.projection.js';
 import { availabilityProjection } from './availability/availability.projection.js';
 import { customFieldsProjection } from './custom-fields/custom-fields.projection.js';
+import { permissionTemplatesProjection } from './permission-templates/permission-templates.projection.js';
+import { networksProjection } from './networks/networks.projection.js';
+import { onePageProfilesProjection } from './one-page-profiles/one-page-profiles.projection.js';
 import type { Projection } from './projection.js';
 
 /** Every read model the portal maintains, in the order they are created. */
@@ -23,4 +29,7 @@ export const allProjections: readonly Projection[] = [
   customerInvitationsProjection,
   availabilityProjection,
   customFieldsProjection,
+  permissionTemplatesProjection,
+  networksProjection,
+  onePageProfilesProjection,
 ];

@@ -6,6 +6,8 @@ import { AuthGuard } from './platform/auth/auth.guard.js';
 import { MinPositionInterceptor } from './platform/http/min-position.interceptor.js';
 import { IdentityModule } from './identity/identity.module.js';
 import { CustomersModule } from './customers/customers.module.js';
+import { OnePageProfilesModule } from './one-page-profiles/one-page-profiles.module.js';
+import { DemoModule } from './demo/demo.module.js';
 import { CollaborationModule } from './platform/collaboration/collaboration.module.js';
 import { HealthController } from './health/health.controller.js';
 import { LiveModule } from './platform/live/live.module.js';
@@ -21,6 +23,8 @@ export class AppModule {
         CqrsModule.forRoot(),
         IdentityModule,
         CustomersModule,
+        OnePageProfilesModule,
+        DemoModule,
         LiveModule.forRoot({ imports: [IdentityModule] }),
         CollaborationModule,
       ],

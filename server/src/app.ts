@@ -21,6 +21,7 @@ import { CREDENTIALS_SCHEMA } from './identity/credentials.js';
 import { TOKEN_LINK_SCHEMA } from './identity/token-links.js';
 import { MAIL_OUTBOX_SCHEMA } from './platform/mail/mail-outbox.js';
 import { FirstSuperuser, type FirstSuperuserOutcome } from './identity/first-superuser.js';
+import { DemoData, type DemoSummary } from './demo/demo-data.js';
 import type { AuthenticatedRequest } from './platform/auth/request-context.js';
 import type { SqlClient } from './platform/sql/sql-client.js';
 
@@ -31,6 +32,8 @@ export interface RunningApp {
   infra: Infrastructure;
   url: string;
   firstSuperuser: FirstSuperuserOutcome;
+  /** What was seeded when DEMO_DATA applied to a new store; null otherwise. */
+  demo: DemoSummary | null;
   close(): Promise<void>;
 }
 
@@ -120,11 +123,17 @@ export async function startApp(config: AppConfig, log: Logger): Promise<RunningA
     const address = app.getHttpServer().address();
     const port = typeof address === 'object' && address ? address.port : config.port;
     const url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port}`;
+    // Only the process that created the first administrator seeds, so a new store is seeded once.
+    const demo =
+      config.demoData && firstSuperuser.created
+        ? await app.get(DemoData).seed(url, firstSuperuser.userId, log)
+        : null;
     return {
       app,
       infra,
       url,
       firstSuperuser,
+      demo,
       close: async () => {
         await runner.stop();
         await app.close();

@@ -8,7 +8,7 @@ const log = createLogger();
 async function main(): Promise<void> {
   let config;
   try {
-    config = loadConfig();
+    config = loadConfig(process.env, { demoDataByDefault: true });
   } catch (e) {
     if (e instanceof ConfigError) return fail(e.message);
     throw e;
@@ -20,7 +20,7 @@ async function main(): Promise<void> {
     if (e instanceof StartupError) return fail(e.message);
     throw e;
   }
-  const { firstSuperuser } = running;
+  const { firstSuperuser, demo } = running;
   log.info(
     { url: running.url, mode: config.mode, eventStore: running.infra.eventStore.kind },
     'portal started',
@@ -33,6 +33,15 @@ async function main(): Promise<void> {
       (config.firstSuperuser.isDefaultPassword
         ? ` with the demo password ${config.firstSuperuser.password} (set FIRST_SUPERUSER_PASSWORD to choose your own)`
         : ' with the password from FIRST_SUPERUSER_PASSWORD'),
+    ...(demo
+      ? [
+          '',
+          `  Demo data: ${demo.customers} partner schools, ${demo.teachers} teachers, ${demo.students} students (DEMO_DATA=false turns it off).`,
+          `  Demo accounts, all with the password ${demo.password}:`,
+          ...demo.logins.slice(0, 8).map((l) => `    ${l.email.padEnd(40)} ${l.role}`),
+          '    (more in the README)',
+        ]
+      : []),
     '',
   ];
   process.stdout.write(lines.join('\n') + '\n');

@@ -91,6 +91,8 @@ export default defineConfig({
       DATA_DIR: dataDir,
       FIRST_SUPERUSER: SUPERUSER.email,
       FIRST_SUPERUSER_PASSWORD: SUPERUSER.password,
+      // Tests seed what they need through the API; the demo organisation would only get in the way.
+      DEMO_DATA: 'false',
     },
     url: `${E2E_BASE_URL}/api/v1/health`,
     reuseExistingServer: false,

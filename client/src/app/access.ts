@@ -23,6 +23,7 @@ export const CAN_MANAGE_PROGRAMMES = 'CAN_MANAGE_PROGRAMMES';
 export const CAN_MODIFY_USER = 'CAN_MODIFY_USER';
 export const CAN_ACCESS_RECORDINGS = 'CAN_ACCESS_RECORDINGS';
 export const CAN_ACCESS_SAFEGUARDING = 'CAN_ACCESS_SAFEGUARDING';
+export const CAN_LEAD_SAFEGUARDING = 'CAN_LEAD_SAFEGUARDING';
 
 /** Named permissions without an internal-role requirement (spec §6; strings chosen here). */
 export const CAN_VIEW_TEACHERS_TIMETABLES = 'CAN_VIEW_TEACHERS_TIMETABLES';
@@ -83,8 +84,14 @@ export const canModifyUser: AccessPredicate = (p) => isAdmin(p) && internalMay(p
 /** my-users, my-users/import/:type, users/:id/enrolment, my-users/:id/details, my-users/:type/:id. */
 export const canPartnerSeeUser: AccessPredicate = (p) =>
   isPartner(p) && hasAny(p, PARTNER_SEE_USER_PERMISSIONS);
-/** safeguarding-incidents. Internal user with the safeguarding permission. */
-export const canAccessSafeguarding: AccessPredicate = (p) => internalMay(p, CAN_ACCESS_SAFEGUARDING);
+/**
+ * safeguarding-incidents. Internal user with safeguarding access or the lead permission. Tiered on
+ * purpose: being an administrator does not by itself open safeguarding records (ADR 0024).
+ */
+export const canAccessSafeguarding: AccessPredicate = (p) =>
+  isInternal(p) && hasAny(p, [CAN_ACCESS_SAFEGUARDING, CAN_LEAD_SAFEGUARDING]);
+/** Safeguarding leads acknowledge, review, assign and close incidents. */
+export const isSafeguardingLead: AccessPredicate = (p) => isInternal(p) && has(p, CAN_LEAD_SAFEGUARDING);
 /** my-safeguarding-incidents. */
 export const canPartnerSeeIncidentReports: AccessPredicate = (p) =>
   isPartner(p) && has(p, PARTNER_CAN_SEE_SAFEGUARDING_INCIDENT_REPORTS);

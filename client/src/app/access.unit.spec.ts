@@ -19,6 +19,8 @@ import {
   canAccessHomeworksPanel,
   canAccessPathways,
   canAccessSafeguarding,
+  isSafeguardingLead,
+  CAN_LEAD_SAFEGUARDING,
   canModifyProgram,
   canModifyUser,
   canPartnerEditProfile,
@@ -69,7 +71,6 @@ describe('portal access (spec §1)', () => {
 describe('route requirements (spec §2)', () => {
   it('internal named permissions need an internal user; admins hold them implicitly', () => {
     expect(canModifyProgram([USER_IS_ADMIN])).toBe(true);
-    expect(canAccessSafeguarding([USER_IS_ADMIN])).toBe(true);
     expect(canViewAllRecordings([USER_IS_ADMIN])).toBe(true);
     expect(canModifyProgram([USER_IS_TEACHER, CAN_MANAGE_PROGRAMMES])).toBe(true);
     expect(canModifyProgram([USER_IS_TEACHER])).toBe(false);
@@ -79,6 +80,15 @@ describe('route requirements (spec §2)', () => {
     expect(canAccessSafeguarding([USER_IS_PARTNER, CAN_ACCESS_SAFEGUARDING])).toBe(false);
     expect(canViewAllRecordings([USER_IS_TEACHER, CAN_ACCESS_RECORDINGS])).toBe(true);
     expect(canViewAllRecordings([USER_IS_TEACHER])).toBe(false);
+  });
+
+  it('opens safeguarding only with safeguarding access or the lead permission, not for being an admin', () => {
+    expect(canAccessSafeguarding([USER_IS_ADMIN])).toBe(false);
+    expect(canAccessSafeguarding([USER_IS_ADMIN, CAN_ACCESS_SAFEGUARDING])).toBe(true);
+    expect(canAccessSafeguarding([USER_IS_TEACHER, CAN_LEAD_SAFEGUARDING])).toBe(true);
+    expect(isSafeguardingLead([USER_IS_TEACHER, CAN_LEAD_SAFEGUARDING])).toBe(true);
+    expect(isSafeguardingLead([USER_IS_ADMIN, CAN_ACCESS_SAFEGUARDING])).toBe(false);
+    expect(isSafeguardingLead([USER_IS_PARTNER, CAN_LEAD_SAFEGUARDING])).toBe(false);
   });
 
   it('modify-user areas are admin-only', () => {

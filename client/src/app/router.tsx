@@ -5,6 +5,14 @@ import { DashboardPage } from '../features/dashboard/pages/DashboardPage';
 import { ForbiddenPage } from '../features/errors/pages/ForbiddenPage';
 import { NotFoundPage } from '../features/errors/pages/NotFoundPage';
 import { InvalidLinkPage, PublicNotBuiltPage } from '../features/errors/pages/PublicMessagePages';
+import { CustomerDetailsPage } from '../features/customers/pages/CustomerDetailsPage';
+import { CustomersPage } from '../features/customers/pages/CustomersPage';
+import { OnePageProfilePage } from '../features/one-page-profiles/pages/OnePageProfilePage';
+import { OnePageProfilesPage } from '../features/one-page-profiles/pages/OnePageProfilesPage';
+import { IncidentPage } from '../features/safeguarding/pages/IncidentPage';
+import { IncidentTypesPage } from '../features/safeguarding/pages/IncidentTypesPage';
+import { MyIncidentsPage } from '../features/safeguarding/pages/MyIncidentsPage';
+import { SafeguardingIncidentsPage } from '../features/safeguarding/pages/SafeguardingIncidentsPage';
 import { NoAccessPage, NotBuiltPage } from '../features/shell/pages/NotBuiltPage';
 import { configureApiClient } from '../shared/api/client';
 import { configureSessionRules, useSession } from '../shared/session';
@@ -17,6 +25,16 @@ import { INVALID_TOKEN_ROUTES, PROTECTED_ROUTES, PUBLIC_ROUTES, type PortalRoute
 /** Screens that exist; every other route of the table shows the "not built yet" page. */
 const BUILT_SCREENS: Record<string, () => React.ReactNode> = {
   'dashboard/:type?': () => <DashboardPage />,
+  'safeguarding-incidents': () => <SafeguardingIncidentsPage />,
+  'safeguarding-incidents/:id': () => <IncidentPage />,
+  'my-safeguarding-incidents': () => <MyIncidentsPage />,
+  'my-safeguarding-incidents/:id': () => <IncidentPage partnerView />,
+  'safeguarding-incident-types': () => <IncidentTypesPage />,
+  customers: () => <CustomersPage />,
+  'customers/details/:id': () => <CustomerDetailsPage />,
+  'customers/:id': () => <CustomerDetailsPage />,
+  'users/one-page-profiles': () => <OnePageProfilesPage />,
+  'one-page-profiles/:id/details': () => <OnePageProfilePage />,
 };
 
 function protectedRoute(route: PortalRoute & { group: string }): RouteObject {

@@ -178,11 +178,22 @@ export const ROUTE_GROUPS: RouteGroup[] = [
         requirement: R.safeguardingAccess,
         nav: 'Incidents',
       },
+      // Not in spec §2 (which lists no details route): one incident, behind the list's own requirement.
+      {
+        path: 'safeguarding-incidents/:id',
+        title: 'Safeguarding incident',
+        requirement: R.safeguardingAccess,
+      },
       {
         path: 'my-safeguarding-incidents',
         title: 'My safeguarding incidents',
         requirement: R.partnerSeeIncidentReports,
         nav: 'My incidents',
+      },
+      {
+        path: 'my-safeguarding-incidents/:id',
+        title: 'Safeguarding incident',
+        requirement: R.partnerSeeIncidentReports,
       },
       { path: 'safeguarding-incident-types', title: 'Safeguarding incident types', nav: 'Incident types' },
       { path: 'safeguarding-incident/:id/pdf', title: 'Safeguarding incident PDF' },

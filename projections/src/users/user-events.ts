@@ -107,6 +107,16 @@ export interface NotificationEmailData extends UserRef {
   email: string;
 }
 
+/**
+ * An internal user started a session as this user (spec §4 "Impersonation by access token"). The
+ * impersonator is also the event's `actorId`; events written in that session carry `impersonatorId`.
+ */
+export interface UserImpersonatedData extends UserRef {
+  impersonatorId: string;
+  /** Which call started it: `login/{id}/access-token` or `users/{id}/student-impersonification-token`. */
+  via: 'access-token' | 'student-token';
+}
+
 /** The user stream's events: a discriminated union on `type`. */
 export type UserEvent =
   | { type: 'UserCreated'; data: UserCreatedData }
@@ -128,7 +138,8 @@ export type UserEvent =
   | { type: 'AccountActivated'; data: UserRef }
   | { type: 'UserSettingsChanged'; data: UserSettingsChangedData }
   | { type: 'NotificationEmailChangeRequested'; data: NotificationEmailData }
-  | { type: 'NotificationEmailVerified'; data: NotificationEmailData };
+  | { type: 'NotificationEmailVerified'; data: NotificationEmailData }
+  | { type: 'UserImpersonated'; data: UserImpersonatedData };
 
 export type UserEventType = UserEvent['type'];
 
@@ -153,6 +164,7 @@ export const USER_EVENT_TYPES: readonly UserEventType[] = [
   'UserSettingsChanged',
   'NotificationEmailChangeRequested',
   'NotificationEmailVerified',
+  'UserImpersonated',
 ];
 
 /** Type labels (spec §3); the server's policy module uses the same table. */

@@ -28,6 +28,8 @@ export interface UserRow {
   customer_id: string | null;
   /** Not stored here: joined from the customers read model by the server's queries. */
   customer_name?: string | null;
+  /** Not stored here: joined from the one-page profiles read model (present only with progress > 0). */
+  one_page_profile?: { id: string; progress: number } | null;
   customer_type: string | null;
   network_id: string | null;
   active_network_id: string | null;
@@ -253,6 +255,9 @@ export const usersProjection = defineProjection({
         return update(tx, event, 'notification_email = $3, pending_notification_email = NULL', [
           e.data.email,
         ]);
+      case 'UserImpersonated':
+        // Audit only: the row does not change (the impersonation is read from the stream).
+        return;
     }
   },
 });

@@ -47,6 +47,7 @@ import {
   isPartner,
 } from '../identity/policy/policy.js';
 import { UsersReadModel } from '../identity/users.read.js';
+import { NetworksReadModel } from '../identity/networks/networks.read.js';
 import { CustomerError, decideCustomer, foldCustomer, type CustomerCommand } from './customer.decider.js';
 
 export class ListCustomersQuery {
@@ -133,6 +134,7 @@ export class CustomersController {
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(SQL_CLIENT) private readonly sql: SqlClient,
     private readonly users: UsersReadModel,
+    private readonly networks: NetworksReadModel,
   ) {}
 
   @Get()
@@ -183,6 +185,7 @@ export class CustomersController {
   @ApiCreatedResponse({ type: CustomerWritten })
   async create(@Req() req: AuthenticatedRequest, @Body() body: CreateCustomerBody): Promise<CustomerWritten> {
     this.mayEdit(req);
+    await this.networks.requireKnown(body.network_id);
     const id = randomUUID();
     const position = await this.run(req, {
       type: 'CreateCustomer',
@@ -203,6 +206,7 @@ export class CustomersController {
     @Body() body: UpdateCustomerBody,
   ): Promise<CustomerWritten> {
     this.mayEdit(req);
+    await this.networks.requireKnown(body.network_id);
     const position = await this.run(req, {
       type: 'UpdateCustomer',
       customerId: id,

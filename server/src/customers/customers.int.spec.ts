@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { portalModes, startTestPortal, type TestPortal } from '../platform/testing/portal-harness.js';
+import {
+  listenLive,
+  portalModes,
+  startTestPortal,
+  type TestPortal,
+} from '../platform/testing/portal-harness.js';
+import { waitFor } from '../platform/testing/wait-for.js';
 
 describe.each(portalModes)('customers API, $name', (mode) => {
   let portal: TestPortal;
@@ -84,6 +90,32 @@ describe.each(portalModes)('customers API, $name', (mode) => {
     expect((await call('GET', '/customers/')).status).toBe(401);
     const byOffice = await call('POST', '/customers/', tokens.office, { name: 'Birch House' });
     expect(byOffice.status).toBe(201);
+  });
+
+  it("pushes customer changes live to administrators and that customer's users only", async () => {
+    const { call, admin, base } = portal;
+    const adminLive = await listenLive(base, admin);
+    const oakLive = await listenLive(base, tokens.partner!);
+    try {
+      await call('PUT', `/customers/${elm}`, admin, { name: 'Elm Tree Junior' });
+      await call('PUT', `/customers/${oak}`, admin, { name: 'Oakfield Academy Trust' });
+      await waitFor(
+        'two renames live for the admin',
+        () => adminLive.messages.filter((m) => m.type === 'CustomerRenamed').length === 2,
+        5_000,
+      );
+      await waitFor(
+        'the rename live for the partner',
+        () => oakLive.messages.some((m) => m.type === 'CustomerRenamed'),
+        5_000,
+      );
+      expect(oakLive.messages.filter((m) => m.type === 'CustomerRenamed').map((m) => m.data)).toEqual([
+        { customerId: oak },
+      ]);
+    } finally {
+      adminLive.close();
+      oakLive.close();
+    }
   });
 
   it('answers bad input with a detail naming the field and unknown ids with 404', async () => {

@@ -27,6 +27,12 @@ import {
   CustomerInvitationsController,
   PartnerRegistrationController,
 } from './invitations/customer-invitations.controller.js';
+import { ImpersonationController } from './impersonation/impersonation.controller.js';
+import { PermissionsController } from './permissions/permissions.controller.js';
+import { NetworksController } from './networks/networks.controller.js';
+import { NetworksReadModel } from './networks/networks.read.js';
+import { AccessLiveRules } from './access-live-rules.js';
+import { PermissionTemplatesController } from './permission-templates/permission-templates.controller.js';
 
 @Module({
   // LoginController and the other users/<word> controllers first: their routes must be matched before
@@ -37,8 +43,12 @@ import {
     AvailabilityController,
     CustomFieldsController,
     UserListsController,
+    ImpersonationController,
     UsersController,
     AuditController,
+    PermissionTemplatesController,
+    PermissionsController,
+    NetworksController,
     PasswordRecoveryController,
     ActivationController,
     ActivationLinksController,
@@ -55,11 +65,20 @@ import {
     CustomFields,
     FirstSuperuser,
     UsersReadModel,
+    NetworksReadModel,
+    AccessLiveRules,
     UserCommandHandler,
     UserAccess,
     DeactivationScheduler,
     { provide: ACTOR_LOADER, useExisting: UsersReadModel },
   ],
-  exports: [FirstSuperuser, UsersReadModel, ACTOR_LOADER, DeactivationScheduler],
+  exports: [
+    FirstSuperuser,
+    UsersReadModel,
+    NetworksReadModel,
+    UserAccess,
+    ACTOR_LOADER,
+    DeactivationScheduler,
+  ],
 })
 export class IdentityModule {}

@@ -5,6 +5,7 @@ import {
   ApiProperty,
   ApiTags,
   ApiTooManyRequestsResponse,
+  OmitType,
 } from '@nestjs/swagger';
 import { IsNotEmpty, IsString, MaxLength } from 'class-validator';
 import { AnyAuthenticatedUser, Public } from '../platform/auth/public.decorator.js';
@@ -17,6 +18,10 @@ import type { Response } from 'express';
 import { UsersReadModel } from './users.read.js';
 import { UserView } from './users.dto.js';
 import { toUserView } from './user.view.js';
+import { isAdmin } from './policy/policy.js';
+import { NetworksReadModel } from './networks/networks.read.js';
+import { NetworkView, networkView } from './networks/networks.controller.js';
+import { TimezoneInfo, timezoneInfo } from './networks/timezone-info.js';
 
 export class LoginForm {
   @ApiProperty({ description: 'Login (e-mail address)', example: 'admin@example.com' })
@@ -37,11 +42,20 @@ export class AccessToken {
   @ApiProperty({ example: 'bearer' }) token_type!: 'bearer';
 }
 
-/** The signed-in user: every field of a user (timezone defaulted when unset) plus the impersonator. */
-export class CurrentUser extends UserView {
+/**
+ * The signed-in user: every field of a user (timezone defaulted when unset) plus the impersonator, the
+ * networks they can work in, the active one as an object, and the time zone comparison (spec §3, §4).
+ */
+export class CurrentUser extends OmitType(UserView, ['active_network'] as const) {
   @ApiProperty({ nullable: true, type: String }) impersonator_id!: string | null;
   @ApiProperty({ nullable: true, type: String, description: 'Notification e-mail waiting for verification' })
   pending_notification_email!: string | null;
+  @ApiProperty({ type: [NetworkView], description: 'Administrators: every network; others: their own' })
+  networks!: NetworkView[];
+  @ApiProperty({ type: NetworkView, nullable: true, description: 'The active network, else the home one' })
+  active_network!: NetworkView | null;
+  @ApiProperty({ nullable: true, type: String }) active_network_id!: string | null;
+  @ApiProperty({ type: TimezoneInfo }) timezone_info!: TimezoneInfo;
 }
 
 @ApiTags('auth')
@@ -52,6 +66,7 @@ export class LoginController {
     private readonly credentials: Credentials,
     private readonly sessions: SessionService,
     private readonly throttle: LoginThrottle,
+    private readonly networks: NetworksReadModel,
   ) {}
 
   @Post('login/access-token')
@@ -97,9 +112,20 @@ export class LoginController {
   async me(@Req() req: AuthenticatedRequest): Promise<CurrentUser> {
     const user = await this.users.byId(req.actor!.userId);
     if (!user) throw new Problem(HttpStatus.NOT_FOUND, 'User not found');
+    const view = toUserView(user);
+    const activeId = user.active_network_id ?? user.network_id;
+    const own = [...new Set([user.network_id, user.active_network_id].filter((id) => id !== null))];
+    const networks = isAdmin(user.permissions)
+      ? (await this.networks.page(1, 500)).rows
+      : await this.networks.byIds(own);
+    const active = (activeId && networks.find((n) => n.id === activeId)) || null;
     return {
-      ...toUserView(user),
+      ...view,
       impersonator_id: req.actor!.impersonatorId,
+      networks: networks.map(networkView),
+      active_network: active ? networkView(active) : null,
+      active_network_id: activeId,
+      timezone_info: timezoneInfo(view.timezone, active, new Date()),
       pending_notification_email: user.pending_notification_email,
     };
   }

@@ -117,6 +117,8 @@ export type UserCommand =
   | { type: 'SetQualityIssue'; userId: string; reason: string }
   | { type: 'UnsetQualityIssue'; userId: string }
   | { type: 'ChangePermissions'; userId: string; permissions: string[] }
+  /** Grants and revokes against the stream's current list (no lost update from a stale read model). */
+  | { type: 'AdjustPermissions'; userId: string; grant: string[]; revoke: string[] }
   | { type: 'ChangeActiveNetwork'; userId: string; networkId: string }
   | { type: 'AddContact'; userId: string; contactId: string; contact: ContactFields }
   | { type: 'UpdateContact'; userId: string; contactId: string; contact: ContactFields }
@@ -195,6 +197,7 @@ export function evolve(state: UserState, event: UserEvent): UserState {
     case 'UserContactRemoved':
       return { ...state, contacts: state.contacts.filter((c) => c.id !== event.data.contactId) };
     case 'PasswordChanged':
+    case 'UserImpersonated':
       return state;
     case 'AccountActivated':
       return { ...state, awaitingActivation: false };
@@ -304,6 +307,11 @@ export function decide(command: UserCommand, state: UserState): UserEvent[] {
         );
       if (added.length === 0 && removed.length === 0) return [];
       return [{ type: 'UserPermissionsChanged', data: { userId, permissions: next, added, removed } }];
+    }
+    case 'AdjustPermissions': {
+      const revoke = new Set(command.revoke);
+      const permissions = [...user.permissions.filter((p) => !revoke.has(p)), ...command.grant];
+      return decide({ type: 'ChangePermissions', userId, permissions }, state);
     }
     case 'ChangeActiveNetwork':
       if (user.activeNetworkId === command.networkId) return [];

@@ -16,6 +16,7 @@ export type {
   UserPermissionsChangedData,
   UserProfileChanges,
   UserProfileUpdatedData,
+  UserImpersonatedData,
   UserRef,
   UserTypeName,
 } from '@portal/projections';

@@ -22,6 +22,7 @@ export function toUserView(row: UserRow, options: { hideNotes?: boolean } = {}):
     is_teacher: row.user_type === 'teacher',
     customer_id: row.customer_id,
     customer_name: row.customer_name ?? null,
+    one_page_profile: row.one_page_profile ?? null,
     customers: row.customer_id ? [{ id: row.customer_id, name: row.customer_name ?? null }] : [],
     customer_profile:
       row.user_type === 'partner'

@@ -53,6 +53,7 @@ import {
 import { UsersReadModel } from './users.read.js';
 import { pagedUsers } from './lists/user-list-query.js';
 import { toUserView } from './user.view.js';
+import { NetworksReadModel } from './networks/networks.read.js';
 import { UserAccess, forbidden, isUuid, partnerPermissionsFor } from './user-access.js';
 import type { CommandResult } from './commands/user-command.handler.js';
 
@@ -72,6 +73,7 @@ export class UsersController {
     private readonly credentials: Credentials,
     private readonly activation: AccountActivation,
     private readonly customFields: CustomFields,
+    private readonly networks: NetworksReadModel,
   ) {}
 
   // ---- reads ----
@@ -120,6 +122,7 @@ export class UsersController {
     }
     const customerId = isAdmin(actor.permissions) ? (body.customer_id ?? null) : actor.customer_id;
     const customFields = await this.customFields.check(body.custom_fields, 'create');
+    await this.networks.requireKnown(body.network_id);
     const login = (body.login ?? body.email).trim().toLowerCase();
     if (await this.users.byLogin(login))
       throw new Problem(HttpStatus.CONFLICT, 'A user with this login already exists');
@@ -177,6 +180,7 @@ export class UsersController {
       (profile.customer_id !== undefined || profile.customer_type !== undefined)
     )
       throw forbidden('Partners cannot move users between customers or change their role');
+    await this.networks.requireKnown(profile.network_id);
     const changes: UserProfileChanges = {
       firstName: profile.first_name,
       lastName: profile.last_name,
@@ -297,14 +301,16 @@ export class UsersController {
     @Param('networkId') networkId: string,
   ): Promise<CommandResult> {
     const self = req.actor!.userId === id;
-    if (!self && !isAdmin(req.actor!.permissions)) throw forbidden();
+    const admin = isAdmin(req.actor!.permissions);
+    if (!self && !admin) throw forbidden();
     const target = await this.access.targetRow(id);
     if (!isUuid(networkId)) throw new Problem(HttpStatus.UNPROCESSABLE_ENTITY, 'networkId: must be a UUID');
-    return this.access.run(req, {
-      type: 'ChangeActiveNetwork',
-      userId: target.id,
-      networkId: networkId.toLowerCase(),
-    });
+    const network = await this.networks.byId(networkId.toLowerCase());
+    if (!network) throw new Problem(HttpStatus.NOT_FOUND, 'Network not found');
+    // Administrators may pick any network; others one of theirs (home or current), as /users/me lists.
+    if (!admin && network.id !== target.network_id && network.id !== target.active_network_id)
+      throw forbidden('You can only switch to one of your networks');
+    return this.access.run(req, { type: 'ChangeActiveNetwork', userId: target.id, networkId: network.id });
   }
 
   // ---- contacts ----

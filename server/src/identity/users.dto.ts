@@ -268,6 +268,11 @@ export class UserCustomerView {
   @ApiProperty({ nullable: true, type: String }) name!: string | null;
 }
 
+export class UserOnePageProfileRef {
+  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty({ minimum: 1, maximum: 100 }) progress!: number;
+}
+
 export class PositionResponse {
   @ApiProperty({ description: 'Event position; send it as X-Min-Position on the next read', example: '42' })
   position!: string;
@@ -314,6 +319,12 @@ export class UserView {
   @ApiProperty({ nullable: true, type: String, description: "Derived: the first customer's name" })
   customer_name!: string | null;
   @ApiProperty({ type: [UserCustomerView] }) customers!: UserCustomerView[];
+  @ApiProperty({
+    nullable: true,
+    type: UserOnePageProfileRef,
+    description: 'Present only when the profile has an id and progress above 0',
+  })
+  one_page_profile!: UserOnePageProfileRef | null;
   @ApiProperty({ type: CustomerProfileView, nullable: true }) customer_profile!: CustomerProfileView | null;
   @ApiProperty({ type: TeacherProfileView, nullable: true }) teacher_profile!: TeacherProfileView | null;
   @ApiProperty({ nullable: true, type: String }) network_id!: string | null;

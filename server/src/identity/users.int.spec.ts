@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -114,6 +115,20 @@ describe.each(modes)('users API, $name', (mode) => {
     );
     base = running.url;
     admin = await tokenFor(ADMIN);
+    // The network the active-network tests switch to (networks have their own API and tests).
+    const network = await running.infra.eventStore.append(
+      `network-${NETWORK}`,
+      [
+        {
+          id: randomUUID(),
+          type: 'NetworkCreated',
+          data: { networkId: NETWORK, name: 'Test', timezone: 'Europe/London', primaryColour: '#0f716c' },
+          metadata: {},
+        },
+      ],
+      { expectedRevision: 'no_stream' },
+    );
+    expect(await running.app.get(ProjectionRunner).waitForPosition(network.position, 10_000)).toBe(true);
     await createUser('teacher', {
       email: 'plain.teacher@example.com',
       first_name: 'Pat',
@@ -592,9 +607,14 @@ describe.each(modes)('users API, $name', (mode) => {
     ).toMatchObject({
       active_network: NETWORK,
     });
+    // The user themselves: one of their networks only; an unknown network is 404.
     expect(
-      (await call('PUT', `/users/${ids.teacher!}/active_network/${CUSTOMER_2}`, tokens.teacher)).status,
+      (await call('PUT', `/users/${ids.teacher!}/active_network/${NETWORK}`, tokens.teacher)).status,
     ).toBe(200);
+    expect(await call('PUT', `/users/${ids.teacher!}/active_network/${CUSTOMER_2}`, tokens.teacher)).toEqual({
+      status: 404,
+      body: { detail: 'Network not found' },
+    });
     expect(
       (await call('PUT', `/users/${ids.trusted!}/active_network/${NETWORK}`, tokens.teacher)).status,
     ).toBe(403);

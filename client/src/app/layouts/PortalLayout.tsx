@@ -21,6 +21,7 @@ import { fetchCurrentUser } from '../../features/auth/api';
 import { activeNetwork, displayName } from '../../shared/current-user';
 import { useLiveStatus } from '../../shared/live/live-connection';
 import { useLive } from '../../shared/live/useLive';
+import { useSafeguardingLive } from '../../features/safeguarding/hooks';
 import { usePermissions, useSession } from '../../shared/session';
 import { ConnectionIndicator } from '../../shared/ui/ConnectionIndicator';
 import { Icon, type IconName } from '../../shared/ui/icons';
@@ -142,6 +143,8 @@ export function PortalLayout() {
   const connection = useLiveStatus((state) => state.state);
   const logout = useLogout();
   useLive(logout);
+  // New and escalated safeguarding incidents are announced wherever the user is in the portal.
+  useSafeguardingLive();
   const groups = useMemo(() => navigationFor(permissions), [permissions]);
   const { pathname } = useLocation();
 

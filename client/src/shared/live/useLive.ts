@@ -4,7 +4,13 @@ import { useSession } from '../session';
 import { connectLive, onLiveMessage } from './live-connection';
 
 /** Query-cache root for a stream category (`user-{id}` → `users`). Areas add theirs here as they land. */
-const QUERY_ROOTS: Record<string, string> = { user: 'users' };
+const QUERY_ROOTS: Record<string, string> = {
+  user: 'users',
+  customer: 'customers',
+  // `one-page-profile-{userId}`: the category is the text before the first dash.
+  one: 'one-page-profiles',
+  safeguarding: 'safeguarding',
+};
 
 export function queryRootFor(stream: string): string | null {
   const category = stream.split('-', 1)[0] ?? '';

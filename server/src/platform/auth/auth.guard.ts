@@ -45,7 +45,11 @@ export class AuthGuard implements CanActivate {
     }
     const loaded = await this.actors.load(check.session.userId);
     if (!loaded) throw new Problem(HttpStatus.NOT_FOUND, 'User not found');
-    if (!loaded.hasAccess) {
+    // An impersonation session ends with the impersonator's own access (blocked, deactivated, deleted).
+    const impersonator = check.session.impersonatorId
+      ? await this.actors.load(check.session.impersonatorId)
+      : null;
+    if (!loaded.hasAccess || (check.session.impersonatorId && !impersonator?.hasAccess)) {
       await this.sessions.revoke(check.session.id);
       throw new Problem(HttpStatus.UNAUTHORIZED, 'Session ended; sign in again');
     }

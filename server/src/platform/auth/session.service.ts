@@ -16,6 +16,8 @@ export const SESSION_SCHEMA = [
      revoked_at      timestamptz
    )`,
   `CREATE INDEX IF NOT EXISTS auth_sessions_user ON auth_sessions (user_id) WHERE revoked_at IS NULL`,
+  `CREATE INDEX IF NOT EXISTS auth_sessions_impersonator ON auth_sessions (impersonator_id)
+     WHERE revoked_at IS NULL AND impersonator_id IS NOT NULL`,
 ];
 
 export interface Session {
@@ -89,9 +91,11 @@ export class SessionService {
     return new Set(rows.map((r) => r.id));
   }
 
+  /** Ends the user's sessions, and the impersonation sessions they started (decision 0012). */
   async revokeAllForUser(userId: string): Promise<number> {
     const { rows } = await this.sql.query<{ id: string }>(
-      `UPDATE auth_sessions SET revoked_at = clock_timestamp() WHERE user_id = $1 AND revoked_at IS NULL RETURNING id`,
+      `UPDATE auth_sessions SET revoked_at = clock_timestamp()
+        WHERE (user_id = $1 OR impersonator_id = $1) AND revoked_at IS NULL RETURNING id`,
       [userId],
     );
     return rows.length;

@@ -35,6 +35,8 @@ const schema = z.object({
   MAIL_FROM: z.string().default('Tutoring Portal <no-reply@localhost>'),
   /** Lifetime of password-recovery links, in minutes. */
   PASSWORD_RESET_MINUTES: z.coerce.number().int().positive().default(60),
+  /** Seed a demo organisation on the first start of an empty store (default: embedded mode, via npm start). */
+  DEMO_DATA: z.enum(['true', 'false']).optional(),
   FIRST_SUPERUSER: z.email().default(DEFAULT_FIRST_SUPERUSER),
   FIRST_SUPERUSER_PASSWORD: z.string().min(8).optional(),
   /** Idle session lifetime in minutes. */
@@ -83,6 +85,8 @@ export interface AppConfig {
   mailFrom: string;
   passwordResetMinutes: number;
   firstSuperuser: { email: string; password: string; isDefaultPassword: boolean };
+  /** Seed demo data when the store is new (see DemoData). */
+  demoData: boolean;
   session: { idleMinutes: number; maxHours: number };
   clientDist: string | null;
   readYourWritesTimeoutMs: number;
@@ -100,7 +104,14 @@ export class ConfigError extends Error {
   override readonly name = 'ConfigError';
 }
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+/**
+ * `demoDataByDefault`: whether DEMO_DATA defaults to on in embedded mode. The `npm start` entry
+ * (main.ts) passes true so a newcomer gets a populated portal; tests and embedders get an empty one.
+ */
+export function loadConfig(
+  env: NodeJS.ProcessEnv = process.env,
+  { demoDataByDefault = false }: { demoDataByDefault?: boolean } = {},
+): AppConfig {
   const parsed = schema.safeParse(Object.fromEntries(Object.entries(env).filter(([, v]) => v !== '')));
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
@@ -140,6 +151,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       password: c.FIRST_SUPERUSER_PASSWORD ?? DEFAULT_FIRST_SUPERUSER_PASSWORD,
       isDefaultPassword: !c.FIRST_SUPERUSER_PASSWORD,
     },
+    demoData: c.DEMO_DATA ? c.DEMO_DATA === 'true' : demoDataByDefault && mode === 'embedded',
     session: { idleMinutes: c.SESSION_IDLE_MINUTES, maxHours: c.SESSION_MAX_HOURS },
     clientDist: c.CLIENT_DIST ?? null,
     readYourWritesTimeoutMs: c.READ_YOUR_WRITES_TIMEOUT_MS,

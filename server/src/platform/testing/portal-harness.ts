@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from '@jest/globals';
 import { pino } from 'pino';
+import { io } from 'socket.io-client';
+import { LIVE_NAMESPACE, LIVE_PATH, type LiveMessage } from '@portal/projections';
 import { startApp, type RunningApp } from '../../app.js';
 import { loadConfig } from '../config/config.js';
 import { ProjectionRunner } from '../projections/projection-runner.js';
@@ -137,4 +139,29 @@ export async function startTestPortal(
       await setup.cleanup();
     },
   };
+}
+
+/** A real socket.io client on `/live` with the user's token; collects the `live` messages it receives. */
+export interface LiveListener {
+  messages: LiveMessage[];
+  close: () => void;
+}
+
+export function listenLive(base: string, token: string): Promise<LiveListener> {
+  const socket = io(`${base}${LIVE_NAMESPACE}`, {
+    path: LIVE_PATH,
+    auth: { token },
+    forceNew: true,
+    reconnection: false,
+    transports: ['websocket'],
+  });
+  const listener: LiveListener = { messages: [], close: () => socket.close() };
+  socket.on('live', (m: LiveMessage) => listener.messages.push(m));
+  return new Promise((resolve, reject) => {
+    socket.once('connect', () => resolve(listener));
+    socket.once('connect_error', (e: Error) => {
+      socket.close();
+      reject(e);
+    });
+  });
 }

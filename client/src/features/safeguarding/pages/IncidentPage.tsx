@@ -1,0 +1,248 @@
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  Card,
+  Grid,
+  Group,
+  List,
+  Skeleton,
+  Stack,
+  Text,
+  Timeline,
+  Title,
+} from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { lazy, Suspense, useState } from 'react';
+import { Link, useParams } from 'react-router-dom';
+import { isSafeguardingLead } from '../../../app/access';
+import { ApiError } from '../../../shared/api/client';
+import { notifyError } from '../../../shared/notify';
+import { formatInZone, viewerTimezone, DATE_FORMAT } from '../../../shared/dates';
+import { usePermissions, useSession } from '../../../shared/session';
+import { PRODUCT_NAME } from '../../../shared/ui/BrandMark';
+import { safeguardingApi, type IncidentDetails } from '../api';
+import { RiskBadge, StatusBadge } from '../components/IncidentBadges';
+import { WorkflowPanel } from '../components/WorkflowPanel';
+import { SAFEGUARDING_KEY, useIncident } from '../hooks';
+
+const CollabEditor = lazy(() => import('../../../shared/collab/CollabEditor'));
+
+/** One incident (route safeguarding-incidents/:id): facts, co-edited write-up, next steps, chronology. */
+export function IncidentPage({ partnerView = false }: { partnerView?: boolean }) {
+  const { id = '' } = useParams();
+  const incident = useIncident(id);
+  const back = partnerView ? '/my-safeguarding-incidents' : '/safeguarding-incidents';
+
+  if (incident.isPending)
+    return (
+      <Stack aria-busy="true" aria-label="Loading the incident">
+        <Skeleton height={40} width="50%" />
+        <Skeleton height={200} />
+      </Stack>
+    );
+  if (incident.isError) {
+    const notFound =
+      incident.error instanceof ApiError && (incident.error.status === 404 || incident.error.status === 400);
+    return (
+      <Alert
+        color={notFound ? 'gray' : 'red'}
+        title={notFound ? 'Incident not found' : 'The incident could not be loaded'}
+      >
+        <Anchor component={Link} to={back}>
+          Back to safeguarding incidents
+        </Anchor>
+      </Alert>
+    );
+  }
+  return <IncidentView incident={incident.data} partnerView={partnerView} back={back} />;
+}
+
+function IncidentView({
+  incident,
+  partnerView,
+  back,
+}: {
+  incident: IncidentDetails;
+  partnerView: boolean;
+  back: string;
+}) {
+  const user = useSession((s) => s.user);
+  const permissions = usePermissions();
+  const timezone = viewerTimezone(user);
+  const lead = isSafeguardingLead(permissions);
+  const mayWrite = !partnerView && (lead || incident.reporter.id === user?.id);
+  const students = incident.students.map((s) => s.name).join(', ');
+
+  return (
+    <Stack gap="lg">
+      <title>{`Incident: ${students} · ${PRODUCT_NAME}`}</title>
+      <Anchor component={Link} to={back} size="sm">
+        ← Safeguarding incidents
+      </Anchor>
+      <div>
+        <Group gap="xs" mb={6}>
+          <StatusBadge status={incident.status} />
+          <RiskBadge risk={incident.risk_level} />
+          {incident.types.map((t) => (
+            <Badge key={t.id} variant="outline" color="gray" radius="sm">
+              {t.name}
+            </Badge>
+          ))}
+          {incident.escalated_at && incident.status === 'reported' && (
+            <Badge color="red">Escalated {formatInZone(incident.escalated_at, timezone)}</Badge>
+          )}
+        </Group>
+        <Title order={1}>{students}</Title>
+        <Text c="dimmed" size="sm" mt={4}>
+          Happened {formatInZone(incident.occurred_at, timezone)} · reported by {incident.reporter.name}{' '}
+          {formatInZone(incident.reported_at, timezone)}
+          {incident.lead_told_verbally ? ' · lead told verbally' : ''}
+          {incident.lesson_id ? ` · lesson ${incident.lesson_id}` : ''}
+        </Text>
+      </div>
+
+      <Grid gap="lg">
+        <Grid.Col span={{ base: 12, lg: 8 }}>
+          <Stack gap="lg">
+            <Card withBorder radius="md">
+              <Title order={2} fz="h5" mb="xs">
+                What happened
+              </Title>
+              <Text style={{ whiteSpace: 'pre-wrap' }}>{incident.description}</Text>
+              <Title order={3} fz="h6" mt="md" mb={4}>
+                Immediate action taken
+              </Title>
+              <Text style={{ whiteSpace: 'pre-wrap' }} c={incident.immediate_action ? undefined : 'dimmed'}>
+                {incident.immediate_action || 'None recorded'}
+              </Text>
+            </Card>
+
+            <Card withBorder radius="md">
+              <Title order={2} fz="h5" mb="xs">
+                Write-up
+              </Title>
+              <Text size="sm" c="dimmed" mb="sm">
+                The reporter and the safeguarding leads write this together; everyone sees each other's
+                changes as they type. Every change is kept.
+              </Text>
+              <Suspense fallback={<Skeleton height={240} />}>
+                <CollabEditor
+                  documentName={`safeguarding-incident:${incident.id}`}
+                  readOnly={!mayWrite}
+                  label="Incident write-up"
+                />
+              </Suspense>
+            </Card>
+
+            {incident.actions.length > 0 && (
+              <Card withBorder radius="md">
+                <Title order={2} fz="h5" mb="xs">
+                  Actions
+                </Title>
+                <List spacing="xs">
+                  {incident.actions.map((a) => (
+                    <List.Item key={a.id}>
+                      <Text size="sm" fw={500}>
+                        {a.description}
+                      </Text>
+                      <Text size="xs" c="dimmed">
+                        Due {formatInZone(a.due_date, timezone, DATE_FORMAT)}
+                        {a.referral ? ` · referred to ${a.referral.agency}` : ''}
+                        {a.referral?.reference ? ` (ref. ${a.referral.reference})` : ''}
+                      </Text>
+                    </List.Item>
+                  ))}
+                </List>
+              </Card>
+            )}
+          </Stack>
+        </Grid.Col>
+
+        <Grid.Col span={{ base: 12, lg: 4 }}>
+          <Stack gap="lg">
+            {!partnerView && <WorkflowPanel incident={incident} isLead={lead} />}
+            <Card withBorder radius="md">
+              <Title order={2} fz="h5" mb="sm">
+                Chronology
+              </Title>
+              <Timeline bulletSize={12} lineWidth={2} active={incident.timeline.length}>
+                {incident.timeline.map((entry) => (
+                  <Timeline.Item
+                    key={entry.position}
+                    title={
+                      <Text size="sm" fw={500}>
+                        {entry.summary}
+                      </Text>
+                    }
+                  >
+                    <Text size="xs" c="dimmed">
+                      {formatInZone(entry.occurred_at, timezone)}
+                    </Text>
+                  </Timeline.Item>
+                ))}
+              </Timeline>
+            </Card>
+            {lead && !partnerView && <LeadTools incidentId={incident.id} timezone={timezone} />}
+          </Stack>
+        </Grid.Col>
+      </Grid>
+    </Stack>
+  );
+}
+
+/** Leads see who opened the record and can check that its history was not altered. */
+function LeadTools({ incidentId, timezone }: { incidentId: string; timezone: string }) {
+  const views = useQuery({
+    queryKey: [SAFEGUARDING_KEY, 'views', incidentId],
+    queryFn: () => safeguardingApi.views(incidentId),
+  });
+  const [check, setCheck] = useState<{ valid: boolean; events: number; broken_at?: number } | null>(null);
+  const [checking, setChecking] = useState(false);
+  return (
+    <Card withBorder radius="md">
+      <Title order={2} fz="h5" mb="sm">
+        Access and integrity
+      </Title>
+      <Text size="sm" fw={500} mb={4}>
+        Viewed by
+      </Text>
+      {views.isPending ? (
+        <Skeleton height={60} />
+      ) : (
+        <List size="sm" spacing={2} mb="md">
+          {(views.data?.items ?? []).slice(0, 10).map((v) => (
+            <List.Item key={v.position}>
+              {v.viewer.name} · {formatInZone(v.viewed_at, timezone)} ({v.via})
+            </List.Item>
+          ))}
+        </List>
+      )}
+      <Group gap="sm">
+        <Button
+          variant="default"
+          size="xs"
+          loading={checking}
+          onClick={() => {
+            setChecking(true);
+            safeguardingApi
+              .verify(incidentId)
+              .then(setCheck)
+              .catch((error: unknown) => notifyError(error))
+              .finally(() => setChecking(false));
+          }}
+        >
+          Verify history
+        </Button>
+        {check && (
+          <Text size="sm" c={check.valid ? 'teal' : 'red'} role="status">
+            {check.valid
+              ? `Intact: ${check.events} events, hash chain verified`
+              : `Altered: the chain breaks at event ${check.broken_at ?? '?'}`}
+          </Text>
+        )}
+      </Group>
+    </Card>
+  );
+}

@@ -1,0 +1,41 @@
+import { formatInTimeZone, fromZonedTime, toZonedTime } from 'date-fns-tz';
+
+/** Spec §9 date formats, always shown in the user's timezone. */
+export const DATE_TIME_FORMAT = 'dd.MM.yyyy HH:mm';
+export const DATE_FORMAT = 'dd.MM.yyyy';
+/** Used when a user has no timezone of their own (the server applies the same default). */
+export const DEFAULT_TIMEZONE = 'Europe/London';
+
+/** `iso` formatted in `timeZone` (default dd.MM.yyyy HH:mm); "N/A" for missing or invalid values. */
+export function formatInZone(
+  iso: string | null | undefined,
+  timeZone: string | null | undefined,
+  pattern = DATE_TIME_FORMAT,
+): string {
+  if (!iso) return 'N/A';
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return 'N/A';
+  try {
+    return formatInTimeZone(date, timeZone || DEFAULT_TIMEZONE, pattern);
+  } catch {
+    return formatInTimeZone(date, DEFAULT_TIMEZONE, pattern);
+  }
+}
+
+/**
+ * A wall-clock value picked in a form ("YYYY-MM-DD HH:mm[:ss]", as Mantine's pickers give it) read as a
+ * time in `timeZone`, returned as an ISO instant.
+ */
+export function wallClockToIso(wallClock: string, timeZone: string): string {
+  return fromZonedTime(wallClock.replace(' ', 'T'), timeZone || DEFAULT_TIMEZONE).toISOString();
+}
+
+/** An instant as the wall clock in `timeZone` ("YYYY-MM-DD HH:mm:ss"), for a picker's value. */
+export function isoToWallClock(iso: string, timeZone: string): string {
+  return formatInTimeZone(toZonedTime(new Date(iso), timeZone), timeZone, 'yyyy-MM-dd HH:mm:ss');
+}
+
+/** The signed-in user's timezone, for showing times (spec §9). */
+export function viewerTimezone(user: { timezone?: string | null } | null): string {
+  return user?.timezone || DEFAULT_TIMEZONE;
+}

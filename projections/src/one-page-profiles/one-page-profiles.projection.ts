@@ -1,0 +1,142 @@
+import { defineProjection, type ProjectionEvent } from '../projection.js';
+
+/**
+ * A student's one-page profile (spec §3), one per student, in the stream `one-page-profile-{userId}`.
+ * Fields are the spec's; `progress` (0 to 100) is how complete the profile is. A profile counts as
+ * present for a user only with an id and progress above 0.
+ */
+export interface OnePageProfileFields {
+  yearGroupId: string | null;
+  yearGroup: string | null;
+  preferredName: string | null;
+  age: number | null;
+  likedAboutMe: string | null;
+  importantToMe: string | null;
+  supportMethods: string | null;
+  favouriteSubjects: string[];
+  leastFavouriteSubjects: string[];
+  hobbies: string | null;
+  careerAspirations: string | null;
+  notes: string | null;
+  progress: number;
+}
+
+export interface OnePageProfileCreatedData extends OnePageProfileFields {
+  profileId: string;
+  userId: string;
+}
+
+export interface OnePageProfileUpdatedData {
+  profileId: string;
+  userId: string;
+  changes: Partial<OnePageProfileFields>;
+}
+
+export type OnePageProfileEvent =
+  | { type: 'OnePageProfileCreated'; data: OnePageProfileCreatedData }
+  | { type: 'OnePageProfileUpdated'; data: OnePageProfileUpdatedData };
+
+export const ONE_PAGE_PROFILE_EVENT_TYPES = ['OnePageProfileCreated', 'OnePageProfileUpdated'] as const;
+
+export const onePageProfileStream = (userId: string) => `one-page-profile-${userId}`;
+
+export interface OnePageProfileRow {
+  id: string;
+  user_id: string;
+  year_group_id: string | null;
+  year_group: string | null;
+  preferred_name: string | null;
+  age: number | null;
+  liked_about_me: string | null;
+  important_to_me: string | null;
+  support_methods: string | null;
+  favourite_subjects: string[];
+  least_favourite_subjects: string[];
+  hobbies: string | null;
+  career_aspirations: string | null;
+  notes: string | null;
+  progress: number;
+  created_at: Date;
+  updated_at: Date;
+  version: string;
+}
+
+const COLUMNS: Record<keyof OnePageProfileFields, string> = {
+  yearGroupId: 'year_group_id',
+  yearGroup: 'year_group',
+  preferredName: 'preferred_name',
+  age: 'age',
+  likedAboutMe: 'liked_about_me',
+  importantToMe: 'important_to_me',
+  supportMethods: 'support_methods',
+  favouriteSubjects: 'favourite_subjects',
+  leastFavouriteSubjects: 'least_favourite_subjects',
+  hobbies: 'hobbies',
+  careerAspirations: 'career_aspirations',
+  notes: 'notes',
+  progress: 'progress',
+};
+const JSON_COLUMNS = new Set(['favourite_subjects', 'least_favourite_subjects']);
+const sqlValue = (column: string, value: unknown) =>
+  JSON_COLUMNS.has(column) ? JSON.stringify(value) : value;
+
+export const onePageProfilesProjection = defineProjection({
+  name: 'one_page_profiles',
+  version: 1,
+  tables: ['rm_one_page_profiles'],
+  schema: [
+    `CREATE TABLE IF NOT EXISTS rm_one_page_profiles (
+       id                        uuid PRIMARY KEY,
+       user_id                   uuid NOT NULL UNIQUE,
+       year_group_id             uuid,
+       year_group                text,
+       preferred_name            text,
+       age                       integer,
+       liked_about_me            text,
+       important_to_me           text,
+       support_methods           text,
+       favourite_subjects        jsonb NOT NULL,
+       least_favourite_subjects  jsonb NOT NULL,
+       hobbies                   text,
+       career_aspirations        text,
+       notes                     text,
+       progress                  integer NOT NULL,
+       created_at                timestamptz NOT NULL,
+       updated_at                timestamptz NOT NULL,
+       version                   bigint NOT NULL
+     )`,
+  ],
+  handles: ONE_PAGE_PROFILE_EVENT_TYPES,
+  async apply(event: ProjectionEvent, tx) {
+    const e = event as unknown as ProjectionEvent & OnePageProfileEvent;
+    const revision = event.revision.toString();
+    const at = event.metadata.occurredAt;
+    if (e.type === 'OnePageProfileCreated') {
+      const d = e.data;
+      const columns = Object.values(COLUMNS);
+      const values = (Object.keys(COLUMNS) as (keyof OnePageProfileFields)[]).map((k) =>
+        sqlValue(COLUMNS[k], d[k]),
+      );
+      const placeholders = columns.map((c, i) => (JSON_COLUMNS.has(c) ? `$${i + 5}::jsonb` : `$${i + 5}`));
+      await tx.query(
+        `INSERT INTO rm_one_page_profiles (id, user_id, created_at, version, updated_at, ${columns.join(', ')})
+         VALUES ($1, $2, $3, $4::bigint, $3, ${placeholders.join(', ')}) ON CONFLICT (id) DO NOTHING`,
+        [d.profileId, d.userId, at, revision, ...values],
+      );
+      return;
+    }
+    const sets: string[] = [];
+    const params: unknown[] = [e.data.profileId, revision, at];
+    for (const [key, value] of Object.entries(e.data.changes)) {
+      const column = COLUMNS[key as keyof OnePageProfileFields];
+      if (!column || value === undefined) continue;
+      params.push(sqlValue(column, value));
+      sets.push(`${column} = $${params.length}${JSON_COLUMNS.has(column) ? '::jsonb' : ''}`);
+    }
+    await tx.query(
+      `UPDATE rm_one_page_profiles SET ${sets.map((s) => `${s}, `).join('')}updated_at = $3, version = $2::bigint
+        WHERE id = $1 AND version < $2::bigint`,
+      params,
+    );
+  },
+});

@@ -1,0 +1,297 @@
+import { Injectable } from '@nestjs/common';
+import type { Logger } from 'pino';
+import { SessionService } from '../platform/auth/session.service.js';
+
+/** Every demo account signs in with this password (printed at start, listed in the README). */
+export const DEMO_PASSWORD = 'Demo-Password-2026';
+
+const NETWORKS = [
+  { key: 'england', name: 'England & Wales', timezone: 'Europe/London', primary_colour: '#0f716c' },
+  { key: 'spain', name: 'International (Madrid)', timezone: 'Europe/Madrid', primary_colour: '#5f3dc4' },
+] as const;
+
+const SCHOOLS = [
+  { key: 'oakfield', name: 'Oakfield Academy', domain: 'oakfield.example.org', network: 'england' },
+  {
+    key: 'riverside',
+    name: 'Riverside Pupil Referral Unit',
+    domain: 'riverside.example.org',
+    network: 'england',
+  },
+  {
+    key: 'sthilda',
+    name: "St Hilda's Church of England School",
+    domain: 'sthildas.example.org',
+    network: 'spain',
+  },
+] as const;
+
+/** The first administrator also gets these, so the demo shows every area (network edits, safeguarding lead). */
+const ADMIN_DEMO_PERMISSIONS = [
+  'USER_IS_ADMIN',
+  'CAN_MODIFY_NETWORK',
+  'CAN_ACCESS_SAFEGUARDING',
+  'CAN_LEAD_SAFEGUARDING',
+];
+
+const ROLES = [
+  { type: 'super-admin', local: 'head', first: 'Helen', last: 'Okafor' },
+  { type: 'admin', local: 'office', first: 'Owen', last: 'Price' },
+  { type: 'link-contact', local: 'senco', first: 'Lina', last: 'Contreras' },
+  { type: 'parent', local: 'parent', first: 'Paula', last: 'Novak' },
+] as const;
+
+const TEACHER_NAMES = [
+  ['Amira', 'Hussain'],
+  ['Ben', 'Carter'],
+  ['Chloe', 'Davies'],
+  ['Daniel', 'Evans'],
+  ['Esther', 'Fraser'],
+  ['Farid', 'Ghani'],
+  ['Grace', 'Hughes'],
+  ['Harry', 'Iqbal'],
+  ['Isla', 'Jones'],
+  ['Jack', 'Kowalski'],
+] as const;
+
+const STUDENT_FIRST = [
+  'Aisha',
+  'Blake',
+  'Caleb',
+  'Demi',
+  'Ethan',
+  'Freya',
+  'Gabriel',
+  'Hana',
+  'Isaac',
+  'Jade',
+  'Kai',
+  'Lola',
+  'Mason',
+  'Nia',
+  'Oscar',
+  'Poppy',
+  'Quinn',
+  'Ruby',
+  'Sami',
+  'Tyler',
+];
+const STUDENT_LAST = [
+  'Adeyemi',
+  'Brown',
+  'Clarke',
+  'Dhillon',
+  'Edwards',
+  'Fisher',
+  'Green',
+  'Hall',
+  'Islam',
+  'Johnson',
+  'Khan',
+  'Lewis',
+  'Morgan',
+  'Nowak',
+  "O'Brien",
+  'Patel',
+  'Quinn',
+  'Roberts',
+  'Singh',
+  'Taylor',
+];
+const SUBJECTS = [
+  'English',
+  'Maths',
+  'Science',
+  'Art',
+  'History',
+  'Geography',
+  'Music',
+  'Computing',
+  'PE',
+  'French',
+];
+const HOBBIES = [
+  'Drawing and comics',
+  'Football',
+  'Gaming with friends',
+  'Baking',
+  'Skateboarding',
+  'Reading fantasy',
+];
+const CAREERS = ['Vet', 'Games designer', 'Electrician', 'Nurse', 'Chef', 'Mechanic', 'Youth worker'];
+
+interface Answer {
+  status: number;
+  body: Record<string, unknown>;
+}
+
+/**
+ * Seeds a realistic organisation on the first start of an empty store (DEMO_DATA): partner schools
+ * with a user of every customer role, teachers (one with a quality issue), students with one-page
+ * profiles and contacts. It goes through the portal's own HTTP API as the first administrator, so
+ * every record is validated and written as events exactly as a person would write it.
+ */
+@Injectable()
+export class DemoData {
+  constructor(private readonly sessions: SessionService) {}
+
+  async seed(baseUrl: string, adminId: string, log: Logger): Promise<DemoSummary> {
+    const started = Date.now();
+    const { token, session } = await this.sessions.create(adminId);
+    let minPosition = '0';
+    const call = async (method: string, path: string, body?: unknown): Promise<Answer> => {
+      // Reads wait for the previous write to be in the read models (X-Min-Position below).
+      const res = await fetch(`${baseUrl}/api/v1${path}`, {
+        method,
+        headers: {
+          RequestVerificationToken: token,
+          'X-Min-Position': minPosition,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const text = await res.text();
+      const answer = { status: res.status, body: (text ? JSON.parse(text) : {}) as Record<string, unknown> };
+      if (res.status >= 300) throw new Error(`demo data: ${method} ${path} answered ${res.status} ${text}`);
+      if (typeof answer.body.position === 'string') minPosition = answer.body.position;
+      return answer;
+    };
+    try {
+      const logins: DemoSummary['logins'] = [];
+      await call('PUT', `/users/${adminId}/permissions`, { permissions: ADMIN_DEMO_PERMISSIONS });
+      const networks: Record<string, string> = {};
+      for (const network of NETWORKS) {
+        const { key, ...body } = network;
+        networks[key] = (await call('POST', '/networks/', body)).body.id as string;
+      }
+      const catalogue = (await call('GET', '/permission-templates/permissions')).body as {
+        view: { id: string }[];
+        action: { id: string }[];
+      };
+      const viewOnly = catalogue.view.map((p) => p.id);
+      await call('POST', '/permission-templates/', {
+        name: 'School leadership (everything)',
+        permissions: [...viewOnly, ...catalogue.action.map((p) => p.id)],
+      });
+      await call('POST', '/permission-templates/', { name: 'Read only', permissions: viewOnly });
+      await call('POST', '/permission-templates/', {
+        name: 'Attendance officer',
+        permissions: viewOnly.filter((p) => /STUDENTS_DETAILS|ATTENDANCE|CONTACT/.test(p)),
+      });
+      const customers: Record<string, string> = {};
+      for (const school of SCHOOLS) {
+        customers[school.key] = (
+          await call('POST', '/customers/', { name: school.name, network_id: networks[school.network] })
+        ).body.id as string;
+        for (const role of ROLES) {
+          const email = `${role.local}@${school.domain}`;
+          await call('POST', '/users/', {
+            email,
+            first_name: role.first,
+            last_name: `${role.last}`,
+            user_type: 'partner',
+            customer_id: customers[school.key],
+            customer_type: role.type,
+            network_id: networks[school.network],
+            password: DEMO_PASSWORD,
+          });
+          logins.push({ email, role: `${role.type} at ${school.name}` });
+        }
+      }
+
+      const teacherIds: string[] = [];
+      for (const [i, [first, last]] of TEACHER_NAMES.entries()) {
+        const email = `${first.toLowerCase()}.${last.toLowerCase()}@tutors.example.org`;
+        const extra = i === 0 ? ['CAN_BLOCK_USERS', 'CAN_SET_QUALITY_ISSUE', 'CAN_IMPERSONATE'] : [];
+        const created = await call('POST', '/users/', {
+          email,
+          first_name: first,
+          last_name: last,
+          user_type: 'teacher',
+          timezone: i % 4 === 3 ? 'Europe/Madrid' : 'Europe/London',
+          network_id: i % 4 === 3 ? networks.spain : networks.england,
+          notes: i === 0 ? 'Senior tutor; leads the maths team.' : undefined,
+          permissions: extra,
+          password: DEMO_PASSWORD,
+        });
+        teacherIds.push(created.body.id as string);
+        if (i < 2) logins.push({ email, role: i === 0 ? 'teacher (senior tutor)' : 'teacher' });
+      }
+      await call('PUT', `/users/${teacherIds[7]!}/set-quality-issue`, {
+        reason: 'Two lessons started late this half term; follow-up observation booked.',
+      });
+
+      let profiles = 0;
+      for (let i = 0; i < 40; i++) {
+        const school = SCHOOLS[i % SCHOOLS.length]!;
+        const first = STUDENT_FIRST[i % STUDENT_FIRST.length]!;
+        const last = STUDENT_LAST[(i * 7) % STUDENT_LAST.length]!;
+        const email = `${first}.${last}.${i + 1}@students.example.org`.toLowerCase().replace(/'/g, '');
+        const student = (
+          await call('POST', '/users/', {
+            email,
+            first_name: first,
+            last_name: last,
+            user_type: 'student',
+            customer_id: customers[school.key],
+            network_id: networks[school.network],
+            password: DEMO_PASSWORD,
+          })
+        ).body.id as string;
+        if (i === 0) logins.push({ email, role: `student at ${school.name}` });
+        await call('POST', `/users/${student}/contacts`, {
+          name: `${['Mum', 'Dad', 'Carer', 'Grandparent'][i % 4]} of ${first}`,
+          email: `family.${i + 1}@example.net`,
+          phone: `07700 900${String(100 + i).padStart(3, '0')}`,
+          relationship: ['Mother', 'Father', 'Foster carer', 'Grandparent'][i % 4],
+          notes: null,
+        });
+        if (i % 5 !== 4) {
+          const yearGroup = 7 + (i % 5);
+          await call('POST', '/one-page-profiles/', {
+            user_id: student,
+            preferred_name: i % 3 === 0 ? first.slice(0, 3) : first,
+            year_group: `Year ${yearGroup}`,
+            age: yearGroup + 4,
+            liked_about_me: 'Friendly, funny and good at helping younger pupils.',
+            important_to_me: 'Knowing the plan for the day; my family; my pets.',
+            support_methods: 'Short tasks with clear steps, movement breaks, visual timetable.',
+            favourite_subjects: [SUBJECTS[i % SUBJECTS.length]!, SUBJECTS[(i + 3) % SUBJECTS.length]!],
+            least_favourite_subjects: [SUBJECTS[(i + 5) % SUBJECTS.length]!],
+            hobbies: HOBBIES[i % HOBBIES.length]!,
+            career_aspirations: CAREERS[i % CAREERS.length]!,
+            progress: i % 4 === 0 ? 0 : 25 * (i % 4) + 10,
+          });
+          profiles++;
+        }
+      }
+      const summary: DemoSummary = {
+        networks: NETWORKS.length,
+        customers: SCHOOLS.length,
+        partners: SCHOOLS.length * ROLES.length,
+        teachers: TEACHER_NAMES.length,
+        students: 40,
+        profiles,
+        password: DEMO_PASSWORD,
+        logins,
+        ms: Date.now() - started,
+      };
+      log.info({ ...summary, logins: undefined }, 'demo data seeded');
+      return summary;
+    } finally {
+      await this.sessions.revoke(session.id);
+    }
+  }
+}
+
+export interface DemoSummary {
+  networks: number;
+  customers: number;
+  partners: number;
+  teachers: number;
+  students: number;
+  profiles: number;
+  password: string;
+  logins: { email: string; role: string }[];
+  ms: number;
+}

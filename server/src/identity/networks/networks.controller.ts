@@ -1,0 +1,201 @@
+import { randomUUID } from 'node:crypto';
+import { Body, Controller, Get, HttpStatus, Inject, Param, Post, Put, Query, Req } from '@nestjs/common';
+import {
+  ApiCreatedResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiProperty,
+  ApiPropertyOptional,
+  ApiTags,
+  ApiUnprocessableEntityResponse,
+} from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import {
+  IsInt,
+  IsNotEmpty,
+  IsOptional,
+  IsString,
+  IsTimeZone,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+} from 'class-validator';
+import { DEFAULT_NETWORK_COLOUR, networkStream, type NetworkRow } from '@portal/projections';
+import { RequirePermissions } from '../../platform/auth/public.decorator.js';
+import { metadataFor, type AuthenticatedRequest } from '../../platform/auth/request-context.js';
+import { decideAndAppend } from '../../platform/event-store/decide-and-append.js';
+import { EVENT_STORE, type EventStore } from '../../platform/event-store/event-store.js';
+import { Problem } from '../../platform/http/problem.js';
+import { INTERNAL_PERMISSIONS, MARKER_PERMISSIONS, hasAny, isAdmin } from '../policy/policy.js';
+import { forbidden, isUuid } from '../user-access.js';
+import { NetworkError, decideNetwork, foldNetwork, type NetworkCommand } from './network.decider.js';
+import { NetworksReadModel } from './networks.read.js';
+
+const HEX = /^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/;
+const HEX_MESSAGE = 'primary_colour must be a hex colour like #0f716c';
+
+export class ListNetworksQuery {
+  @ApiPropertyOptional({ default: 1 }) @IsOptional() @Type(() => Number) @IsInt() @Min(1) page?: number;
+  @ApiPropertyOptional({ default: 50 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(500)
+  size?: number;
+  @ApiPropertyOptional({ description: 'Text searched in the name' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  query?: string;
+  @ApiPropertyOptional({ description: 'Same text as query' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  name?: string;
+}
+
+export class CreateNetworkBody {
+  @ApiProperty({ example: 'North' }) @IsString() @IsNotEmpty() @MaxLength(200) name!: string;
+  @ApiProperty({ example: 'Europe/London' }) @IsTimeZone() timezone!: string;
+  @ApiPropertyOptional({ example: DEFAULT_NETWORK_COLOUR, description: 'Defaults to the dark teal' })
+  @IsOptional()
+  @Matches(HEX, { message: HEX_MESSAGE })
+  primary_colour?: string;
+}
+
+export class UpdateNetworkBody {
+  @ApiPropertyOptional() @IsOptional() @IsString() @IsNotEmpty() @MaxLength(200) name?: string;
+  @ApiPropertyOptional() @IsOptional() @IsTimeZone() timezone?: string;
+  @ApiPropertyOptional() @IsOptional() @Matches(HEX, { message: HEX_MESSAGE }) primary_colour?: string;
+}
+
+export class NetworkView {
+  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty() name!: string;
+  @ApiProperty() timezone!: string;
+  @ApiProperty({ example: DEFAULT_NETWORK_COLOUR }) primary_colour!: string;
+  @ApiProperty() created_at!: string;
+  @ApiProperty() updated_at!: string;
+}
+
+export class NetworkPage {
+  @ApiProperty({ type: [NetworkView] }) items!: NetworkView[];
+  @ApiProperty() total!: number;
+  @ApiProperty() page!: number;
+  @ApiProperty() size!: number;
+}
+
+export class NetworkWritten {
+  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty({ description: 'Event position; send it as X-Min-Position on the next read' })
+  position!: string;
+}
+
+export const networkView = (r: NetworkRow): NetworkView => ({
+  id: r.id,
+  name: r.name,
+  timezone: r.timezone,
+  primary_colour: r.primary_colour,
+  created_at: new Date(r.created_at).toISOString(),
+  updated_at: new Date(r.updated_at).toISOString(),
+});
+
+const ADMIN = MARKER_PERMISSIONS.admin;
+const NETWORK = INTERNAL_PERMISSIONS.NETWORK;
+const notFound = () => new Problem(HttpStatus.NOT_FOUND, 'Network not found');
+
+/**
+ * Networks (spec §3; API decided in docs/decisions/0013). Administrators and holders of the network
+ * permission read them; changing one needs both (spec §6 "Network modify needs admin plus the network
+ * permission").
+ */
+@ApiTags('networks')
+@Controller('api/v1/networks')
+export class NetworksController {
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    private readonly networks: NetworksReadModel,
+  ) {}
+
+  @Get()
+  @RequirePermissions(ADMIN, NETWORK)
+  @ApiOkResponse({ type: NetworkPage })
+  async list(@Query() q: ListNetworksQuery): Promise<NetworkPage> {
+    const page = q.page ?? 1;
+    const size = q.size ?? 50;
+    const { rows, total } = await this.networks.page(page, size, (q.query ?? q.name)?.trim() || undefined);
+    return { items: rows.map(networkView), total, page, size };
+  }
+
+  @Get(':id')
+  @RequirePermissions(ADMIN, NETWORK)
+  @ApiOkResponse({ type: NetworkView })
+  @ApiNotFoundResponse({ description: 'Network not found' })
+  async get(@Param('id') id: string): Promise<NetworkView> {
+    const row = isUuid(id) ? await this.networks.byId(id.toLowerCase()) : null;
+    if (!row) throw notFound();
+    return networkView(row);
+  }
+
+  @Post()
+  @RequirePermissions(NETWORK)
+  @ApiCreatedResponse({ type: NetworkWritten })
+  @ApiUnprocessableEntityResponse({ description: 'Invalid field' })
+  async create(@Req() req: AuthenticatedRequest, @Body() body: CreateNetworkBody): Promise<NetworkWritten> {
+    this.mayModify(req);
+    const id = randomUUID();
+    const position = await this.run(req, {
+      type: 'CreateNetwork',
+      networkId: id,
+      name: body.name.trim(),
+      timezone: body.timezone,
+      primaryColour: body.primary_colour ?? DEFAULT_NETWORK_COLOUR,
+    });
+    return { id, position };
+  }
+
+  @Put(':id')
+  @RequirePermissions(NETWORK)
+  @ApiOkResponse({ type: NetworkWritten })
+  @ApiNotFoundResponse({ description: 'Network not found' })
+  async update(
+    @Req() req: AuthenticatedRequest,
+    @Param('id') id: string,
+    @Body() body: UpdateNetworkBody,
+  ): Promise<NetworkWritten> {
+    this.mayModify(req);
+    if (!isUuid(id)) throw notFound();
+    const networkId = id.toLowerCase();
+    const position = await this.run(req, {
+      type: 'UpdateNetwork',
+      networkId,
+      name: body.name?.trim(),
+      timezone: body.timezone,
+      primaryColour: body.primary_colour,
+    });
+    return { id: networkId, position };
+  }
+
+  private mayModify(req: AuthenticatedRequest): void {
+    const perms = req.actor!.permissions;
+    if (!isAdmin(perms) || !hasAny(perms, NETWORK)) throw forbidden();
+  }
+
+  private async run(req: AuthenticatedRequest, command: NetworkCommand): Promise<string> {
+    try {
+      const { position } = await decideAndAppend(
+        this.store,
+        networkStream(command.networkId),
+        foldNetwork,
+        (state) => decideNetwork(command, state),
+        metadataFor(req),
+      );
+      return position;
+    } catch (e) {
+      if (e instanceof NetworkError) throw new Problem(e.status, e.detail);
+      throw e;
+    }
+  }
+}

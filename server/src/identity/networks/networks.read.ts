@@ -1,0 +1,51 @@
+import { HttpStatus, Inject, Injectable } from '@nestjs/common';
+import type { NetworkRow } from '@portal/projections';
+import { Problem } from '../../platform/http/problem.js';
+import type { SqlClient } from '../../platform/sql/sql-client.js';
+import { SQL_CLIENT } from '../../platform/tokens.js';
+
+/** Queries on the networks read model (projection `networks`). */
+@Injectable()
+export class NetworksReadModel {
+  constructor(@Inject(SQL_CLIENT) private readonly sql: SqlClient) {}
+
+  async byId(id: string): Promise<NetworkRow | null> {
+    const { rows } = await this.sql.query<NetworkRow>('SELECT * FROM rm_networks WHERE id = $1', [id]);
+    return rows[0] ?? null;
+  }
+
+  /** 422 naming the field when `id` (a UUID, already validated) names no network; null/undefined pass. */
+  async requireKnown(id: string | null | undefined, field = 'network_id'): Promise<void> {
+    if (id === null || id === undefined) return;
+    if (!(await this.byId(id.toLowerCase())))
+      throw new Problem(HttpStatus.UNPROCESSABLE_ENTITY, `${field}: no network with this id`);
+  }
+
+  async byIds(ids: readonly string[]): Promise<NetworkRow[]> {
+    if (ids.length === 0) return [];
+    const { rows } = await this.sql.query<NetworkRow>(
+      `SELECT * FROM rm_networks WHERE id IN (SELECT jsonb_array_elements_text($1::jsonb)::uuid)
+        ORDER BY lower(name), id`,
+      [JSON.stringify(ids)],
+    );
+    return rows;
+  }
+
+  async page(page: number, size: number, text?: string): Promise<{ rows: NetworkRow[]; total: number }> {
+    const params: unknown[] = [];
+    let where = '';
+    if (text) {
+      params.push(`%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+      where = 'WHERE name ILIKE $1';
+    }
+    const { rows: count } = await this.sql.query<{ total: string }>(
+      `SELECT count(*)::text AS total FROM rm_networks ${where}`,
+      params,
+    );
+    const { rows } = await this.sql.query<NetworkRow>(
+      `SELECT * FROM rm_networks ${where} ORDER BY lower(name), id LIMIT ${size} OFFSET ${(page - 1) * size}`,
+      params,
+    );
+    return { rows, total: Number(count[0]?.total ?? 0) };
+  }
+}

@@ -1,0 +1,101 @@
+import { HttpStatus } from '@nestjs/common';
+import type { PermissionTemplateEvent } from '@portal/projections';
+import { isAssignablePartnerPermission } from '../permissions/permission-catalogue.js';
+
+/** A permission template as the decider needs it, folded from its stream. */
+export interface PermissionTemplateState {
+  status: 'none' | 'active' | 'deleted';
+  name: string;
+  permissions: string[];
+}
+
+export type PermissionTemplateCommand =
+  | { type: 'CreatePermissionTemplate'; templateId: string; name: string; permissions: string[] }
+  | { type: 'UpdatePermissionTemplate'; templateId: string; name?: string; permissions?: string[] }
+  | { type: 'DeletePermissionTemplate'; templateId: string };
+
+export class PermissionTemplateError extends Error {
+  constructor(
+    readonly status: HttpStatus,
+    readonly detail: string,
+  ) {
+    super(detail);
+    this.name = 'PermissionTemplateError';
+  }
+}
+
+export const initialPermissionTemplateState: PermissionTemplateState = {
+  status: 'none',
+  name: '',
+  permissions: [],
+};
+
+export function evolvePermissionTemplate(
+  state: PermissionTemplateState,
+  event: PermissionTemplateEvent,
+): PermissionTemplateState {
+  switch (event.type) {
+    case 'PermissionTemplateCreated':
+      return { status: 'active', name: event.data.name, permissions: [...event.data.permissions] };
+    case 'PermissionTemplateRenamed':
+      return { ...state, name: event.data.name };
+    case 'PermissionTemplatePermissionsChanged':
+      return { ...state, permissions: [...event.data.permissions] };
+    case 'PermissionTemplateDeleted':
+      return { ...state, status: 'deleted' };
+  }
+}
+
+export const foldPermissionTemplate = (events: PermissionTemplateEvent[]) =>
+  events.reduce(evolvePermissionTemplate, initialPermissionTemplateState);
+
+const fail = (status: HttpStatus, detail: string): never => {
+  throw new PermissionTemplateError(status, detail);
+};
+
+/** Only assignable partner permissions (spec §6), each once, in the order given. */
+function validPermissions(permissions: string[]): string[] {
+  const unknown = permissions.filter((p) => !isAssignablePartnerPermission(p));
+  if (unknown.length > 0)
+    fail(HttpStatus.UNPROCESSABLE_ENTITY, `permissions: not assignable: ${[...new Set(unknown)].join(', ')}`);
+  return [...new Set(permissions)];
+}
+
+/**
+ * Business rules of a permission template: permissions must be assignable; a deleted template is gone
+ * (404) for good; an update that changes nothing writes nothing.
+ */
+export function decidePermissionTemplate(
+  command: PermissionTemplateCommand,
+  state: PermissionTemplateState,
+): PermissionTemplateEvent[] {
+  const templateId = command.templateId;
+  if (command.type === 'CreatePermissionTemplate') {
+    if (state.status !== 'none') fail(HttpStatus.CONFLICT, 'Permission template already exists');
+    return [
+      {
+        type: 'PermissionTemplateCreated',
+        data: { templateId, name: command.name, permissions: validPermissions(command.permissions) },
+      },
+    ];
+  }
+  if (state.status !== 'active') fail(HttpStatus.NOT_FOUND, 'Permission template not found');
+  if (command.type === 'DeletePermissionTemplate')
+    return [{ type: 'PermissionTemplateDeleted', data: { templateId } }];
+  const events: PermissionTemplateEvent[] = [];
+  const permissions = command.permissions === undefined ? undefined : validPermissions(command.permissions);
+  if (command.name !== undefined && command.name !== state.name)
+    events.push({ type: 'PermissionTemplateRenamed', data: { templateId, name: command.name } });
+  if (permissions !== undefined) {
+    const before = new Set(state.permissions);
+    const after = new Set(permissions);
+    const added = permissions.filter((p) => !before.has(p));
+    const removed = state.permissions.filter((p) => !after.has(p));
+    if (added.length > 0 || removed.length > 0)
+      events.push({
+        type: 'PermissionTemplatePermissionsChanged',
+        data: { templateId, permissions, added, removed },
+      });
+  }
+  return events;
+}

@@ -1,0 +1,302 @@
+import { randomUUID } from 'node:crypto';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  HttpStatus,
+  Inject,
+  Param,
+  Post,
+  Put,
+  Query,
+  Req,
+} from '@nestjs/common';
+import {
+  ApiConflictResponse,
+  ApiCreatedResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiProperty,
+  ApiPropertyOptional,
+  ApiTags,
+  ApiUnprocessableEntityResponse,
+} from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsInt,
+  IsNotEmpty,
+  IsOptional,
+  IsString,
+  Max,
+  MaxLength,
+  Min,
+} from 'class-validator';
+import { permissionTemplateStream, type PermissionTemplateRow } from '@portal/projections';
+import { RequirePermissions } from '../../platform/auth/public.decorator.js';
+import { metadataFor, type AuthenticatedRequest } from '../../platform/auth/request-context.js';
+import { decideAndAppend } from '../../platform/event-store/decide-and-append.js';
+import { EVENT_STORE, type EventStore } from '../../platform/event-store/event-store.js';
+import { Problem } from '../../platform/http/problem.js';
+import type { SqlClient } from '../../platform/sql/sql-client.js';
+import { SQL_CLIENT } from '../../platform/tokens.js';
+import { INTERNAL_PERMISSIONS, MARKER_PERMISSIONS, internalMay } from '../policy/policy.js';
+import { forbidden, isUuid } from '../user-access.js';
+import { PARTNER_PERMISSION_INFOS, PermissionInfo } from '../permissions/permission-catalogue.js';
+import {
+  PermissionTemplateError,
+  decidePermissionTemplate,
+  foldPermissionTemplate,
+  type PermissionTemplateCommand,
+} from './permission-template.decider.js';
+
+export class ListPermissionTemplatesQuery {
+  @ApiPropertyOptional({ default: 1 }) @IsOptional() @Type(() => Number) @IsInt() @Min(1) page?: number;
+  @ApiPropertyOptional({ default: 50 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(500)
+  size?: number;
+  @ApiPropertyOptional({ description: 'Text searched in the name' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  query?: string;
+  @ApiPropertyOptional({ description: 'Same text as query' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  name?: string;
+}
+
+export class CreatePermissionTemplateBody {
+  @ApiProperty({ example: 'Link contact, attendance only' })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(200)
+  name!: string;
+  @ApiProperty({ type: [String], description: 'Assignable partner permissions (GET .../permissions)' })
+  @IsArray()
+  @ArrayMaxSize(200)
+  @IsString({ each: true })
+  permissions!: string[];
+}
+
+export class UpdatePermissionTemplateBody {
+  @ApiPropertyOptional() @IsOptional() @IsString() @IsNotEmpty() @MaxLength(200) name?: string;
+  @ApiPropertyOptional({ type: [String] })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(200)
+  @IsString({ each: true })
+  permissions?: string[];
+}
+
+export class PermissionTemplateView {
+  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty() name!: string;
+  @ApiProperty({ type: [String] }) permissions!: string[];
+  @ApiProperty() created_at!: string;
+  @ApiProperty() updated_at!: string;
+}
+
+export class PermissionTemplatePage {
+  @ApiProperty({ type: [PermissionTemplateView] }) items!: PermissionTemplateView[];
+  @ApiProperty() total!: number;
+  @ApiProperty() page!: number;
+  @ApiProperty() size!: number;
+}
+
+export class AssignablePermissions {
+  @ApiProperty({ type: [PermissionInfo], description: 'Every assignable permission, view ones first' })
+  items!: PermissionInfo[];
+  @ApiProperty({ type: [PermissionInfo], description: 'CAN_SEE_* and list-and-watch-recordings' })
+  view!: PermissionInfo[];
+  @ApiProperty({ type: [PermissionInfo] }) action!: PermissionInfo[];
+}
+
+export class PermissionTemplateWritten {
+  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty({ description: 'Event position; send it as X-Min-Position on the next read' })
+  position!: string;
+}
+
+const ADMIN = MARKER_PERMISSIONS.admin;
+const TEMPLATES = INTERNAL_PERMISSIONS.TEMPLATES;
+const notFound = () => new Problem(HttpStatus.NOT_FOUND, 'Permission template not found');
+
+const view = (r: PermissionTemplateRow): PermissionTemplateView => ({
+  id: r.id,
+  name: r.name,
+  permissions: r.permissions,
+  created_at: new Date(r.created_at).toISOString(),
+  updated_at: new Date(r.updated_at).toISOString(),
+});
+
+const VIEW = PARTNER_PERMISSION_INFOS.filter((p) => p.kind === 'view');
+const ACTION = PARTNER_PERMISSION_INFOS.filter((p) => p.kind === 'action');
+
+/**
+ * Permission templates (spec §7): named sets of assignable partner permissions. Internal users with
+ * the templates permission (administrators implicitly) manage them (docs/decisions/0013).
+ */
+@ApiTags('permission-templates')
+@Controller('api/v1/permission-templates')
+export class PermissionTemplatesController {
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(SQL_CLIENT) private readonly sql: SqlClient,
+  ) {}
+
+  @Get()
+  @RequirePermissions(ADMIN, TEMPLATES)
+  @ApiOkResponse({ type: PermissionTemplatePage })
+  async list(
+    @Req() req: AuthenticatedRequest,
+    @Query() q: ListPermissionTemplatesQuery,
+  ): Promise<PermissionTemplatePage> {
+    this.authorize(req);
+    const page = q.page ?? 1;
+    const size = q.size ?? 50;
+    const params: unknown[] = [];
+    let where = '';
+    const text = (q.query ?? q.name)?.trim();
+    if (text) {
+      params.push(`%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+      where = 'WHERE name ILIKE $1';
+    }
+    const { rows: count } = await this.sql.query<{ total: string }>(
+      `SELECT count(*)::text AS total FROM rm_permission_templates ${where}`,
+      params,
+    );
+    const { rows } = await this.sql.query<PermissionTemplateRow>(
+      `SELECT * FROM rm_permission_templates ${where} ORDER BY lower(name), id
+        LIMIT ${size} OFFSET ${(page - 1) * size}`,
+      params,
+    );
+    return { items: rows.map(view), total: Number(count[0]?.total ?? 0), page, size };
+  }
+
+  @Get('permissions')
+  @RequirePermissions(ADMIN, TEMPLATES)
+  @ApiOkResponse({ type: AssignablePermissions })
+  permissions(@Req() req: AuthenticatedRequest): AssignablePermissions {
+    this.authorize(req);
+    return { items: [...VIEW, ...ACTION], view: [...VIEW], action: [...ACTION] };
+  }
+
+  @Get(':id')
+  @RequirePermissions(ADMIN, TEMPLATES)
+  @ApiOkResponse({ type: PermissionTemplateView })
+  @ApiNotFoundResponse({ description: 'Permission template not found' })
+  async get(@Req() req: AuthenticatedRequest, @Param('id') id: string): Promise<PermissionTemplateView> {
+    this.authorize(req);
+    const row = await this.byId(id);
+    if (!row) throw notFound();
+    return view(row);
+  }
+
+  @Post()
+  @RequirePermissions(ADMIN, TEMPLATES)
+  @ApiCreatedResponse({ type: PermissionTemplateWritten })
+  @ApiConflictResponse({ description: 'A permission template with this name already exists' })
+  @ApiUnprocessableEntityResponse({ description: 'A permission is not assignable' })
+  async create(
+    @Req() req: AuthenticatedRequest,
+    @Body() body: CreatePermissionTemplateBody,
+  ): Promise<PermissionTemplateWritten> {
+    this.authorize(req);
+    const name = body.name.trim();
+    await this.nameIsFree(name);
+    const id = randomUUID();
+    const position = await this.run(req, {
+      type: 'CreatePermissionTemplate',
+      templateId: id,
+      name,
+      permissions: body.permissions,
+    });
+    return { id, position };
+  }
+
+  @Put(':id')
+  @RequirePermissions(ADMIN, TEMPLATES)
+  @ApiOkResponse({ type: PermissionTemplateWritten })
+  @ApiNotFoundResponse({ description: 'Permission template not found' })
+  @ApiUnprocessableEntityResponse({ description: 'A permission is not assignable' })
+  async update(
+    @Req() req: AuthenticatedRequest,
+    @Param('id') id: string,
+    @Body() body: UpdatePermissionTemplateBody,
+  ): Promise<PermissionTemplateWritten> {
+    this.authorize(req);
+    if (!isUuid(id)) throw notFound();
+    const name = body.name?.trim();
+    if (name !== undefined) await this.nameIsFree(name, id.toLowerCase());
+    const position = await this.run(req, {
+      type: 'UpdatePermissionTemplate',
+      templateId: id.toLowerCase(),
+      name,
+      permissions: body.permissions,
+    });
+    return { id: id.toLowerCase(), position };
+  }
+
+  @Delete(':id')
+  @HttpCode(HttpStatus.OK)
+  @RequirePermissions(ADMIN, TEMPLATES)
+  @ApiOkResponse({ type: PermissionTemplateWritten })
+  @ApiNotFoundResponse({ description: 'Permission template not found' })
+  async remove(
+    @Req() req: AuthenticatedRequest,
+    @Param('id') id: string,
+  ): Promise<PermissionTemplateWritten> {
+    this.authorize(req);
+    if (!isUuid(id)) throw notFound();
+    const position = await this.run(req, { type: 'DeletePermissionTemplate', templateId: id.toLowerCase() });
+    return { id: id.toLowerCase(), position };
+  }
+
+  private authorize(req: AuthenticatedRequest): void {
+    if (!internalMay(req.actor!.permissions, TEMPLATES)) throw forbidden();
+  }
+
+  private async byId(id: string): Promise<PermissionTemplateRow | null> {
+    if (!isUuid(id)) return null;
+    const { rows } = await this.sql.query<PermissionTemplateRow>(
+      'SELECT * FROM rm_permission_templates WHERE id = $1',
+      [id.toLowerCase()],
+    );
+    return rows[0] ?? null;
+  }
+
+  /** Names are unique, case-insensitively (checked on the read model: best effort, see ADR 0013). */
+  private async nameIsFree(name: string, exceptId?: string): Promise<void> {
+    const { rows } = await this.sql.query<{ id: string }>(
+      'SELECT id FROM rm_permission_templates WHERE lower(name) = lower($1)',
+      [name],
+    );
+    if (rows.some((r) => r.id !== exceptId))
+      throw new Problem(HttpStatus.CONFLICT, 'A permission template with this name already exists');
+  }
+
+  private async run(req: AuthenticatedRequest, command: PermissionTemplateCommand): Promise<string> {
+    try {
+      const { position } = await decideAndAppend(
+        this.store,
+        permissionTemplateStream(command.templateId),
+        foldPermissionTemplate,
+        (state) => decidePermissionTemplate(command, state),
+        metadataFor(req),
+      );
+      return position;
+    } catch (e) {
+      if (e instanceof PermissionTemplateError) throw new Problem(e.status, e.detail);
+      throw e;
+    }
+  }
+}

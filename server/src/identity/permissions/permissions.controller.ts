@@ -1,0 +1,231 @@
+import { Body, Controller, Get, HttpStatus, Inject, Param, Put, Query, Req } from '@nestjs/common';
+import {
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiProperty,
+  ApiPropertyOptional,
+  ApiTags,
+  ApiUnprocessableEntityResponse,
+} from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsInt,
+  IsOptional,
+  IsString,
+  IsUUID,
+  Max,
+  MaxLength,
+  Min,
+} from 'class-validator';
+import type { UserRow } from '@portal/projections';
+import { RequirePermissions } from '../../platform/auth/public.decorator.js';
+import type { AuthenticatedRequest } from '../../platform/auth/request-context.js';
+import { Problem } from '../../platform/http/problem.js';
+import type { SqlClient } from '../../platform/sql/sql-client.js';
+import { SQL_CLIENT } from '../../platform/tokens.js';
+import { INTERNAL_PERMISSIONS, MARKER_PERMISSIONS, internalMay } from '../policy/policy.js';
+import { UserAccess, forbidden } from '../user-access.js';
+import { USER_COLUMNS } from '../users.read.js';
+import { UserView } from '../users.dto.js';
+import { toUserView } from '../user.view.js';
+import { ALL_PERMISSION_INFOS, PermissionInfo, permissionInfo } from './permission-catalogue.js';
+
+export class ListPermissionsQuery {
+  @ApiPropertyOptional({ description: 'Text searched in the name and the label' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  query?: string;
+}
+
+export class PermissionUsersQuery {
+  @ApiPropertyOptional({ default: 1 }) @IsOptional() @Type(() => Number) @IsInt() @Min(1) page?: number;
+  @ApiPropertyOptional({ default: 50 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(500)
+  size?: number;
+  @ApiPropertyOptional({ description: 'Text searched in name, login and e-mail' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  query?: string;
+  @ApiPropertyOptional({ description: 'Same text as query' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  name?: string;
+}
+
+export class AssignBody {
+  @ApiProperty({ type: [String], format: 'uuid', description: 'The users to give or take the permission' })
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(500)
+  @IsUUID('all', { each: true })
+  user_ids!: string[];
+}
+
+export class PermissionList {
+  @ApiProperty({ type: [PermissionInfo] }) items!: PermissionInfo[];
+  @ApiProperty() total!: number;
+}
+
+export class PermissionUserPage {
+  @ApiProperty({ type: PermissionInfo }) permission!: PermissionInfo;
+  @ApiProperty({ type: [UserView] }) items!: UserView[];
+  @ApiProperty() total!: number;
+  @ApiProperty() page!: number;
+  @ApiProperty() size!: number;
+}
+
+export class AssignResult {
+  @ApiProperty({ description: 'Highest event position written; send it as X-Min-Position' })
+  position!: string;
+}
+
+const ADMIN = MARKER_PERMISSIONS.admin;
+
+/** Which users may hold a permission: partner permissions partners, internal ones teachers (ADR 0013). */
+const eligibleType = (p: PermissionInfo) => (p.kind === 'internal' ? 'teacher' : 'partner');
+
+/**
+ * Permissions (spec §7): the assignable catalogue, who holds a permission, and giving or taking it
+ * from several users at once. Admin-only; changing permissions needs modify-user as
+ * `PUT /users/{id}/permissions` does. Each user's change is a `UserPermissionsChanged` in that user's
+ * stream, written through the user command path.
+ */
+@ApiTags('permissions')
+@Controller('api/v1/permissions')
+export class PermissionsController {
+  constructor(
+    @Inject(SQL_CLIENT) private readonly sql: SqlClient,
+    private readonly access: UserAccess,
+  ) {}
+
+  @Get()
+  @RequirePermissions(ADMIN)
+  @ApiOkResponse({ type: PermissionList })
+  list(@Query() q: ListPermissionsQuery): PermissionList {
+    const text = q.query?.trim().toLowerCase();
+    const items = text
+      ? ALL_PERMISSION_INFOS.filter(
+          (p) => p.name.toLowerCase().includes(text) || p.label.toLowerCase().includes(text),
+        )
+      : [...ALL_PERMISSION_INFOS];
+    return { items, total: items.length };
+  }
+
+  @Get(':id/assigned')
+  @RequirePermissions(ADMIN)
+  @ApiOkResponse({ type: PermissionUserPage })
+  @ApiNotFoundResponse({ description: 'Permission not found' })
+  assigned(@Param('id') id: string, @Query() q: PermissionUsersQuery): Promise<PermissionUserPage> {
+    return this.users(id, q, true);
+  }
+
+  @Get(':id/unassigned')
+  @RequirePermissions(ADMIN)
+  @ApiOkResponse({ type: PermissionUserPage })
+  @ApiNotFoundResponse({ description: 'Permission not found' })
+  unassigned(@Param('id') id: string, @Query() q: PermissionUsersQuery): Promise<PermissionUserPage> {
+    return this.users(id, q, false);
+  }
+
+  @Put(':id/assign')
+  @RequirePermissions(ADMIN)
+  @ApiOkResponse({ type: AssignResult })
+  @ApiNotFoundResponse({ description: 'Permission not found, or User not found' })
+  @ApiUnprocessableEntityResponse({ description: 'A user cannot hold this permission' })
+  assign(@Req() req: AuthenticatedRequest, @Param('id') id: string, @Body() body: AssignBody) {
+    return this.change(req, id, body, true);
+  }
+
+  @Put(':id/unassign')
+  @RequirePermissions(ADMIN)
+  @ApiOkResponse({ type: AssignResult })
+  @ApiNotFoundResponse({ description: 'Permission not found, or User not found' })
+  unassign(@Req() req: AuthenticatedRequest, @Param('id') id: string, @Body() body: AssignBody) {
+    return this.change(req, id, body, false);
+  }
+
+  private permission(id: string): PermissionInfo {
+    const found = permissionInfo(id);
+    if (!found) throw new Problem(HttpStatus.NOT_FOUND, 'Permission not found');
+    return found;
+  }
+
+  private async users(id: string, q: PermissionUsersQuery, holding: boolean): Promise<PermissionUserPage> {
+    const permission = this.permission(id);
+    const page = q.page ?? 1;
+    const size = q.size ?? 50;
+    const params: unknown[] = [permission.name];
+    const where = [
+      holding
+        ? 'jsonb_exists(permissions, $1)'
+        : `NOT jsonb_exists(permissions, $1) AND user_type = '${eligibleType(permission)}'`,
+    ];
+    const text = (q.query ?? q.name)?.trim();
+    if (text) {
+      params.push(`%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+      where.push('(full_name ILIKE $2 OR login ILIKE $2 OR email ILIKE $2)');
+    }
+    const whereSql = `WHERE ${where.join(' AND ')}`;
+    const { rows: count } = await this.sql.query<{ total: string }>(
+      `SELECT count(*)::text AS total FROM rm_users ${whereSql}`,
+      params,
+    );
+    const { rows } = await this.sql.query<UserRow>(
+      `SELECT ${USER_COLUMNS} FROM rm_users ${whereSql} ORDER BY full_name, id
+        LIMIT ${size} OFFSET ${(page - 1) * size}`,
+      params,
+    );
+    return {
+      permission,
+      items: rows.map((r) => toUserView(r)),
+      total: Number(count[0]?.total ?? 0),
+      page,
+      size,
+    };
+  }
+
+  /** All users are checked before any is changed; each change is its own event in its own stream. */
+  private async change(
+    req: AuthenticatedRequest,
+    id: string,
+    body: AssignBody,
+    give: boolean,
+  ): Promise<AssignResult> {
+    if (!internalMay(req.actor!.permissions, INTERNAL_PERMISSIONS.MODIFY_USER)) throw forbidden();
+    const permission = this.permission(id);
+    const userIds = [...new Set(body.user_ids.map((u) => u.toLowerCase()))];
+    const targets: UserRow[] = [];
+    for (const userId of userIds) {
+      const target = await this.access.targetRow(userId);
+      if (give && target.user_type !== eligibleType(permission))
+        throw new Problem(
+          HttpStatus.UNPROCESSABLE_ENTITY,
+          `user_ids: ${target.login} cannot hold ${permission.name} (only ${eligibleType(permission)} users)`,
+        );
+      targets.push(target);
+    }
+    let position = 0n;
+    for (const target of targets) {
+      // Always through the decider: it reads the stream, so a stale read model cannot lose a change,
+      // and it writes nothing when the user already has (or lacks) the permission.
+      const result = await this.access.run(req, {
+        type: 'AdjustPermissions',
+        userId: target.id,
+        grant: give ? [permission.name] : [],
+        revoke: give ? [] : [permission.name],
+      });
+      if (BigInt(result.position) > position) position = BigInt(result.position);
+    }
+    return { position: position.toString() };
+  }
+}

@@ -1,0 +1,76 @@
+import { HttpStatus } from '@nestjs/common';
+import type { OnePageProfileEvent, OnePageProfileFields } from '@portal/projections';
+
+export interface OnePageProfileState {
+  profileId: string | null;
+  fields: OnePageProfileFields | null;
+}
+
+export type OnePageProfileCommand =
+  | { type: 'CreateOnePageProfile'; profileId: string; userId: string; fields: OnePageProfileFields }
+  | { type: 'UpdateOnePageProfile'; userId: string; changes: Partial<OnePageProfileFields> };
+
+export class OnePageProfileError extends Error {
+  constructor(
+    readonly status: HttpStatus,
+    readonly detail: string,
+  ) {
+    super(detail);
+  }
+}
+
+export const initialOnePageProfileState: OnePageProfileState = { profileId: null, fields: null };
+
+export function evolveOnePageProfile(
+  state: OnePageProfileState,
+  event: OnePageProfileEvent,
+): OnePageProfileState {
+  switch (event.type) {
+    case 'OnePageProfileCreated': {
+      const { profileId, userId: _userId, ...fields } = event.data;
+      return { profileId, fields };
+    }
+    case 'OnePageProfileUpdated':
+      return state.fields ? { ...state, fields: { ...state.fields, ...event.data.changes } } : state;
+  }
+}
+
+export const foldOnePageProfile = (events: OnePageProfileEvent[]) =>
+  events.reduce(evolveOnePageProfile, initialOnePageProfileState);
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/** One profile per student; an update records only the fields that change (none: nothing written). */
+export function decideOnePageProfile(
+  command: OnePageProfileCommand,
+  state: OnePageProfileState,
+): OnePageProfileEvent[] {
+  switch (command.type) {
+    case 'CreateOnePageProfile':
+      if (state.profileId)
+        throw new OnePageProfileError(HttpStatus.CONFLICT, 'This student already has a one-page profile');
+      return [
+        {
+          type: 'OnePageProfileCreated',
+          data: { profileId: command.profileId, userId: command.userId, ...command.fields },
+        },
+      ];
+    case 'UpdateOnePageProfile': {
+      if (!state.profileId || !state.fields)
+        throw new OnePageProfileError(HttpStatus.NOT_FOUND, 'One-page profile not found');
+      const current = state.fields;
+      const changes = Object.fromEntries(
+        Object.entries(command.changes).filter(
+          ([key, value]) => value !== undefined && !same(value, current[key as keyof OnePageProfileFields]),
+        ),
+      ) as Partial<OnePageProfileFields>;
+      if (Object.keys(changes).length === 0) return [];
+      return [
+        {
+          type: 'OnePageProfileUpdated',
+          data: { profileId: state.profileId, userId: command.userId, changes },
+        },
+      ];
+    }
+  }
+}

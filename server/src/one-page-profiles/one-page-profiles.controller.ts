@@ -1,0 +1,428 @@
+import {
+  Body,
+  Controller,
+  Get,
+  HttpStatus,
+  Inject,
+  Param,
+  ParseUUIDPipe,
+  Post,
+  Put,
+  Query,
+  Req,
+} from '@nestjs/common';
+import {
+  ApiConflictResponse,
+  ApiCreatedResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiProperty,
+  ApiPropertyOptional,
+  ApiTags,
+  PartialType,
+} from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsInt,
+  IsOptional,
+  IsString,
+  IsUUID,
+  Max,
+  MaxLength,
+  Min,
+  ValidateIf,
+} from 'class-validator';
+import {
+  onePageProfileStream,
+  type OnePageProfileFields,
+  type OnePageProfileRow,
+  type UserRow,
+} from '@portal/projections';
+import { RequirePermissions } from '../platform/auth/public.decorator.js';
+import { metadataFor, type AuthenticatedRequest } from '../platform/auth/request-context.js';
+import { EVENT_STORE, type EventStore } from '../platform/event-store/event-store.js';
+import { decideAndAppend } from '../platform/event-store/decide-and-append.js';
+import { Problem } from '../platform/http/problem.js';
+import type { SqlClient } from '../platform/sql/sql-client.js';
+import { SQL_CLIENT } from '../platform/tokens.js';
+import { PORTAL_NAMESPACE, uuidV5 } from '../platform/uuid.js';
+import { MARKER_PERMISSIONS, isAdmin, partnerVisibility } from '../identity/policy/policy.js';
+import { UserAccess } from '../identity/user-access.js';
+import {
+  OnePageProfileError,
+  decideOnePageProfile,
+  foldOnePageProfile,
+  type OnePageProfileCommand,
+} from './one-page-profile.decider.js';
+
+const nullable = (key: string) => ValidateIf((o: Record<string, unknown>) => o[key] !== null);
+const TEXT = 5_000;
+
+export class OnePageProfileBody {
+  @ApiPropertyOptional({ format: 'uuid', nullable: true, type: String })
+  @IsOptional()
+  @nullable('year_group_id')
+  @IsUUID()
+  year_group_id?: string | null;
+  @ApiPropertyOptional({ nullable: true, type: String, example: 'Year 9' })
+  @IsOptional()
+  @nullable('year_group')
+  @IsString()
+  @MaxLength(100)
+  year_group?: string | null;
+  @ApiPropertyOptional({ nullable: true, type: String })
+  @IsOptional()
+  @nullable('preferred_name')
+  @IsString()
+  @MaxLength(100)
+  preferred_name?: string | null;
+  @ApiPropertyOptional({ nullable: true, type: Number, minimum: 3, maximum: 30 })
+  @IsOptional()
+  @nullable('age')
+  @IsInt()
+  @Min(3)
+  @Max(30)
+  age?: number | null;
+  @ApiPropertyOptional({ nullable: true, type: String })
+  @IsOptional()
+  @nullable('liked_about_me')
+  @IsString()
+  @MaxLength(TEXT)
+  liked_about_me?: string | null;
+  @ApiPropertyOptional({ nullable: true, type: String })
+  @IsOptional()
+  @nullable('important_to_me')
+  @IsString()
+  @MaxLength(TEXT)
+  important_to_me?: string | null;
+  @ApiPropertyOptional({ nullable: true, type: String })
+  @IsOptional()
+  @nullable('support_methods')
+  @IsString()
+  @MaxLength(TEXT)
+  support_methods?: string | null;
+  @ApiPropertyOptional({ type: [String] })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(50)
+  @IsString({ each: true })
+  @MaxLength(100, { each: true })
+  favourite_subjects?: string[];
+  @ApiPropertyOptional({ type: [String] })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(50)
+  @IsString({ each: true })
+  @MaxLength(100, { each: true })
+  least_favourite_subjects?: string[];
+  @ApiPropertyOptional({ nullable: true, type: String })
+  @IsOptional()
+  @nullable('hobbies')
+  @IsString()
+  @MaxLength(TEXT)
+  hobbies?: string | null;
+  @ApiPropertyOptional({ nullable: true, type: String })
+  @IsOptional()
+  @nullable('career_aspirations')
+  @IsString()
+  @MaxLength(TEXT)
+  career_aspirations?: string | null;
+  @ApiPropertyOptional({ nullable: true, type: String })
+  @IsOptional()
+  @nullable('notes')
+  @IsString()
+  @MaxLength(TEXT)
+  notes?: string | null;
+  @ApiPropertyOptional({ minimum: 0, maximum: 100, description: 'How complete the profile is, 0 to 100' })
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(100)
+  progress?: number;
+}
+
+export class CreateOnePageProfileBody extends OnePageProfileBody {
+  @ApiProperty({ format: 'uuid', description: 'The student' }) @IsUUID() user_id!: string;
+}
+
+export class UpdateOnePageProfileBody extends PartialType(OnePageProfileBody) {}
+
+export class ListOnePageProfilesQuery {
+  @ApiPropertyOptional({ default: 1 }) @IsOptional() @Type(() => Number) @IsInt() @Min(1) page?: number;
+  @ApiPropertyOptional({ default: 50 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(500)
+  size?: number;
+  @ApiPropertyOptional({ description: "Text searched in the student's name" })
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  query?: string;
+  @ApiPropertyOptional({ description: 'Same text as query' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  name?: string;
+  @ApiPropertyOptional({ format: 'uuid' }) @IsOptional() @IsUUID() customer_id?: string;
+}
+
+export class OnePageProfileUser {
+  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty() first_name!: string;
+  @ApiProperty() last_name!: string;
+  @ApiProperty() full_name!: string;
+  @ApiProperty({ nullable: true, type: String }) customer_id!: string | null;
+}
+
+export class OnePageProfileView {
+  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty({ format: 'uuid' }) user_id!: string;
+  @ApiProperty({ nullable: true, type: String }) year_group_id!: string | null;
+  @ApiProperty({ nullable: true, type: String }) year_group!: string | null;
+  @ApiProperty({ nullable: true, type: String }) preferred_name!: string | null;
+  @ApiProperty({ nullable: true, type: Number }) age!: number | null;
+  @ApiProperty({ nullable: true, type: String }) liked_about_me!: string | null;
+  @ApiProperty({ nullable: true, type: String }) important_to_me!: string | null;
+  @ApiProperty({ nullable: true, type: String }) support_methods!: string | null;
+  @ApiProperty({ type: [String] }) favourite_subjects!: string[];
+  @ApiProperty({ type: [String] }) least_favourite_subjects!: string[];
+  @ApiProperty({ nullable: true, type: String }) hobbies!: string | null;
+  @ApiProperty({ nullable: true, type: String }) career_aspirations!: string | null;
+  @ApiProperty({ nullable: true, type: String }) notes!: string | null;
+  @ApiProperty({ minimum: 0, maximum: 100 }) progress!: number;
+  @ApiProperty() created_at!: string;
+  @ApiProperty() updated_at!: string;
+  @ApiProperty({ type: OnePageProfileUser }) user!: OnePageProfileUser;
+}
+
+export class OnePageProfilePage {
+  @ApiProperty({ type: [OnePageProfileView] }) items!: OnePageProfileView[];
+  @ApiProperty() total!: number;
+  @ApiProperty() page!: number;
+  @ApiProperty() size!: number;
+}
+
+export class OnePageProfileWritten {
+  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty({ description: 'Event position; send it as X-Min-Position on the next read' })
+  position!: string;
+}
+
+type JoinedRow = OnePageProfileRow & Pick<UserRow, 'first_name' | 'last_name' | 'full_name' | 'customer_id'>;
+
+const JOINED = `SELECT p.*, u.first_name, u.last_name, u.full_name, u.customer_id
+                  FROM rm_one_page_profiles p JOIN rm_users u ON u.id = p.user_id`;
+
+const view = (r: JoinedRow): OnePageProfileView => ({
+  id: r.id,
+  user_id: r.user_id,
+  year_group_id: r.year_group_id,
+  year_group: r.year_group,
+  preferred_name: r.preferred_name,
+  age: r.age,
+  liked_about_me: r.liked_about_me,
+  important_to_me: r.important_to_me,
+  support_methods: r.support_methods,
+  favourite_subjects: r.favourite_subjects,
+  least_favourite_subjects: r.least_favourite_subjects,
+  hobbies: r.hobbies,
+  career_aspirations: r.career_aspirations,
+  notes: r.notes,
+  progress: r.progress,
+  created_at: new Date(r.created_at).toISOString(),
+  updated_at: new Date(r.updated_at).toISOString(),
+  user: {
+    id: r.user_id,
+    first_name: r.first_name,
+    last_name: r.last_name,
+    full_name: r.full_name,
+    customer_id: r.customer_id,
+  },
+});
+
+function fieldsOf(body: OnePageProfileBody): Partial<OnePageProfileFields> {
+  return {
+    yearGroupId: body.year_group_id,
+    yearGroup: body.year_group,
+    preferredName: body.preferred_name,
+    age: body.age,
+    likedAboutMe: body.liked_about_me,
+    importantToMe: body.important_to_me,
+    supportMethods: body.support_methods,
+    favouriteSubjects: body.favourite_subjects,
+    leastFavouriteSubjects: body.least_favourite_subjects,
+    hobbies: body.hobbies,
+    careerAspirations: body.career_aspirations,
+    notes: body.notes,
+    progress: body.progress,
+  };
+}
+
+const notFound = () => new Problem(HttpStatus.NOT_FOUND, 'One-page profile not found');
+
+/**
+ * Students' one-page profiles (spec §3, routes users/one-page-profiles and one-page-profiles/:id/details).
+ * Administrators see and edit all; partners see those of their own customer's students when their
+ * permissions show students, and edit them with the permission to edit students.
+ */
+@ApiTags('one-page-profiles')
+@Controller('api/v1/one-page-profiles')
+export class OnePageProfilesController {
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(SQL_CLIENT) private readonly sql: SqlClient,
+    private readonly access: UserAccess,
+  ) {}
+
+  @Get()
+  @RequirePermissions(MARKER_PERMISSIONS.admin, MARKER_PERMISSIONS.partner)
+  @ApiOkResponse({ type: OnePageProfilePage })
+  async list(
+    @Req() req: AuthenticatedRequest,
+    @Query() q: ListOnePageProfilesQuery,
+  ): Promise<OnePageProfilePage> {
+    const actor = await this.access.actorRow(req);
+    const page = q.page ?? 1;
+    const size = q.size ?? 50;
+    const where: string[] = [];
+    const params: unknown[] = [];
+    const add = (sql: (n: string) => string, value: unknown) => {
+      params.push(value);
+      where.push(sql(`$${params.length}`));
+    };
+    if (!isAdmin(actor.permissions)) {
+      if (!partnerVisibility(actor.permissions).students || !actor.customer_id) where.push('false');
+      else add((n) => `u.customer_id = ${n}`, actor.customer_id);
+    }
+    const text = (q.query ?? q.name)?.trim();
+    if (text) {
+      add(
+        (n) => `(u.full_name ILIKE ${n} OR p.preferred_name ILIKE ${n})`,
+        `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`,
+      );
+    }
+    if (q.customer_id) add((n) => `u.customer_id = ${n}`, q.customer_id);
+    const whereSql = where.length ? `WHERE ${where.join(' AND ')}` : '';
+    const { rows: count } = await this.sql.query<{ total: string }>(
+      `SELECT count(*)::text AS total FROM (${JOINED} ${whereSql}) t`,
+      params,
+    );
+    const { rows } = await this.sql.query<JoinedRow>(
+      `${JOINED} ${whereSql} ORDER BY u.full_name, p.id LIMIT ${size} OFFSET ${(page - 1) * size}`,
+      params,
+    );
+    return { items: rows.map(view), total: Number(count[0]?.total ?? 0), page, size };
+  }
+
+  @Get(':id')
+  @RequirePermissions(MARKER_PERMISSIONS.admin, MARKER_PERMISSIONS.partner)
+  @ApiOkResponse({ type: OnePageProfileView })
+  @ApiNotFoundResponse({ description: 'One-page profile not found' })
+  async get(
+    @Req() req: AuthenticatedRequest,
+    @Param('id', ParseUUIDPipe) id: string,
+  ): Promise<OnePageProfileView> {
+    const row = await this.byId(id);
+    await this.visibleStudent(req, row.user_id);
+    return view(row);
+  }
+
+  @Post()
+  @RequirePermissions(MARKER_PERMISSIONS.admin, MARKER_PERMISSIONS.partner)
+  @ApiCreatedResponse({ type: OnePageProfileWritten })
+  @ApiConflictResponse({ description: 'This student already has a one-page profile' })
+  async create(
+    @Req() req: AuthenticatedRequest,
+    @Body() body: CreateOnePageProfileBody,
+  ): Promise<OnePageProfileWritten> {
+    const student = await this.editableStudent(req, body.user_id);
+    const profileId = uuidV5(`one-page-profile:${student.id}`, PORTAL_NAMESPACE);
+    const changes = fieldsOf(body);
+    const fields: OnePageProfileFields = {
+      yearGroupId: changes.yearGroupId ?? null,
+      yearGroup: changes.yearGroup ?? null,
+      preferredName: changes.preferredName ?? null,
+      age: changes.age ?? null,
+      likedAboutMe: changes.likedAboutMe ?? null,
+      importantToMe: changes.importantToMe ?? null,
+      supportMethods: changes.supportMethods ?? null,
+      favouriteSubjects: changes.favouriteSubjects ?? [],
+      leastFavouriteSubjects: changes.leastFavouriteSubjects ?? [],
+      hobbies: changes.hobbies ?? null,
+      careerAspirations: changes.careerAspirations ?? null,
+      notes: changes.notes ?? null,
+      progress: changes.progress ?? 0,
+    };
+    const position = await this.run(req, {
+      type: 'CreateOnePageProfile',
+      profileId,
+      userId: student.id,
+      fields,
+    });
+    return { id: profileId, position };
+  }
+
+  @Put(':id')
+  @RequirePermissions(MARKER_PERMISSIONS.admin, MARKER_PERMISSIONS.partner)
+  @ApiOkResponse({ type: OnePageProfileWritten })
+  @ApiNotFoundResponse({ description: 'One-page profile not found' })
+  async update(
+    @Req() req: AuthenticatedRequest,
+    @Param('id', ParseUUIDPipe) id: string,
+    @Body() body: UpdateOnePageProfileBody,
+  ): Promise<OnePageProfileWritten> {
+    const row = await this.byId(id);
+    const student = await this.editableStudent(req, row.user_id);
+    const position = await this.run(req, {
+      type: 'UpdateOnePageProfile',
+      userId: student.id,
+      changes: fieldsOf(body),
+    });
+    return { id, position };
+  }
+
+  private async byId(id: string): Promise<JoinedRow> {
+    const { rows } = await this.sql.query<JoinedRow>(`${JOINED} WHERE p.id = $1`, [id]);
+    if (!rows[0]) throw notFound();
+    return rows[0];
+  }
+
+  private async visibleStudent(req: AuthenticatedRequest, userId: string) {
+    const actor = await this.access.actorRow(req);
+    try {
+      return { actor, student: await this.access.visibleTarget(actor, userId) };
+    } catch {
+      throw notFound();
+    }
+  }
+
+  private async editableStudent(req: AuthenticatedRequest, userId: string): Promise<UserRow> {
+    const actor = await this.access.actorRow(req);
+    const student = await this.access.visibleTarget(actor, userId);
+    if (student.user_type !== 'student')
+      throw new Problem(HttpStatus.UNPROCESSABLE_ENTITY, 'user_id: one-page profiles are for students only');
+    this.access.authorize(actor, student, 'edit');
+    return student;
+  }
+
+  private async run(req: AuthenticatedRequest, command: OnePageProfileCommand): Promise<string> {
+    try {
+      const { position } = await decideAndAppend(
+        this.store,
+        onePageProfileStream(command.userId),
+        foldOnePageProfile,
+        (state) => decideOnePageProfile(command, state),
+        metadataFor(req),
+      );
+      return position;
+    } catch (e) {
+      if (e instanceof OnePageProfileError) throw new Problem(e.status, e.detail);
+      throw e;
+    }
+  }
+}
