@@ -95,6 +95,14 @@ export const canPartnerSeeUser: AccessPredicate = (p) =>
  */
 export const canAccessSafeguarding: AccessPredicate = (p) =>
   isInternal(p) && hasAny(p, [CAN_ACCESS_SAFEGUARDING, CAN_LEAD_SAFEGUARDING]);
+/** Super admins and teachers report safeguarding concerns; partners with a submit permission too (§6). */
+export const mayReportSafeguarding: AccessPredicate = (p) =>
+  isInternal(p) ||
+  (isPartner(p) &&
+    hasAny(p, [
+      'PARTNER_CAN_SUBMIT_SAFEGUARDING_INCIDENT_FOR_ALL_STUDENTS',
+      'PARTNER_CAN_SUBMIT_SAFEGUARDING_INCIDENT_FOR_SELECTED_STUDENTS',
+    ]));
 /** Safeguarding leads acknowledge, review, assign and close incidents. */
 export const isSafeguardingLead: AccessPredicate = (p) => isInternal(p) && has(p, CAN_LEAD_SAFEGUARDING);
 /** my-safeguarding-incidents. */

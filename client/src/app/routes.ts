@@ -180,12 +180,9 @@ export const ROUTE_GROUPS: RouteGroup[] = [
         requirement: R.safeguardingAccess,
         nav: 'Incidents',
       },
-      // Not in spec §2 (which lists no details route): one incident, behind the list's own requirement.
-      {
-        path: 'safeguarding-incidents/:id',
-        title: 'Safeguarding incident',
-        requirement: R.safeguardingAccess,
-      },
+      // Not in spec §2 (which lists no details route): one incident. No client requirement: the server
+      // lets safeguarding staff and the reporter (their own report) read it and answers 404 to others.
+      { path: 'safeguarding-incidents/:id', title: 'Safeguarding incident' },
       {
         path: 'my-safeguarding-incidents',
         title: 'My safeguarding incidents',

@@ -35,7 +35,13 @@ import { RequirePermissions } from '../platform/auth/public.decorator.js';
 import { metadataFor, type AuthenticatedRequest } from '../platform/auth/request-context.js';
 import { EVENT_STORE, type EventStore } from '../platform/event-store/event-store.js';
 import { Problem } from '../platform/http/problem.js';
-import { isPartner, isSafeguardingLead, hasSafeguardingAccess } from '../identity/policy/policy.js';
+import {
+  PARTNER,
+  isInternal,
+  isPartner,
+  isSafeguardingLead,
+  hasSafeguardingAccess,
+} from '../identity/policy/policy.js';
 import { UsersReadModel } from '../identity/users.read.js';
 import { documentStream } from '../platform/collaboration/collab.protocol.js';
 import { decideAndAppendChained, verifyChain } from './hash-chain.js';
@@ -56,6 +62,8 @@ import {
   PartnerInformedBody,
   ReasonBody,
   ReportIncidentBody,
+  ReportableStudentPage,
+  ReportableStudentsQuery,
   RiskBody,
   StartReviewBody,
   VerifyView,
@@ -110,6 +118,44 @@ export class IncidentsController {
     if (!isPartner(req.actor!.permissions)) throw new Problem(HttpStatus.FORBIDDEN, FORBIDDEN);
     const me = await this.users.byId(req.actor!.userId);
     return this.incidents.list({ ...q, customer_id: undefined }, me?.customer_id ?? NO_CUSTOMER);
+  }
+
+  @Get('reportable-students')
+  @RequirePermissions(...REPORTER_PERMISSIONS)
+  @ApiOkResponse({
+    type: ReportableStudentPage,
+    description:
+      'Active students the caller may report about (search by name): any student for administrators and ' +
+      "teachers; the partner's own customer's (or linked) students for partners with a submit permission",
+  })
+  async reportableStudents(
+    @Req() req: AuthenticatedRequest,
+    @Query() q: ReportableStudentsQuery,
+  ): Promise<ReportableStudentPage> {
+    const perms = req.actor!.permissions;
+    const size = q.size ?? 20;
+    if (!isInternal(perms)) {
+      const all = perms.has(PARTNER.SUBMIT_SAFEGUARDING_INCIDENT_FOR_ALL_STUDENTS);
+      const selected = perms.has(PARTNER.SUBMIT_SAFEGUARDING_INCIDENT_FOR_SELECTED_STUDENTS);
+      if (!all && !selected) throw new Problem(HttpStatus.FORBIDDEN, FORBIDDEN);
+      if (!all) return { items: [], total: 0, page: 1, size }; // no student links exist yet (ADR 0024)
+    }
+    const me = isInternal(perms) ? null : await this.users.byId(req.actor!.userId);
+    const { rows, total } = await this.users.list({
+      page: q.page ?? 1,
+      size,
+      text: q.query?.trim() || undefined,
+      userTypes: ['student'],
+      statuses: ['active'],
+      customerId: me ? (me.customer_id ?? NO_CUSTOMER) : undefined,
+      sortBy: 'full_name',
+    });
+    return {
+      items: rows.map((r) => ({ id: r.id, full_name: r.full_name, customer_name: r.customer_name ?? null })),
+      total,
+      page: q.page ?? 1,
+      size,
+    };
   }
 
   @Get('students/:studentId/chronology')

@@ -259,3 +259,32 @@ export class IncidentWritten {
   @ApiProperty({ description: 'Event position; send it as X-Min-Position on the next read' })
   position!: string;
 }
+
+export class ReportableStudentsQuery {
+  @ApiPropertyOptional({ default: 1 }) @IsOptional() @Type(() => Number) @IsInt() @Min(1) page?: number;
+  @ApiPropertyOptional({ default: 20 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(100)
+  size?: number;
+  @ApiPropertyOptional({ description: "Text searched in the student's name" })
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  query?: string;
+}
+
+export class ReportableStudent {
+  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty() full_name!: string;
+  @ApiProperty({ nullable: true, type: String }) customer_name!: string | null;
+}
+
+export class ReportableStudentPage {
+  @ApiProperty({ type: [ReportableStudent] }) items!: ReportableStudent[];
+  @ApiProperty() total!: number;
+  @ApiProperty() page!: number;
+  @ApiProperty() size!: number;
+}

@@ -203,6 +203,23 @@ describe.each(portalModes)('safeguarding API, $name', (mode) => {
     expect(badRisk.body.detail).toMatch(/risk_level/);
   });
 
+  it('offers reporters the students they may report about, searchable by name', async () => {
+    const names = async (role: Role, query = '') => {
+      const answer = await as(role, 'GET', `/safeguarding-incidents/reportable-students?query=${query}`);
+      expect(answer.status).toBe(200);
+      return (answer.body.items as { full_name: string }[]).map((s) => s.full_name);
+    };
+    // A teacher without safeguarding access can still find any student to report about.
+    expect(await names('teacher')).toEqual(['ada Test', 'ben Test']);
+    expect(await names('teacher', 'ben')).toEqual(['ben Test']);
+    // A partner allowed to report about all their students sees only their own customer's.
+    expect(await names('partnerSee')).toEqual(['ada Test']);
+    // Link contacts report about linked students only, and no links exist yet.
+    expect(await names('linkContact')).toEqual([]);
+    expect((await as('partnerNoSee', 'GET', '/safeguarding-incidents/reportable-students')).status).toBe(403);
+    expect((await as('anonymous', 'GET', '/safeguarding-incidents/reportable-students')).status).toBe(401);
+  });
+
   it('walks the workflow; illegal steps answer 409 naming the state; risk needs a reason; corrections are events', async () => {
     const { settle } = portal;
     const incident = (await settle(await report('teacher', { risk_level: 'low', lesson_id: 'lesson-42' })))

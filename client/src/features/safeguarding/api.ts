@@ -198,8 +198,9 @@ export const safeguardingApi = {
   updateType: (id: string, body: { name?: string; guidance?: string }) =>
     apiRequest<Written>(`${TYPES}/${encodeURIComponent(id)}`, { method: 'PUT', json: body }),
   retireType: (id: string) => apiRequest<Written>(`${TYPES}/${encodeURIComponent(id)}`, { method: 'DELETE' }),
+  /** Students the caller may report about (any for staff; partners: their own customer's). */
   students: (query: string) =>
-    apiRequest<Page<StudentOption>>('/api/v1/users/', {
-      query: { type: 'students', query, size: 20, status: 'active' },
+    apiRequest<Page<StudentOption>>(`${BASE}/reportable-students`, {
+      query: { query: query || undefined, size: 20 },
     }),
 };

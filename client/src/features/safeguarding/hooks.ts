@@ -74,6 +74,17 @@ export function useSafeguardingLive() {
     () =>
       onLiveMessage((message) => {
         if (!message.stream.startsWith('safeguarding-')) return;
+        const incidentId = (message.data as { incidentId?: string } | null)?.incidentId;
+        // Reading an incident records a view (and opening a feedback link records an open): refresh only
+        // those logs, or each refetch of the incident would record a view and trigger the next one.
+        if (message.stream.startsWith('safeguarding-incident-views-')) {
+          void client.invalidateQueries({ queryKey: [SAFEGUARDING_KEY, 'views', incidentId] });
+          return;
+        }
+        if (message.stream.startsWith('safeguarding-feedback-links-')) {
+          void client.invalidateQueries({ queryKey: [SAFEGUARDING_KEY, 'feedback-links', incidentId] });
+          return;
+        }
         void client.invalidateQueries({ queryKey: [SAFEGUARDING_KEY] });
         const data = (message.data ?? {}) as {
           incidentId?: string;

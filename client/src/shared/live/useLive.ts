@@ -9,7 +9,7 @@ const QUERY_ROOTS: Record<string, string> = {
   customer: 'customers',
   // `one-page-profile-{userId}`: the category is the text before the first dash.
   one: 'one-page-profiles',
-  safeguarding: 'safeguarding',
+  // `safeguarding-*` streams are handled by useSafeguardingLive (views must not refetch the incident).
 };
 
 export function queryRootFor(stream: string): string | null {

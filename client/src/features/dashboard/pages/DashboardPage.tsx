@@ -1,7 +1,8 @@
 import { Badge, Button, Card, Group, SimpleGrid, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { useMemo } from 'react';
 import { Link } from 'react-router-dom';
-import { userTypeLabel } from '../../../app/access';
+import { mayReportSafeguarding, userTypeLabel } from '../../../app/access';
+import { ReportConcernCard } from '../../safeguarding/components/ReportConcernCard';
 import { GROUP_ICONS } from '../../../app/layouts/PortalLayout';
 import { navigationFor } from '../../../app/routes';
 import { activeNetwork, firstName } from '../../../shared/current-user';
@@ -47,6 +48,8 @@ export function DashboardPage() {
           Here are the areas of the portal your account can open. Pick one to get started.
         </Text>
       </div>
+
+      {mayReportSafeguarding(permissions) && <ReportConcernCard />}
 
       <section aria-labelledby="areas-heading">
         <Title order={2} fz="h4" id="areas-heading" mb="md">

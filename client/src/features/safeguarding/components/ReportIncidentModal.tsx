@@ -17,7 +17,7 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { ApiError } from '../../../shared/api/client';
-import { viewerTimezone, wallClockToIso } from '../../../shared/dates';
+import { isoToWallClock, viewerTimezone, wallClockToIso } from '../../../shared/dates';
 import { useSession } from '../../../shared/session';
 import { RISK_LEVELS, safeguardingApi, type RiskLevel } from '../api';
 import { SAFEGUARDING_KEY, useIncidentTypes, useReportIncident } from '../hooks';
@@ -53,7 +53,10 @@ export function ReportIncidentModal({
   const [debounced] = useDebouncedValue(studentSearch, 250);
   const [studentIds, setStudentIds] = useState<string[]>([]);
   const [typeIds, setTypeIds] = useState<string[]>([]);
-  const [occurredAt, setOccurredAt] = useState<string | null>(null);
+  // Most concerns are reported the same day: "now" is the default, changed when it happened earlier.
+  const [occurredAt, setOccurredAt] = useState<string | null>(() =>
+    isoToWallClock(new Date().toISOString(), timezone),
+  );
   const [description, setDescription] = useState('');
   const [immediateAction, setImmediateAction] = useState('');
   const [leadTold, setLeadTold] = useState(false);
@@ -106,7 +109,7 @@ export function ReportIncidentModal({
         onSuccess: (written) => {
           setStudentIds([]);
           setTypeIds([]);
-          setOccurredAt(null);
+          setOccurredAt(isoToWallClock(new Date().toISOString(), timezone));
           setDescription('');
           setImmediateAction('');
           setLeadTold(false);
@@ -135,6 +138,7 @@ export function ReportIncidentModal({
           value={studentIds}
           onChange={(ids) => {
             setStudentIds(ids);
+            setErrors((e) => ({ ...e, student_ids: undefined }));
             setStudentLabels((labels) => ({
               ...labels,
               ...Object.fromEntries(
@@ -142,6 +146,7 @@ export function ReportIncidentModal({
               ),
             }));
           }}
+          placeholder={studentIds.length ? undefined : 'Search students by name'}
           nothingFoundMessage={students.isFetching ? 'Searching…' : 'No student found'}
           filter={({ options }) => options}
           error={errors.student_ids}
@@ -151,7 +156,11 @@ export function ReportIncidentModal({
           withAsterisk
           data={(types.data?.items ?? []).map((t) => ({ value: t.id, label: t.name }))}
           value={typeIds}
-          onChange={setTypeIds}
+          onChange={(ids) => {
+            setTypeIds(ids);
+            setErrors((e) => ({ ...e, type_ids: undefined }));
+          }}
+          placeholder={typeIds.length ? undefined : 'Choose one or more'}
           error={errors.type_ids}
           nothingFoundMessage="No incident types yet: an administrator adds them"
         />
@@ -164,7 +173,8 @@ export function ReportIncidentModal({
         ))}
         <Group grow align="flex-start">
           <DateTimePicker
-            label={`When it happened (${timezone})`}
+            label="When it happened"
+            description={`Your time zone: ${timezone}`}
             withAsterisk
             valueFormat="DD.MM.YYYY HH:mm"
             value={occurredAt}
@@ -185,7 +195,10 @@ export function ReportIncidentModal({
           autosize
           minRows={4}
           value={description}
-          onChange={(e) => setDescription(e.currentTarget.value)}
+          onChange={(e) => {
+            setDescription(e.currentTarget.value);
+            setErrors((errs) => ({ ...errs, description: undefined }));
+          }}
           error={errors.description}
         />
         <Textarea
