@@ -23,18 +23,9 @@ import {
 import { AnyAuthenticatedUser, RequirePermissions } from '../platform/auth/public.decorator.js';
 import type { AuthenticatedRequest } from '../platform/auth/request-context.js';
 import { Problem } from '../platform/http/problem.js';
-import { PORTAL_NAMESPACE, uuidV5 } from '../platform/uuid.js';
 import { Credentials } from './credentials.js';
 import type { UserProfileChanges } from './user.events.js';
-import {
-  ALL_MARKER_PERMISSIONS,
-  INTERNAL_PERMISSIONS,
-  MARKER_PERMISSIONS,
-  hasAny,
-  initialPermissions,
-  isAdmin,
-  partnerVisibility,
-} from './policy/policy.js';
+import { INTERNAL_PERMISSIONS, MARKER_PERMISSIONS, isAdmin } from './policy/policy.js';
 import {
   ContactBody,
   ContactCreatedResponse,
@@ -44,15 +35,16 @@ import {
   PositionResponse,
   QualityIssueBody,
   ScheduleDeactivationBody,
-  TYPE_FILTERS,
   UpdateUserBody,
   UserCreatedResponse,
   UserPage,
   UserView,
 } from './users.dto.js';
-import { UsersReadModel, type UserSortColumn } from './users.read.js';
+import { UsersReadModel } from './users.read.js';
 import { toUserView } from './user.view.js';
-import { UserAccess, forbidden, isUuid, partnerPermissionsFor } from './user-access.js';
+import { listFilterFor } from './user-list-filter.js';
+import { UserCreation } from './user-creation.js';
+import { UserAccess, forbidden, isUuid } from './user-access.js';
 import type { CommandResult } from './commands/user-command.handler.js';
 
 const ADMIN = MARKER_PERMISSIONS.admin;
@@ -69,6 +61,7 @@ export class UsersController {
     private readonly access: UserAccess,
     private readonly users: UsersReadModel,
     private readonly credentials: Credentials,
+    private readonly creation: UserCreation,
   ) {}
 
   // ---- reads ----
@@ -78,26 +71,15 @@ export class UsersController {
   @ApiOkResponse({ type: UserPage })
   async list(@Req() req: AuthenticatedRequest, @Query() q: ListUsersQuery): Promise<UserPage> {
     const actor = await this.access.actorRow(req);
-    const page = q.page ?? 1;
-    const size = q.size ?? 50;
-    const sort = q.sort_by?.replace(/^-/, '') as UserSortColumn | undefined;
-    const { rows, total } = await this.users.list({
-      page,
-      size,
-      text: (q.query ?? q.name)?.trim() || undefined,
-      statuses: q.status,
-      userTypes: q.type?.map((t) => TYPE_FILTERS[t]),
-      customerId: q.customer_id,
-      hasAccess: q.has_access,
-      scopeCustomerId: isAdmin(actor.permissions) ? undefined : actor.customer_id,
-      partner: isAdmin(actor.permissions)
-        ? undefined
-        : { selfId: actor.id, ...partnerVisibility(actor.permissions) },
-      sortBy: sort,
-      descending: q.sort_by?.startsWith('-') ?? false,
-    });
+    const filter = listFilterFor(actor, q);
+    const { rows, total } = await this.users.list(filter);
     const hideNotes = this.access.hidesNotes(actor);
-    return { items: rows.map((r) => toUserView(r, { hideNotes })), total, page, size };
+    return {
+      items: rows.map((r) => toUserView(r, { hideNotes })),
+      total,
+      page: filter.page,
+      size: filter.size,
+    };
   }
 
   @Get(':id')
@@ -119,52 +101,7 @@ export class UsersController {
   @ApiUnprocessableEntityResponse({ description: 'Invalid field' })
   async create(@Req() req: AuthenticatedRequest, @Body() body: CreateUserBody): Promise<UserCreatedResponse> {
     const actor = await this.access.actorRow(req);
-    const customerType = body.user_type === 'partner' ? (body.customer_type ?? null) : null;
-    const extras = body.permissions ?? [];
-    if (extras.some((p) => ALL_MARKER_PERMISSIONS.includes(p)))
-      throw new Problem(
-        HttpStatus.UNPROCESSABLE_ENTITY,
-        'permissions: marker permissions come from user_type',
-      );
-    if (!isAdmin(actor.permissions)) {
-      const allowed = partnerPermissionsFor('add', { userType: body.user_type, customerType });
-      if (!hasAny(actor.permissions, ...allowed) || extras.length > 0) throw forbidden();
-      if (body.customer_id && body.customer_id !== actor.customer_id)
-        throw forbidden('Partners can only manage users of their own customer');
-    }
-    const customerId = isAdmin(actor.permissions) ? (body.customer_id ?? null) : actor.customer_id;
-    const login = (body.login ?? body.email).trim().toLowerCase();
-    if (await this.users.byLogin(login))
-      throw new Problem(HttpStatus.CONFLICT, 'A user with this login already exists');
-    // The id is derived from the login (as for the first administrator): creating the same login twice
-    // appends to the same stream with `no_stream`, which the store refuses.
-    const userId = uuidV5(`user:${login}`, PORTAL_NAMESPACE);
-    const permissions = [...new Set([...initialPermissions(body.user_type, customerType), ...extras])];
-    const result = await this.access
-      .run(req, {
-        type: 'CreateUser',
-        data: {
-          userId,
-          login,
-          email: body.email,
-          firstName: body.first_name,
-          lastName: body.last_name,
-          userType: body.user_type,
-          permissions,
-          customerId,
-          customerType,
-          networkId: body.network_id ?? null,
-          timezone: body.timezone ?? null,
-          notes: body.notes ?? null,
-        },
-      })
-      .catch((e: unknown) => {
-        if (e instanceof Problem && e.getStatus() === 409)
-          throw new Problem(HttpStatus.CONFLICT, 'A user with this login already exists');
-        throw e;
-      });
-    if (body.password) await this.credentials.setPassword(userId, body.password);
-    return { id: userId, position: result.position };
+    return this.creation.create(req, actor, body);
   }
 
   @Put(':id')
