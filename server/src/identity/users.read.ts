@@ -163,8 +163,9 @@ function whereOf(
     );
   }
   if (filter.text) {
-    const pattern = `%${filter.text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    add((n) => `(full_name ILIKE ${n} OR login ILIKE ${n} OR email ILIKE ${n})`, pattern);
+    // search_text: lower(first name, last name, login, e-mail), trigram-indexed (users projection).
+    const pattern = `%${filter.text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    add((n) => `search_text LIKE ${n}`, pattern);
   }
   if (filter.statuses?.length) add((n) => `status = ANY(${n}::text[])`, filter.statuses);
   if (filter.userTypes?.length) add((n) => `user_type = ANY(${n}::text[])`, filter.userTypes);
