@@ -57,8 +57,24 @@ export async function sendTable<T>(res: Response, download: TableDownload<T>): P
   );
   res.setHeader('Content-Disposition', `attachment; filename="${download.filename}.${ext}"`);
   res.setHeader('Cache-Control', 'no-store');
-  if (download.asExcel) await writeXlsx(res, download);
-  else await writeCsv(res, download);
+  try {
+    if (download.asExcel) await writeXlsx(res, download);
+    else await writeCsv(res, download);
+  } catch (e) {
+    // Once the download has started, a failure can only cut it: the client sees an incomplete
+    // transfer instead of a file that looks whole. A client that went away is not an error.
+    if (res.destroyed && !res.writableFinished && isPrematureClose(e)) return;
+    res.destroy(e instanceof Error ? e : new Error(String(e)));
+    throw e;
+  }
+}
+
+const isPrematureClose = (e: unknown) =>
+  e instanceof Error && (e as NodeJS.ErrnoException).code === 'ERR_STREAM_PREMATURE_CLOSE';
+
+/** Resolves when the stream can take more, or when the response is gone (the caller then stops). */
+function drainedOrClosed(stream: NodeJS.EventEmitter, res: Response): Promise<unknown> {
+  return Promise.race([once(stream, 'drain'), once(res, 'close')]);
 }
 
 async function writeCsv<T>(res: Response, { columns, rows }: TableDownload<T>): Promise<void> {
@@ -66,7 +82,8 @@ async function writeCsv<T>(res: Response, { columns, rows }: TableDownload<T>): 
   csv.pipe(res);
   const done = finished(res);
   for await (const row of rows) {
-    if (!csv.write(columns.map((c) => csvCell(c.value(row))))) await once(csv, 'drain');
+    if (res.destroyed) break; // the client went away: stop reading the database
+    if (!csv.write(columns.map((c) => csvCell(c.value(row))))) await drainedOrClosed(csv, res);
   }
   csv.end();
   await done;
@@ -80,7 +97,10 @@ async function writeXlsx<T>(res: Response, { columns, rows, sheetName }: TableDo
   });
   const sheet = workbook.addWorksheet(sheetName ?? 'Sheet1');
   sheet.columns = columns.map((c, i) => ({ header: c.header, key: `c${i}`, width: c.width ?? 20 }));
-  for await (const row of rows) sheet.addRow(columns.map((c) => xlsxCell(c.value(row)))).commit();
+  for await (const row of rows) {
+    if (res.destroyed) break;
+    sheet.addRow(columns.map((c) => xlsxCell(c.value(row)))).commit();
+  }
   sheet.commit();
   await workbook.commit();
 }
