@@ -12,6 +12,7 @@ export * from './custom-fields/custom-fields.projection.js';
 export * from './permission-templates/permission-templates.projection.js';
 export * from './networks/networks.projection.js';
 export * from './one-page-profiles/one-page-profiles.projection.js';
+export * from './users/student-activity.projection.js';
 
 import { usersProjection } from './users/users.projection.js';
 import { permissionAuditProjection } from './permission-audit/permission-audit.projection.js';
@@ -23,6 +24,7 @@ import { customFieldsProjection } from './custom-fields/custom-fields.projection
 import { permissionTemplatesProjection } from './permission-templates/permission-templates.projection.js';
 import { networksProjection } from './networks/networks.projection.js';
 import { onePageProfilesProjection } from './one-page-profiles/one-page-profiles.projection.js';
+import { studentActivityProjection } from './users/student-activity.projection.js';
 import type { Projection } from './projection.js';
 
 /** Every read model the portal maintains, in the order they are created. */
@@ -37,4 +39,5 @@ export const allProjections: readonly Projection[] = [
   permissionTemplatesProjection,
   networksProjection,
   onePageProfilesProjection,
+  studentActivityProjection,
 ];

@@ -57,6 +57,16 @@ export interface ResumeResult {
 
 export type ResumeAck = (result: ResumeResult | { error: string }) => void;
 
+/** Progress of a CSV user import (POST /users/import, /users/create_users_csv), sent to its caller only. */
+export interface ImportProgress {
+  /** The import's id (the `import_id` query parameter, or the one the answer returns). */
+  importId: string;
+  /** Rows handled so far (created or skipped). */
+  done: number;
+  /** Rows in the file. */
+  total: number;
+}
+
 export interface ServerToClientEvents {
   /** An event this socket's rooms may see (live or replayed). */
   live: (message: LiveMessage) => void;
@@ -64,6 +74,8 @@ export interface ServerToClientEvents {
   resumed: (result: ResumeResult) => void;
   /** The server is about to disconnect this socket; do not reconnect with the same token. */
   ended: (info: { reason: LiveEndReason }) => void;
+  /** A user import this user started advanced (room `user:{id}` only; not replayed on resume). */
+  'import-progress': (progress: ImportProgress) => void;
 }
 
 export interface ClientToServerEvents {

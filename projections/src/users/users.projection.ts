@@ -54,6 +54,8 @@ export interface UserRow {
   has_quality_issue: boolean;
   quality_issue_reason: string | null;
   contacts: UserContactRow[];
+  /** Derived: lower-case first name, last name, login and e-mail (the list's text search). */
+  search_text?: string;
   /** Derived: deactivated (no access), inactive (blocked), active. */
   status: 'active' | 'inactive' | 'deactivated';
   last_action: Date | null;
@@ -186,6 +188,28 @@ export const usersProjection = defineProjection({
     `CREATE INDEX IF NOT EXISTS rm_users_customer ON rm_users (customer_id)`,
     `CREATE INDEX IF NOT EXISTS rm_users_due_deactivation ON rm_users (scheduled_for_deactivation)
        WHERE scheduled_for_deactivation IS NOT NULL`,
+    // The user list (GET /users/, exports): status and type filters, the usual sorts with the id
+    // tie-break (also the exports' keyset), and trigram indexes for the text search (ILIKE '%text%').
+    `CREATE INDEX IF NOT EXISTS rm_users_status ON rm_users (status, user_type)`,
+    `CREATE INDEX IF NOT EXISTS rm_users_full_name ON rm_users (full_name, id)`,
+    `CREATE INDEX IF NOT EXISTS rm_users_last_name ON rm_users (last_name, id)`,
+    `CREATE INDEX IF NOT EXISTS rm_users_created_at ON rm_users (created_at, id)`,
+    // What the list's text search matches: name, login and e-mail in lower case, one column, so that
+    // one trigram index serves `search_text LIKE '%text%'` (cheaper than three ILIKEs even unindexed).
+    `ALTER TABLE rm_users ADD COLUMN IF NOT EXISTS search_text text GENERATED ALWAYS AS (
+       lower(first_name || ' ' || last_name || ' ' || login || ' ' || email)) STORED`,
+    // pg_trgm is a trusted extension (PostgreSQL 13+); where it cannot be created, search still works,
+    // unindexed. PGlite loads it as a contrib extension (server/src/platform/sql/pglite-client.ts).
+    `DO $$ BEGIN
+       CREATE EXTENSION IF NOT EXISTS pg_trgm;
+     EXCEPTION WHEN OTHERS THEN
+       RAISE NOTICE 'pg_trgm is not available: the user search is not indexed (%)', SQLERRM;
+     END $$`,
+    `DO $$ BEGIN
+       IF EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'pg_trgm') THEN
+         CREATE INDEX IF NOT EXISTS rm_users_search_trgm ON rm_users USING gin (search_text gin_trgm_ops);
+       END IF;
+     END $$`,
   ],
   handles: USER_EVENT_TYPES,
   async apply(event: ProjectionEvent, tx) {

@@ -7,6 +7,7 @@ import { DeactivationScheduler } from './deactivation.scheduler.js';
 import { FirstSuperuser } from './first-superuser.js';
 import { LoginController } from './login.controller.js';
 import { UserAccess } from './user-access.js';
+import { UserCreation } from './user-creation.js';
 import { UsersController } from './users.controller.js';
 import { StudentFilesController } from './student-files.controller.js';
 import { UserDeletionController } from './user-deletion.controller.js';
@@ -15,6 +16,11 @@ import { PasswordRecoveryController } from './password-recovery.controller.js';
 import { TokenLinks } from './token-links.js';
 import { MailOutboxController } from '../platform/mail/mail-outbox.controller.js';
 import { UsersReadModel } from './users.read.js';
+import { UserExportsController } from './csv/user-exports.controller.js';
+import { UserImportsController } from './csv/user-imports.controller.js';
+import { StudentContactsController } from './csv/student-contacts.controller.js';
+import { StudentActivityReadModel } from './csv/student-activity.read.js';
+
 import { TokenLinkFlow } from './token-link-flow.js';
 import {
   AccountActivation,
@@ -45,6 +51,9 @@ import { PermissionTemplatesController } from './permission-templates/permission
     AvailabilityController,
     CustomFieldsController,
     UserListsController,
+    UserExportsController,
+    UserImportsController,
+    StudentContactsController,
     ImpersonationController,
     StudentFilesController,
     UserDeletionController,
@@ -73,6 +82,8 @@ import { PermissionTemplatesController } from './permission-templates/permission
     AccessLiveRules,
     UserCommandHandler,
     UserAccess,
+    UserCreation,
+    StudentActivityReadModel,
     DeactivationScheduler,
     { provide: ACTOR_LOADER, useExisting: UsersReadModel },
   ],

@@ -23,7 +23,6 @@ import {
 import { AnyAuthenticatedUser, RequirePermissions } from '../platform/auth/public.decorator.js';
 import type { AuthenticatedRequest } from '../platform/auth/request-context.js';
 import { Problem } from '../platform/http/problem.js';
-import { PORTAL_NAMESPACE, uuidV5 } from '../platform/uuid.js';
 import { Credentials } from './credentials.js';
 import { PersonalDataVault } from '../platform/personal-data/personal-data-vault.js';
 import { AccountActivation } from './activation.controller.js';
@@ -55,6 +54,7 @@ import { UsersReadModel } from './users.read.js';
 import { pagedUsers } from './lists/user-list-query.js';
 import { toUserView } from './user.view.js';
 import { NetworksReadModel } from './networks/networks.read.js';
+import { UserCreation } from './user-creation.js';
 import { UserAccess, forbidden, isUuid, partnerPermissionsFor } from './user-access.js';
 import type { CommandResult } from './commands/user-command.handler.js';
 
@@ -76,6 +76,7 @@ export class UsersController {
     private readonly customFields: CustomFields,
     private readonly networks: NetworksReadModel,
     private readonly vault: PersonalDataVault,
+    private readonly creation: UserCreation,
   ) {}
 
   // ---- reads ----
@@ -109,61 +110,7 @@ export class UsersController {
   @ApiUnprocessableEntityResponse({ description: 'Invalid field' })
   async create(@Req() req: AuthenticatedRequest, @Body() body: CreateUserBody): Promise<UserCreatedResponse> {
     const actor = await this.access.actorRow(req);
-    const customerType = body.user_type === 'partner' ? (body.customer_type ?? null) : null;
-    const extras = body.permissions ?? [];
-    if (extras.some((p) => ALL_MARKER_PERMISSIONS.includes(p)))
-      throw new Problem(
-        HttpStatus.UNPROCESSABLE_ENTITY,
-        'permissions: marker permissions come from user_type',
-      );
-    if (!isAdmin(actor.permissions)) {
-      const allowed = partnerPermissionsFor('add', { userType: body.user_type, customerType });
-      if (!hasAny(actor.permissions, ...allowed) || extras.length > 0) throw forbidden();
-      if (body.customer_id && body.customer_id !== actor.customer_id)
-        throw forbidden('Partners can only manage users of their own customer');
-    }
-    const customerId = isAdmin(actor.permissions) ? (body.customer_id ?? null) : actor.customer_id;
-    const customFields = await this.customFields.check(body.custom_fields, 'create');
-    await this.networks.requireKnown(body.network_id);
-    const login = (body.login ?? body.email).trim().toLowerCase();
-    if (await this.users.byLogin(login))
-      throw new Problem(HttpStatus.CONFLICT, 'A user with this login already exists');
-    // The id is derived from the login (as for the first administrator): creating the same login twice
-    // appends to the same stream with `no_stream`, which the store refuses.
-    // After an erasure (decision 0014) the login is free again, but the derived stream is taken: a new
-    // person with the same login gets a fresh id.
-    const derivedId = uuidV5(`user:${login}`, PORTAL_NAMESPACE);
-    const userId = (await this.vault.isErased(derivedId)) ? randomUUID() : derivedId;
-    const permissions = [...new Set([...initialPermissions(body.user_type, customerType), ...extras])];
-    const result = await this.access
-      .run(req, {
-        type: 'CreateUser',
-        data: {
-          userId,
-          login,
-          email: body.email,
-          firstName: body.first_name,
-          lastName: body.last_name,
-          userType: body.user_type,
-          permissions,
-          customerId,
-          customerType,
-          networkId: body.network_id ?? null,
-          timezone: body.timezone ?? null,
-          notes: body.notes ?? null,
-          awaitingActivation: !body.password,
-          ...(customFields ? { customFields } : {}),
-        },
-      })
-      .catch((e: unknown) => {
-        if (e instanceof Problem && e.getStatus() === 409)
-          throw new Problem(HttpStatus.CONFLICT, 'A user with this login already exists');
-        throw e;
-      });
-    // Without a password the user chooses one through a mailed activation link (docs/decisions/0016).
-    if (body.password) await this.credentials.setPassword(userId, body.password);
-    else await this.activation.mailLink({ id: userId, email: body.email, firstName: body.first_name });
-    return { id: userId, position: result.position };
+    return this.creation.create(req, actor, body);
   }
 
   @Put(':id')

@@ -92,31 +92,7 @@ export class UsersReadModel implements ActorLoader {
   }
 
   async list(filter: UserListFilter): Promise<{ rows: UserRow[]; total: number }> {
-    const where: string[] = ['deleted_at IS NULL'];
-    const params: unknown[] = [];
-    const add = (sql: (n: string) => string, value: unknown) => {
-      params.push(value);
-      where.push(sql(`$${params.length}`));
-    };
-    if (filter.scopeCustomerId !== undefined) add((n) => `customer_id = ${n}`, filter.scopeCustomerId);
-    if (filter.partner) {
-      const { selfId, students, customerTypes } = filter.partner;
-      params.push(selfId, customerTypes);
-      const [self, types] = [`$${params.length - 1}`, `$${params.length}`];
-      where.push(
-        `(id = ${self} OR (user_type = 'partner' AND customer_type = ANY(${types}::text[]))` +
-          `${students ? " OR user_type = 'student'" : ''})`,
-      );
-    }
-    if (filter.text) {
-      const pattern = `%${filter.text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-      add((n) => `(full_name ILIKE ${n} OR login ILIKE ${n} OR email ILIKE ${n})`, pattern);
-    }
-    if (filter.statuses?.length) add((n) => `status = ANY(${n}::text[])`, filter.statuses);
-    if (filter.userTypes?.length) add((n) => `user_type = ANY(${n}::text[])`, filter.userTypes);
-    if (filter.customerId) add((n) => `customer_id = ${n}`, filter.customerId);
-    if (filter.hasAccess !== undefined) add((n) => `has_access = ${n}`, filter.hasAccess);
-    const whereSql = where.length ? `WHERE ${where.join(' AND ')}` : '';
+    const { whereSql, params } = whereOf(filter);
     const sort = filter.sortBy ?? 'full_name';
     const direction = filter.descending ? 'DESC' : 'ASC';
     const { rows: count } = await this.sql.query<{ total: string }>(
@@ -131,6 +107,39 @@ export class UsersReadModel implements ActorLoader {
     return { rows, total: Number(count[0]?.total ?? 0) };
   }
 
+  /**
+   * Every user the filter matches (page and size ignored), in the filter's order (ties by id), fetched
+   * `batchSize` rows at a time with keyset paging: exports stream this without holding the whole set
+   * in memory, and a late batch costs the same as the first. (Every sort column is NOT NULL.)
+   */
+  async *stream(filter: Omit<UserListFilter, 'page' | 'size'>, batchSize = 1000): AsyncGenerator<UserRow> {
+    const sort = filter.sortBy ?? 'full_name';
+    const direction = filter.descending ? 'DESC' : 'ASC';
+    let after: Keyset | undefined;
+    for (;;) {
+      const { whereSql, params } = whereOf(filter, after);
+      const { rows } = await this.sql.query<UserRow>(
+        `SELECT ${USER_COLUMNS} FROM rm_users ${whereSql}
+          ORDER BY ${sort} ${direction}, id ${direction} LIMIT ${batchSize}`,
+        params,
+      );
+      for (const row of rows) yield row;
+      const last = rows.at(-1);
+      if (!last || rows.length < batchSize) return;
+      after = { column: sort, value: last[sort], id: last.id, descending: filter.descending ?? false };
+    }
+  }
+
+  /** Which of these logins (lower case) already belong to a user. */
+  async existingLogins(logins: readonly string[]): Promise<Set<string>> {
+    if (logins.length === 0) return new Set();
+    const { rows } = await this.sql.query<{ login: string }>(
+      'SELECT login FROM rm_users WHERE login = ANY($1::text[])',
+      [logins.map((l) => l.toLowerCase())],
+    );
+    return new Set(rows.map((r) => r.login));
+  }
+
   /** Users whose scheduled deactivation has come due and who still have access. */
   async dueDeactivations(now: Date, limit = 100): Promise<string[]> {
     const { rows } = await this.sql.query<{ id: string }>(
@@ -140,4 +149,50 @@ export class UsersReadModel implements ActorLoader {
     );
     return rows.map((r) => r.id);
   }
+}
+
+interface Keyset {
+  column: UserSortColumn;
+  value: unknown;
+  id: string;
+  descending: boolean;
+}
+
+/** The WHERE clause of a list filter; `after` adds the keyset condition `(column, id) > (value, id)`. */
+function whereOf(
+  filter: Omit<UserListFilter, 'page' | 'size'>,
+  after?: Keyset,
+): { whereSql: string; params: unknown[] } {
+  // Soft-deleted users (decision 0015) are left out of every list and export.
+  const where: string[] = ['deleted_at IS NULL'];
+  const params: unknown[] = [];
+  const add = (sql: (n: string) => string, value: unknown) => {
+    params.push(value);
+    where.push(sql(`$${params.length}`));
+  };
+  if (filter.scopeCustomerId !== undefined) add((n) => `customer_id = ${n}`, filter.scopeCustomerId);
+  if (filter.partner) {
+    const { selfId, students, customerTypes } = filter.partner;
+    params.push(selfId, customerTypes);
+    const [self, types] = [`$${params.length - 1}`, `$${params.length}`];
+    where.push(
+      `(id = ${self} OR (user_type = 'partner' AND customer_type = ANY(${types}::text[]))` +
+        `${students ? " OR user_type = 'student'" : ''})`,
+    );
+  }
+  if (filter.text) {
+    // search_text: lower(first name, last name, login, e-mail), trigram-indexed (users projection).
+    const pattern = `%${filter.text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    add((n) => `search_text LIKE ${n}`, pattern);
+  }
+  if (filter.statuses?.length) add((n) => `status = ANY(${n}::text[])`, filter.statuses);
+  if (filter.userTypes?.length) add((n) => `user_type = ANY(${n}::text[])`, filter.userTypes);
+  if (filter.customerId) add((n) => `customer_id = ${n}`, filter.customerId);
+  if (filter.hasAccess !== undefined) add((n) => `has_access = ${n}`, filter.hasAccess);
+  if (after) {
+    params.push(after.value, after.id);
+    const op = after.descending ? '<' : '>';
+    where.push(`(${after.column}, id) ${op} ($${params.length - 1}, $${params.length}::uuid)`);
+  }
+  return { whereSql: where.length ? `WHERE ${where.join(' AND ')}` : '', params };
 }

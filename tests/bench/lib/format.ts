@@ -1,4 +1,4 @@
-import type { BenchReport, Measurement } from './suite.js';
+import type { BenchReport, Measurement, Timing } from './suite.js';
 
 const num = (n: number) => n.toLocaleString('en-US', { maximumFractionDigits: n < 100 ? 1 : 0 });
 
@@ -26,9 +26,13 @@ export function formatReport(report: BenchReport): string {
   lines.push('');
   lines.push('   subject / baseline:');
   report.measurements.forEach((m, i) => {
-    lines.push(`   ${i + 1}. ${m.subject.how} (${num(m.subject.count)} in ${num(m.subject.ms)} ms)`);
+    lines.push(
+      `   ${i + 1}. ${m.subject.how} (${num(m.subject.count)} in ${num(m.subject.ms)} ms${percentiles(m.subject)})`,
+    );
     if (m.baseline)
-      lines.push(`      vs ${m.baseline.how} (${num(m.baseline.count)} in ${num(m.baseline.ms)} ms)`);
+      lines.push(
+        `      vs ${m.baseline.how} (${num(m.baseline.count)} in ${num(m.baseline.ms)} ms${percentiles(m.baseline)})`,
+      );
   });
   for (const note of report.notes) lines.push(`   note: ${note}`);
   const goals = report.measurements.flatMap((m) => m.goals);
@@ -47,4 +51,8 @@ function row(index: number, m: Measurement): string[] {
     m.ratio !== undefined ? `${m.ratio.toFixed(2)}×` : '-',
     m.goals.map((g) => `${g.pass ? 'PASS' : 'MISS'} ${g.goal}`).join('; ') || '-',
   ];
+}
+
+function percentiles(t: Timing): string {
+  return t.p50Ms === undefined ? '' : `; p50 ${num(t.p50Ms)} ms, p99 ${num(t.p99Ms ?? 0)} ms`;
 }

@@ -30,6 +30,9 @@ export interface Timing {
   ms: number;
   /** count per second. */
   rate: number;
+  /** Latency percentiles of single operations (request suites), milliseconds. */
+  p50Ms?: number;
+  p99Ms?: number;
 }
 
 export interface GoalResult {

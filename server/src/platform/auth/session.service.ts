@@ -54,6 +54,10 @@ export class SessionService {
     return { token, session: { id, userId, impersonatorId } };
   }
 
+  /**
+   * Checks a token and keeps its session alive. `last_seen_at` is written at most every 15 seconds per
+   * session (idle timeouts are minutes): most requests then only read, instead of committing a write.
+   */
   async verify(token: string): Promise<SessionCheck> {
     if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return { ok: false, reason: 'unknown' };
     const { rows } = await this.sql.query<{
@@ -68,7 +72,8 @@ export class SessionService {
                  AND last_seen_at > clock_timestamp() - make_interval(mins => $2::int)) AS alive
            FROM auth_sessions WHERE token_hash = $1
        ), touched AS (
-         UPDATE auth_sessions a SET last_seen_at = clock_timestamp() FROM s WHERE a.id = s.id AND s.alive
+         UPDATE auth_sessions a SET last_seen_at = clock_timestamp() FROM s
+          WHERE a.id = s.id AND s.alive AND a.last_seen_at < clock_timestamp() - interval '15 seconds'
        )
        SELECT id, user_id, impersonator_id, alive FROM s`,
       [hashToken(token), this.config.session.idleMinutes],

@@ -1,4 +1,5 @@
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import type { SqlClient, SqlExecutor, SqlSession } from './sql-client.js';
 import { acquireDirectoryLock, type DirectoryLock } from './directory-lock.js';
 
@@ -19,7 +20,8 @@ export class PgliteSqlClient implements SqlClient {
   static async open(dataDir?: string): Promise<PgliteSqlClient> {
     const lock = dataDir ? await acquireDirectoryLock(dataDir) : null;
     try {
-      const db = await PGlite.create(dataDir ?? 'memory://');
+      // pg_trgm: trigram indexes for the user search (the users projection creates the extension).
+      const db = await PGlite.create(dataDir ?? 'memory://', { extensions: { pg_trgm } });
       return new PgliteSqlClient(db, lock);
     } catch (e) {
       await lock?.release();

@@ -1,0 +1,117 @@
+import { defineProjection, type ProjectionEvent, type ProjectionTx } from '../projection.js';
+import type { UserCreatedData, UserProfileUpdatedData, UserRef } from './user-events.js';
+
+/**
+ * When each student had access (docs/decisions/0018): one row per period during which the student was
+ * active (has access and is not blocked), open while it lasts. The "active students per day / month"
+ * report counts, for each day, the students with a period overlapping it. The users read model only
+ * knows the current status, so this history is a read model of its own, built from the same events.
+ *
+ * `rm_student_activity` holds each student's current state (to know when a change starts or ends a
+ * period) and current customer (reports filter by it).
+ */
+export interface StudentActivePeriodRow {
+  user_id: string;
+  started_at: Date;
+  ended_at: Date | null;
+}
+
+const HANDLES = [
+  'UserCreated',
+  'UserProfileUpdated',
+  'UserActivated',
+  'UserDeactivated',
+  'UserBlocked',
+  'UserUnblocked',
+] as const;
+
+type Change = { has_access?: boolean; is_blocked?: boolean };
+
+const CHANGES: Record<string, Change> = {
+  UserActivated: { has_access: true },
+  UserDeactivated: { has_access: false },
+  UserBlocked: { is_blocked: true },
+  UserUnblocked: { is_blocked: false },
+};
+
+async function changeState(tx: ProjectionTx, event: ProjectionEvent, change: Change) {
+  const { userId } = event.data as UserRef;
+  const { rows } = await tx.query<{ has_access: boolean; is_blocked: boolean }>(
+    'SELECT has_access, is_blocked FROM rm_student_activity WHERE user_id = $1',
+    [userId],
+  );
+  const before = rows[0];
+  if (!before) return; // not a student
+  const after = { ...before, ...change };
+  const wasActive = before.has_access && !before.is_blocked;
+  const isActive = after.has_access && !after.is_blocked;
+  await tx.query('UPDATE rm_student_activity SET has_access = $2, is_blocked = $3 WHERE user_id = $1', [
+    userId,
+    after.has_access,
+    after.is_blocked,
+  ]);
+  const at = event.metadata.occurredAt;
+  if (wasActive && !isActive)
+    await tx.query(
+      'UPDATE rm_student_active_periods SET ended_at = $2 WHERE user_id = $1 AND ended_at IS NULL',
+      [userId, at],
+    );
+  else if (!wasActive && isActive)
+    await tx.query('INSERT INTO rm_student_active_periods (user_id, started_at) VALUES ($1, $2)', [
+      userId,
+      at,
+    ]);
+}
+
+export const studentActivityProjection = defineProjection({
+  name: 'student-activity',
+  version: 1,
+  tables: ['rm_student_active_periods', 'rm_student_activity'],
+  schema: [
+    `CREATE TABLE IF NOT EXISTS rm_student_activity (
+       user_id     uuid PRIMARY KEY,
+       customer_id uuid,
+       has_access  boolean NOT NULL,
+       is_blocked  boolean NOT NULL
+     )`,
+    `CREATE TABLE IF NOT EXISTS rm_student_active_periods (
+       user_id    uuid NOT NULL,
+       started_at timestamptz NOT NULL,
+       ended_at   timestamptz
+     )`,
+    `CREATE INDEX IF NOT EXISTS rm_student_active_periods_user ON rm_student_active_periods (user_id)`,
+    `CREATE INDEX IF NOT EXISTS rm_student_active_periods_span ON rm_student_active_periods (started_at, ended_at)`,
+  ],
+  handles: HANDLES,
+  async apply(event: ProjectionEvent, tx) {
+    switch (event.type) {
+      case 'UserCreated': {
+        const d = event.data as UserCreatedData;
+        if (d.userType !== 'student') return;
+        await tx.query(
+          `INSERT INTO rm_student_activity (user_id, customer_id, has_access, is_blocked)
+           VALUES ($1, $2, true, false) ON CONFLICT (user_id) DO NOTHING`,
+          [d.userId, d.customerId ?? null],
+        );
+        await tx.query('INSERT INTO rm_student_active_periods (user_id, started_at) VALUES ($1, $2)', [
+          d.userId,
+          event.metadata.occurredAt,
+        ]);
+        return;
+      }
+      case 'UserProfileUpdated': {
+        const { userId, changes } = event.data as UserProfileUpdatedData;
+        if (changes.customerId === undefined) return;
+        await tx.query('UPDATE rm_student_activity SET customer_id = $2 WHERE user_id = $1', [
+          userId,
+          changes.customerId,
+        ]);
+        return;
+      }
+      default: {
+        const change = CHANGES[event.type];
+        if (change) await changeState(tx, event, change);
+      }
+    }
+  },
+});
