@@ -144,7 +144,7 @@ describe('reliability: SIGKILL in the middle of commands and edits, restart on t
       }
     };
     await Promise.all(Array.from({ length: CONCURRENCY }, worker));
-    await restarted;
+    await (restarted as Promise<void> | null);
     expect(killed).toBe(true);
     // Conflicts (two commands on one user at once) may be refused with 409; nothing else.
     expect(refused.filter((r) => !r.startsWith('409'))).toEqual([]);
