@@ -25,14 +25,15 @@ export function formatReport(report: BenchReport): string {
   for (const r of rows) lines.push(fmt(r));
   lines.push('');
   lines.push('   subject / baseline:');
+  // Latency and memory rows (unit ms or MB) carry the figure itself in `ms`, the samples in `count`.
+  const detail = (m: Measurement, t: { count: number; ms: number }) =>
+    /^(ms|MB)\b/.test(m.unit)
+      ? `${num(t.count)} sample${t.count === 1 ? '' : 's'}: ${num(t.ms)} ${m.unit.slice(0, 2)}`
+      : `${num(t.count)} in ${num(t.ms)} ms`;
   report.measurements.forEach((m, i) => {
-    lines.push(
-      `   ${i + 1}. ${m.subject.how} (${num(m.subject.count)} in ${num(m.subject.ms)} ms${percentiles(m.subject)})`,
-    );
+    lines.push(`   ${i + 1}. ${m.subject.how} (${detail(m, m.subject)}${percentiles(m.subject)})`);
     if (m.baseline)
-      lines.push(
-        `      vs ${m.baseline.how} (${num(m.baseline.count)} in ${num(m.baseline.ms)} ms${percentiles(m.baseline)})`,
-      );
+      lines.push(`      vs ${m.baseline.how} (${detail(m, m.baseline)}${percentiles(m.baseline)})`);
   });
   for (const note of report.notes) lines.push(`   note: ${note}`);
   const goals = report.measurements.flatMap((m) => m.goals);

@@ -18,6 +18,15 @@ export type BusMessageType = (typeof BusMessage)[keyof typeof BusMessage];
 export type BusListener = (type: BusMessageType, payload: Uint8Array) => void;
 
 /**
+ * What one process tells every process (itself included) about a user's open connections: `end`
+ * closes them all (the reason is the close reason), `recheck` re-evaluates session and access.
+ */
+export type AccessNotice =
+  { type: 'end'; userId: string; reason: string } | { type: 'recheck'; userId: string };
+
+export type AccessListener = (notice: AccessNotice) => void;
+
+/**
  * Fan-out of document updates and awareness between server processes. Each message carries the id
  * of the process that sent it, so a process ignores its own messages.
  */
@@ -27,6 +36,10 @@ export interface CollabBus {
   join(documentName: string, listener: BusListener): Promise<void>;
   leave(documentName: string): Promise<void>;
   publish(documentName: string, type: BusMessageType, payload: Uint8Array): void;
+  /** Delivers `notice` to the access listener of every process, this one included. */
+  announce(notice: AccessNotice): void;
+  /** The listener for `announce` (one per process). */
+  onAccess(listener: AccessListener): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -34,10 +47,21 @@ export interface CollabBus {
 export class LocalCollabBus implements CollabBus {
   readonly processId = randomUUID();
   readonly distributed = false;
+  private accessListener: AccessListener | null = null;
   async join(): Promise<void> {}
   async leave(): Promise<void> {}
   publish(): void {}
-  async close(): Promise<void> {}
+  announce(notice: AccessNotice): void {
+    this.accessListener?.(notice);
+  }
+  onAccess(listener: AccessListener): Promise<void> {
+    this.accessListener = listener;
+    return Promise.resolve();
+  }
+  close(): Promise<void> {
+    this.accessListener = null;
+    return Promise.resolve();
+  }
 }
 
 /** The part of a node-redis client this bus uses (publisher and its duplicate, the subscriber). */
@@ -48,7 +72,10 @@ interface Redis {
   close(): Promise<void>;
 }
 
-/** Redis pub/sub, one channel per document (`portal:collab:{documentName}`). */
+/**
+ * Redis pub/sub, one channel per document (`{REDIS_PREFIX}:collab:{documentName}`) and one for access
+ * notices (`{REDIS_PREFIX}:collab-access`).
+ */
 export class RedisCollabBus implements CollabBus {
   readonly processId = randomUUID();
   readonly distributed = true;
@@ -58,20 +85,43 @@ export class RedisCollabBus implements CollabBus {
     private readonly pub: Redis,
     private readonly sub: Redis,
     private readonly log: Log,
+    private readonly prefix: string,
   ) {}
 
-  static async connect(url: string, log: Log): Promise<RedisCollabBus> {
+  static async connect(url: string, log: Log, prefix = 'portal'): Promise<RedisCollabBus> {
     const pub = createClient({ url });
     pub.on('error', (e: Error) => log.warn({ err: e }, 'collaboration: redis publisher error'));
     const sub = pub.duplicate();
     sub.on('error', (e: Error) => log.warn({ err: e }, 'collaboration: redis subscriber error'));
     await pub.connect();
     await sub.connect();
-    return new RedisCollabBus(pub, sub, log);
+    return new RedisCollabBus(pub, sub, log, prefix);
   }
 
   private channel(documentName: string): string {
-    return `portal:collab:${documentName}`;
+    return `${this.prefix}:collab:${documentName}`;
+  }
+
+  private get accessChannel(): string {
+    return `${this.prefix}:collab-access`;
+  }
+
+  announce(notice: AccessNotice): void {
+    this.pub.publish(this.accessChannel, Buffer.from(JSON.stringify(notice))).catch((e: unknown) => {
+      this.log.warn({ err: e, notice }, 'collaboration: could not publish an access notice to redis');
+    });
+  }
+
+  async onAccess(listener: AccessListener): Promise<void> {
+    const handler = (message: Buffer) => {
+      try {
+        const notice = JSON.parse(message.toString('utf8')) as AccessNotice;
+        if (typeof notice?.userId === 'string') listener(notice);
+      } catch (e) {
+        this.log.warn({ err: e }, 'collaboration: unreadable access notice from another process');
+      }
+    };
+    await this.sub.subscribe(this.accessChannel, handler, true);
   }
 
   async join(documentName: string, listener: BusListener): Promise<void> {

@@ -21,8 +21,14 @@ export const MessageType = {
 export const CloseCode = {
   /** A frame that is not a valid y-websocket message (or not binary). */
   malformed: 4400,
-  /** The user lost access while connected. */
+  /**
+   * The user lost access while connected: session ended (revoked, expired), user blocked or
+   * deactivated, or may no longer read the document. The reason says which (`session_ended`,
+   * `blocked`, `deactivated`, `no_access`, the live channel's words).
+   */
   forbidden: 4403,
+  /** The user's rights on the document changed (may now write, or only read): reconnect at once. */
+  accessChanged: 4501,
   /** A message larger than the configured limit. */
   tooLarge: 4413,
   /** Too many messages: the per-connection token bucket ran dry. */

@@ -13,8 +13,11 @@ import { createTestDatabase, type TestDatabase } from '../testing/postgres-test-
 import { waitFor } from '../testing/wait-for.js';
 import { CloseCode, documentStream, DOCUMENT_SNAPSHOT_TAKEN, DOCUMENT_UPDATED } from './collab.protocol.js';
 import { CollaborationServer } from './collaboration.server.js';
+import { ProjectionRunner } from '../projections/projection-runner.js';
 import { DocumentKinds, testDocumentKind } from './document-kinds.js';
+import { SessionService } from '../auth/session.service.js';
 import {
+  closes,
   documentFromStream,
   editor,
   rawSession,
@@ -22,6 +25,7 @@ import {
   synced,
   text,
   upgradeStatus,
+  userEvent,
 } from './testing/collab-test-kit.js';
 
 const silent = pino({ level: 'silent' });
@@ -255,6 +259,30 @@ describe('collaboration server, embedded mode', () => {
     expect(stored.getText('body').toJSON()).toBe('bye');
   });
 
+  it('closes a deactivated user’s open documents within a second, with the reason', async () => {
+    const gone = await signedInUser(running, ['USER_IS_ADMIN'], 'Gone');
+    const p = open(`test:${randomUUID()}`, gone.token);
+    const seen = closes(p);
+    await synced(p);
+    const started = Date.now();
+    await userEvent(running, gone.userId, 'UserDeactivated', { scheduled: false });
+    await waitFor('the connection closed', () => seen.length > 0, 5000);
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(seen[0]).toEqual({ code: CloseCode.forbidden, reason: 'deactivated' });
+    expect(p.wsconnected).toBe(false);
+  });
+
+  it('closes connections whose session has ended at the next sweep', async () => {
+    const idle = await signedInUser(running, ['USER_IS_ADMIN'], 'Idle');
+    const p = open(`test:${randomUUID()}`, idle.token);
+    const seen = closes(p);
+    await synced(p);
+    await running.app.get(SessionService).revokeAllForUser(idle.userId);
+    expect(await collab(running).sweepSessions()).toBe(1);
+    await waitFor('the connection closed', () => seen.length > 0);
+    expect(seen[0]).toEqual({ code: CloseCode.forbidden, reason: 'session_ended' });
+  });
+
   it('keeps acknowledged (flushed) content across a restart, and flushes on shutdown', async () => {
     const id = randomUUID();
     const room = `test:${id}`;
@@ -311,6 +339,47 @@ describe('collaboration server, two processes on PostgreSQL with REDIS_URL', () 
     for (const p of providers.splice(0)) p.destroy();
     for (const app of apps) await app.close().catch(() => {});
     await db?.drop();
+  });
+
+  it('a block or a lost permission closes connections on the other process within a second', async () => {
+    const [leader, standby] = apps as [RunningApp, RunningApp];
+    expect(leader.app.get(ProjectionRunner).isLeader).toBe(true);
+    expect(standby.app.get(ProjectionRunner).isLeader).toBe(false);
+
+    const blocked = await signedInUser(standby, ['USER_IS_ADMIN'], 'Blocked');
+    const pb = editor(standby, `test:${randomUUID()}`, blocked.token);
+    providers.push(pb);
+    const blockedCloses = closes(pb);
+    await synced(pb);
+    let started = Date.now();
+    await userEvent(leader, blocked.userId, 'UserBlocked');
+    await waitFor('the blocked user’s connection closed', () => blockedCloses.length > 0, 5000);
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(blockedCloses).toEqual([{ code: CloseCode.forbidden, reason: 'blocked' }]);
+
+    // Losing USER_IS_ADMIN: the `secret` document closes (no read), the `test` one reconnects read-only.
+    const demoted = await signedInUser(standby, ['USER_IS_ADMIN'], 'Demoted');
+    const secret = editor(standby, `secret:${randomUUID()}`, demoted.token);
+    const shared = editor(standby, `test:${randomUUID()}`, demoted.token);
+    providers.push(secret, shared);
+    const secretCloses = closes(secret);
+    const sharedCloses = closes(shared);
+    await Promise.all([synced(secret), synced(shared)]);
+    started = Date.now();
+    await userEvent(leader, demoted.userId, 'UserPermissionsChanged', {
+      permissions: ['USER_IS_TEACHER'],
+      added: ['USER_IS_TEACHER'],
+      removed: ['USER_IS_ADMIN'],
+    });
+    await waitFor('both connections closed', () => secretCloses.length > 0 && sharedCloses.length > 0, 5000);
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(secretCloses[0]).toEqual({ code: CloseCode.forbidden, reason: 'no_access' });
+    expect(sharedCloses[0]).toEqual({ code: CloseCode.accessChanged, reason: 'access changed: reconnect' });
+    // 4501 is a "try again": the provider reconnects, now read-only.
+    await waitFor('reconnected read-only', () => {
+      const d = collab(standby).loadedDocument(shared.roomname);
+      return !!d && [...d.connections].some((c) => c.actor.userId === demoted.userId && c.readOnly);
+    });
   });
 
   it('converges editors connected to different processes and persists both sides once', async () => {

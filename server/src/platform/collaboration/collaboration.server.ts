@@ -15,7 +15,7 @@ import { APP_CONFIG, LOGGER } from '../tokens.js';
 import { ACTOR_LOADER, type ActorLoader } from '../auth/actor-loader.js';
 import { SessionService } from '../auth/session.service.js';
 import type { Actor } from '../auth/request-context.js';
-import { LocalCollabBus, RedisCollabBus, type CollabBus } from './collab-bus.js';
+import { LocalCollabBus, RedisCollabBus, type AccessNotice, type CollabBus } from './collab-bus.js';
 import { CollabConnection, colourFor, type CollabUser } from './collab-connection.js';
 import { CollabDocument } from './collab-document.js';
 import {
@@ -26,6 +26,9 @@ import {
   type DocumentName,
 } from './collab.protocol.js';
 import { DocumentKinds } from './document-kinds.js';
+import { ProjectionRunner } from '../projections/projection-runner.js';
+import type { RecordedEvent } from '../event-store/event-store.js';
+import { DISCONNECTING_EVENTS, REFRESHING_EVENTS } from '../live/live-sessions.js';
 
 const STATUS_TEXT: Record<number, string> = {
   401: 'Unauthorized',
@@ -68,6 +71,12 @@ export class CollaborationServer implements OnApplicationBootstrap, BeforeApplic
   private actors: ActorLoader | null = null;
   private server: Server | null = null;
   private stopping = false;
+  /** Every open connection of this process, with its document (for access re-checks). */
+  private readonly open = new Map<CollabConnection, DocumentName>();
+  private stopApplied: (() => void) | null = null;
+  private sweeper: NodeJS.Timeout | null = null;
+  /** How often this process re-checks the sessions of its own connections (idle or expired sessions). */
+  static sweepIntervalMs = 60_000;
   private readonly onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     const path = (req.url ?? '').split('?')[0]!;
     if (!path.startsWith(`${COLLAB_PATH}/`)) return; // someone else's upgrade (Socket.IO, ...)
@@ -90,14 +99,120 @@ export class CollaborationServer implements OnApplicationBootstrap, BeforeApplic
 
   async onApplicationBootstrap(): Promise<void> {
     this.actors = this.moduleRef.get<ActorLoader>(ACTOR_LOADER, { strict: false });
-    if (this.config.redisUrl) this.bus = await RedisCollabBus.connect(this.config.redisUrl, this.log);
+    if (this.config.redisUrl)
+      this.bus = await RedisCollabBus.connect(this.config.redisUrl, this.log, this.config.redisPrefix);
+    await this.bus.onAccess((notice) => this.onAccessNotice(notice));
+    // The leading process hears committed user events and tells every process (the live channel's signal).
+    const runner = this.moduleRef.get(ProjectionRunner, { strict: false });
+    this.stopApplied = runner.onApplied((events) => this.accessEvents(events));
+    this.sweeper = setInterval(() => {
+      this.sweepSessions().catch((e: unknown) =>
+        this.log.warn({ err: e }, 'collaboration: session sweep failed'),
+      );
+    }, CollaborationServer.sweepIntervalMs).unref();
     this.server = this.adapterHost.httpAdapter.getHttpServer() as Server;
     this.server.on('upgrade', this.onUpgrade);
+  }
+
+  /**
+   * Blocks, deactivations and password changes end the user's connections on every process; permission
+   * changes make every process re-check them (see DISCONNECTING_EVENTS and REFRESHING_EVENTS).
+   */
+  accessEvents(events: readonly RecordedEvent[]): void {
+    const recheck = new Set<string>();
+    for (const event of events) {
+      if (!event.stream.startsWith('user-')) continue;
+      const userId = event.stream.slice('user-'.length);
+      const reason = DISCONNECTING_EVENTS[event.type];
+      if (reason) {
+        recheck.delete(userId);
+        this.bus.announce({ type: 'end', userId, reason });
+      } else if (REFRESHING_EVENTS.has(event.type)) recheck.add(userId);
+    }
+    for (const userId of recheck) this.bus.announce({ type: 'recheck', userId });
+  }
+
+  /** Closes every connection of `userId` on every process, with `reason` as the close reason. */
+  endUser(userId: string, reason: string): void {
+    this.bus.announce({ type: 'end', userId, reason });
+  }
+
+  /** Asks every process to re-check the session and rights of `userId`'s connections. */
+  recheckUser(userId: string): void {
+    this.bus.announce({ type: 'recheck', userId });
+  }
+
+  private onAccessNotice(notice: AccessNotice): void {
+    if (notice.type === 'end') {
+      for (const conn of this.connectionsOf(notice.userId))
+        conn.close(CloseCode.forbidden, notice.reason.slice(0, 120));
+      return;
+    }
+    this.recheckLocal(notice.userId).catch((e: unknown) =>
+      this.log.error({ err: e, userId: notice.userId }, 'collaboration: could not re-check access'),
+    );
+  }
+
+  private connectionsOf(userId: string): CollabConnection[] {
+    return [...this.open.keys()].filter((c) => c.actor.userId === userId && !c.closed);
+  }
+
+  /**
+   * Re-checks this process's connections of `userId`: an ended session or a user who may no longer
+   * sign in closes them (4403); a document the user may no longer read closes (4403 `no_access`); a
+   * change between read-only and read-write closes with 4501 so the client reconnects with its new rights.
+   */
+  async recheckLocal(userId: string): Promise<number> {
+    const conns = this.connectionsOf(userId);
+    if (conns.length === 0) return 0;
+    const loaded = await this.actors!.load(userId);
+    if (!loaded || !loaded.hasAccess) {
+      for (const conn of conns) conn.close(CloseCode.forbidden, 'no_access');
+      return conns.length;
+    }
+    const alive = await this.sessions.alive([...new Set(conns.map((c) => c.actor.sessionId))]);
+    let closed = 0;
+    for (const conn of conns) {
+      if (!alive.has(conn.actor.sessionId)) {
+        conn.close(CloseCode.forbidden, 'session_ended');
+        closed++;
+        continue;
+      }
+      const name = this.open.get(conn)!;
+      const kind = this.kinds.get(name.kind);
+      const actor: Actor = { ...conn.actor, permissions: new Set(loaded.permissions) };
+      const canWrite = kind ? await kind.canWrite(actor, name.id) : false;
+      const canRead = canWrite || (kind ? await kind.canRead(actor, name.id) : false);
+      if (!canRead) conn.close(CloseCode.forbidden, 'no_access');
+      else if (canWrite === conn.readOnly) conn.close(CloseCode.accessChanged, 'access changed: reconnect');
+      else continue;
+      closed++;
+    }
+    return closed;
+  }
+
+  /**
+   * Closes this process's connections whose session has ended without anyone telling us (idle or
+   * absolute expiry). Runs every `sweepIntervalMs`.
+   */
+  async sweepSessions(): Promise<number> {
+    const conns = [...this.open.keys()].filter((c) => !c.closed);
+    if (conns.length === 0) return 0;
+    const alive = await this.sessions.alive([...new Set(conns.map((c) => c.actor.sessionId))]);
+    let ended = 0;
+    for (const conn of conns) {
+      if (alive.has(conn.actor.sessionId)) continue;
+      conn.close(CloseCode.forbidden, 'session_ended');
+      ended++;
+    }
+    return ended;
   }
 
   /** Closes every connection, flushes and unloads every document. */
   async beforeApplicationShutdown(): Promise<void> {
     this.stopping = true;
+    this.stopApplied?.();
+    if (this.sweeper) clearInterval(this.sweeper);
     this.server?.off('upgrade', this.onUpgrade);
     for (const client of this.wss.clients) client.close(CloseCode.goingAway, 'server shutting down');
     await Promise.allSettled([...this.documents.values()].map((d) => this.unload(d)));
@@ -180,6 +295,8 @@ export class CollaborationServer implements OnApplicationBootstrap, BeforeApplic
     readOnly: boolean,
   ): Promise<void> {
     const conn = new CollabConnection(ws, actor, user, readOnly, this.config.collab);
+    this.open.set(conn, name);
+    ws.once('close', () => this.open.delete(conn));
     let doc: CollabDocument;
     try {
       doc = await this.acquire(name);

@@ -43,10 +43,14 @@ export class DocumentPersistence {
     let snapshot: RecordedEvent | null = null;
     let head: bigint | null = null;
     let from: bigint | undefined;
+    // A snapshot is due every `snapshotEvery` client updates, and an event holds at least one: the last
+    // snapshot is normally within the first `snapshotEvery + 1` events from the head. Reading a whole
+    // page there would read (and decode) several older snapshots for nothing.
+    let pageSize = Math.min(PAGE, this.snapshotEvery + 2);
     for (;;) {
       const page = await this.store.readStream(this.stream, {
         direction: 'backwards',
-        maxCount: PAGE,
+        maxCount: pageSize,
         ...(from !== undefined ? { fromRevision: from } : {}),
       });
       if (page.length === 0) break;
@@ -61,8 +65,9 @@ export class DocumentPersistence {
         tail.push(e);
       }
       const last = page[page.length - 1]!.revision;
-      if (found || last === 0n || page.length < PAGE) break;
+      if (found || last === 0n || page.length < pageSize) break;
       from = last - 1n;
+      pageSize = PAGE;
     }
     tail.reverse();
     let count = 0;

@@ -93,3 +93,30 @@ export function rawSession(
     ws.on('error', (e) => reject(e));
   });
 }
+
+/** Appends one event to `user-{userId}` and waits until the projections (and their listeners) have it. */
+export async function userEvent(
+  running: RunningApp,
+  userId: string,
+  type: string,
+  data: Record<string, unknown> = {},
+): Promise<void> {
+  const stream = `user-${userId}`;
+  const last = (
+    await running.infra.eventStore.readStream(stream, { direction: 'backwards', maxCount: 1 })
+  )[0];
+  await running.infra.eventStore.append(
+    stream,
+    [{ id: randomUUID(), type, data: { userId, ...data }, metadata: { actorId: null } }],
+    { expectedRevision: last ? last.revision : 'no_stream' },
+  );
+}
+
+/** Records how a provider's connections closed (code and reason), in order. */
+export function closes(p: WebsocketProvider): { code: number; reason: string }[] {
+  const seen: { code: number; reason: string }[] = [];
+  p.on('connection-close', (event: { code: number; reason: unknown } | null) => {
+    if (event) seen.push({ code: event.code, reason: String(event.reason) });
+  });
+  return seen;
+}
