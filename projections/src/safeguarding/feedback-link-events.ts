@@ -12,9 +12,11 @@ export type FeedbackLinkStatus = 'issued' | 'opened' | 'used' | 'expired' | 'rev
 export interface FeedbackLinkIssuedData {
   incidentId: string;
   linkId: string;
-  /** Where the link was mailed. */
-  email: string;
-  /** The partner user that address belongs to. */
+  /**
+   * The partner user the link was mailed to. Their address is not copied into the event (it is
+   * personal data, encrypted per user in their own stream: docs/decisions/0014); lists read it from
+   * the users read model, so an erasure reaches it.
+   */
   recipientUserId: string;
   issuedBy: string;
   issuedAt: string;

@@ -7,7 +7,6 @@ import { SafeguardingError } from './safeguarding.errors.js';
  */
 export interface FeedbackLinkState {
   linkId: string;
-  email: string;
   recipientUserId: string;
   issuedBy: string;
   issuedAt: string;
@@ -31,7 +30,6 @@ export type FeedbackLinkCommand =
       incidentId: string;
       incidentStatus: IncidentStatus;
       linkId: string;
-      email: string;
       recipientUserId: string;
       issuedBy: string;
       now: string;
@@ -48,7 +46,6 @@ export function foldFeedbackLinks(events: readonly FeedbackLinkEvent[]): Feedbac
       const d = e.data;
       links.set(d.linkId, {
         linkId: d.linkId,
-        email: d.email,
         recipientUserId: d.recipientUserId,
         issuedBy: d.issuedBy,
         issuedAt: d.issuedAt,
@@ -123,7 +120,6 @@ export function decideFeedbackLink(
           data: {
             incidentId,
             linkId,
-            email: command.email,
             recipientUserId: command.recipientUserId,
             issuedBy: command.issuedBy,
             issuedAt: now,

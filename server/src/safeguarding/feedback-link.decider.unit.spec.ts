@@ -15,7 +15,6 @@ const issued: FeedbackLinkEvent = {
   data: {
     incidentId,
     linkId,
-    email: 'head@oak.example.com',
     recipientUserId: 'u-1',
     issuedBy: 'lead-1',
     issuedAt: '2026-11-01T10:00:00.000Z',
@@ -84,7 +83,6 @@ describe('feedback link decider (given / when / then)', () => {
           incidentId,
           incidentStatus,
           linkId,
-          email: 'head@oak.example.com',
           recipientUserId: 'u-1',
           issuedBy: 'lead-1',
           now: BEFORE,

@@ -87,7 +87,6 @@ export class FeedbackLinksService {
         incidentId,
         incidentStatus: status,
         linkId,
-        email: recipient.email,
         recipientUserId: recipient.id,
         issuedBy: metadata.actorId!,
         now: now.toISOString(),
@@ -119,8 +118,10 @@ export class FeedbackLinksService {
     if (!(await this.incidents.byId(incidentId)))
       throw new Problem(HttpStatus.NOT_FOUND, 'Incident not found');
     const now = new Date().toISOString();
-    return [...(await this.links(incidentId)).state.values()]
-      .map((l) => view(l, now))
+    const links = [...(await this.links(incidentId)).state.values()];
+    const emails = await this.emails(links.map((l) => l.recipientUserId));
+    return links
+      .map((l) => view(l, emails.get(l.recipientUserId) ?? '', now))
       .sort((a, b) => (a.issued_at < b.issued_at ? 1 : a.issued_at > b.issued_at ? -1 : 0));
   }
 
@@ -244,6 +245,15 @@ export class FeedbackLinksService {
     return rows[0] ?? null;
   }
 
+  private async emails(userIds: string[]): Promise<Map<string, string>> {
+    if (userIds.length === 0) return new Map();
+    const { rows } = await this.sql.query<{ id: string; email: string }>(
+      `SELECT id::text AS id, email FROM rm_users WHERE id = ANY($1::uuid[])`,
+      [[...new Set(userIds)]],
+    );
+    return new Map(rows.map((r) => [r.id, r.email]));
+  }
+
   private async links(incidentId: string) {
     const recorded = await this.store.readStream(feedbackLinksStream(incidentId));
     return {
@@ -282,10 +292,10 @@ export class FeedbackLinksService {
   }
 }
 
-function view(l: FeedbackLinkState, now: string): FeedbackLinkView {
+function view(l: FeedbackLinkState, email: string, now: string): FeedbackLinkView {
   return {
     id: l.linkId,
-    email: l.email,
+    email,
     recipient_user_id: l.recipientUserId,
     status: linkStatus(l, now),
     issued_by: l.issuedBy,
