@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { EVENT_STORE, type EventStore } from '../platform/event-store/event-store.js';
 import { SQL_CLIENT } from '../platform/tokens.js';
 import { waitFor } from '../platform/testing/wait-for.js';
 import type { SqlClient } from '../platform/sql/sql-client.js';
@@ -278,5 +279,30 @@ describe.each(portalModes)('safeguarding feedback links, $name', (mode) => {
       }
     expect((await as('lead', 'GET', base)).status).toBe(200);
     expect((await as('lead', 'DELETE', `${base}/${linkId}`)).status).toBe(200);
+  });
+
+  it('two concurrent submissions through one link: exactly one is recorded', async () => {
+    const incident = await informedIncident();
+    const { token: t } = await issue(incident);
+    const answers = await Promise.all(
+      ['first', 'second', 'third'].map((feedback) =>
+        as('anonymous', 'POST', `/safeguarding-feedback/${t}`, { feedback }),
+      ),
+    );
+    expect(answers.map((a) => a.status).sort()).toEqual([201, 410, 410]);
+    const events = await portal.running.app
+      .get<EventStore>(EVENT_STORE)
+      .readStream(`safeguarding-incident-${incident}`);
+    expect(events.filter((e) => e.type === 'SafeguardingIncidentPartnerFeedbackRecorded')).toHaveLength(1);
+  });
+
+  it('answers 429 to an address after 30 unknown or dead links (runs last: it blocks this address)', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 32; i++)
+      statuses.push(
+        (await as('anonymous', 'GET', `/safeguarding-feedback/${'B'.repeat(42)}${i % 10}`)).status,
+      );
+    expect(statuses.filter((s) => s === 404).length).toBeGreaterThan(0);
+    expect(statuses.at(-1)).toBe(429);
   });
 });
