@@ -7,6 +7,9 @@ export * from './customers/customers.projection.js';
 export * from './safeguarding/safeguarding-events.js';
 export * from './safeguarding/feedback-link-events.js';
 export * from './safeguarding/safeguarding.projection.js';
+export * from './customer-invitations/customer-invitations.projection.js';
+export * from './availability/availability.projection.js';
+export * from './custom-fields/custom-fields.projection.js';
 export * from './permission-templates/permission-templates.projection.js';
 export * from './networks/networks.projection.js';
 export * from './one-page-profiles/one-page-profiles.projection.js';
@@ -15,6 +18,9 @@ import { usersProjection } from './users/users.projection.js';
 import { permissionAuditProjection } from './permission-audit/permission-audit.projection.js';
 import { customersProjection } from './customers/customers.projection.js';
 import { safeguardingProjection } from './safeguarding/safeguarding.projection.js';
+import { customerInvitationsProjection } from './customer-invitations/customer-invitations.projection.js';
+import { availabilityProjection } from './availability/availability.projection.js';
+import { customFieldsProjection } from './custom-fields/custom-fields.projection.js';
 import { permissionTemplatesProjection } from './permission-templates/permission-templates.projection.js';
 import { networksProjection } from './networks/networks.projection.js';
 import { onePageProfilesProjection } from './one-page-profiles/one-page-profiles.projection.js';
@@ -26,6 +32,9 @@ export const allProjections: readonly Projection[] = [
   permissionAuditProjection,
   customersProjection,
   safeguardingProjection,
+  customerInvitationsProjection,
+  availabilityProjection,
+  customFieldsProjection,
   permissionTemplatesProjection,
   networksProjection,
   onePageProfilesProjection,

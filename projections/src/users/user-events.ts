@@ -21,7 +21,13 @@ export interface UserCreatedData {
   networkId?: string | null;
   timezone?: string | null;
   notes?: string | null;
+  /** True when created without a password: the user sets one through the mailed activation link. */
+  awaitingActivation?: boolean;
+  /** Values of the administrators' custom fields, by field id. */
+  customFields?: Record<string, CustomFieldValue>;
 }
+
+export type CustomFieldValue = string | number | null;
 
 export interface UserProfileChanges {
   firstName?: string;
@@ -32,6 +38,8 @@ export interface UserProfileChanges {
   customerId?: string | null;
   customerType?: CustomerTypeName | null;
   networkId?: string | null;
+  /** Custom field values to set, by field id; null removes a value; others stay. */
+  customFields?: Record<string, CustomFieldValue>;
 }
 
 export interface UserProfileUpdatedData {
@@ -81,6 +89,22 @@ export interface UserContactData extends UserRef, ContactFields {
 
 export interface UserContactRemovedData extends UserRef {
   contactId: string;
+}
+
+/** The user's own settings (PUT /users/me/...); absent keys are unchanged. */
+export interface UserSettingsChanges {
+  /** yyyy-MM-dd */
+  birthDate?: string | null;
+  receiveWeeklySummaryReports?: boolean;
+  requestedLessonsPerWeek?: number | null;
+}
+
+export interface UserSettingsChangedData extends UserRef {
+  changes: UserSettingsChanges;
+}
+
+export interface NotificationEmailData extends UserRef {
+  email: string;
 }
 
 /**
@@ -143,7 +167,11 @@ export type UserEvent =
   | { type: 'UserPersonalDataErased'; data: UserRef }
   | { type: 'UserDeleted'; data: UserDeletedData }
   | { type: 'StudentFileAdded'; data: StudentFileAddedData }
-  | { type: 'StudentFilesDeleted'; data: StudentFilesDeletedData };
+  | { type: 'StudentFilesDeleted'; data: StudentFilesDeletedData }
+  | { type: 'AccountActivated'; data: UserRef }
+  | { type: 'UserSettingsChanged'; data: UserSettingsChangedData }
+  | { type: 'NotificationEmailChangeRequested'; data: NotificationEmailData }
+  | { type: 'NotificationEmailVerified'; data: NotificationEmailData };
 
 export type UserEventType = UserEvent['type'];
 
@@ -164,6 +192,10 @@ export const USER_EVENT_TYPES: readonly UserEventType[] = [
   'UserContactUpdated',
   'UserContactRemoved',
   'PasswordChanged',
+  'AccountActivated',
+  'UserSettingsChanged',
+  'NotificationEmailChangeRequested',
+  'NotificationEmailVerified',
   'UserImpersonated',
   'UserPersonalDataErased',
   'UserDeleted',

@@ -63,12 +63,24 @@ export interface UserRow {
   deleted_at: Date | null;
   /** Students' registered files (spec §3 student_profile.files), oldest first. */
   files: StudentFileRow[];
+  /** Created without a password and not yet activated through the mailed link. */
+  awaiting_activation: boolean;
+  /** yyyy-MM-dd */
+  birth_date: string | null;
+  receive_weekly_summary_reports: boolean;
+  requested_number_of_lessons_per_week: number | null;
+  /** Verified address for notifications (null: the account e-mail is used). */
+  notification_email: string | null;
+  /** Asked for, waiting for verification through the mailed link. */
+  pending_notification_email: string | null;
+  /** Custom field values by field id. */
+  custom_fields: Record<string, string | number>;
   created_at: Date;
   updated_at: Date;
   version: string;
 }
 
-const PROFILE_COLUMNS: Record<keyof UserProfileChanges, string> = {
+const PROFILE_COLUMNS: Record<Exclude<keyof UserProfileChanges, 'customFields'>, string> = {
   firstName: 'first_name',
   lastName: 'last_name',
   email: 'email',
@@ -127,7 +139,7 @@ async function updateContacts(
 
 export const usersProjection = defineProjection({
   name: 'users',
-  version: 3,
+  version: 4,
   tables: ['rm_users'],
   schema: [
     `CREATE TABLE IF NOT EXISTS rm_users (
@@ -160,6 +172,13 @@ export const usersProjection = defineProjection({
        personal_data_erased       boolean NOT NULL DEFAULT false,
        deleted_at                 timestamptz,
        files                      jsonb NOT NULL DEFAULT '[]',
+       awaiting_activation        boolean NOT NULL DEFAULT false,
+       birth_date                 text,
+       receive_weekly_summary_reports boolean NOT NULL DEFAULT false,
+       requested_number_of_lessons_per_week int,
+       notification_email         text,
+       pending_notification_email text,
+       custom_fields              jsonb NOT NULL DEFAULT '{}',
        created_at                 timestamptz NOT NULL,
        updated_at                 timestamptz NOT NULL,
        version                    bigint NOT NULL
@@ -177,8 +196,10 @@ export const usersProjection = defineProjection({
         await tx.query(
           `INSERT INTO rm_users (id, login, email, first_name, last_name, user_type, type_label, permissions,
                                  customer_id, customer_type, network_id, active_network_id, timezone, notes,
-                                 has_access, created_at, updated_at, version)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9, $10, $11, $11, $12, $13, true, $14, $14, $15::bigint)
+                                 has_access, awaiting_activation, custom_fields, created_at, updated_at,
+                                 version)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9, $10, $11, $11, $12, $13, true, $16,
+                   jsonb_strip_nulls($17::jsonb), $14, $14, $15::bigint)
            ON CONFLICT (id) DO NOTHING`,
           [
             d.userId,
@@ -196,6 +217,8 @@ export const usersProjection = defineProjection({
             d.notes ?? null,
             event.metadata.occurredAt,
             event.revision.toString(),
+            d.awaitingActivation ?? false,
+            JSON.stringify(d.customFields ?? {}),
           ],
         );
         return;
@@ -203,14 +226,14 @@ export const usersProjection = defineProjection({
       case 'UserProfileUpdated': {
         const entries = Object.entries(e.data.changes).filter(
           ([key, value]) => key in PROFILE_COLUMNS && value !== undefined,
-        ) as [keyof UserProfileChanges, unknown][];
-        const set = entries.map(([key], i) => `${PROFILE_COLUMNS[key]} = $${i + 3}`).join(', ');
-        await update(
-          tx,
-          event,
-          set,
-          entries.map(([, value]) => value),
-        );
+        ) as [keyof typeof PROFILE_COLUMNS, unknown][];
+        const sets = entries.map(([key], i) => `${PROFILE_COLUMNS[key]} = $${i + 3}`);
+        const params = entries.map(([, value]) => value);
+        if (e.data.changes.customFields) {
+          params.push(JSON.stringify(e.data.changes.customFields));
+          sets.push(`custom_fields = jsonb_strip_nulls(custom_fields || $${params.length + 2}::jsonb)`);
+        }
+        await update(tx, event, sets.join(', '), params);
         return;
       }
       case 'UserActivated':
@@ -247,6 +270,30 @@ export const usersProjection = defineProjection({
         return updateContacts(tx, event, (contacts) => contacts.filter((c) => c.id !== e.data.contactId));
       case 'PasswordChanged':
         return update(tx, event, '');
+      case 'AccountActivated':
+        return update(tx, event, 'awaiting_activation = false');
+      case 'UserSettingsChanged': {
+        const c = e.data.changes;
+        const entries = (
+          [
+            ['birth_date', c.birthDate],
+            ['receive_weekly_summary_reports', c.receiveWeeklySummaryReports],
+            ['requested_number_of_lessons_per_week', c.requestedLessonsPerWeek],
+          ] as const
+        ).filter(([, value]) => value !== undefined);
+        return update(
+          tx,
+          event,
+          entries.map(([column], i) => `${column} = $${i + 3}`).join(', '),
+          entries.map(([, value]) => value),
+        );
+      }
+      case 'NotificationEmailChangeRequested':
+        return update(tx, event, 'pending_notification_email = $3', [e.data.email]);
+      case 'NotificationEmailVerified':
+        return update(tx, event, 'notification_email = $3, pending_notification_email = NULL', [
+          e.data.email,
+        ]);
       case 'UserImpersonated':
         // Audit only: the row does not change (the impersonation is read from the stream).
         return;

@@ -15,6 +15,20 @@ import { PasswordRecoveryController } from './password-recovery.controller.js';
 import { TokenLinks } from './token-links.js';
 import { MailOutboxController } from '../platform/mail/mail-outbox.controller.js';
 import { UsersReadModel } from './users.read.js';
+import { TokenLinkFlow } from './token-link-flow.js';
+import {
+  AccountActivation,
+  ActivationController,
+  ActivationLinksController,
+} from './activation.controller.js';
+import { CurrentUserController } from './current-user.controller.js';
+import { AvailabilityController } from './availability/availability.controller.js';
+import { CustomFields, CustomFieldsController } from './custom-fields/custom-fields.controller.js';
+import { UserListsController } from './lists/user-lists.controller.js';
+import {
+  CustomerInvitationsController,
+  PartnerRegistrationController,
+} from './invitations/customer-invitations.controller.js';
 import { ImpersonationController } from './impersonation/impersonation.controller.js';
 import { PermissionsController } from './permissions/permissions.controller.js';
 import { NetworksController } from './networks/networks.controller.js';
@@ -23,9 +37,14 @@ import { AccessLiveRules } from './access-live-rules.js';
 import { PermissionTemplatesController } from './permission-templates/permission-templates.controller.js';
 
 @Module({
-  // LoginController first: its GET users/me must be matched before UsersController's GET users/:id.
+  // LoginController and the other users/<word> controllers first: their routes must be matched before
+  // UsersController's users/:id.
   controllers: [
     LoginController,
+    CurrentUserController,
+    AvailabilityController,
+    CustomFieldsController,
+    UserListsController,
     ImpersonationController,
     StudentFilesController,
     UserDeletionController,
@@ -35,12 +54,19 @@ import { PermissionTemplatesController } from './permission-templates/permission
     PermissionsController,
     NetworksController,
     PasswordRecoveryController,
+    ActivationController,
+    ActivationLinksController,
+    CustomerInvitationsController,
+    PartnerRegistrationController,
     MailOutboxController,
   ],
   providers: [
     Credentials,
     LoginThrottle,
     TokenLinks,
+    TokenLinkFlow,
+    AccountActivation,
+    CustomFields,
     FirstSuperuser,
     UsersReadModel,
     NetworksReadModel,

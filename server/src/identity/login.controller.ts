@@ -48,6 +48,8 @@ export class AccessToken {
  */
 export class CurrentUser extends OmitType(UserView, ['active_network'] as const) {
   @ApiProperty({ nullable: true, type: String }) impersonator_id!: string | null;
+  @ApiProperty({ nullable: true, type: String, description: 'Notification e-mail waiting for verification' })
+  pending_notification_email!: string | null;
   @ApiProperty({ type: [NetworkView], description: 'Administrators: every network; others: their own' })
   networks!: NetworkView[];
   @ApiProperty({ type: NetworkView, nullable: true, description: 'The active network, else the home one' })
@@ -124,6 +126,7 @@ export class LoginController {
       active_network: active ? networkView(active) : null,
       active_network_id: activeId,
       timezone_info: timezoneInfo(view.timezone, active, new Date()),
+      pending_notification_email: user.pending_notification_email,
     };
   }
 }

@@ -1,20 +1,17 @@
 import { Body, Controller, HttpCode, HttpStatus, Inject, Param, Post } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiOkResponse, ApiProperty, ApiTags } from '@nestjs/swagger';
-import { IsEmail, IsString, Length, MaxLength } from 'class-validator';
+import { IsEmail, MaxLength } from 'class-validator';
 import { Public } from '../platform/auth/public.decorator.js';
-import { Problem } from '../platform/http/problem.js';
-import { MailOutbox } from '../platform/mail/mail-outbox.js';
 import { APP_CONFIG, LOGGER } from '../platform/tokens.js';
 import type { AppConfig } from '../platform/config/config.js';
 import type { Log } from '../platform/logging/logger.js';
 import { ExecuteUserCommand } from './commands/user-command.handler.js';
 import { Credentials } from './credentials.js';
-import { TokenLinks } from './token-links.js';
+import { MIN_PASSWORD_LENGTH, TokenLinkFlow, TokenPasswordBody } from './token-link-flow.js';
 import { UsersReadModel } from './users.read.js';
 
-/** Spec §5: a minimum password length of 8. */
-export const MIN_PASSWORD_LENGTH = 8;
+export { MIN_PASSWORD_LENGTH };
 
 export class EmailParam {
   @IsEmail()
@@ -22,19 +19,8 @@ export class EmailParam {
   email!: string;
 }
 
-export class SetNewPasswordBody {
-  @ApiProperty({ description: 'The token from the recovery link' })
-  @IsString()
-  @Length(43, 43, { message: 'token is not a valid recovery token' })
-  token!: string;
-
-  @ApiProperty({ minLength: MIN_PASSWORD_LENGTH, format: 'password' })
-  @IsString()
-  @Length(MIN_PASSWORD_LENGTH, 1024, {
-    message: `password must be at least ${MIN_PASSWORD_LENGTH} characters long`,
-  })
-  password!: string;
-}
+/** The body of POST /set-new-password: the recovery link's token and the new password. */
+export class SetNewPasswordBody extends TokenPasswordBody {}
 
 export class Message {
   @ApiProperty() msg!: string;
@@ -53,8 +39,7 @@ export const INVALID_LINK = 'This link is invalid or has expired. Ask for a new 
 export class PasswordRecoveryController {
   constructor(
     private readonly users: UsersReadModel,
-    private readonly links: TokenLinks,
-    private readonly outbox: MailOutbox,
+    private readonly links: TokenLinkFlow,
     private readonly credentials: Credentials,
     private readonly commands: CommandBus,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -77,8 +62,7 @@ export class PasswordRecoveryController {
   @HttpCode(HttpStatus.OK)
   @ApiOkResponse({ type: Message })
   async setNewPassword(@Body() body: SetNewPasswordBody): Promise<Message & { position: string }> {
-    const userId = await this.links.consume('password-reset', body.token);
-    if (!userId) throw new Problem(HttpStatus.BAD_REQUEST, INVALID_LINK);
+    const userId = await this.links.use('password-reset', body.token, INVALID_LINK);
     await this.credentials.setPassword(userId, body.password);
     const result = await this.commands.execute<ExecuteUserCommand, { position: string }>(
       new ExecuteUserCommand({ type: 'ChangePassword', userId }, { actorId: userId }),
@@ -93,21 +77,23 @@ export class PasswordRecoveryController {
   async sendRecoveryMail(email: string): Promise<void> {
     const user = await this.users.byLogin(email);
     if (!user || !user.has_access || user.is_blocked) return;
-    await this.links.revokeOpen('password-reset', user.id);
-    const token = await this.links.issue('password-reset', user.id, this.config.passwordResetMinutes);
-    const link = `${this.config.publicUrl}/passwordreset?token=${token}`;
-    await this.outbox.enqueue(
-      user.email,
-      'Reset your Tutoring Portal password',
-      [
+    const minutes = this.config.passwordResetMinutes;
+    await this.links.mail({
+      purpose: 'password-reset',
+      subjectId: user.id,
+      minutes,
+      to: user.email,
+      subject: 'Reset your Tutoring Portal password',
+      route: '/passwordreset',
+      text: (link) => [
         `Hello ${user.first_name},`,
         '',
         'Someone (hopefully you) asked to reset the password of your Tutoring Portal account.',
-        `Open this link within ${this.config.passwordResetMinutes} minutes to choose a new password:`,
+        `Open this link within ${minutes} minutes to choose a new password:`,
         link,
         '',
         'The link works once. If you did not ask for this, ignore this e-mail: your password stays as it is.',
-      ].join('\n'),
-    );
+      ],
+    });
   }
 }

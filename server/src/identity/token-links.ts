@@ -14,7 +14,13 @@ export const TOKEN_LINK_SCHEMA = [
    )`,
 ];
 
-export type TokenPurpose = 'password-reset' | 'activation' | 'partner-invite';
+/**
+ * What a link is for. The link's subject (`user_id` column) is the user, except for 'partner-invite'
+ * whose subject is the invitation (the user does not exist yet).
+ */
+export type TokenPurpose = 'password-reset' | 'activation' | 'partner-invite' | 'notification-email';
+
+export const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 
 /**
  * Token links (password recovery, activation, invitations): 256 random bits, shown once in the link,
@@ -36,11 +42,22 @@ export class TokenLinks {
 
   /** The user the link was issued to, once; null when unknown, used, expired or for another purpose. */
   async consume(purpose: TokenPurpose, token: string): Promise<string | null> {
-    if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return null;
+    if (!TOKEN_PATTERN.test(token)) return null;
     const { rows } = await this.sql.query<{ user_id: string }>(
       `UPDATE auth_token_links SET used_at = clock_timestamp()
         WHERE token_hash = $1 AND purpose = $2 AND used_at IS NULL AND expires_at > clock_timestamp()
         RETURNING user_id`,
+      [hash(token), purpose],
+    );
+    return rows[0]?.user_id ?? null;
+  }
+
+  /** Like `consume` but leaves the link usable: for pages that check a link before using it. */
+  async peek(purpose: TokenPurpose, token: string): Promise<string | null> {
+    if (!TOKEN_PATTERN.test(token)) return null;
+    const { rows } = await this.sql.query<{ user_id: string }>(
+      `SELECT user_id FROM auth_token_links
+        WHERE token_hash = $1 AND purpose = $2 AND used_at IS NULL AND expires_at > clock_timestamp()`,
       [hash(token), purpose],
     );
     return rows[0]?.user_id ?? null;

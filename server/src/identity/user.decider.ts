@@ -5,6 +5,7 @@ import type {
   StudentFileType,
   CustomerTypeName,
   UserCreatedData,
+  UserSettingsChanges,
   UserEvent,
   UserProfileChanges,
   UserTypeName,
@@ -32,6 +33,8 @@ export enum UserErrorCode {
   NotAStudent = 'NOT_A_STUDENT',
   FileNotFound = 'FILE_NOT_FOUND',
   FileAlreadyExists = 'FILE_ALREADY_EXISTS',
+  AlreadyActivated = 'ACCOUNT_ALREADY_ACTIVATED',
+  NoNotificationEmailPending = 'NO_NOTIFICATION_EMAIL_PENDING',
 }
 
 /** Exhaustive: a new code that is not mapped here does not compile. */
@@ -53,6 +56,8 @@ export function httpStatusOf(code: UserErrorCode): HttpStatus {
     case UserErrorCode.ContactAlreadyExists:
     case UserErrorCode.PersonalDataErased:
     case UserErrorCode.FileAlreadyExists:
+    case UserErrorCode.AlreadyActivated:
+    case UserErrorCode.NoNotificationEmailPending:
       return HttpStatus.CONFLICT;
     case UserErrorCode.DeactivationDateNotInFuture:
     case UserErrorCode.MarkerPermissionChange:
@@ -101,6 +106,14 @@ export interface ExistingUser {
   /** Soft-deleted (decision 0015): only erasure is still possible. */
   deleted: boolean;
   files: { id: string; fileType: StudentFileType }[];
+  /** Created without a password and not yet activated through the mailed link. */
+  awaitingActivation: boolean;
+  birthDate: string | null;
+  receiveWeeklySummaryReports: boolean;
+  requestedLessonsPerWeek: number | null;
+  notificationEmail: string | null;
+  /** Asked for, not yet verified through the mailed link. */
+  pendingNotificationEmail: string | null;
 }
 
 export type UserState = { exists: false } | ExistingUser;
@@ -129,7 +142,11 @@ export type UserCommand =
   | { type: 'ErasePersonalData'; userId: string }
   | { type: 'DeleteUser'; userId: string }
   | { type: 'AddStudentFile'; userId: string; file: Omit<StudentFileAddedData, 'userId'> }
-  | { type: 'DeleteStudentFiles'; userId: string; fileIds: string[] };
+  | { type: 'DeleteStudentFiles'; userId: string; fileIds: string[] }
+  | { type: 'CompleteActivation'; userId: string }
+  | { type: 'ChangeSettings'; userId: string; changes: UserSettingsChanges }
+  | { type: 'RequestNotificationEmailChange'; userId: string; email: string }
+  | { type: 'VerifyNotificationEmail'; userId: string };
 
 export function evolve(state: UserState, event: UserEvent): UserState {
   if (event.type === 'UserCreated') {
@@ -150,6 +167,12 @@ export function evolve(state: UserState, event: UserEvent): UserState {
       personalDataErased: false,
       deleted: false,
       files: [],
+      awaitingActivation: d.awaitingActivation ?? false,
+      birthDate: null,
+      receiveWeeklySummaryReports: false,
+      requestedLessonsPerWeek: null,
+      notificationEmail: null,
+      pendingNotificationEmail: null,
     };
   }
   if (!state.exists) return state;
@@ -208,6 +231,22 @@ export function evolve(state: UserState, event: UserEvent): UserState {
       const gone = new Set(event.data.fileIds);
       return { ...state, files: state.files.filter((f) => !gone.has(f.id)) };
     }
+    case 'AccountActivated':
+      return { ...state, awaitingActivation: false };
+    case 'UserSettingsChanged': {
+      const c = event.data.changes;
+      return {
+        ...state,
+        birthDate: c.birthDate !== undefined ? c.birthDate : state.birthDate,
+        receiveWeeklySummaryReports: c.receiveWeeklySummaryReports ?? state.receiveWeeklySummaryReports,
+        requestedLessonsPerWeek:
+          c.requestedLessonsPerWeek !== undefined ? c.requestedLessonsPerWeek : state.requestedLessonsPerWeek,
+      };
+    }
+    case 'NotificationEmailChangeRequested':
+      return { ...state, pendingNotificationEmail: event.data.email };
+    case 'NotificationEmailVerified':
+      return { ...state, notificationEmail: event.data.email, pendingNotificationEmail: null };
   }
 }
 
@@ -337,7 +376,13 @@ export function decide(command: UserCommand, state: UserState): UserEvent[] {
         fail(UserErrorCode.ContactNotFound, 'Contact not found');
       return [{ type: 'UserContactRemoved', data: { userId, contactId: command.contactId } }];
     case 'ChangePassword':
-      return [{ type: 'PasswordChanged', data: { userId } }];
+      // Setting a password (recovery, an administrator) also completes a pending activation.
+      return user.awaitingActivation
+        ? [
+            { type: 'PasswordChanged', data: { userId } },
+            { type: 'AccountActivated', data: { userId } },
+          ]
+        : [{ type: 'PasswordChanged', data: { userId } }];
     case 'ErasePersonalData':
       refuseIfErased();
       return [{ type: 'UserPersonalDataErased', data: { userId } }];
@@ -349,14 +394,48 @@ export function decide(command: UserCommand, state: UserState): UserEvent[] {
       if (user.files.some((f) => f.id === command.file.fileId))
         fail(UserErrorCode.FileAlreadyExists, 'This file is already registered');
       return [{ type: 'StudentFileAdded', data: { userId, ...command.file } }];
-    case 'DeleteStudentFiles': {
-      const known = new Set(user.files.map((f) => f.id));
-      const unknown = command.fileIds.filter((id) => !known.has(id));
-      if (unknown.length > 0)
-        fail(UserErrorCode.FileNotFound, `files_uuids: not files of this student (${unknown.join(', ')})`);
-      const fileIds = [...new Set(command.fileIds)];
-      if (fileIds.length === 0) return [];
-      return [{ type: 'StudentFilesDeleted', data: { userId, fileIds } }];
+    case 'DeleteStudentFiles':
+      {
+        const known = new Set(user.files.map((f) => f.id));
+        const unknown = command.fileIds.filter((id) => !known.has(id));
+        if (unknown.length > 0)
+          fail(UserErrorCode.FileNotFound, `files_uuids: not files of this student (${unknown.join(', ')})`);
+        const fileIds = [...new Set(command.fileIds)];
+        if (fileIds.length === 0) return [];
+        return [{ type: 'StudentFilesDeleted', data: { userId, fileIds } }];
+      }
+      // Setting a password (recovery, an administrator) also completes a pending activation.
+      return user.awaitingActivation
+        ? [
+            { type: 'PasswordChanged', data: { userId } },
+            { type: 'AccountActivated', data: { userId } },
+          ]
+        : [{ type: 'PasswordChanged', data: { userId } }];
+    case 'CompleteActivation':
+      if (!user.awaitingActivation) fail(UserErrorCode.AlreadyActivated, 'Account is already activated');
+      return [{ type: 'AccountActivated', data: { userId } }];
+    case 'ChangeSettings': {
+      const c = command.changes;
+      const changes: UserSettingsChanges = {};
+      if (c.birthDate !== undefined && c.birthDate !== user.birthDate) changes.birthDate = c.birthDate;
+      if (
+        c.receiveWeeklySummaryReports !== undefined &&
+        c.receiveWeeklySummaryReports !== user.receiveWeeklySummaryReports
+      )
+        changes.receiveWeeklySummaryReports = c.receiveWeeklySummaryReports;
+      if (
+        c.requestedLessonsPerWeek !== undefined &&
+        c.requestedLessonsPerWeek !== user.requestedLessonsPerWeek
+      )
+        changes.requestedLessonsPerWeek = c.requestedLessonsPerWeek;
+      if (Object.keys(changes).length === 0) return [];
+      return [{ type: 'UserSettingsChanged', data: { userId, changes } }];
     }
+    case 'RequestNotificationEmailChange':
+      return [{ type: 'NotificationEmailChangeRequested', data: { userId, email: command.email } }];
+    case 'VerifyNotificationEmail':
+      if (user.pendingNotificationEmail === null)
+        fail(UserErrorCode.NoNotificationEmailPending, 'No notification e-mail change is waiting');
+      return [{ type: 'NotificationEmailVerified', data: { userId, email: user.pendingNotificationEmail! } }];
   }
 }

@@ -29,6 +29,14 @@ const partner: UserCreatedData = {
 const contact = { name: 'Pat', email: 'pat@example.com', phone: null, relationship: 'Parent', notes: null };
 
 const created: UserEvent = { type: 'UserCreated', data: teacher };
+const pendingCreated: UserEvent = { type: 'UserCreated', data: { ...teacher, awaitingActivation: true } };
+const settingsChanged: UserEvent = {
+  type: 'UserSettingsChanged',
+  data: {
+    userId,
+    changes: { birthDate: '2010-05-04', receiveWeeklySummaryReports: true, requestedLessonsPerWeek: 3 },
+  },
+};
 const ev = {
   activated: { type: 'UserActivated', data: { userId } },
   deactivated: { type: 'UserDeactivated', data: { userId, scheduled: false } },
@@ -384,6 +392,102 @@ const table: Row[] = [
     [studentCreated, ev.erased],
     { type: 'AddStudentFile', userId, file },
     UserErrorCode.PersonalDataErased,
+  ],
+  // ---- activation (docs/decisions/0016) ----
+  [
+    'complete the activation of a user created without a password',
+    [pendingCreated],
+    { type: 'CompleteActivation', userId },
+    [{ type: 'AccountActivated', data: { userId } }],
+  ],
+  [
+    'complete an activation twice',
+    [pendingCreated, { type: 'AccountActivated', data: { userId } }],
+    { type: 'CompleteActivation', userId },
+    UserErrorCode.AlreadyActivated,
+  ],
+  [
+    'activate a user created with a password (events before activation existed)',
+    [created],
+    { type: 'CompleteActivation', userId },
+    UserErrorCode.AlreadyActivated,
+  ],
+  [
+    'a password set for a user awaiting activation also activates',
+    [pendingCreated],
+    { type: 'ChangePassword', userId },
+    [
+      { type: 'PasswordChanged', data: { userId } },
+      { type: 'AccountActivated', data: { userId } },
+    ],
+  ],
+  ['activate a missing user', [], { type: 'CompleteActivation', userId }, UserErrorCode.NotFound],
+  // ---- own settings (PUT /users/me/...) ----
+  [
+    'change birth date, weekly summaries and lessons per week',
+    [created],
+    {
+      type: 'ChangeSettings',
+      userId,
+      changes: { birthDate: '2010-05-04', receiveWeeklySummaryReports: true, requestedLessonsPerWeek: 3 },
+    },
+    [
+      {
+        type: 'UserSettingsChanged',
+        data: {
+          userId,
+          changes: { birthDate: '2010-05-04', receiveWeeklySummaryReports: true, requestedLessonsPerWeek: 3 },
+        },
+      },
+    ],
+  ],
+  [
+    'a settings change records only what differs',
+    [created, settingsChanged],
+    {
+      type: 'ChangeSettings',
+      userId,
+      changes: { birthDate: '2010-05-04', receiveWeeklySummaryReports: false, requestedLessonsPerWeek: 3 },
+    },
+    [{ type: 'UserSettingsChanged', data: { userId, changes: { receiveWeeklySummaryReports: false } } }],
+  ],
+  [
+    'a settings change that changes nothing writes nothing',
+    [created, settingsChanged],
+    { type: 'ChangeSettings', userId, changes: { birthDate: '2010-05-04', requestedLessonsPerWeek: 3 } },
+    [],
+  ],
+  [
+    'clear the birth date',
+    [created, settingsChanged],
+    { type: 'ChangeSettings', userId, changes: { birthDate: null } },
+    [{ type: 'UserSettingsChanged', data: { userId, changes: { birthDate: null } } }],
+  ],
+  [
+    'ask for a new notification e-mail',
+    [created],
+    { type: 'RequestNotificationEmailChange', userId, email: 'me@home.example.com' },
+    [{ type: 'NotificationEmailChangeRequested', data: { userId, email: 'me@home.example.com' } }],
+  ],
+  [
+    'verify the notification e-mail asked for last',
+    [
+      created,
+      { type: 'NotificationEmailChangeRequested', data: { userId, email: 'old@home.example.com' } },
+      { type: 'NotificationEmailChangeRequested', data: { userId, email: 'me@home.example.com' } },
+    ],
+    { type: 'VerifyNotificationEmail', userId },
+    [{ type: 'NotificationEmailVerified', data: { userId, email: 'me@home.example.com' } }],
+  ],
+  [
+    'verify with nothing waiting',
+    [
+      created,
+      { type: 'NotificationEmailChangeRequested', data: { userId, email: 'me@home.example.com' } },
+      { type: 'NotificationEmailVerified', data: { userId, email: 'me@home.example.com' } },
+    ],
+    { type: 'VerifyNotificationEmail', userId },
+    UserErrorCode.NoNotificationEmailPending,
   ],
 ];
 

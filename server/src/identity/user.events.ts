@@ -1,6 +1,9 @@
 export type {
   ActiveNetworkChangedData,
   ContactFields,
+  NotificationEmailData,
+  UserSettingsChangedData,
+  UserSettingsChanges,
   CustomerTypeName,
   QualityIssueSetData,
   UserContactData,

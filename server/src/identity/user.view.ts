@@ -45,6 +45,12 @@ export function toUserView(row: UserRow, options: { hideNotes?: boolean } = {}):
     permission_list: row.permissions,
     contacts: row.contacts,
     last_action: row.last_action ? new Date(row.last_action).toISOString() : 'N/A',
+    is_activated: !row.awaiting_activation,
+    birth_date: row.birth_date,
+    receive_weekly_summary_reports: row.receive_weekly_summary_reports,
+    requested_number_of_lessons_per_week: row.requested_number_of_lessons_per_week,
+    notification_email: row.notification_email,
+    custom_fields: row.custom_fields ?? {},
     created_at: new Date(row.created_at).toISOString(),
     updated_at: new Date(row.updated_at).toISOString(),
   };

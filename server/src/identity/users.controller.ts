@@ -26,6 +26,8 @@ import { Problem } from '../platform/http/problem.js';
 import { PORTAL_NAMESPACE, uuidV5 } from '../platform/uuid.js';
 import { Credentials } from './credentials.js';
 import { PersonalDataVault } from '../platform/personal-data/personal-data-vault.js';
+import { AccountActivation } from './activation.controller.js';
+import { CustomFields } from './custom-fields/custom-fields.controller.js';
 import type { UserProfileChanges } from './user.events.js';
 import {
   ALL_MARKER_PERMISSIONS,
@@ -34,7 +36,6 @@ import {
   hasAny,
   initialPermissions,
   isAdmin,
-  partnerVisibility,
 } from './policy/policy.js';
 import {
   ContactBody,
@@ -45,13 +46,13 @@ import {
   PositionResponse,
   QualityIssueBody,
   ScheduleDeactivationBody,
-  TYPE_FILTERS,
   UpdateUserBody,
   UserCreatedResponse,
   UserPage,
   UserView,
 } from './users.dto.js';
-import { UsersReadModel, type UserSortColumn } from './users.read.js';
+import { UsersReadModel } from './users.read.js';
+import { pagedUsers } from './lists/user-list-query.js';
 import { toUserView } from './user.view.js';
 import { NetworksReadModel } from './networks/networks.read.js';
 import { UserAccess, forbidden, isUuid, partnerPermissionsFor } from './user-access.js';
@@ -71,6 +72,8 @@ export class UsersController {
     private readonly access: UserAccess,
     private readonly users: UsersReadModel,
     private readonly credentials: Credentials,
+    private readonly activation: AccountActivation,
+    private readonly customFields: CustomFields,
     private readonly networks: NetworksReadModel,
     private readonly vault: PersonalDataVault,
   ) {}
@@ -82,26 +85,9 @@ export class UsersController {
   @ApiOkResponse({ type: UserPage })
   async list(@Req() req: AuthenticatedRequest, @Query() q: ListUsersQuery): Promise<UserPage> {
     const actor = await this.access.actorRow(req);
-    const page = q.page ?? 1;
-    const size = q.size ?? 50;
-    const sort = q.sort_by?.replace(/^-/, '') as UserSortColumn | undefined;
-    const { rows, total } = await this.users.list({
-      page,
-      size,
-      text: (q.query ?? q.name)?.trim() || undefined,
-      statuses: q.status,
-      userTypes: q.type?.map((t) => TYPE_FILTERS[t]),
-      customerId: q.customer_id,
-      hasAccess: q.has_access,
-      scopeCustomerId: isAdmin(actor.permissions) ? undefined : actor.customer_id,
-      partner: isAdmin(actor.permissions)
-        ? undefined
-        : { selfId: actor.id, ...partnerVisibility(actor.permissions) },
-      sortBy: sort,
-      descending: q.sort_by?.startsWith('-') ?? false,
-    });
+    const { rows, ...page } = await pagedUsers(this.users, actor, q);
     const hideNotes = this.access.hidesNotes(actor);
-    return { items: rows.map((r) => toUserView(r, { hideNotes })), total, page, size };
+    return { items: rows.map((r) => toUserView(r, { hideNotes })), ...page };
   }
 
   @Get(':id')
@@ -137,6 +123,7 @@ export class UsersController {
         throw forbidden('Partners can only manage users of their own customer');
     }
     const customerId = isAdmin(actor.permissions) ? (body.customer_id ?? null) : actor.customer_id;
+    const customFields = await this.customFields.check(body.custom_fields, 'create');
     await this.networks.requireKnown(body.network_id);
     const login = (body.login ?? body.email).trim().toLowerCase();
     if (await this.users.byLogin(login))
@@ -164,6 +151,8 @@ export class UsersController {
           networkId: body.network_id ?? null,
           timezone: body.timezone ?? null,
           notes: body.notes ?? null,
+          awaitingActivation: !body.password,
+          ...(customFields ? { customFields } : {}),
         },
       })
       .catch((e: unknown) => {
@@ -171,7 +160,9 @@ export class UsersController {
           throw new Problem(HttpStatus.CONFLICT, 'A user with this login already exists');
         throw e;
       });
+    // Without a password the user chooses one through a mailed activation link (docs/decisions/0016).
     if (body.password) await this.credentials.setPassword(userId, body.password);
+    else await this.activation.mailLink({ id: userId, email: body.email, firstName: body.first_name });
     return { id: userId, position: result.position };
   }
 
@@ -204,6 +195,7 @@ export class UsersController {
       customerId: profile.customer_id,
       customerType: profile.customer_type,
       networkId: profile.network_id,
+      customFields: await this.customFields.check(profile.custom_fields, 'update'),
     };
     let result = await this.access.run(req, { type: 'UpdateUserProfile', userId: target.id, changes });
     if (password !== undefined) {

@@ -9,6 +9,7 @@ import {
   IsISO8601,
   IsInt,
   IsNotEmpty,
+  IsObject,
   IsOptional,
   IsString,
   IsTimeZone,
@@ -79,6 +80,15 @@ export class CreateUserBody {
   @MinLength(8)
   @MaxLength(1024)
   password?: string;
+
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: { oneOf: [{ type: 'string' }, { type: 'number' }] },
+    description: 'Custom field values by field id (GET /users/custom_fields); required fields must be given',
+  })
+  @IsOptional()
+  @IsObject()
+  custom_fields?: Record<string, unknown>;
 }
 
 export class UpdateUserBody {
@@ -136,6 +146,15 @@ export class UpdateUserBody {
   @MinLength(8)
   @MaxLength(1024)
   password?: string;
+
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: { oneOf: [{ type: 'string' }, { type: 'number' }] },
+    description: 'Custom field values to set by field id; null removes one; fields not named stay',
+  })
+  @ValidateIf(defined('custom_fields'))
+  @IsObject()
+  custom_fields?: Record<string, unknown>;
 }
 
 export class ScheduleDeactivationBody {
@@ -340,6 +359,19 @@ export class UserView {
   @ApiProperty({ type: [String] }) permission_list!: string[];
   @ApiProperty({ type: [ContactView] }) contacts!: ContactView[];
   @ApiProperty({ description: 'Last activity, "N/A" if none' }) last_action!: string;
+  @ApiProperty({ description: 'False until a user created without a password sets one (activation link)' })
+  is_activated!: boolean;
+  @ApiProperty({ nullable: true, type: String, example: '2012-09-30' }) birth_date!: string | null;
+  @ApiProperty() receive_weekly_summary_reports!: boolean;
+  @ApiProperty({ nullable: true, type: Number }) requested_number_of_lessons_per_week!: number | null;
+  @ApiProperty({ nullable: true, type: String, description: 'Verified notification address' })
+  notification_email!: string | null;
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: { oneOf: [{ type: 'string' }, { type: 'number' }] },
+    description: 'Custom field values by field id',
+  })
+  custom_fields!: Record<string, string | number>;
   @ApiProperty() created_at!: string;
   @ApiProperty() updated_at!: string;
 }

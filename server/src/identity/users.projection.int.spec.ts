@@ -22,6 +22,8 @@ const history: UserEvent[] = [
       permissions: ['USER_IS_TEACHER'],
       customerId,
       timezone: null,
+      awaitingActivation: true,
+      customFields: { f1: 'one', f2: 2 },
     },
   },
   { type: 'UserProfileUpdated', data: { userId, changes: { firstName: 'Joanna', notes: 'n' } } },
@@ -60,6 +62,19 @@ const history: UserEvent[] = [
   },
   { type: 'UserContactRemoved', data: { userId, contactId: 'c2' } },
   { type: 'PasswordChanged', data: { userId } },
+  { type: 'AccountActivated', data: { userId } },
+  { type: 'UserProfileUpdated', data: { userId, changes: { customFields: { f1: null, f3: '2030-01-01' } } } },
+  {
+    type: 'UserSettingsChanged',
+    data: {
+      userId,
+      changes: { birthDate: '2001-02-03', receiveWeeklySummaryReports: true, requestedLessonsPerWeek: 5 },
+    },
+  },
+  { type: 'UserSettingsChanged', data: { userId, changes: { requestedLessonsPerWeek: null } } },
+  { type: 'NotificationEmailChangeRequested', data: { userId, email: 'jo@home.example.com' } },
+  { type: 'NotificationEmailVerified', data: { userId, email: 'jo@home.example.com' } },
+  { type: 'NotificationEmailChangeRequested', data: { userId, email: 'next@home.example.com' } },
 ];
 
 const recorded: ProjectionEvent[] = history.map((e, i) => ({
@@ -130,6 +145,13 @@ describe.each(targets)('users projection on $name', (target) => {
       quality_issue_reason: 'late',
       permissions: ['USER_IS_TEACHER', 'CAN_EDIT_LESSONS'],
       contacts: [{ id: 'c1', name: 'Mother', email: null, phone: '1', relationship: null, notes: null }],
+      awaiting_activation: false,
+      birth_date: '2001-02-03',
+      receive_weekly_summary_reports: true,
+      requested_number_of_lessons_per_week: null,
+      notification_email: 'jo@home.example.com',
+      pending_notification_email: 'next@home.example.com',
+      custom_fields: { f2: 2, f3: '2030-01-01' },
     });
     expect(String(row!.version)).toBe(String(recorded.length - 1));
     expect(new Date(row!.scheduled_for_deactivation as string).toISOString()).toBe(

@@ -64,6 +64,15 @@ export const INTERNAL_PERMISSIONS = {
 } as const;
 export type InternalPermission = (typeof INTERNAL_PERMISSIONS)[keyof typeof INTERNAL_PERMISSIONS];
 
+/**
+ * Named permissions without an internal-role requirement (spec §6): whoever holds one may use the
+ * area, whatever their type; administrators hold them implicitly (see `mayUseNamed`).
+ */
+export const NAMED_PERMISSIONS = {
+  PARTNER_INVITATIONS: 'CAN_SEND_PARTNER_INVITATIONS',
+} as const;
+export type NamedPermission = (typeof NAMED_PERMISSIONS)[keyof typeof NAMED_PERMISSIONS];
+
 /** The kinds of customer-side users partner permissions are about (spec §6 ADD_NEW_*, EDIT_*, ...). */
 export const PARTNER_USER_KINDS = [
   'SUPER_SYSADMINS',
@@ -254,6 +263,11 @@ export function typeLabel(perms: PermissionSource): string {
 export function internalMay(perms: PermissionSource, permission: InternalPermission): boolean {
   if (isAdmin(perms)) return true;
   return isInternal(perms) && hasAny(perms, permission);
+}
+
+/** A named permission without internal-role requirement: administrators, or anyone holding it. */
+export function mayUseNamed(perms: PermissionSource, permission: NamedPermission): boolean {
+  return isAdmin(perms) || hasAny(perms, permission);
 }
 
 /**

@@ -5,6 +5,7 @@ import { SessionService } from './session.service.js';
 import type { AuthenticatedRequest } from './request-context.js';
 import { Problem } from '../http/problem.js';
 import { ACTOR_LOADER, type ActorLoader } from './actor-loader.js';
+import { MinPositionInterceptor } from '../http/min-position.interceptor.js';
 
 /** Reads the token from `RequestVerificationToken` (the spec's header) or `Authorization: Bearer`. */
 export function tokenFrom(req: AuthenticatedRequest): string | null {
@@ -28,6 +29,7 @@ export class AuthGuard implements CanActivate {
     private readonly reflector: Reflector,
     private readonly sessions: SessionService,
     @Inject(ACTOR_LOADER) private readonly actors: ActorLoader,
+    private readonly readYourWrites: MinPositionInterceptor,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -43,6 +45,8 @@ export class AuthGuard implements CanActivate {
         throw new Problem(HttpStatus.UNAUTHORIZED, 'Session ended; sign in again');
       throw new Problem(HttpStatus.FORBIDDEN, 'Could not validate credentials');
     }
+    // Read-your-writes before the permissions are read: a grant the caller just made counts already.
+    await this.readYourWrites.waitFor(req);
     const loaded = await this.actors.load(check.session.userId);
     if (!loaded) throw new Problem(HttpStatus.NOT_FOUND, 'User not found');
     // An impersonation session ends with the impersonator's own access (blocked, deactivated, deleted).

@@ -14,6 +14,7 @@ import type { AppConfig } from '../config/config.js';
 import { Problem } from './problem.js';
 
 export const MIN_POSITION_HEADER = 'x-min-position';
+const REACHED = Symbol('min-position-reached');
 
 /**
  * Read-your-writes: a request carrying `X-Min-Position: <position>` (the `position` a command returned)
@@ -29,8 +30,18 @@ export class MinPositionInterceptor implements NestInterceptor {
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     if (context.getType() !== 'http') return next.handle();
-    const raw = context.switchToHttp().getRequest<Request>().headers[MIN_POSITION_HEADER];
-    if (raw === undefined) return next.handle();
+    const req = context.switchToHttp().getRequest<Request>();
+    return from(this.waitFor(req)).pipe(switchMap(() => next.handle()));
+  }
+
+  /**
+   * Waits (once per request) for the position the request asks for. The auth guard calls it before it
+   * reads the caller's permissions from the read models, so a permission just granted is seen too.
+   */
+  async waitFor(req: Request & { [REACHED]?: boolean }): Promise<void> {
+    if (req[REACHED]) return;
+    const raw = req.headers[MIN_POSITION_HEADER];
+    if (raw === undefined) return;
     const value = Array.isArray(raw) ? raw[0] : raw;
     if (!value || !/^\d{1,19}$/.test(value.trim())) {
       throw new Problem(
@@ -40,16 +51,12 @@ export class MinPositionInterceptor implements NestInterceptor {
     }
     const position = BigInt(value.trim());
     const timeout = this.config.readYourWritesTimeoutMs;
-    return from(this.runner.waitForPosition(position, timeout)).pipe(
-      switchMap((reached) => {
-        if (!reached) {
-          throw new Problem(
-            HttpStatus.SERVICE_UNAVAILABLE,
-            `The read models have not yet caught up with position ${position} after ${timeout / 1000} s; try again shortly.`,
-          );
-        }
-        return next.handle();
-      }),
-    );
+    if (!(await this.runner.waitForPosition(position, timeout))) {
+      throw new Problem(
+        HttpStatus.SERVICE_UNAVAILABLE,
+        `The read models have not yet caught up with position ${position} after ${timeout / 1000} s; try again shortly.`,
+      );
+    }
+    req[REACHED] = true;
   }
 }

@@ -1,0 +1,242 @@
+import { Body, Controller, Get, HttpCode, HttpStatus, Inject, Param, Post, Query, Req } from '@nestjs/common';
+import { ApiOkResponse, ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsInt,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  Min,
+  ValidateNested,
+} from 'class-validator';
+import {
+  availabilityStream,
+  type AvailabilityEvent,
+  type AvailabilityRow,
+  type AvailabilitySlot,
+} from '@portal/projections';
+import { AnyAuthenticatedUser } from '../../platform/auth/public.decorator.js';
+import { metadataFor, type AuthenticatedRequest } from '../../platform/auth/request-context.js';
+import { EVENT_STORE, type EventStore } from '../../platform/event-store/event-store.js';
+import { decideAndAppend } from '../../platform/event-store/decide-and-append.js';
+import { Problem } from '../../platform/http/problem.js';
+import type { SqlClient } from '../../platform/sql/sql-client.js';
+import { SQL_CLIENT } from '../../platform/tokens.js';
+import { isAdmin } from '../policy/policy.js';
+import { UserAccess, forbidden } from '../user-access.js';
+import { PositionResponse } from '../users.dto.js';
+import {
+  AvailabilityError,
+  MAX_SLOTS,
+  WORKING_DAY_END,
+  WORKING_DAY_START,
+  decideAvailability,
+  foldAvailability,
+  type AvailabilityState,
+} from './availability.decider.js';
+
+export const DEFAULT_AVAILABILITY_TYPE = 'default';
+
+export class AvailabilityItem {
+  @ApiProperty({ minimum: 0, maximum: 6, description: '0 = Monday … 6 = Sunday' })
+  @IsInt()
+  @Min(0)
+  @Max(6)
+  day_of_week!: number;
+
+  @ApiProperty({
+    minimum: WORKING_DAY_START,
+    maximum: WORKING_DAY_END - 1,
+    description: 'Minutes after midnight',
+  })
+  @IsInt()
+  start_minute!: number;
+
+  @ApiProperty({
+    minimum: WORKING_DAY_START + 1,
+    maximum: WORKING_DAY_END,
+    description: 'Minutes after midnight',
+  })
+  @IsInt()
+  end_minute!: number;
+}
+
+export class AvailabilityBody {
+  @ApiProperty({ type: [AvailabilityItem], maxItems: MAX_SLOTS, description: 'Replaces the whole list' })
+  @IsArray()
+  @ArrayMaxSize(MAX_SLOTS)
+  @ValidateNested({ each: true })
+  @Type(() => AvailabilityItem)
+  availabilities!: AvailabilityItem[];
+}
+
+export class AvailabilityQuery {
+  @ApiPropertyOptional({ default: DEFAULT_AVAILABILITY_TYPE, description: 'Which availability list' })
+  @IsOptional()
+  @IsString()
+  @Matches(/^[a-z][a-z0-9_-]{0,39}$/, { message: 'type must be a lower-case name such as "default"' })
+  type?: string;
+
+  @ApiPropertyOptional({
+    example: '2030-01-07',
+    description: 'Monday (yyyy-MM-dd) of one week; absent: the recurring week',
+  })
+  @IsOptional()
+  @IsString()
+  @Matches(/^\d{4}-\d{2}-\d{2}$/, { message: 'week must be a date in the format yyyy-MM-dd' })
+  week?: string;
+}
+
+export class AvailabilityView {
+  @ApiProperty({ format: 'uuid' }) user_id!: string;
+  @ApiProperty() type!: string;
+  @ApiProperty({ nullable: true, type: String, description: 'The week asked for (null: the recurring week)' })
+  requested_week!: string | null;
+  @ApiProperty({
+    nullable: true,
+    type: String,
+    description:
+      'The week this list was set for; null when it is the recurring list (also used for weeks without their own)',
+  })
+  week!: string | null;
+  @ApiProperty({ type: [AvailabilityItem] }) availabilities!: AvailabilityItem[];
+  @ApiProperty({ nullable: true, type: String }) updated_at!: string | null;
+}
+
+const toItem = (s: AvailabilitySlot): AvailabilityItem => ({
+  day_of_week: s.dayOfWeek,
+  start_minute: s.startMinute,
+  end_minute: s.endMinute,
+});
+
+function checkWeek(week: string | undefined): string | null {
+  if (week === undefined) return null;
+  const date = new Date(`${week}T00:00:00Z`);
+  if (Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== week)
+    throw new Problem(HttpStatus.UNPROCESSABLE_ENTITY, 'week: is not a calendar date');
+  if (date.getUTCDay() !== 1) throw new Problem(HttpStatus.UNPROCESSABLE_ENTITY, 'week: must be a Monday');
+  return week;
+}
+
+/**
+ * Availability (spec §7): the signed-in user's own, or any user's for administrators. One list per
+ * type for the recurring week, optionally replaced for single weeks (docs/decisions/0017).
+ * Registered before UsersController.
+ */
+@ApiTags('users')
+@Controller('api/v1/users')
+export class AvailabilityController {
+  constructor(
+    private readonly access: UserAccess,
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(SQL_CLIENT) private readonly sql: SqlClient,
+  ) {}
+
+  @Get('me/availability')
+  @AnyAuthenticatedUser()
+  @ApiOkResponse({ type: AvailabilityView })
+  mine(@Req() req: AuthenticatedRequest, @Query() q: AvailabilityQuery): Promise<AvailabilityView> {
+    return this.read(req.actor!.userId, q);
+  }
+
+  @Post('me/availability')
+  @AnyAuthenticatedUser()
+  @HttpCode(HttpStatus.OK)
+  @ApiOkResponse({ type: PositionResponse })
+  setMine(
+    @Req() req: AuthenticatedRequest,
+    @Query() q: AvailabilityQuery,
+    @Body() body: AvailabilityBody,
+  ): Promise<PositionResponse> {
+    return this.write(req, req.actor!.userId, q, body);
+  }
+
+  @Get(':id/availability')
+  @AnyAuthenticatedUser()
+  @ApiOkResponse({ type: AvailabilityView })
+  async of(
+    @Req() req: AuthenticatedRequest,
+    @Param('id') id: string,
+    @Query() q: AvailabilityQuery,
+  ): Promise<AvailabilityView> {
+    return this.read(await this.target(req, id), q);
+  }
+
+  @Post(':id/availability')
+  @AnyAuthenticatedUser()
+  @HttpCode(HttpStatus.OK)
+  @ApiOkResponse({ type: PositionResponse })
+  async setOf(
+    @Req() req: AuthenticatedRequest,
+    @Param('id') id: string,
+    @Query() q: AvailabilityQuery,
+    @Body() body: AvailabilityBody,
+  ): Promise<PositionResponse> {
+    return this.write(req, await this.target(req, id), q, body);
+  }
+
+  /** Administrators, or the user themselves. */
+  private async target(req: AuthenticatedRequest, id: string): Promise<string> {
+    if (req.actor!.userId !== id.toLowerCase() && !isAdmin(req.actor!.permissions)) throw forbidden();
+    return (await this.access.targetRow(id)).id;
+  }
+
+  private async read(userId: string, q: AvailabilityQuery): Promise<AvailabilityView> {
+    const type = q.type ?? DEFAULT_AVAILABILITY_TYPE;
+    const week = checkWeek(q.week);
+    // The week's own list if it has one, else the recurring list.
+    const { rows } = await this.sql.query<AvailabilityRow>(
+      `SELECT * FROM rm_user_availability WHERE user_id = $1 AND type = $2 AND week IN ($3, '')
+        ORDER BY week DESC LIMIT 1`,
+      [userId, type, week ?? ''],
+    );
+    const row = rows[0];
+    return {
+      user_id: userId,
+      type,
+      requested_week: week,
+      week: row && row.week !== '' ? row.week : null,
+      availabilities: (row?.availabilities ?? []).map(toItem),
+      updated_at: row ? new Date(row.updated_at).toISOString() : null,
+    };
+  }
+
+  private async write(
+    req: AuthenticatedRequest,
+    userId: string,
+    q: AvailabilityQuery,
+    body: AvailabilityBody,
+  ): Promise<PositionResponse> {
+    const week = checkWeek(q.week);
+    try {
+      const { position } = await decideAndAppend<AvailabilityState, AvailabilityEvent>(
+        this.store,
+        availabilityStream(userId),
+        foldAvailability,
+        (state) =>
+          decideAvailability(
+            {
+              type: 'SetAvailability',
+              userId,
+              availabilityType: q.type ?? DEFAULT_AVAILABILITY_TYPE,
+              week,
+              availabilities: body.availabilities.map((a) => ({
+                dayOfWeek: a.day_of_week,
+                startMinute: a.start_minute,
+                endMinute: a.end_minute,
+              })),
+            },
+            state,
+          ),
+        metadataFor(req),
+      );
+      return { position };
+    } catch (e) {
+      if (e instanceof AvailabilityError) throw new Problem(HttpStatus.UNPROCESSABLE_ENTITY, e.detail);
+      throw e;
+    }
+  }
+}

@@ -1,0 +1,158 @@
+import { randomUUID } from 'node:crypto';
+import { Body, Controller, Get, HttpStatus, Inject, Injectable, Put, Req } from '@nestjs/common';
+import { ApiOkResponse, ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsNotEmpty,
+  IsOptional,
+  IsString,
+  IsUUID,
+  MaxLength,
+  ValidateNested,
+} from 'class-validator';
+import {
+  CUSTOM_FIELDS_STREAM,
+  CUSTOM_FIELD_TYPES,
+  type CustomFieldDefinition,
+  type CustomFieldType,
+  type CustomFieldsEvent,
+  type CustomFieldsRow,
+} from '@portal/projections';
+import { RequirePermissions } from '../../platform/auth/public.decorator.js';
+import { metadataFor, type AuthenticatedRequest } from '../../platform/auth/request-context.js';
+import { EVENT_STORE, type EventStore } from '../../platform/event-store/event-store.js';
+import { decideAndAppend } from '../../platform/event-store/decide-and-append.js';
+import { Problem } from '../../platform/http/problem.js';
+import type { SqlClient } from '../../platform/sql/sql-client.js';
+import { SQL_CLIENT } from '../../platform/tokens.js';
+import { MARKER_PERMISSIONS } from '../policy/policy.js';
+import { PositionResponse } from '../users.dto.js';
+import {
+  CustomFieldError,
+  MAX_CUSTOM_FIELDS,
+  checkCustomFieldValues,
+  decideCustomFields,
+  foldCustomFields,
+  type CustomFieldValue,
+  type CustomFieldsState,
+} from './custom-fields.decider.js';
+
+export class CustomFieldItem {
+  @ApiPropertyOptional({ format: 'uuid', description: 'Keep the id to keep the field (and its values)' })
+  @IsOptional()
+  @IsUUID()
+  id?: string;
+
+  @ApiProperty({ example: 'Dietary needs' }) @IsString() @IsNotEmpty() @MaxLength(100) name!: string;
+
+  @ApiProperty({ enum: CUSTOM_FIELD_TYPES }) @IsIn(CUSTOM_FIELD_TYPES) type!: CustomFieldType;
+
+  @ApiPropertyOptional({ type: [String], description: 'The choices of a select field' })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(100)
+  @IsString({ each: true })
+  @MaxLength(200, { each: true })
+  options?: string[];
+
+  @ApiPropertyOptional({ default: false }) @IsOptional() @IsBoolean() required?: boolean;
+}
+
+export class CustomFieldsBody {
+  @ApiProperty({ type: [CustomFieldItem], description: 'The complete list; it replaces the current one' })
+  @IsArray()
+  @ArrayMaxSize(MAX_CUSTOM_FIELDS)
+  @ValidateNested({ each: true })
+  @Type(() => CustomFieldItem)
+  items!: CustomFieldItem[];
+}
+
+export class CustomFieldView {
+  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty() name!: string;
+  @ApiProperty({ enum: CUSTOM_FIELD_TYPES }) type!: string;
+  @ApiProperty({ type: [String] }) options!: string[];
+  @ApiProperty() required!: boolean;
+}
+
+export class CustomFieldsView {
+  @ApiProperty({ type: [CustomFieldView] }) items!: CustomFieldView[];
+  @ApiProperty({ nullable: true, type: String }) updated_at!: string | null;
+}
+
+/** The custom field definitions as the read model has them, and value checks against them. */
+@Injectable()
+export class CustomFields {
+  constructor(@Inject(SQL_CLIENT) private readonly sql: SqlClient) {}
+
+  async read(): Promise<{ fields: CustomFieldsState; updatedAt: Date | null }> {
+    const { rows } = await this.sql.query<CustomFieldsRow>('SELECT * FROM rm_user_custom_fields LIMIT 1');
+    return { fields: rows[0]?.fields ?? [], updatedAt: rows[0]?.updated_at ?? null };
+  }
+
+  /** Validated values (422 naming `custom_fields.<id>`), or undefined when none were sent. */
+  async check(
+    values: Record<string, unknown> | undefined,
+    mode: 'create' | 'update',
+  ): Promise<Record<string, CustomFieldValue> | undefined> {
+    const { fields } = await this.read();
+    if (values === undefined && (mode === 'update' || !fields.some((f) => f.required))) return undefined;
+    try {
+      return checkCustomFieldValues(fields, values ?? {}, mode);
+    } catch (e) {
+      if (e instanceof CustomFieldError) throw new Problem(HttpStatus.UNPROCESSABLE_ENTITY, e.detail);
+      throw e;
+    }
+  }
+}
+
+/**
+ * Custom user fields (spec §7 "GET and PUT /api/v1/users/custom_fields", §6 admin-only). Registered
+ * before UsersController so that `users/custom_fields` is not taken for `users/:id`.
+ */
+@ApiTags('users')
+@Controller('api/v1/users/custom_fields')
+export class CustomFieldsController {
+  constructor(
+    private readonly customFields: CustomFields,
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+  ) {}
+
+  @Get()
+  @RequirePermissions(MARKER_PERMISSIONS.admin)
+  @ApiOkResponse({ type: CustomFieldsView })
+  async list(): Promise<CustomFieldsView> {
+    const { fields, updatedAt } = await this.customFields.read();
+    return { items: fields, updated_at: updatedAt ? new Date(updatedAt).toISOString() : null };
+  }
+
+  @Put()
+  @RequirePermissions(MARKER_PERMISSIONS.admin)
+  @ApiOkResponse({ type: PositionResponse })
+  async replace(@Req() req: AuthenticatedRequest, @Body() body: CustomFieldsBody): Promise<PositionResponse> {
+    const fields: CustomFieldDefinition[] = body.items.map((f) => ({
+      id: f.id?.toLowerCase() ?? randomUUID(),
+      name: f.name,
+      type: f.type,
+      options: f.options ?? [],
+      required: f.required ?? false,
+    }));
+    try {
+      const { position } = await decideAndAppend<CustomFieldsState, CustomFieldsEvent>(
+        this.store,
+        CUSTOM_FIELDS_STREAM,
+        foldCustomFields,
+        (state) => decideCustomFields({ type: 'DefineCustomFields', fields }, state),
+        metadataFor(req),
+      );
+      return { position };
+    } catch (e) {
+      if (e instanceof CustomFieldError) throw new Problem(HttpStatus.UNPROCESSABLE_ENTITY, e.detail);
+      throw e;
+    }
+  }
+}

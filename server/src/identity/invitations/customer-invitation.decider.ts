@@ -1,0 +1,55 @@
+import { HttpStatus } from '@nestjs/common';
+import type { CustomerInvitationEvent, CustomerInvitationSentData } from '@portal/projections';
+
+/** An invitation's state as the rules need it, folded from its stream. */
+export type InvitationState =
+  | { status: 'none' }
+  | { status: 'pending' | 'accepted'; invitation: CustomerInvitationSentData; userId: string | null };
+
+export type InvitationCommand =
+  | { type: 'SendInvitation'; data: CustomerInvitationSentData }
+  | { type: 'AcceptInvitation'; invitationId: string; userId: string };
+
+export class InvitationError extends Error {
+  constructor(
+    readonly status: HttpStatus,
+    readonly detail: string,
+  ) {
+    super(detail);
+  }
+}
+
+export function evolveInvitation(state: InvitationState, event: CustomerInvitationEvent): InvitationState {
+  switch (event.type) {
+    case 'CustomerInvitationSent':
+      return { status: 'pending', invitation: event.data, userId: null };
+    case 'CustomerInvitationAccepted':
+      return state.status === 'none' ? state : { ...state, status: 'accepted', userId: event.data.userId };
+  }
+}
+
+export const foldInvitation = (events: CustomerInvitationEvent[]): InvitationState =>
+  events.reduce(evolveInvitation, { status: 'none' } as InvitationState);
+
+/** An invitation is sent once and accepted at most once. */
+export function decideInvitation(
+  command: InvitationCommand,
+  state: InvitationState,
+): CustomerInvitationEvent[] {
+  switch (command.type) {
+    case 'SendInvitation':
+      if (state.status !== 'none')
+        throw new InvitationError(HttpStatus.CONFLICT, 'Invitation already exists');
+      return [{ type: 'CustomerInvitationSent', data: command.data }];
+    case 'AcceptInvitation':
+      if (state.status === 'none') throw new InvitationError(HttpStatus.NOT_FOUND, 'Invitation not found');
+      if (state.status === 'accepted')
+        throw new InvitationError(HttpStatus.CONFLICT, 'Invitation has already been accepted');
+      return [
+        {
+          type: 'CustomerInvitationAccepted',
+          data: { invitationId: command.invitationId, userId: command.userId },
+        },
+      ];
+  }
+}

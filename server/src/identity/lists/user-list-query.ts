@@ -1,0 +1,41 @@
+import type { UserRow } from '@portal/projections';
+import { isAdmin, isPartner, partnerVisibility } from '../policy/policy.js';
+import { TYPE_FILTERS, type ListUsersQuery } from '../users.dto.js';
+import { UsersReadModel, type UserListFilter, type UserSortColumn } from '../users.read.js';
+
+/**
+ * The read filter for a caller: administrators and internal users see everyone the route lets them
+ * list; partners only users of their own customer that their SEE_* permissions show (and themselves).
+ */
+export function scopeFor(actor: UserRow): Pick<UserListFilter, 'scopeCustomerId' | 'partner'> {
+  if (isAdmin(actor.permissions) || !isPartner(actor.permissions)) return {};
+  return {
+    scopeCustomerId: actor.customer_id,
+    partner: { selfId: actor.id, ...partnerVisibility(actor.permissions) },
+  };
+}
+
+/** GET /users/ and its typed variants (students, tutors, customers): one page of user rows. */
+export async function pagedUsers(
+  users: UsersReadModel,
+  actor: UserRow,
+  q: ListUsersQuery,
+  userTypes?: string[],
+): Promise<{ rows: UserRow[]; total: number; page: number; size: number }> {
+  const page = q.page ?? 1;
+  const size = q.size ?? 50;
+  const sort = q.sort_by?.replace(/^-/, '') as UserSortColumn | undefined;
+  const { rows, total } = await users.list({
+    page,
+    size,
+    text: (q.query ?? q.name)?.trim() || undefined,
+    statuses: q.status,
+    userTypes: userTypes ?? q.type?.map((t) => TYPE_FILTERS[t]),
+    customerId: q.customer_id,
+    hasAccess: q.has_access,
+    ...scopeFor(actor),
+    sortBy: sort,
+    descending: q.sort_by?.startsWith('-') ?? false,
+  });
+  return { rows, total, page, size };
+}

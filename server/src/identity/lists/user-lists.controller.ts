@@ -1,0 +1,247 @@
+import { Controller, Get, Query, Req } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
+import { ApiOkResponse, ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import { IsBoolean, IsOptional, IsUUID } from 'class-validator';
+import type { UserRow } from '@portal/projections';
+import { AnyAuthenticatedUser, RequirePermissions } from '../../platform/auth/public.decorator.js';
+import type { AuthenticatedRequest } from '../../platform/auth/request-context.js';
+import { LiveServer } from '../../platform/live/live-server.js';
+import { MARKER_PERMISSIONS, isPartner } from '../policy/policy.js';
+import { UserAccess } from '../user-access.js';
+import { toUserView } from '../user.view.js';
+import { ContactView, ListUsersQuery, UserPage } from '../users.dto.js';
+import { UsersReadModel } from '../users.read.js';
+import { pagedUsers, scopeFor } from './user-list-query.js';
+
+const { admin: ADMIN, partner: PARTNER, teacher: TEACHER } = MARKER_PERMISSIONS;
+/** Simple lists are not paged; this bounds one answer. */
+export const SIMPLE_LIST_LIMIT = 5000;
+
+const toBoolean = ({ value }: { value: unknown }) =>
+  value === 'true' ? true : value === 'false' ? false : value;
+
+export class HasAccessQuery {
+  @ApiPropertyOptional({ type: Boolean, description: 'true: only users with access; false: only without' })
+  @IsOptional()
+  @Transform(toBoolean)
+  @IsBoolean()
+  has_access?: boolean;
+}
+
+export class SimpleStudentsQuery extends HasAccessQuery {
+  @ApiPropertyOptional({ format: 'uuid' }) @IsOptional() @IsUUID() customer_id?: string;
+  @ApiPropertyOptional({ format: 'uuid', description: 'Students of this year group (none have one yet)' })
+  @IsOptional()
+  @IsUUID()
+  year_group_id?: string;
+  @ApiPropertyOptional({ type: Boolean, description: 'Include each student’s contacts' })
+  @IsOptional()
+  @Transform(toBoolean)
+  @IsBoolean()
+  with_contacts?: boolean;
+}
+
+export class ActiveCountQuery {
+  @ApiPropertyOptional({ format: 'uuid' }) @IsOptional() @IsUUID() customer_id?: string;
+}
+
+export class OnlineStatusQuery {
+  @ApiPropertyOptional({
+    type: [String],
+    description: 'Ask about these users (repeat the key); default: everyone online',
+  })
+  @IsOptional()
+  @Transform(({ value }: { value: unknown }) =>
+    value === undefined ? undefined : Array.isArray(value) ? (value as unknown[]) : [value],
+  )
+  @IsUUID('all', { each: true })
+  user_ids?: string[];
+}
+
+/** Spec §3 "Simple user". */
+export class SimpleUser {
+  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty() login!: string;
+  @ApiProperty() first_name!: string;
+  @ApiProperty() last_name!: string;
+  @ApiProperty({ description: 'First and last name' }) display_name!: string;
+  @ApiProperty() email!: string;
+  @ApiProperty({ nullable: true, type: String }) birth_date!: string | null;
+  @ApiProperty() has_access!: boolean;
+  @ApiProperty({ nullable: true, type: String, format: 'date-time' }) scheduled_for_deactivation!:
+    string | null;
+  @ApiProperty() is_blocked!: boolean;
+  @ApiProperty({ nullable: true, type: String }) customer_name!: string | null;
+  @ApiProperty({ type: [ContactView], nullable: true, description: 'Only with with_contacts=true' })
+  contacts!: ContactView[] | null;
+}
+
+export class SimpleUserList {
+  @ApiProperty({ type: [SimpleUser] }) items!: SimpleUser[];
+}
+
+export class ActiveCount {
+  @ApiProperty({ description: 'Students with access who are not blocked' }) count!: number;
+}
+
+export class OnlineUser {
+  @ApiProperty({ format: 'uuid' }) user_id!: string;
+  @ApiProperty() online!: boolean;
+  @ApiProperty({ description: 'Open live connections (browser tabs)' }) connections!: number;
+}
+
+export class OnlineStatus {
+  @ApiProperty({ type: [OnlineUser] }) items!: OnlineUser[];
+}
+
+const simple = (r: UserRow, withContacts: boolean): SimpleUser => ({
+  id: r.id,
+  login: r.login,
+  first_name: r.first_name,
+  last_name: r.last_name,
+  display_name: r.full_name,
+  email: r.email,
+  birth_date: r.birth_date,
+  has_access: r.has_access,
+  scheduled_for_deactivation: r.scheduled_for_deactivation
+    ? new Date(r.scheduled_for_deactivation).toISOString()
+    : null,
+  is_blocked: r.is_blocked,
+  customer_name: r.customer_name ?? null,
+  contacts: withContacts ? r.contacts : null,
+});
+
+/**
+ * Typed user lists (spec §7 "Users"): students, tutors, customer users, their simple forms, the
+ * caller's linked users, the active student count and who is online. Partners see only their own
+ * customer's users that their SEE_* permissions show. Registered before UsersController so that
+ * `users/students` and friends are not taken for `users/:id`.
+ */
+@ApiTags('users')
+@Controller('api/v1/users')
+export class UserListsController {
+  constructor(
+    private readonly access: UserAccess,
+    private readonly users: UsersReadModel,
+    private readonly modules: ModuleRef,
+  ) {}
+
+  @Get('students')
+  @RequirePermissions(ADMIN, PARTNER)
+  @ApiOkResponse({ type: UserPage })
+  students(@Req() req: AuthenticatedRequest, @Query() q: ListUsersQuery): Promise<UserPage> {
+    return this.page(req, q, 'student');
+  }
+
+  @Get('students/simple')
+  @RequirePermissions(ADMIN, PARTNER)
+  @ApiOkResponse({ type: SimpleUserList })
+  async simpleStudents(
+    @Req() req: AuthenticatedRequest,
+    @Query() q: SimpleStudentsQuery,
+  ): Promise<SimpleUserList> {
+    // No student has a year group yet (one-page profiles are not built): the filter matches nobody.
+    if (q.year_group_id) return { items: [] };
+    return this.simpleList(req, 'student', q.has_access, q.customer_id, q.with_contacts ?? false);
+  }
+
+  @Get('students/count/active')
+  @RequirePermissions(ADMIN, PARTNER)
+  @ApiOkResponse({ type: ActiveCount })
+  async activeStudents(@Req() req: AuthenticatedRequest, @Query() q: ActiveCountQuery): Promise<ActiveCount> {
+    const actor = await this.access.actorRow(req);
+    const { total } = await this.users.list({
+      page: 1,
+      size: 1,
+      userTypes: ['student'],
+      statuses: ['active'],
+      customerId: q.customer_id,
+      ...scopeFor(actor),
+    });
+    return { count: total };
+  }
+
+  @Get('tutors')
+  @RequirePermissions(ADMIN, TEACHER)
+  @ApiOkResponse({ type: UserPage })
+  tutors(@Req() req: AuthenticatedRequest, @Query() q: ListUsersQuery): Promise<UserPage> {
+    return this.page(req, q, 'teacher');
+  }
+
+  @Get('tutors/simple')
+  @RequirePermissions(ADMIN, TEACHER)
+  @ApiOkResponse({ type: SimpleUserList })
+  simpleTutors(@Req() req: AuthenticatedRequest, @Query() q: HasAccessQuery): Promise<SimpleUserList> {
+    return this.simpleList(req, 'teacher', q.has_access, undefined, false);
+  }
+
+  @Get('customers')
+  @RequirePermissions(ADMIN, PARTNER)
+  @ApiOkResponse({ type: UserPage })
+  customers(@Req() req: AuthenticatedRequest, @Query() q: ListUsersQuery): Promise<UserPage> {
+    return this.page(req, q, 'partner');
+  }
+
+  @Get('linked-users/simple')
+  @AnyAuthenticatedUser()
+  @ApiOkResponse({ type: SimpleUserList })
+  async linkedUsers(@Req() req: AuthenticatedRequest, @Query() q: HasAccessQuery): Promise<SimpleUserList> {
+    const actor = await this.access.actorRow(req);
+    // Partners: the users of their customer they may see. Relations of internal users and students are
+    // not modelled yet, so they have none.
+    if (!isPartner(actor.permissions) || !actor.customer_id) return { items: [] };
+    const { rows } = await this.users.list({
+      page: 1,
+      size: SIMPLE_LIST_LIMIT,
+      hasAccess: q.has_access,
+      ...scopeFor(actor),
+    });
+    return { items: rows.filter((r) => r.id !== actor.id).map((r) => simple(r, true)) };
+  }
+
+  @Get('online/status')
+  @RequirePermissions(ADMIN, TEACHER)
+  @ApiOkResponse({ type: OnlineStatus })
+  async online(@Query() q: OnlineStatusQuery): Promise<OnlineStatus> {
+    const counts = new Map<string, number>();
+    const live = this.modules.get(LiveServer, { strict: false });
+    const sockets = (await live.namespace?.fetchSockets()) ?? [];
+    for (const socket of sockets) {
+      const userId = (socket.data as { userId?: string }).userId;
+      if (userId) counts.set(userId, (counts.get(userId) ?? 0) + 1);
+    }
+    const ids = q.user_ids
+      ? [...new Set(q.user_ids.map((id) => id.toLowerCase()))]
+      : [...counts.keys()].sort();
+    return {
+      items: ids.map((id) => ({ user_id: id, online: counts.has(id), connections: counts.get(id) ?? 0 })),
+    };
+  }
+
+  private async page(req: AuthenticatedRequest, q: ListUsersQuery, userType: string): Promise<UserPage> {
+    const actor = await this.access.actorRow(req);
+    const { rows, ...page } = await pagedUsers(this.users, actor, q, [userType]);
+    const hideNotes = this.access.hidesNotes(actor);
+    return { items: rows.map((r) => toUserView(r, { hideNotes })), ...page };
+  }
+
+  private async simpleList(
+    req: AuthenticatedRequest,
+    userType: string,
+    hasAccess: boolean | undefined,
+    customerId: string | undefined,
+    withContacts: boolean,
+  ): Promise<SimpleUserList> {
+    const actor = await this.access.actorRow(req);
+    const { rows } = await this.users.list({
+      page: 1,
+      size: SIMPLE_LIST_LIMIT,
+      userTypes: [userType],
+      hasAccess,
+      customerId,
+      ...scopeFor(actor),
+    });
+    return { items: rows.map((r) => simple(r, withContacts)) };
+  }
+}

@@ -1,0 +1,250 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { io as connectClient, type Socket } from 'socket.io-client';
+import { LIVE_NAMESPACE, LIVE_PATH } from '@portal/projections';
+import { portalModes, startTestPortal, type TestPortal } from '../../platform/testing/portal-harness.js';
+
+interface Item {
+  id: string;
+  login: string;
+  user_type?: string;
+  contacts?: unknown;
+}
+const logins = (items: unknown) => (items as Item[]).map((i) => i.login).sort();
+
+describe.each(portalModes)('user lists, $name', (mode) => {
+  let portal: TestPortal;
+  let oak: string;
+  let elm: string;
+  const ids: Record<string, string> = {};
+  const tokens: Record<string, string> = {};
+  const sockets: Socket[] = [];
+
+  beforeAll(async () => {
+    portal = await startTestPortal(mode, 'portal_user_lists');
+    const { call, admin, settle } = portal;
+    oak = (await settle(await call('POST', '/customers/', admin, { name: 'Oakfield' }))).body.id as string;
+    elm = (await settle(await call('POST', '/customers/', admin, { name: 'Elm Tree' }))).body.id as string;
+    const users: [string, Record<string, unknown>][] = [
+      ['head', { user_type: 'partner', customer_id: oak, customer_type: 'super-admin' }],
+      ['parent', { user_type: 'partner', customer_id: oak, customer_type: 'parent' }],
+      ['elmcontact', { user_type: 'partner', customer_id: elm, customer_type: 'link-contact' }],
+      ['s1', { user_type: 'student', customer_id: oak }],
+      ['s2', { user_type: 'student', customer_id: oak }],
+      ['s3', { user_type: 'student', customer_id: elm }],
+      ['t1', { user_type: 'teacher' }],
+      ['t2', { user_type: 'teacher' }],
+    ];
+    for (const [key, body] of users)
+      ids[key] = await portal.createUser({
+        email: `${key}@example.com`,
+        first_name: key,
+        last_name: 'L',
+        ...body,
+      });
+    await settle(await call('POST', `/users/${ids.s1}/contacts`, admin, { name: 'Mum', phone: '0123' }));
+    await settle(await call('PUT', `/users/${ids.s2}/deactivate`, admin));
+    await settle(await call('PUT', `/users/${ids.t2}/deactivate`, admin));
+    for (const key of ['head', 'parent', 't1']) tokens[key] = await portal.tokenFor(`${key}@example.com`);
+  }, 120_000);
+  afterEach(() => {
+    for (const s of sockets.splice(0)) s.close();
+  });
+  afterAll(async () => {
+    await portal?.close();
+  });
+
+  const get = (path: string, token = portal.admin) => portal.call('GET', `/users${path}`, token);
+
+  it('lists students paged like /users/, with filters, and partners see only their own', async () => {
+    const all = await get('/students');
+    expect(all.body).toMatchObject({ total: 3, page: 1, size: 50 });
+    expect(logins(all.body.items)).toEqual(['s1@example.com', 's2@example.com', 's3@example.com']);
+    expect((all.body.items as Item[]).every((i) => i.user_type === 'student')).toBe(true);
+    expect((await get('/students?size=1&page=2&sort_by=login')).body).toMatchObject({
+      total: 3,
+      items: [{ login: 's2@example.com' }],
+    });
+    expect(logins((await get('/students?has_access=false')).body.items)).toEqual(['s2@example.com']);
+    expect(logins((await get(`/students?customer_id=${elm}`)).body.items)).toEqual(['s3@example.com']);
+    expect(logins((await get('/students', tokens.head)).body.items)).toEqual([
+      's1@example.com',
+      's2@example.com',
+    ]);
+    expect((await get('/students', tokens.parent)).body).toMatchObject({ total: 0, items: [] });
+  });
+
+  it('gives simple students with the spec fields, contacts on request, and filters', async () => {
+    const oaks = await get(`/students/simple?customer_id=${oak}&has_access=true`);
+    expect(oaks.body).toEqual({
+      items: [
+        {
+          id: ids.s1,
+          login: 's1@example.com',
+          first_name: 's1',
+          last_name: 'L',
+          display_name: 's1 L',
+          email: 's1@example.com',
+          birth_date: null,
+          has_access: true,
+          scheduled_for_deactivation: null,
+          is_blocked: false,
+          customer_name: 'Oakfield',
+          contacts: null,
+        },
+      ],
+    });
+    const withContacts = await get(`/students/simple?customer_id=${oak}&has_access=true&with_contacts=true`);
+    expect((withContacts.body.items as Item[])[0]!.contacts).toEqual([
+      expect.objectContaining({ name: 'Mum', phone: '0123' }),
+    ]);
+    expect(logins((await get('/students/simple')).body.items)).toHaveLength(3);
+    expect((await get(`/students/simple?year_group_id=${oak}`)).body).toEqual({ items: [] });
+    expect(logins((await get('/students/simple', tokens.head)).body.items)).toEqual([
+      's1@example.com',
+      's2@example.com',
+    ]);
+    expect((await get('/students/simple?has_access=maybe')).status).toBe(422);
+    expect((await get('/students/simple?customer_id=oak')).status).toBe(422);
+  });
+
+  it('counts active students, scoped for partners', async () => {
+    expect((await get('/students/count/active')).body).toEqual({ count: 2 });
+    expect((await get(`/students/count/active?customer_id=${oak}`)).body).toEqual({ count: 1 });
+    expect((await get('/students/count/active', tokens.head)).body).toEqual({ count: 1 });
+    expect((await get('/students/count/active', tokens.parent)).body).toEqual({ count: 0 });
+  });
+
+  it('lists tutors for internal users, paged and simple, with has_access', async () => {
+    expect(logins((await get('/tutors')).body.items)).toEqual(['t1@example.com', 't2@example.com']);
+    expect(logins((await get('/tutors?has_access=true', tokens.t1)).body.items)).toEqual(['t1@example.com']);
+    expect(logins((await get('/tutors/simple?has_access=false')).body.items)).toEqual(['t2@example.com']);
+    expect(logins((await get('/tutors/simple', tokens.t1)).body.items)).toHaveLength(2);
+  });
+
+  it('lists customer (partner) users, partners only their own visible ones', async () => {
+    expect(logins((await get('/customers')).body.items)).toEqual([
+      'elmcontact@example.com',
+      'head@example.com',
+      'parent@example.com',
+    ]);
+    expect(logins((await get(`/customers?customer_id=${elm}&has_access=true`)).body.items)).toEqual([
+      'elmcontact@example.com',
+    ]);
+    expect(logins((await get('/customers', tokens.head)).body.items)).toEqual([
+      'head@example.com',
+      'parent@example.com',
+    ]);
+    expect(logins((await get('/customers', tokens.parent)).body.items)).toEqual(['parent@example.com']);
+  });
+
+  it('gives partners the users of their customer as linked users; others have none yet', async () => {
+    expect(logins((await get('/linked-users/simple', tokens.head)).body.items)).toEqual([
+      'parent@example.com',
+      's1@example.com',
+      's2@example.com',
+    ]);
+    expect(logins((await get('/linked-users/simple?has_access=true', tokens.head)).body.items)).toEqual([
+      'parent@example.com',
+      's1@example.com',
+    ]);
+    expect((await get('/linked-users/simple', tokens.parent)).body).toEqual({ items: [] });
+    expect((await get('/linked-users/simple', tokens.t1)).body).toEqual({ items: [] });
+  });
+
+  it('tells who is online from their open live connections', async () => {
+    expect((await get('/online/status')).body).toEqual({ items: [] });
+    for (let i = 0; i < 2; i++) {
+      const socket = connectClient(`${portal.base}${LIVE_NAMESPACE}`, {
+        path: LIVE_PATH,
+        auth: { token: tokens.t1 },
+        forceNew: true,
+        reconnection: false,
+        transports: ['websocket'],
+      });
+      sockets.push(socket);
+      await new Promise<void>((resolve, reject) => {
+        socket.once('connect', () => resolve());
+        socket.once('connect_error', reject);
+      });
+    }
+    expect((await get('/online/status')).body).toEqual({
+      items: [{ user_id: ids.t1, online: true, connections: 2 }],
+    });
+    expect((await get(`/online/status?user_ids=${ids.t2}&user_ids=${ids.t1}`, tokens.t1)).body).toEqual({
+      items: [
+        { user_id: ids.t2, online: false, connections: 0 },
+        { user_id: ids.t1, online: true, connections: 2 },
+      ],
+    });
+    expect((await get('/online/status?user_ids=nope')).status).toBe(422);
+  });
+
+  it('authorizes every list: no token 401, and only the roles each list is for', async () => {
+    type Role = 'none' | 'teacher' | 'partner' | 'admin';
+    const token: Record<Role, string | undefined> = {
+      none: undefined,
+      teacher: tokens.t1,
+      partner: tokens.head,
+      admin: portal.admin,
+    };
+    const matrix: [string, Record<Role, number>][] = [
+      ['/students', { none: 401, teacher: 403, partner: 200, admin: 200 }],
+      ['/students/simple', { none: 401, teacher: 403, partner: 200, admin: 200 }],
+      ['/students/count/active', { none: 401, teacher: 403, partner: 200, admin: 200 }],
+      ['/tutors', { none: 401, teacher: 200, partner: 403, admin: 200 }],
+      ['/tutors/simple', { none: 401, teacher: 200, partner: 403, admin: 200 }],
+      ['/customers', { none: 401, teacher: 403, partner: 200, admin: 200 }],
+      ['/linked-users/simple', { none: 401, teacher: 200, partner: 200, admin: 200 }],
+      ['/online/status', { none: 401, teacher: 200, partner: 403, admin: 200 }],
+    ];
+    const seen: string[] = [];
+    const expected: string[] = [];
+    for (const [path, outcomes] of matrix)
+      for (const role of Object.keys(outcomes) as Role[]) {
+        seen.push(`${path} ${role} ${(await portal.call('GET', `/users${path}`, token[role])).status}`);
+        expected.push(`${path} ${role} ${outcomes[role]}`);
+      }
+    expect(seen).toEqual(expected);
+  });
+
+  it('documents every account, settings, availability, custom field and list endpoint in OpenAPI', async () => {
+    const doc = (await (await fetch(`${portal.base}/api/docs-json`)).json()) as {
+      paths: Record<string, Record<string, unknown>>;
+    };
+    const routes = Object.entries(doc.paths).flatMap(([path, ops]) =>
+      Object.keys(ops).map((method) => `${method.toUpperCase()} ${path}`),
+    );
+    expect(routes).toEqual(
+      expect.arrayContaining([
+        'GET /api/v1/activate/{token}',
+        'POST /api/v1/activate',
+        'POST /api/v1/users/{id}/activation-link',
+        'POST /api/v1/customer-invitations',
+        'GET /api/v1/customer-invitations',
+        'GET /api/v1/register/partner/invite/{token}',
+        'POST /api/v1/register/partner',
+        'PUT /api/v1/users/me',
+        'PUT /api/v1/users/me/timezone',
+        'PUT /api/v1/users/me/birth_date',
+        'PUT /api/v1/users/me/receive_weekly_summary_reports',
+        'PUT /api/v1/users/me/requested_number_of_lessons',
+        'PUT /api/v1/users/me/notification_email',
+        'GET /api/v1/users/me/notification_email/verify',
+        'GET /api/v1/users/me/availability',
+        'POST /api/v1/users/me/availability',
+        'GET /api/v1/users/{id}/availability',
+        'POST /api/v1/users/{id}/availability',
+        'GET /api/v1/users/custom_fields',
+        'PUT /api/v1/users/custom_fields',
+        'GET /api/v1/users/students',
+        'GET /api/v1/users/students/simple',
+        'GET /api/v1/users/students/count/active',
+        'GET /api/v1/users/tutors',
+        'GET /api/v1/users/tutors/simple',
+        'GET /api/v1/users/customers',
+        'GET /api/v1/users/linked-users/simple',
+        'GET /api/v1/users/online/status',
+      ]),
+    );
+  });
+});
