@@ -5,6 +5,7 @@ export * from './users/personal-fields.js';
 export * from './permission-audit/permission-audit.projection.js';
 export * from './customers/customers.projection.js';
 export * from './safeguarding/safeguarding-events.js';
+export * from './safeguarding/feedback-link-events.js';
 export * from './safeguarding/safeguarding.projection.js';
 export * from './customer-invitations/customer-invitations.projection.js';
 export * from './availability/availability.projection.js';

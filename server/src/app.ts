@@ -19,6 +19,7 @@ import { LiveServer } from './platform/live/live-server.js';
 import { SESSION_SCHEMA } from './platform/auth/session.service.js';
 import { CREDENTIALS_SCHEMA } from './identity/credentials.js';
 import { TOKEN_LINK_SCHEMA } from './identity/token-links.js';
+import { FEEDBACK_TOKEN_SCHEMA } from './safeguarding/feedback-tokens.js';
 import { MAIL_OUTBOX_SCHEMA } from './platform/mail/mail-outbox.js';
 import { STORAGE_SECRETS_SCHEMA } from './platform/storage/storage.service.js';
 import { FirstSuperuser, type FirstSuperuserOutcome } from './identity/first-superuser.js';
@@ -46,6 +47,7 @@ async function ensureStateTables(sql: SqlClient): Promise<void> {
       ...SESSION_SCHEMA,
       ...CREDENTIALS_SCHEMA,
       ...TOKEN_LINK_SCHEMA,
+      ...FEEDBACK_TOKEN_SCHEMA,
       ...MAIL_OUTBOX_SCHEMA,
       ...STORAGE_SECRETS_SCHEMA,
     ]) {

@@ -52,6 +52,15 @@ const SafeguardingIncidentsPage = lazy(() =>
     default: m.SafeguardingIncidentsPage,
   })),
 );
+const FeedbackPage = lazy(() =>
+  import('../features/safeguarding/pages/FeedbackPages').then((m) => ({ default: m.FeedbackPage })),
+);
+const FeedbackConfirmPage = lazy(() =>
+  import('../features/safeguarding/pages/FeedbackPages').then((m) => ({ default: m.FeedbackConfirmPage })),
+);
+const FeedbackSubmittedPage = lazy(() =>
+  import('../features/safeguarding/pages/FeedbackPages').then((m) => ({ default: m.FeedbackSubmittedPage })),
+);
 const lazyScreen = (node: ReactNode) => <Suspense fallback={<ScreenSkeleton />}>{node}</Suspense>;
 
 /** Screens that exist; every other route of the table shows the "not built yet" page. */
@@ -75,6 +84,13 @@ export const BUILT_SCREENS: Record<string, () => ReactNode> = {
   'users/:id/details': () => lazyScreen(<UserDetailsPage />),
   'users/:id': () => lazyScreen(<UserEditPage />),
   'users/:id/audit': () => lazyScreen(<UserAuditPage />),
+};
+
+/** Public screens that exist; the other public routes show the "not built yet" page. */
+export const BUILT_PUBLIC_SCREENS: Record<string, () => ReactNode> = {
+  'safeguarding-incident/feedback/:token?': () => lazyScreen(<FeedbackPage />),
+  'safeguarding-incident/feedback/submitted': () => lazyScreen(<FeedbackSubmittedPage />),
+  'safeguarding-incident/feedback/:feedbackId/confirm/:token?': () => lazyScreen(<FeedbackConfirmPage />),
 };
 
 function protectedRoute(route: PortalRoute & { group: string }): RouteObject {
@@ -111,7 +127,7 @@ export const router = createBrowserRouter([
       { path: 'passwordreset', element: <PasswordResetPage /> },
       ...PUBLIC_ROUTES.filter((route) => route.path !== 'passwordreset').map((route) => ({
         path: route.path,
-        element: <PublicNotBuiltPage flow={route.title} />,
+        element: BUILT_PUBLIC_SCREENS[route.path]?.() ?? <PublicNotBuiltPage flow={route.title} />,
       })),
       { path: '*', element: <NotFoundPage /> },
     ],

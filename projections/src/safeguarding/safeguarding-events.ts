@@ -113,6 +113,9 @@ export interface IncidentPartnerInformedData {
 export interface IncidentPartnerFeedbackData {
   incidentId: string;
   feedback: string;
+  /** Set when the partner submitted it through a feedback link (docs/decisions/0030). */
+  feedbackId?: string;
+  viaLinkId?: string;
 }
 export interface IncidentClosedData {
   incidentId: string;

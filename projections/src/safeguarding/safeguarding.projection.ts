@@ -111,7 +111,10 @@ export function chronologyEntry(e: IncidentEvent): { kind: string; summary: stri
     case 'SafeguardingIncidentPartnerInformed':
       return { kind: 'partner_informed', summary: `Partner informed (${e.data.method}): ${e.data.note}` };
     case 'SafeguardingIncidentPartnerFeedbackRecorded':
-      return { kind: 'partner_feedback', summary: e.data.feedback };
+      return {
+        kind: 'partner_feedback',
+        summary: e.data.viaLinkId ? `Via feedback link: ${e.data.feedback}` : e.data.feedback,
+      };
     case 'SafeguardingIncidentClosed':
       return { kind: 'closed', summary: e.data.outcome };
     case 'SafeguardingIncidentReopened':

@@ -40,7 +40,13 @@ export type IncidentCommand =
       referral: { agency: string; reference: string | null } | null;
     }
   | { type: 'InformPartner'; incidentId: string; method: string; note: string }
-  | { type: 'RecordPartnerFeedback'; incidentId: string; feedback: string }
+  | {
+      type: 'RecordPartnerFeedback';
+      incidentId: string;
+      feedback: string;
+      /** Through a feedback link (docs/decisions/0030-partner-feedback-links.md). */
+      via?: { feedbackId: string; linkId: string };
+    }
   | { type: 'CloseIncident'; incidentId: string; outcome: string }
   | { type: 'ReopenIncident'; incidentId: string; reason: string }
   | { type: 'ChangeRiskLevel'; incidentId: string; to: RiskLevel; reason: string }
@@ -179,7 +185,14 @@ export function decideIncident(command: IncidentCommand, state: IncidentState): 
       return [
         {
           type: 'SafeguardingIncidentPartnerFeedbackRecorded',
-          data: { incidentId, feedback: command.feedback },
+          data: command.via
+            ? {
+                incidentId,
+                feedback: command.feedback,
+                feedbackId: command.via.feedbackId,
+                viaLinkId: command.via.linkId,
+              }
+            : { incidentId, feedback: command.feedback },
         },
       ];
     case 'CloseIncident':

@@ -1,6 +1,6 @@
 import { HttpStatus } from '@nestjs/common';
 
-export type SafeguardingErrorCode = 'not_found' | 'conflict' | 'invalid' | 'forbidden';
+export type SafeguardingErrorCode = 'not_found' | 'conflict' | 'invalid' | 'forbidden' | 'gone';
 
 /** A refused safeguarding command; controllers turn it into `{ detail }` with the mapped status. */
 export class SafeguardingError extends Error {
@@ -22,6 +22,8 @@ export function statusOf(code: SafeguardingErrorCode): HttpStatus {
       return HttpStatus.UNPROCESSABLE_ENTITY;
     case 'forbidden':
       return HttpStatus.FORBIDDEN;
+    case 'gone':
+      return HttpStatus.GONE;
     default: {
       const never: never = code;
       throw new Error(`unmapped safeguarding error ${String(never)}`);

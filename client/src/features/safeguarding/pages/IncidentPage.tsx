@@ -24,6 +24,7 @@ import { usePermissions, useSession } from '../../../shared/session';
 import { PRODUCT_NAME } from '../../../shared/ui/BrandMark';
 import { safeguardingApi, type IncidentDetails } from '../api';
 import { RiskBadge, StatusBadge } from '../components/IncidentBadges';
+import { FeedbackLinksCard } from '../components/FeedbackLinksCard';
 import { WorkflowPanel } from '../components/WorkflowPanel';
 import { SAFEGUARDING_KEY, useIncident } from '../hooks';
 
@@ -163,6 +164,9 @@ function IncidentView({
         <Grid.Col span={{ base: 12, lg: 4 }}>
           <Stack gap="lg">
             {!partnerView && <WorkflowPanel incident={incident} isLead={lead} />}
+            {lead && !partnerView && (
+              <FeedbackLinksCard incidentId={incident.id} status={incident.status} timezone={timezone} />
+            )}
             <Card withBorder radius="md">
               <Title order={2} fz="h5" mb="sm">
                 Chronology

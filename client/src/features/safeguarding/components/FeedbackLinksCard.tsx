@@ -1,0 +1,166 @@
+import {
+  Badge,
+  Button,
+  Card,
+  Group,
+  NumberInput,
+  Skeleton,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { notifications } from '@mantine/notifications';
+import { useState, type FormEvent } from 'react';
+import { notifyError } from '../../../shared/notify';
+import { formatInZone } from '../../../shared/dates';
+import type { IncidentStatus } from '../api';
+import { feedbackApi, type FeedbackLinkStatus } from '../feedback-api';
+import { SAFEGUARDING_KEY } from '../hooks';
+
+const STATUS_COLOURS: Record<FeedbackLinkStatus, string> = {
+  issued: 'blue',
+  opened: 'violet',
+  used: 'teal',
+  expired: 'gray',
+  revoked: 'red',
+};
+const ISSUE_FROM: readonly IncidentStatus[] = ['partner_informed', 'partner_feedback'];
+const DEFAULT_HOURS = 72;
+
+/**
+ * Leads mail a partner a single-use link to give feedback on this incident, see each link's state
+ * (every open is recorded) and revoke one (docs/decisions/0030-partner-feedback-links.md).
+ */
+export function FeedbackLinksCard({
+  incidentId,
+  status,
+  timezone,
+}: {
+  incidentId: string;
+  status: IncidentStatus;
+  timezone: string;
+}) {
+  const client = useQueryClient();
+  const key = [SAFEGUARDING_KEY, 'feedback-links', incidentId];
+  const links = useQuery({ queryKey: key, queryFn: () => feedbackApi.list(incidentId) });
+  const [email, setEmail] = useState('');
+  const [hours, setHours] = useState<number>(DEFAULT_HOURS);
+  const [error, setError] = useState<string | null>(null);
+  const refresh = () => client.invalidateQueries({ queryKey: [SAFEGUARDING_KEY] });
+  const issue = useMutation({
+    mutationFn: () => feedbackApi.issue(incidentId, email.trim(), hours),
+    onSuccess: () => {
+      notifications.show({ color: 'teal', message: `Feedback link sent to ${email.trim()}` });
+      setEmail('');
+      return refresh();
+    },
+    onError: (e) => notifyError(e),
+  });
+  const revoke = useMutation({
+    mutationFn: (linkId: string) => feedbackApi.revoke(incidentId, linkId),
+    onSuccess: () => {
+      notifications.show({ color: 'teal', message: 'Link revoked' });
+      return refresh();
+    },
+    onError: (e) => notifyError(e),
+  });
+  const mayIssue = ISSUE_FROM.includes(status);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email.trim()))
+      return setError("Enter the partner's e-mail address");
+    setError(null);
+    issue.mutate();
+  };
+
+  return (
+    <Card withBorder radius="md">
+      <Title order={2} fz="h5" mb={4}>
+        Feedback links
+      </Title>
+      <Text size="sm" c="dimmed" mb="sm">
+        Mail a partner of the student&apos;s school a link to give feedback on this incident only. It works
+        once, expires, and every open is recorded.
+      </Text>
+      {mayIssue ? (
+        <form onSubmit={submit} noValidate aria-label="Issue a feedback link">
+          <Stack gap="xs" mb="md">
+            <TextInput
+              label="Partner e-mail"
+              type="email"
+              value={email}
+              onChange={(e) => setEmail(e.currentTarget.value)}
+              error={error}
+              size="sm"
+            />
+            <Group align="end" gap="xs">
+              <NumberInput
+                label="Expires after (hours)"
+                min={1}
+                max={720}
+                value={hours}
+                onChange={(v) => setHours(typeof v === 'number' ? v : DEFAULT_HOURS)}
+                size="sm"
+                w={170}
+              />
+              <Button type="submit" size="sm" loading={issue.isPending}>
+                Send link
+              </Button>
+            </Group>
+          </Stack>
+        </form>
+      ) : (
+        <Text size="sm" mb="md">
+          {status === 'closed'
+            ? 'The incident is closed: no new links.'
+            : 'Record that the partner was informed first; then you can send a feedback link.'}
+        </Text>
+      )}
+      {links.isPending ? (
+        <Skeleton height={48} />
+      ) : (
+        <Stack gap="xs" aria-label="Issued feedback links">
+          {(links.data?.items ?? []).length === 0 && (
+            <Text size="sm" c="dimmed">
+              No links yet.
+            </Text>
+          )}
+          {(links.data?.items ?? []).map((l) => (
+            <Group key={l.id} justify="space-between" wrap="nowrap" gap="xs" data-testid="feedback-link">
+              <div>
+                <Group gap={6}>
+                  <Text size="sm" fw={500}>
+                    {l.email}
+                  </Text>
+                  <Badge size="sm" color={STATUS_COLOURS[l.status]}>
+                    {l.status}
+                  </Badge>
+                </Group>
+                <Text size="xs" c="dimmed">
+                  Sent {formatInZone(l.issued_at, timezone)} · expires {formatInZone(l.expires_at, timezone)}
+                  {l.opens.length
+                    ? ` · opened ${l.opens.length}× (last ${formatInZone(l.opens.at(-1), timezone)})`
+                    : ''}
+                  {l.used_at ? ` · feedback ${formatInZone(l.used_at, timezone)}` : ''}
+                </Text>
+              </div>
+              {(l.status === 'issued' || l.status === 'opened') && (
+                <Button
+                  size="xs"
+                  variant="subtle"
+                  color="red"
+                  loading={revoke.isPending && revoke.variables === l.id}
+                  onClick={() => revoke.mutate(l.id)}
+                >
+                  Revoke
+                </Button>
+              )}
+            </Group>
+          ))}
+        </Stack>
+      )}
+    </Card>
+  );
+}
