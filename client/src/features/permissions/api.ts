@@ -34,11 +34,11 @@ export const KIND_TITLES: Record<PermissionKind, string> = {
 };
 
 /**
- * Query keys live under `users`: every holder change is a `UserPermissionsChanged` in a `user-{id}`
+ * Holder queries live under `users`: every holder change is a `UserPermissionsChanged` in a `user-{id}`
  * stream, and the live connection invalidates `users` on those, so these screens refresh in place.
  */
 export const permissionKeys = {
-  catalogue: ['users', 'permission-catalogue'] as const,
+  catalogue: ['permission-catalogue'] as const,
   holders: (id: string, holding: boolean, page: number, size: number, search: string) =>
     ['users', 'permission-holders', id, holding ? 'assigned' : 'unassigned', page, size, search] as const,
 };

@@ -59,7 +59,7 @@ function NetworkForm({ network }: { network: Network | null }) {
     network ? networkCommands.update(network.id, body) : networkCommands.create(body),
   );
   const server = fieldErrorsOf(save.error) ?? {};
-  const errorOf = (field: keyof NetworkInput) => local[field] ?? fieldMessage(server[field]);
+  const errorOf = (field: keyof NetworkInput) => local[field] || fieldMessage(server[field]);
   const forbidden = save.error instanceof ApiError && save.error.status === 403;
 
   const submit = (event: FormEvent) => {
@@ -93,7 +93,10 @@ function NetworkForm({ network }: { network: Network | null }) {
             required
             maxLength={200}
             value={draft.name}
-            onChange={(e) => setDraft({ ...draft, name: e.currentTarget.value })}
+            onChange={(e) => {
+              setDraft({ ...draft, name: e.currentTarget.value });
+              setLocal({ ...local, name: '' });
+            }}
             error={errorOf('name')}
           />
           <Select

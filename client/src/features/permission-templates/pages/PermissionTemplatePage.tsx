@@ -74,7 +74,10 @@ function TemplateForm({
             required
             value={name}
             maxLength={200}
-            onChange={(e) => setName(e.currentTarget.value)}
+            onChange={(e) => {
+              setName(e.currentTarget.value);
+              setNameError(undefined);
+            }}
             error={shownNameError}
             w={{ base: '100%', sm: 420 }}
           />
