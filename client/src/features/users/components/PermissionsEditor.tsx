@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { apiRequest } from '../../../shared/api/client';
 import { notifySuccess } from '../../../shared/notify';
+import { applyTemplate } from '../../permission-templates/apply-template';
 import { templateKeys, type PermissionTemplatePage } from '../../permission-templates/api';
 import { PermissionChecklist, type ChecklistSection } from '../../permission-templates/PermissionChecklist';
 import { KIND_TITLES, usePermissionCatalogue, type PermissionInfo } from '../../permissions/api';
@@ -67,26 +68,26 @@ export function PermissionsEditor({ user }: { user: UserView }) {
     setDraft(next);
   };
 
-  const applyTemplate = (id: string | null) => {
+  const onTemplateChosen = (id: string | null) => {
     setTemplateId(id);
     const template = templates.data?.items.find((t) => t.id === id);
     if (!template) return;
-    // The template replaces the assignable permissions; anything else the user holds stays.
-    const next = new Set([...chosen].filter((p) => !editable.has(p)));
-    for (const p of template.permissions) if (editable.has(p)) next.add(p);
-    setDraft(next);
+    setDraft(applyTemplate(chosen, editable, template.permissions));
   };
 
   const submit = () => {
     const kept = user.permission_list.filter((p) => !editable.has(p));
     const list = [...kept, ...[...editable].filter((p) => chosen.has(p))];
-    save.mutate(list, {
-      onSuccess: () => {
+    // mutateAsync, not mutate's callbacks: the refetch after the save changes `updated_at`, which
+    // remounts this editor (its key) and would drop a per-call onSuccess before it runs.
+    save.mutateAsync(list).then(
+      () => {
         notifySuccess(`Permissions saved for ${user.full_name}.`);
         setDraft(null);
         setTemplateId(null);
       },
-    });
+      () => undefined, // shown in the alert above
+    );
   };
 
   return (
@@ -104,7 +105,7 @@ export function PermissionsEditor({ user }: { user: UserView }) {
               w={240}
               data={(templates.data?.items ?? []).map((t) => ({ value: t.id, label: t.name }))}
               value={templateId}
-              onChange={applyTemplate}
+              onChange={onTemplateChosen}
               disabled={!templates.data || templates.data.items.length === 0}
               clearable
             />
