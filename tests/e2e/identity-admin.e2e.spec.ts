@@ -169,6 +169,13 @@ test('permission templates: create, list and search, edit, apply in the user edi
   await expect(table.getByRole('link', { name: 'Attendance and parents' })).toBeHidden();
   await shot(page, 'identity-templates');
 
+  // Names are unique: the server's 409 shows on the name field.
+  await page.getByRole('link', { name: 'New template' }).click();
+  await page.getByRole('textbox', { name: 'Name' }).fill('lessons ONLY');
+  await page.getByRole('button', { name: 'Create template' }).click();
+  await expect(page.getByText('A permission template with this name already exists')).toBeVisible();
+  await expect(page).toHaveURL(/\/permission-templates\/new$/);
+
   // Apply the template in a partner user's permission editor.
   await page.goto(`/users/${partners.C}/details`);
   await page.getByRole('combobox', { name: 'Apply template' }).click();
