@@ -130,6 +130,18 @@ export const hasPartnerAccess: AccessPredicate = (p) => isAdmin(p) || isPartner(
 /** Areas spec §6 lists as admin-only (students, teachers, partner users, admins, groups, reports, ...). */
 export const adminOnly: AccessPredicate = isAdmin;
 
+/** The identity policy's network permission (INTERNAL_PERMISSIONS.NETWORK). */
+export const CAN_MODIFY_NETWORK = 'CAN_MODIFY_NETWORK';
+/** Creating or changing a network: spec §6 "Network modify needs admin plus the network permission". */
+export const canModifyNetwork: AccessPredicate = (p) => isAdmin(p) && has(p, CAN_MODIFY_NETWORK);
+/** Reading networks (the networks API): administrators, or holders of the network permission. */
+export const canReadNetworks: AccessPredicate = (p) => isAdmin(p) || has(p, CAN_MODIFY_NETWORK);
+
+/** The identity policy's templates permission (INTERNAL_PERMISSIONS.TEMPLATES). */
+export const CAN_MANAGE_TEMPLATES = 'CAN_MANAGE_TEMPLATES';
+/** permission-templates, permission-templates/:id: the permission templates API's rule. */
+export const canManagePermissionTemplates: AccessPredicate = (p) => internalMay(p, CAN_MANAGE_TEMPLATES);
+
 /** Display name of a user's kind from the marker permissions (spec §3 "Type labels"). */
 export function userTypeLabel(permissions: PermissionList): string {
   if (isAdmin(permissions)) return 'Administrator';

@@ -1,5 +1,10 @@
 import { describe, expect, it } from '@jest/globals';
 import {
+  CAN_MANAGE_TEMPLATES,
+  CAN_MODIFY_NETWORK,
+  canManagePermissionTemplates,
+  canModifyNetwork,
+  canReadNetworks,
   CAN_ACCESS_HOMEWORKS_PANEL,
   CAN_ACCESS_PATHWAYS,
   CAN_ACCESS_SAFEGUARDING,
@@ -129,5 +134,32 @@ describe('route requirements (spec §2)', () => {
     expect(hasPartnerAccess([USER_IS_ADMIN])).toBe(true);
     expect(hasPartnerAccess([USER_IS_PARTNER])).toBe(true);
     expect(hasPartnerAccess([USER_IS_TEACHER])).toBe(false);
+  });
+});
+
+describe('network and permission template access (ADR 0031)', () => {
+  const admin = [USER_IS_ADMIN];
+  const adminWithNetwork = [USER_IS_ADMIN, CAN_MODIFY_NETWORK];
+  const teacherWithNetwork = [USER_IS_TEACHER, CAN_MODIFY_NETWORK];
+  const teacherWithTemplates = [USER_IS_TEACHER, CAN_MANAGE_TEMPLATES];
+  const partner = [USER_IS_PARTNER, CAN_MANAGE_TEMPLATES, CAN_MODIFY_NETWORK];
+
+  it('changing a network needs admin plus the network permission (spec §6)', () => {
+    expect(canModifyNetwork(adminWithNetwork)).toBe(true);
+    expect(canModifyNetwork(admin)).toBe(false);
+    expect(canModifyNetwork(teacherWithNetwork)).toBe(false);
+  });
+
+  it('reading networks: administrators or holders of the network permission', () => {
+    expect(canReadNetworks(admin)).toBe(true);
+    expect(canReadNetworks(teacherWithNetwork)).toBe(true);
+    expect(canReadNetworks([USER_IS_TEACHER])).toBe(false);
+  });
+
+  it('permission templates: internal users with the templates permission, administrators implicitly', () => {
+    expect(canManagePermissionTemplates(admin)).toBe(true);
+    expect(canManagePermissionTemplates(teacherWithTemplates)).toBe(true);
+    expect(canManagePermissionTemplates([USER_IS_TEACHER])).toBe(false);
+    expect(canManagePermissionTemplates(partner)).toBe(false);
   });
 });

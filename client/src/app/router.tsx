@@ -61,6 +61,16 @@ const FeedbackConfirmPage = lazy(() =>
 const FeedbackSubmittedPage = lazy(() =>
   import('../features/safeguarding/pages/FeedbackPages').then((m) => ({ default: m.FeedbackSubmittedPage })),
 );
+const PermissionsPage = lazy(() => import('../features/permissions/pages/PermissionsPage'));
+const PermissionTemplatesPage = lazy(
+  () => import('../features/permission-templates/pages/PermissionTemplatesPage'),
+);
+const PermissionTemplatePage = lazy(
+  () => import('../features/permission-templates/pages/PermissionTemplatePage'),
+);
+const NetworksPage = lazy(() => import('../features/networks/pages/NetworksPage'));
+const NetworkDetailsPage = lazy(() => import('../features/networks/pages/NetworkDetailsPage'));
+const NetworkEditPage = lazy(() => import('../features/networks/pages/NetworkEditPage'));
 const lazyScreen = (node: ReactNode) => <Suspense fallback={<ScreenSkeleton />}>{node}</Suspense>;
 
 /** Screens that exist; every other route of the table shows the "not built yet" page. */
@@ -84,6 +94,12 @@ export const BUILT_SCREENS: Record<string, () => ReactNode> = {
   'users/:id/details': () => lazyScreen(<UserDetailsPage />),
   'users/:id': () => lazyScreen(<UserEditPage />),
   'users/:id/audit': () => lazyScreen(<UserAuditPage />),
+  'users/permissions': () => lazyScreen(<PermissionsPage />),
+  'permission-templates': () => lazyScreen(<PermissionTemplatesPage />),
+  'permission-templates/:id': () => lazyScreen(<PermissionTemplatePage key="template" />),
+  networks: () => lazyScreen(<NetworksPage />),
+  'networks/details/:id': () => lazyScreen(<NetworkDetailsPage />),
+  'networks/:id': () => lazyScreen(<NetworkEditPage />),
 };
 
 /** Public screens that exist; the other public routes show the "not built yet" page. */

@@ -6,7 +6,9 @@ import {
   canAccessSafeguarding,
   canAudit,
   canModifyProgram,
+  canManagePermissionTemplates,
   canModifyUser,
+  canReadNetworks,
   canPartnerEditProfile,
   canPartnerSeeIncidentReports,
   canPartnerSeeUser,
@@ -60,6 +62,10 @@ export const REQUIREMENTS = {
   partnerEditProfile: req('partner edit-profile', canPartnerEditProfile),
   partnerAccess: req('partner access', hasPartnerAccess),
   audit: req('audit', canAudit),
+  /** Not named in spec §2: the networks API's read rule (ADR 0031). */
+  networksAccess: req('networks access', canReadNetworks),
+  /** Not named in spec §2: the permission templates API's rule (ADR 0031). */
+  permissionTemplates: req('permission templates', canManagePermissionTemplates),
   /** Spec §6 "Admin-only" areas. */
   admin: req('admin only (spec §6)', adminOnly),
 } as const;
@@ -109,11 +115,16 @@ export const ROUTE_GROUPS: RouteGroup[] = [
   {
     heading: 'Networks and permissions',
     routes: [
-      { path: 'networks', title: 'Networks', nav: 'Networks' },
-      { path: 'networks/details/:id', title: 'Network details' },
-      { path: 'networks/:id', title: 'Network' },
-      { path: 'permission-templates', title: 'Permission templates', nav: 'Permission templates' },
-      { path: 'permission-templates/:id', title: 'Permission template' },
+      { path: 'networks', title: 'Networks', requirement: R.networksAccess, nav: 'Networks' },
+      { path: 'networks/details/:id', title: 'Network details', requirement: R.networksAccess },
+      { path: 'networks/:id', title: 'Network', requirement: R.networksAccess },
+      {
+        path: 'permission-templates',
+        title: 'Permission templates',
+        requirement: R.permissionTemplates,
+        nav: 'Permission templates',
+      },
+      { path: 'permission-templates/:id', title: 'Permission template', requirement: R.permissionTemplates },
     ],
   },
   {

@@ -58,6 +58,9 @@ describe('route table (spec §2)', () => {
     expect(requirementOf('partner/organization/:id/contacts')).toBe('partner edit-profile');
     expect(requirementOf('customers/details/:id')).toBe('partner access');
     expect(requirementOf('lessons')).toBeUndefined();
+    // ADR 0031: the networks and permission templates APIs' own read rules.
+    expect(requirementOf('networks/:id')).toBe('networks access');
+    expect(requirementOf('permission-templates/:id')).toBe('permission templates');
   });
 
   it('lists the public pages, including the invalid-token ones', () => {

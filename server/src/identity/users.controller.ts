@@ -28,14 +28,7 @@ import { PersonalDataVault } from '../platform/personal-data/personal-data-vault
 import { AccountActivation } from './activation.controller.js';
 import { CustomFields } from './custom-fields/custom-fields.controller.js';
 import type { UserProfileChanges } from './user.events.js';
-import {
-  ALL_MARKER_PERMISSIONS,
-  INTERNAL_PERMISSIONS,
-  MARKER_PERMISSIONS,
-  hasAny,
-  initialPermissions,
-  isAdmin,
-} from './policy/policy.js';
+import { INTERNAL_PERMISSIONS, MARKER_PERMISSIONS, isAdmin } from './policy/policy.js';
 import {
   ContactBody,
   ContactCreatedResponse,
@@ -55,7 +48,7 @@ import { pagedUsers } from './lists/user-list-query.js';
 import { toUserView } from './user.view.js';
 import { NetworksReadModel } from './networks/networks.read.js';
 import { UserCreation } from './user-creation.js';
-import { UserAccess, forbidden, isUuid, partnerPermissionsFor } from './user-access.js';
+import { UserAccess, forbidden, isUuid } from './user-access.js';
 import type { CommandResult } from './commands/user-command.handler.js';
 
 const ADMIN = MARKER_PERMISSIONS.admin;

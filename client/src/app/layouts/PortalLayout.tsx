@@ -2,14 +2,12 @@ import {
   AppShell,
   Avatar,
   Burger,
-  Button,
   Group,
   Menu,
   NavLink,
   Overlay,
   ScrollArea,
   Text,
-  Tooltip,
   UnstyledButton,
 } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
@@ -18,7 +16,8 @@ import { useEffect, useMemo } from 'react';
 import { Link, Outlet, useLocation } from 'react-router-dom';
 import { useLogout } from '../../features/auth/hooks/useLogout';
 import { fetchCurrentUser } from '../../features/auth/api';
-import { activeNetwork, displayName } from '../../shared/current-user';
+import { displayName } from '../../shared/current-user';
+import { NetworkSwitcher } from '../../features/networks/NetworkSwitcher';
 import { useLiveStatus } from '../../shared/live/live-connection';
 import { useLive } from '../../shared/live/useLive';
 import { useSafeguardingLive } from '../../features/safeguarding/hooks';
@@ -162,7 +161,6 @@ export function PortalLayout() {
   useEffect(() => close(), [pathname, close]);
 
   const name = user ? displayName(user) : '';
-  const network = activeNetwork(user);
 
   return (
     <AppShell
@@ -184,23 +182,7 @@ export function PortalLayout() {
             <Link to="/dashboard" className={classes.brandLink} aria-label="Tutoring Portal: dashboard">
               <BrandMark size="sm" />
             </Link>
-            <Tooltip label="Switching networks will be available soon" withArrow>
-              <span>
-                <Button
-                  variant="default"
-                  size="xs"
-                  radius="xl"
-                  disabled
-                  visibleFrom="sm"
-                  leftSection={<Icon name="network" size={14} />}
-                  rightSection={<Icon name="chevronDown" size={14} />}
-                  aria-label={`Active network: ${network?.name ?? 'none'} (switching not available yet)`}
-                  className={classes.networkButton}
-                >
-                  {network?.name ?? 'No network'}
-                </Button>
-              </span>
-            </Tooltip>
+            <NetworkSwitcher className={classes.networkButton} />
           </Group>
           <Group gap="sm" wrap="nowrap">
             <ConnectionIndicator state={connection} />

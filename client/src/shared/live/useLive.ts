@@ -10,6 +10,9 @@ const QUERY_ROOTS: Record<string, string> = {
   // `one-page-profile-{userId}`: the category is the text before the first dash.
   one: 'one-page-profiles',
   // `safeguarding-*` streams are handled by useSafeguardingLive (views must not refetch the incident).
+  network: 'networks',
+  // `permission-template-{id}`.
+  permission: 'permission-templates',
 };
 
 export function queryRootFor(stream: string): string | null {

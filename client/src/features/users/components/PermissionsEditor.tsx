@@ -1,48 +1,65 @@
-import { Alert, Button, Checkbox, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Group, Paper, Select, Skeleton, Stack, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
+import { apiRequest } from '../../../shared/api/client';
 import { notifySuccess } from '../../../shared/notify';
-import {
-  ACTION_PERMISSIONS,
-  INTERNAL_PERMISSIONS,
-  VIEW_PERMISSIONS,
-  permissionLabel,
-} from '../../../shared/permissions';
+import { applyTemplate } from '../../permission-templates/apply-template';
+import { templateKeys, type PermissionTemplatePage } from '../../permission-templates/api';
+import { PermissionChecklist, type ChecklistSection } from '../../permission-templates/PermissionChecklist';
+import { KIND_TITLES, usePermissionCatalogue, type PermissionInfo } from '../../permissions/api';
 import { userCommands, useUserMutation, type UserView } from '../api';
 import { actionErrorText } from './ConfirmDialog';
 
-interface Section {
-  title: string;
-  permissions: readonly string[];
+/** The sections a user's type can hold, from the server's catalogue (GET /api/v1/permissions). */
+function sectionsFor(user: UserView, catalogue: readonly PermissionInfo[]): ChecklistSection[] {
+  const of = (kind: PermissionInfo['kind']) => ({
+    title: KIND_TITLES[kind],
+    permissions: catalogue.filter((p) => p.kind === kind),
+  });
+  if (user.user_type === 'partner') return [of('view'), of('action')];
+  if (user.user_type === 'teacher' || user.user_type === 'super_admin') return [of('internal')];
+  return [];
 }
 
-function sectionsFor(user: UserView): Section[] {
-  if (user.user_type === 'partner')
-    return [
-      { title: 'View', permissions: VIEW_PERMISSIONS },
-      { title: 'Actions', permissions: ACTION_PERMISSIONS },
-    ];
-  if (user.user_type === 'teacher' || user.user_type === 'super_admin')
-    return [{ title: 'Internal permissions', permissions: INTERNAL_PERMISSIONS }];
-  return [];
+/** Every template (the select offers them all; an organisation has a handful). */
+function useTemplatesForSelect(enabled: boolean) {
+  return useQuery({
+    queryKey: [...templateKeys.all, 'select'],
+    enabled,
+    queryFn: ({ signal }) =>
+      apiRequest<PermissionTemplatePage>('/api/v1/permission-templates/', {
+        signal,
+        query: { page: 1, size: 500 },
+      }),
+    meta: { silentErrors: true },
+  });
 }
 
 /**
  * The permission editor (PUT /api/v1/users/{id}/permissions with the complete list). Only the listed
- * permissions can be toggled; everything else the user holds (type marker, separately granted ones) is kept.
+ * permissions can be toggled; everything else the user holds (type marker, separately granted ones) is
+ * kept. For partner users, "Apply template" fills the checkboxes from a permission template.
  */
 export function PermissionsEditor({ user }: { user: UserView }) {
-  const sections = useMemo(() => sectionsFor(user), [user]);
-  const editable = useMemo(() => new Set(sections.flatMap((s) => s.permissions)), [sections]);
+  const catalogue = usePermissionCatalogue();
+  const sections = useMemo(() => sectionsFor(user, catalogue.data?.items ?? []), [user, catalogue.data]);
+  const editable = useMemo(
+    () => new Set(sections.flatMap((s) => s.permissions.map((p) => p.name))),
+    [sections],
+  );
   const held = useMemo(() => new Set(user.permission_list), [user.permission_list]);
   const [draft, setDraft] = useState<Set<string> | null>(null);
+  const [templateId, setTemplateId] = useState<string | null>(null);
   const chosen = draft ?? held;
   const dirty = draft !== null && [...editable].some((p) => draft.has(p) !== held.has(p));
+  const partner = user.user_type === 'partner';
+  const templates = useTemplatesForSelect(partner);
 
   const save = useUserMutation((permissions: string[]) => userCommands.setPermissions(user.id, permissions), {
     silentErrors: true,
   });
 
-  if (sections.length === 0) return null;
+  if (user.user_type === 'student') return null;
 
   const toggle = (permission: string, on: boolean) => {
     const next = new Set(chosen);
@@ -51,26 +68,57 @@ export function PermissionsEditor({ user }: { user: UserView }) {
     setDraft(next);
   };
 
+  const onTemplateChosen = (id: string | null) => {
+    setTemplateId(id);
+    const template = templates.data?.items.find((t) => t.id === id);
+    if (!template) return;
+    setDraft(applyTemplate(chosen, editable, template.permissions));
+  };
+
   const submit = () => {
     const kept = user.permission_list.filter((p) => !editable.has(p));
     const list = [...kept, ...[...editable].filter((p) => chosen.has(p))];
-    save.mutate(list, {
-      onSuccess: () => {
+    // mutateAsync, not mutate's callbacks: the refetch after the save changes `updated_at`, which
+    // remounts this editor (its key) and would drop a per-call onSuccess before it runs.
+    save.mutateAsync(list).then(
+      () => {
         notifySuccess(`Permissions saved for ${user.full_name}.`);
         setDraft(null);
+        setTemplateId(null);
       },
-    });
+      () => undefined, // shown in the alert above
+    );
   };
 
   return (
     <Paper withBorder radius="md" p="md">
-      <Group justify="space-between" mb="sm">
+      <Group justify="space-between" mb="sm" align="flex-end">
         <Title order={2} fz="h4">
           Permissions
         </Title>
-        <Group gap="xs">
+        <Group gap="xs" align="flex-end">
+          {partner && (
+            <Select
+              label="Apply template"
+              placeholder={templates.data?.items.length === 0 ? 'No templates yet' : 'Choose a template'}
+              size="xs"
+              w={240}
+              data={(templates.data?.items ?? []).map((t) => ({ value: t.id, label: t.name }))}
+              value={templateId}
+              onChange={onTemplateChosen}
+              disabled={!templates.data || templates.data.items.length === 0}
+              clearable
+            />
+          )}
           {dirty && (
-            <Button variant="default" size="xs" onClick={() => setDraft(null)}>
+            <Button
+              variant="default"
+              size="xs"
+              onClick={() => {
+                setDraft(null);
+                setTemplateId(null);
+              }}
+            >
               Discard changes
             </Button>
           )}
@@ -85,24 +133,15 @@ export function PermissionsEditor({ user }: { user: UserView }) {
             {actionErrorText(save.error)}
           </Alert>
         )}
-        {sections.map((section) => (
-          <fieldset key={section.title} style={{ border: 0, padding: 0, margin: 0 }}>
-            <Text component="legend" fw={600} size="sm" mb={6}>
-              {section.title}
-            </Text>
-            <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing={6}>
-              {section.permissions.map((permission) => (
-                <Checkbox
-                  key={permission}
-                  label={permissionLabel(permission)}
-                  title={permission}
-                  checked={chosen.has(permission)}
-                  onChange={(e) => toggle(permission, e.currentTarget.checked)}
-                />
-              ))}
-            </SimpleGrid>
-          </fieldset>
-        ))}
+        {catalogue.isError ? (
+          <Alert color="red" role="alert" title="The permission catalogue could not be loaded">
+            {actionErrorText(catalogue.error)}
+          </Alert>
+        ) : catalogue.isPending ? (
+          <Skeleton height={120} radius="sm" aria-label="Loading permissions" />
+        ) : (
+          <PermissionChecklist sections={sections} chosen={chosen} onToggle={toggle} />
+        )}
       </Stack>
     </Paper>
   );

@@ -1,0 +1,201 @@
+import { Alert, Anchor, Button, Group, Paper, Skeleton, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useState, type FormEvent } from 'react';
+import { Link, useNavigate, useParams } from 'react-router-dom';
+import { ApiError } from '../../../shared/api/client';
+import { fieldMessage } from '../../../shared/forms';
+import { notifySuccess } from '../../../shared/notify';
+import { PRODUCT_NAME } from '../../../shared/ui/BrandMark';
+import { fieldErrorsOf } from '../../users/api';
+import { actionErrorText, ConfirmDialog } from '../../users/components/ConfirmDialog';
+import {
+  templateCommands,
+  useAssignablePermissions,
+  useTemplate,
+  useTemplateMutation,
+  type AssignablePermissions,
+  type PermissionTemplate,
+} from '../api';
+import { PermissionChecklist } from '../PermissionChecklist';
+
+/** The path segment that opens an empty form (`permission-templates/new`). */
+export const NEW_TEMPLATE = 'new';
+
+function TemplateForm({
+  template,
+  assignable,
+}: {
+  template: PermissionTemplate | null;
+  assignable: AssignablePermissions;
+}) {
+  const navigate = useNavigate();
+  const [name, setName] = useState(template?.name ?? '');
+  const [chosen, setChosen] = useState<Set<string>>(() => new Set(template?.permissions ?? []));
+  const [confirmDelete, setConfirmDelete] = useState(false);
+  const [nameError, setNameError] = useState<string | undefined>();
+
+  const save = useTemplateMutation(() => {
+    const permissions = assignable.items.map((p) => p.name).filter((p) => chosen.has(p));
+    return template
+      ? templateCommands.update(template.id, { name: name.trim(), permissions })
+      : templateCommands.create({ name: name.trim(), permissions });
+  });
+  const remove = useTemplateMutation(() => templateCommands.remove(template!.id));
+
+  const errors = fieldErrorsOf(save.error);
+  const conflict = save.error instanceof ApiError && save.error.status === 409 ? save.error : null;
+  const shownNameError = nameError ?? fieldMessage(errors?.name) ?? conflict?.detailText;
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!name.trim()) {
+      setNameError('Name is required');
+      return;
+    }
+    setNameError(undefined);
+    save.mutate(undefined, {
+      onSuccess: (result) => {
+        notifySuccess(template ? `Template “${name.trim()}” saved.` : `Template “${name.trim()}” created.`);
+        if (!template) void navigate(`/permission-templates/${result.id}`, { replace: true });
+      },
+    });
+  };
+
+  const sections = [
+    { title: 'View', permissions: assignable.view },
+    { title: 'Actions', permissions: assignable.action },
+  ];
+
+  return (
+    <form onSubmit={submit} noValidate>
+      <Paper withBorder radius="md" p="md">
+        <Stack gap="md">
+          <TextInput
+            label="Name"
+            required
+            value={name}
+            maxLength={200}
+            onChange={(e) => {
+              setName(e.currentTarget.value);
+              setNameError(undefined);
+            }}
+            error={shownNameError}
+            w={{ base: '100%', sm: 420 }}
+          />
+          <Group justify="space-between">
+            <Text size="sm" c="dimmed">
+              {chosen.size} of {assignable.items.length} permissions chosen
+            </Text>
+            <Group gap="xs">
+              <Button
+                size="compact-sm"
+                variant="subtle"
+                onClick={() => setChosen(new Set(assignable.items.map((p) => p.name)))}
+              >
+                Choose all
+              </Button>
+              <Button size="compact-sm" variant="subtle" onClick={() => setChosen(new Set())}>
+                Clear
+              </Button>
+            </Group>
+          </Group>
+          <PermissionChecklist
+            sections={sections}
+            chosen={chosen}
+            onToggle={(permission, on) => {
+              const next = new Set(chosen);
+              if (on) next.add(permission);
+              else next.delete(permission);
+              setChosen(next);
+            }}
+          />
+          {save.error != null && !shownNameError && (
+            <Alert color="red" role="alert" title="Template not saved">
+              {fieldMessage(errors?.permissions) ?? actionErrorText(save.error)}
+            </Alert>
+          )}
+          <Group justify="space-between">
+            {template ? (
+              <Button variant="light" color="red" onClick={() => setConfirmDelete(true)}>
+                Delete template
+              </Button>
+            ) : (
+              <span />
+            )}
+            <Group gap="xs">
+              <Button variant="default" component={Link} to="/permission-templates">
+                Cancel
+              </Button>
+              <Button type="submit" loading={save.isPending}>
+                {template ? 'Save template' : 'Create template'}
+              </Button>
+            </Group>
+          </Group>
+        </Stack>
+      </Paper>
+      {template && (
+        <ConfirmDialog
+          opened={confirmDelete}
+          title="Delete this template?"
+          message={`“${template.name}” will no longer be offered when editing permissions. Users who were given permissions from it keep them.`}
+          confirmLabel="Delete template"
+          danger
+          pending={remove.isPending}
+          error={remove.error}
+          onClose={() => setConfirmDelete(false)}
+          onConfirm={() =>
+            remove.mutate(undefined, {
+              onSuccess: () => {
+                notifySuccess(`Template “${template.name}” deleted.`);
+                void navigate('/permission-templates', { replace: true });
+              },
+            })
+          }
+        />
+      )}
+    </form>
+  );
+}
+
+/** permission-templates/:id (spec §2): create (`new`) or edit a template's name and permissions. */
+export function PermissionTemplatePage() {
+  const { id = NEW_TEMPLATE } = useParams();
+  const creating = id === NEW_TEMPLATE;
+  const template = useTemplate(creating ? null : id);
+  const assignable = useAssignablePermissions();
+  const title = creating ? 'New permission template' : (template.data?.name ?? 'Permission template');
+  const error = template.error ?? assignable.error;
+  const notFound = template.error instanceof ApiError && template.error.status === 404;
+
+  return (
+    <Stack gap="md">
+      <title>{`${title} · ${PRODUCT_NAME}`}</title>
+      <div>
+        <Anchor component={Link} to="/permission-templates" size="sm">
+          ← Permission templates
+        </Anchor>
+        <Title order={1} fz="h2">
+          {title}
+        </Title>
+      </div>
+      {error != null ? (
+        <Alert
+          color="red"
+          role="alert"
+          title={notFound ? 'Template not found' : 'Could not load the template'}
+        >
+          {notFound ? 'This template does not exist or was deleted.' : actionErrorText(error)}
+        </Alert>
+      ) : assignable.data && (creating || template.data) ? (
+        <TemplateForm
+          key={template.data?.updated_at ?? 'new'}
+          template={creating ? null : (template.data ?? null)}
+          assignable={assignable.data}
+        />
+      ) : (
+        <Skeleton height={320} radius="md" aria-label="Loading template" />
+      )}
+    </Stack>
+  );
+}
+
+export default PermissionTemplatePage;

@@ -1,0 +1,96 @@
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { apiRequest } from '../../shared/api/client';
+import type { UserView } from '../users/api';
+
+/** Shapes of server/src/identity/permissions (permission-catalogue.ts, permissions.controller.ts). */
+
+export type PermissionKind = 'view' | 'action' | 'internal';
+
+export interface PermissionInfo {
+  /** The permission name; also its id in /permissions/{id}/... */
+  id: string;
+  name: string;
+  label: string;
+  kind: PermissionKind;
+}
+
+export interface PermissionCatalogue {
+  items: PermissionInfo[];
+  total: number;
+}
+
+export interface PermissionUserPage {
+  permission: PermissionInfo;
+  items: UserView[];
+  total: number;
+  page: number;
+  size: number;
+}
+
+export const KIND_TITLES: Record<PermissionKind, string> = {
+  view: 'View',
+  action: 'Actions',
+  internal: 'Internal permissions',
+};
+
+/**
+ * Holder queries live under `users`: every holder change is a `UserPermissionsChanged` in a `user-{id}`
+ * stream, and the live connection invalidates `users` on those, so these screens refresh in place.
+ */
+export const permissionKeys = {
+  catalogue: ['permission-catalogue'] as const,
+  holders: (id: string, holding: boolean, page: number, size: number, search: string) =>
+    ['users', 'permission-holders', id, holding ? 'assigned' : 'unassigned', page, size, search] as const,
+};
+
+/** GET /api/v1/permissions: every permission an administrator can assign, with label and kind. */
+export function usePermissionCatalogue() {
+  return useQuery({
+    queryKey: permissionKeys.catalogue,
+    queryFn: ({ signal }) => apiRequest<PermissionCatalogue>('/api/v1/permissions', { signal }),
+    // The catalogue is the server's policy: it changes with a deployment, not while the tab is open.
+    staleTime: Infinity,
+    meta: { silentErrors: true },
+  });
+}
+
+export function usePermissionUsers(
+  id: string | null,
+  holding: boolean,
+  params: { page: number; size: number; search: string },
+) {
+  const search = params.search.trim();
+  return useQuery({
+    queryKey: permissionKeys.holders(id ?? '', holding, params.page, params.size, search),
+    enabled: id !== null,
+    queryFn: ({ signal }) =>
+      apiRequest<PermissionUserPage>(
+        `/api/v1/permissions/${encodeURIComponent(id!)}/${holding ? 'assigned' : 'unassigned'}`,
+        {
+          signal,
+          query: {
+            page: params.page,
+            size: params.size,
+            query: search || undefined,
+            name: search || undefined,
+          },
+        },
+      ),
+    placeholderData: keepPreviousData,
+    meta: { silentErrors: true },
+  });
+}
+
+/** PUT /api/v1/permissions/{id}/assign|unassign with `{user_ids}`; then every users query refetches. */
+export function useAssignPermission() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (vars: { id: string; give: boolean; userIds: string[] }) =>
+      apiRequest<{ position: string }>(
+        `/api/v1/permissions/${encodeURIComponent(vars.id)}/${vars.give ? 'assign' : 'unassign'}`,
+        { method: 'PUT', json: { user_ids: vars.userIds } },
+      ),
+    meta: { silentErrors: true },
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['users'] }),
+  });
+}
