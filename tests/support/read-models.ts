@@ -1,6 +1,8 @@
-import { allProjections } from '@portal/projections';
+import { PERSONAL_DATA_RULES, allProjections } from '@portal/projections';
 import { pino } from 'pino';
 import { PostgresEventStore } from '../../server/src/platform/event-store/postgres/postgres-event-store.js';
+import { PersonalDataVault } from '../../server/src/platform/personal-data/personal-data-vault.js';
+import { ProtectingEventStore } from '../../server/src/platform/personal-data/protecting-event-store.js';
 import { ProjectionRunner } from '../../server/src/platform/projections/projection-runner.js';
 import { PgSqlClient } from '../../server/src/platform/sql/pg-client.js';
 import type { SqlExecutor } from '../../server/src/platform/sql/sql-client.js';
@@ -37,7 +39,9 @@ export interface RebuildComparison {
 export async function rebuildAndCompare(url: string): Promise<RebuildComparison> {
   const sql = new PgSqlClient(url);
   try {
-    const store = await PostgresEventStore.create(sql);
+    // As the server and the rebuild CLI read it: personal data decrypted (decision 0014).
+    const raw = await PostgresEventStore.create(sql);
+    const store = new ProtectingEventStore(raw, await PersonalDataVault.open(sql), PERSONAL_DATA_RULES);
     try {
       const runner = new ProjectionRunner(store, sql, allProjections, { log: pino({ level: 'silent' }) });
       const head = await store.headPosition();

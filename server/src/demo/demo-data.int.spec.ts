@@ -26,6 +26,13 @@ describe.each(portalModes)('demo data, $name', (mode) => {
     expect(new Set(colours.map(([, c]) => c)).size).toBe(2);
     const templates = await call('GET', '/permission-templates/', admin);
     expect(templates.body.total).toBeGreaterThanOrEqual(3);
+    const incidents = await call('GET', '/safeguarding-incidents/', admin);
+    expect(incidents.body.total).toBe(3);
+    expect((incidents.body.items as { status: string }[]).map((i) => i.status).sort()).toEqual([
+      'reported',
+      'reported',
+      'under_review',
+    ]);
     const me = await call('GET', '/users/me', admin);
     expect(me.body.permission_list).toEqual(
       expect.arrayContaining(['CAN_LEAD_SAFEGUARDING', 'CAN_MODIFY_NETWORK']),

@@ -26,6 +26,41 @@ const SCHOOLS = [
   },
 ] as const;
 
+const SAFEGUARDING_TYPES: [string, string][] = [
+  ['Neglect', 'Hunger, clothing, hygiene, missed medical care. Record what you saw and when.'],
+  ['Online safety', 'Record what was shared, where and when. Do not screenshot or forward images.'],
+  ['Bullying', 'Who, where, how often; the student’s own words.'],
+  [
+    'Emotional wellbeing',
+    'Changes in mood or behaviour; anything the student said about harming themselves.',
+  ],
+];
+
+const SAFEGUARDING_CONCERNS = [
+  {
+    type: 1,
+    risk: 'high',
+    hoursAgo: 2,
+    description: 'During the lesson the student said an older boy keeps asking for photos over a game chat.',
+    action: 'Reassured the student, told them not to reply, kept the lesson going.',
+  },
+  {
+    type: 0,
+    risk: 'medium',
+    hoursAgo: 30,
+    description:
+      'Arrived at the online lesson saying they had not eaten since yesterday; third time this month.',
+    action: 'Informed the school’s link contact by phone.',
+  },
+  {
+    type: 2,
+    risk: 'low',
+    hoursAgo: 75,
+    description: 'Student mentioned classmates posting unkind comments under their videos.',
+    action: 'Talked it through; agreed to check in next lesson.',
+  },
+] as const;
+
 /** The first administrator also gets these, so the demo shows every area (network edits, safeguarding lead). */
 const ADMIN_DEMO_PERMISSIONS = [
   'USER_IS_ADMIN',
@@ -265,6 +300,34 @@ export class DemoData {
           profiles++;
         }
       }
+      // Safeguarding: the categories reporters choose from, and a few concerns at different stages.
+      const typeIds: string[] = [];
+      for (const [name, guidance] of SAFEGUARDING_TYPES)
+        typeIds.push(
+          (await call('POST', '/safeguarding-incident-types/', { name, guidance })).body.id as string,
+        );
+      const students = (await call('GET', '/users/?type=students&size=3&sort_by=created_at')).body.items as {
+        id: string;
+      }[];
+      const incidents: string[] = [];
+      for (const [i, concern] of SAFEGUARDING_CONCERNS.entries()) {
+        incidents.push(
+          (
+            await call('POST', '/safeguarding-incidents/', {
+              student_ids: [students[i % students.length]!.id],
+              type_ids: [typeIds[concern.type]!],
+              occurred_at: new Date(Date.now() - concern.hoursAgo * 3_600_000).toISOString(),
+              description: concern.description,
+              immediate_action: concern.action,
+              lead_told_verbally: i === 0,
+              risk_level: concern.risk,
+            })
+          ).body.id as string,
+        );
+      }
+      await call('POST', `/safeguarding-incidents/${incidents[1]!}/acknowledge`, {});
+      await call('POST', `/safeguarding-incidents/${incidents[1]!}/review`, {});
+
       const summary: DemoSummary = {
         networks: NETWORKS.length,
         customers: SCHOOLS.length,
