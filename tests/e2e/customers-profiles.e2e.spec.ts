@@ -118,4 +118,10 @@ test('one-page profiles: list with progress, edit a profile, and a progress abov
     data: { progress: 101 },
   });
   expect(refused.status()).toBe(422);
+
+  // The student list is shared by every e2e file: take the test's student out of it (soft delete, ADR 0015).
+  const removed = await request.delete(`${E2E_BASE_URL}/api/v1/users/${student.id}`, {
+    headers: { RequestVerificationToken: token },
+  });
+  expect(removed.status()).toBe(200);
 });

@@ -25,7 +25,7 @@ test('a teacher reports a concern, the lead sees it arrive live, acknowledges it
   const admin = await adminToken(request);
   const suffix = Date.now().toString(36);
   const customer = await createCustomer(request, admin, `Hawthorn ${suffix}`);
-  await createUser(request, admin, {
+  const student = await createUser(request, admin, {
     email: `jo.${suffix}@students.example.org`,
     first_name: 'Jo',
     last_name: `Rowan${suffix}`,
@@ -124,4 +124,6 @@ test('a teacher reports a concern, the lead sees it arrive live, acknowledges it
   await leadPage.getByRole('button', { name: 'Verify history' }).click();
   await expect(leadPage.getByText(/Intact: \d+ events, hash chain verified/)).toBeVisible();
   await leadPage.screenshot({ path: join(artifacts, 'safeguarding-incident-1400.png'), fullPage: true });
+  // The student list is shared by every e2e file: take the test's student out of it (soft delete, ADR 0015).
+  expect((await api(request, admin, 'DELETE', `/api/v1/users/${student}`)).status).toBe(200);
 });
