@@ -193,7 +193,7 @@ test('the profile saves each setting, updates the timezone banner and confirms t
 
   // Time zone: a searchable list; saving refreshes the session, so the mismatch banner appears.
   const zone = page.getByRole('form', { name: 'Time zone' });
-  await zone.getByRole('textbox', { name: 'Time zone' }).fill('Asia/Tok');
+  await zone.getByRole('combobox', { name: 'Time zone' }).fill('Asia/Tok');
   await page.getByRole('option', { name: 'Asia/Tokyo' }).click();
   await zone.getByRole('button', { name: 'Save time zone' }).click();
   await expect(page.getByText('Your time zone has been saved.')).toBeVisible();

@@ -65,3 +65,24 @@ export function timezoneOptions(): string[] {
   const zones = intl.supportedValuesOf?.('timeZone') ?? [];
   return zones.includes('UTC') ? zones : ['UTC', ...zones];
 }
+
+/** Spec §5 and the server's rule (TokenPasswordBody, RegisterPartnerBody): at least 8 characters. */
+export const MIN_PASSWORD_LENGTH = 8;
+
+/** Password twice: at least 8 characters (spec §5, the server's rule) and equal. */
+export function passwordErrors(password: string, confirm: string): { password?: string; confirm?: string } {
+  const errors: { password?: string; confirm?: string } = {};
+  if (password.length < MIN_PASSWORD_LENGTH)
+    errors.password = `Use at least ${MIN_PASSWORD_LENGTH} characters`;
+  if (confirm !== password) errors.confirm = 'The two passwords do not match';
+  return errors;
+}
+
+/** A typed dd.MM.yyyy (also d.M.yyyy, with / or -) as yyyy-MM-dd; null unless it is a calendar date. */
+export function parseDayMonthYear(text: string): string | null {
+  const match = /^\s*(\d{1,2})[./-](\d{1,2})[./-](\d{4})\s*$/.exec(text);
+  if (!match) return null;
+  const iso = `${match[3]}-${match[2]!.padStart(2, '0')}-${match[1]!.padStart(2, '0')}`;
+  const date = new Date(`${iso}T00:00:00Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === iso ? iso : null;
+}

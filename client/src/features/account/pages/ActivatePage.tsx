@@ -3,8 +3,14 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { Navigate, useNavigate, useSearchParams } from 'react-router-dom';
 import { PRODUCT_NAME } from '../../../shared/ui/BrandMark';
-import { MIN_PASSWORD_LENGTH } from '../../auth/pages/PasswordResetPage';
-import { ACTIVATION_INVALID_PATH, accountApi, failureText, isInvalidLink } from '../api';
+import {
+  ACTIVATION_INVALID_PATH,
+  MIN_PASSWORD_LENGTH,
+  accountApi,
+  failureText,
+  isInvalidLink,
+  passwordErrors,
+} from '../api';
 
 export function AccountFrame({ title, children }: { title: string; children: ReactNode }) {
   return (
@@ -23,15 +29,6 @@ export function LinkSkeleton() {
       <Skeleton height={36} />
     </Stack>
   );
-}
-
-/** Password twice: at least 8 characters (spec §5, the server's rule) and equal. */
-export function passwordErrors(password: string, confirm: string): { password?: string; confirm?: string } {
-  const errors: { password?: string; confirm?: string } = {};
-  if (password.length < MIN_PASSWORD_LENGTH)
-    errors.password = `Use at least ${MIN_PASSWORD_LENGTH} characters`;
-  if (confirm !== password) errors.confirm = 'The two passwords do not match';
-  return errors;
 }
 
 /** /activate?token=…: a user created without a password chooses one (spec §2). */

@@ -2,9 +2,15 @@ import { Alert, Button, Group, PasswordInput, Stack, Text, TextInput, Title } fr
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Navigate, useNavigate, useSearchParams } from 'react-router-dom';
-import { MIN_PASSWORD_LENGTH } from '../../auth/pages/PasswordResetPage';
-import { REGISTRATION_INVALID_PATH, accountApi, failureText, isInvalidLink } from '../api';
-import { AccountFrame, LinkSkeleton, passwordErrors } from './ActivatePage';
+import {
+  MIN_PASSWORD_LENGTH,
+  REGISTRATION_INVALID_PATH,
+  accountApi,
+  failureText,
+  isInvalidLink,
+  passwordErrors,
+} from '../api';
+import { AccountFrame, LinkSkeleton } from './ActivatePage';
 
 type Errors = { first_name?: string; last_name?: string; password?: string; confirm?: string };
 

@@ -26,7 +26,7 @@ import { notifySuccess } from '../../../shared/notify';
 import { useSession } from '../../../shared/session';
 import { PRODUCT_NAME } from '../../../shared/ui/BrandMark';
 import { fetchCurrentUser } from '../../auth/api';
-import { failureText, timezoneOptions } from '../api';
+import { failureText, parseDayMonthYear, timezoneOptions } from '../api';
 
 /** The /users/me fields this screen edits (server/src/identity/login.controller.ts CurrentUser). */
 export interface ProfileUser extends CurrentUser {
@@ -245,6 +245,7 @@ function BirthDateSection({ user }: { user: ProfileUser }) {
           <DateInput
             label="Birth date"
             valueFormat="DD.MM.YYYY"
+            dateParser={parseDayMonthYear}
             placeholder="dd.mm.yyyy"
             clearable
             value={date}
