@@ -102,7 +102,10 @@ export function ActivatePage() {
               autoFocus
               description={`At least ${MIN_PASSWORD_LENGTH} characters`}
               value={password}
-              onChange={(e) => setPassword(e.currentTarget.value)}
+              onChange={(e) => {
+                setPassword(e.currentTarget.value);
+                setErrors((current) => ({ ...current, password: undefined }));
+              }}
               error={errors.password}
             />
             <PasswordInput
@@ -110,7 +113,10 @@ export function ActivatePage() {
               autoComplete="new-password"
               required
               value={confirm}
-              onChange={(e) => setConfirm(e.currentTarget.value)}
+              onChange={(e) => {
+                setConfirm(e.currentTarget.value);
+                setErrors((current) => ({ ...current, confirm: undefined }));
+              }}
               error={errors.confirm}
             />
             <Button type="submit" loading={activate.isPending} fullWidth size="md">

@@ -60,6 +60,7 @@ export function PartnerRegistrationPage() {
   const set = (key: keyof typeof draft) => (e: React.ChangeEvent<HTMLInputElement>) => {
     const value = e.currentTarget.value;
     setDraft((d) => ({ ...d, [key]: value }));
+    setErrors((current) => ({ ...current, [key]: undefined }));
   };
   const submit = (event: FormEvent) => {
     event.preventDefault();
