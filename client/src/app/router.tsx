@@ -71,6 +71,17 @@ const PermissionTemplatePage = lazy(
 const NetworksPage = lazy(() => import('../features/networks/pages/NetworksPage'));
 const NetworkDetailsPage = lazy(() => import('../features/networks/pages/NetworkDetailsPage'));
 const NetworkEditPage = lazy(() => import('../features/networks/pages/NetworkEditPage'));
+const ActivatePage = lazy(() =>
+  import('../features/account/pages/ActivatePage').then((m) => ({ default: m.ActivatePage })),
+);
+const PartnerRegistrationPage = lazy(() =>
+  import('../features/account/pages/PartnerRegistrationPage').then((m) => ({
+    default: m.PartnerRegistrationPage,
+  })),
+);
+const ProfilePage = lazy(() =>
+  import('../features/account/pages/ProfilePage').then((m) => ({ default: m.ProfilePage })),
+);
 const lazyScreen = (node: ReactNode) => <Suspense fallback={<ScreenSkeleton />}>{node}</Suspense>;
 
 /** Screens that exist; every other route of the table shows the "not built yet" page. */
@@ -100,10 +111,13 @@ export const BUILT_SCREENS: Record<string, () => ReactNode> = {
   networks: () => lazyScreen(<NetworksPage />),
   'networks/details/:id': () => lazyScreen(<NetworkDetailsPage />),
   'networks/:id': () => lazyScreen(<NetworkEditPage />),
+  profile: () => lazyScreen(<ProfilePage />),
 };
 
 /** Public screens that exist; the other public routes show the "not built yet" page. */
 export const BUILT_PUBLIC_SCREENS: Record<string, () => ReactNode> = {
+  activate: () => lazyScreen(<ActivatePage />),
+  'register/partner/invite': () => lazyScreen(<PartnerRegistrationPage />),
   'safeguarding-incident/feedback/:token?': () => lazyScreen(<FeedbackPage />),
   'safeguarding-incident/feedback/submitted': () => lazyScreen(<FeedbackSubmittedPage />),
   'safeguarding-incident/feedback/:feedbackId/confirm/:token?': () => lazyScreen(<FeedbackConfirmPage />),

@@ -56,7 +56,10 @@ export function LoginPage() {
   const signIn = useSession((state) => state.signIn);
   const usernameRef = useRef<HTMLInputElement>(null);
   const passwordRef = useRef<HTMLInputElement>(null);
-  const [username, setUsername] = useState('');
+  // Activation and partner registration arrive here with a success notice and the new login.
+  const arrival = (location.state ?? {}) as { notice?: unknown; login?: unknown };
+  const notice = typeof arrival.notice === 'string' ? arrival.notice : null;
+  const [username, setUsername] = useState(typeof arrival.login === 'string' ? arrival.login : '');
   const [password, setPassword] = useState('');
   const [passwordVisible, setPasswordVisible] = useState(false);
   const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
@@ -116,6 +119,12 @@ export function LoginPage() {
             Use your portal account to continue.
           </Text>
         </div>
+
+        {notice && !failure && (
+          <Alert color="teal" variant="light" title="All set" role="status">
+            {notice}
+          </Alert>
+        )}
 
         {failure && (
           <Alert color="red" variant="light" title={failure.title} icon={<AlertIcon />}>

@@ -1,0 +1,88 @@
+import { ApiError, apiRequest } from '../../shared/api/client';
+import { fieldMessage } from '../../shared/forms';
+import { UNREACHABLE_MESSAGE } from '../auth/api';
+
+/** Shapes of server/src/identity/activation.controller.ts and invitations/customer-invitations.controller.ts. */
+export interface ActivationLink {
+  valid: true;
+  login: string;
+  first_name: string;
+  last_name: string;
+}
+
+export interface InvitationLink {
+  valid: true;
+  email: string;
+  customer_name: string | null;
+  customer_type: string;
+  customer_type_label: string;
+}
+
+export const ACTIVATION_INVALID_PATH = '/activate/invalid-token';
+export const REGISTRATION_INVALID_PATH = '/register/partner/invalid-token';
+
+/** Server answer for an invalid, used or expired link: 400 with code INVALID_TOKEN (also a malformed token: 422). */
+export function isInvalidLink(error: unknown): boolean {
+  if (!(error instanceof ApiError)) return false;
+  const body = error.body as { code?: unknown } | null;
+  if (error.status === 400 && body && typeof body === 'object' && body.code === 'INVALID_TOKEN') return true;
+  return error.status === 404 || (error.status === 422 && /token/i.test(error.detailText ?? ''));
+}
+
+/** A refused request's message for the user (capitalised field names), or the "unreachable" text. */
+export function failureText(error: unknown): string {
+  if (error instanceof ApiError && !error.isNetworkError && !error.isServerError)
+    return fieldMessage(error.detailText) ?? 'The request was refused.';
+  return UNREACHABLE_MESSAGE;
+}
+
+export const accountApi = {
+  checkActivation: (token: string) =>
+    apiRequest<ActivationLink>(`/api/v1/activate/${encodeURIComponent(token)}`, {
+      handleSessionErrors: false,
+    }),
+  activate: (token: string, password: string) =>
+    apiRequest<{ msg: string }>('/api/v1/activate', {
+      method: 'POST',
+      json: { token, password },
+      handleSessionErrors: false,
+    }),
+  checkInvitation: (token: string) =>
+    apiRequest<InvitationLink>(`/api/v1/register/partner/invite/${encodeURIComponent(token)}`, {
+      handleSessionErrors: false,
+    }),
+  register: (body: { token: string; first_name: string; last_name: string; password: string }) =>
+    apiRequest<{ id: string }>('/api/v1/register/partner', {
+      method: 'POST',
+      json: body,
+      handleSessionErrors: false,
+    }),
+};
+
+/** Every IANA time zone the browser knows (the server validates with the same database). */
+export function timezoneOptions(): string[] {
+  const intl = Intl as typeof Intl & { supportedValuesOf?: (key: string) => string[] };
+  const zones = intl.supportedValuesOf?.('timeZone') ?? [];
+  return zones.includes('UTC') ? zones : ['UTC', ...zones];
+}
+
+/** Spec §5 and the server's rule (TokenPasswordBody, RegisterPartnerBody): at least 8 characters. */
+export const MIN_PASSWORD_LENGTH = 8;
+
+/** Password twice: at least 8 characters (spec §5, the server's rule) and equal. */
+export function passwordErrors(password: string, confirm: string): { password?: string; confirm?: string } {
+  const errors: { password?: string; confirm?: string } = {};
+  if (password.length < MIN_PASSWORD_LENGTH)
+    errors.password = `Use at least ${MIN_PASSWORD_LENGTH} characters`;
+  if (confirm !== password) errors.confirm = 'The two passwords do not match';
+  return errors;
+}
+
+/** A typed dd.MM.yyyy (also d.M.yyyy, with / or -) as yyyy-MM-dd; null unless it is a calendar date. */
+export function parseDayMonthYear(text: string): string | null {
+  const match = /^\s*(\d{1,2})[./-](\d{1,2})[./-](\d{4})\s*$/.exec(text);
+  if (!match) return null;
+  const iso = `${match[3]}-${match[2]!.padStart(2, '0')}-${match[1]!.padStart(2, '0')}`;
+  const date = new Date(`${iso}T00:00:00Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === iso ? iso : null;
+}
