@@ -33,6 +33,11 @@ async function mailedLink(request: APIRequestContext, admin: string, to: string,
   return link;
 }
 
+/** Other e2e files count users and permission holders: take this file's users out again (soft delete). */
+async function removeUser(request: Parameters<typeof adminToken>[0], admin: string, id: string) {
+  expect((await api(request, admin, 'DELETE', `/api/v1/users/${id}`)).status).toBe(200);
+}
+
 test('a user created without a password activates the account through the mailed link, once', async ({
   page,
   request,
@@ -80,6 +85,7 @@ test('a user created without a password activates the account through the mailed
   await anonymous.goto('/activate');
   await expect(anonymous).toHaveURL(/\/activate\/invalid-token$/);
   await anonymous.close();
+  await removeUser(request, admin, (created.body as { id: string }).id);
 });
 
 test('an invited partner registers through the invitation link, once', async ({ page, request }) => {
@@ -113,12 +119,13 @@ test('an invited partner registers through the invitation link, once', async ({ 
   await expect(page.getByRole('status', { name: 'All set' })).toContainText('Your account has been created');
 
   const partner = await tokenFor(request, email, 'Invited-2026!');
-  const me = await api<{ first_name: string; last_name: string; user_type: string; customer_id: string }>(
-    request,
-    partner,
-    'GET',
-    '/api/v1/users/me',
-  );
+  const me = await api<{
+    id: string;
+    first_name: string;
+    last_name: string;
+    user_type: string;
+    customer_id: string;
+  }>(request, partner, 'GET', '/api/v1/users/me');
   expect(me.body).toMatchObject({
     first_name: 'Priya',
     last_name: 'Invited',
@@ -129,6 +136,7 @@ test('an invited partner registers through the invitation link, once', async ({ 
   await page.goto(link);
   await expect(page).toHaveURL(/\/register\/partner\/invalid-token$/);
   await expect(page.getByRole('heading', { name: 'This link is invalid or has expired' })).toBeVisible();
+  await removeUser(request, admin, me.body.id);
 });
 
 test('the profile saves each setting, updates the timezone banner and confirms the notification e-mail', async ({
@@ -261,4 +269,5 @@ test('the profile saves each setting, updates the timezone banner and confirms t
   await expect(page.getByRole('alert').filter({ hasText: 'The address was not confirmed' })).toContainText(
     'invalid, has already been used or has expired',
   );
+  await removeUser(request, admin, (created.body as { id: string }).id);
 });
