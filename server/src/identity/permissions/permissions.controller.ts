@@ -166,6 +166,8 @@ export class PermissionsController {
     const size = q.size ?? 50;
     const params: unknown[] = [permission.name];
     const where = [
+      // Soft-deleted users (decision 0015) hold nothing anyone manages any more.
+      'deleted_at IS NULL',
       holding
         ? 'jsonb_exists(permissions, $1)'
         : `NOT jsonb_exists(permissions, $1) AND user_type = '${eligibleType(permission)}'`,
