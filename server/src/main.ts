@@ -38,7 +38,10 @@ async function main(): Promise<void> {
           '',
           `  Demo data: ${demo.customers} partner schools, ${demo.teachers} teachers, ${demo.students} students (DEMO_DATA=false turns it off).`,
           `  Demo accounts, all with the password ${demo.password}:`,
-          ...demo.logins.slice(0, 8).map((l) => `    ${l.email.padEnd(40)} ${l.role}`),
+          // One school's four roles, then the teachers and the student.
+          ...[...demo.logins.slice(0, 4), ...demo.logins.slice(-3)].map(
+            (l) => `    ${l.email.padEnd(40)} ${l.role}`,
+          ),
           '    (more in the README)',
         ]
       : []),
