@@ -38,14 +38,6 @@ export class ActiveStudentsReportQuery {
   as_excel?: boolean;
 }
 
-export class ActiveStudentsCountQuery {
-  @ApiPropertyOptional({ format: 'uuid' }) @IsOptional() @IsUUID() customer_id?: string;
-}
-
-export class ActiveStudentsCount {
-  @ApiProperty() count!: number;
-}
-
 export class ImportQuery {
   @ApiPropertyOptional({
     type: Boolean,

@@ -9,8 +9,6 @@ import { UserAccess, forbidden } from '../user-access.js';
 import { listFilterFor } from '../user-list-filter.js';
 import { UsersReadModel } from '../users.read.js';
 import {
-  ActiveStudentsCount,
-  ActiveStudentsCountQuery,
   ActiveStudentsReportQuery,
   ExportUsersQuery,
 } from './csv.dto.js';
@@ -90,17 +88,6 @@ export class UserExportsController {
       columns: TEACHER_COLUMNS,
       rows: this.users.stream(filter),
     });
-  }
-
-  @Get('students/count/active')
-  @RequirePermissions(ADMIN, PARTNER_MARKER)
-  @ApiOkResponse({ type: ActiveStudentsCount })
-  async activeCount(
-    @Req() req: AuthenticatedRequest,
-    @Query() q: ActiveStudentsCountQuery,
-  ): Promise<ActiveStudentsCount> {
-    const customerId = await this.customerScope(req, q.customer_id);
-    return { count: await this.activity.activeNow(customerId) };
   }
 
   @Get('students/count/active/report')
