@@ -8,10 +8,7 @@ import { MARKER_PERMISSIONS, isAdmin } from '../policy/policy.js';
 import { UserAccess, forbidden } from '../user-access.js';
 import { listFilterFor } from '../user-list-filter.js';
 import { UsersReadModel } from '../users.read.js';
-import {
-  ActiveStudentsReportQuery,
-  ExportUsersQuery,
-} from './csv.dto.js';
+import { ActiveStudentsReportQuery, ExportUsersQuery } from './csv.dto.js';
 import { MAX_DAILY_BUCKETS, StudentActivityReadModel } from './student-activity.read.js';
 import { sendTable } from './tabular.js';
 import { DETAILED_STUDENT_COLUMNS, STUDENT_COLUMNS, TEACHER_COLUMNS } from './user-columns.js';
