@@ -20,18 +20,7 @@ import {
   ApiPropertyOptional,
   ApiTags,
 } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import {
-  IsInt,
-  IsNotEmpty,
-  IsOptional,
-  IsString,
-  IsUUID,
-  Max,
-  MaxLength,
-  Min,
-  ValidateIf,
-} from 'class-validator';
+import { IsNotEmpty, IsOptional, IsString, IsUUID, MaxLength, ValidateIf } from 'class-validator';
 import { customerStream, type CustomerRow } from '@portal/projections';
 import { RequirePermissions } from '../platform/auth/public.decorator.js';
 import { metadataFor, type AuthenticatedRequest } from '../platform/auth/request-context.js';
@@ -49,27 +38,9 @@ import {
 import { UsersReadModel } from '../identity/users.read.js';
 import { NetworksReadModel } from '../identity/networks/networks.read.js';
 import { CustomerError, decideCustomer, foldCustomer, type CustomerCommand } from './customer.decider.js';
+import { SearchPageQuery, containsPattern } from '../platform/http/paging.js';
 
-export class ListCustomersQuery {
-  @ApiPropertyOptional({ default: 1 }) @IsOptional() @Type(() => Number) @IsInt() @Min(1) page?: number;
-  @ApiPropertyOptional({ default: 50 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(500)
-  size?: number;
-  @ApiPropertyOptional({ description: 'Text searched in the name' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(200)
-  query?: string;
-  @ApiPropertyOptional({ description: 'Same text as query' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(200)
-  name?: string;
-}
+export class ListCustomersQuery extends SearchPageQuery {}
 
 export class CreateCustomerBody {
   @ApiProperty({ example: 'Oakfield Academy' }) @IsString() @IsNotEmpty() @MaxLength(200) name!: string;
@@ -152,7 +123,7 @@ export class CustomersController {
     }
     const text = (q.query ?? q.name)?.trim();
     if (text) {
-      params.push(`%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+      params.push(containsPattern(text));
       where.push(`name ILIKE $${params.length}`);
     }
     const whereSql = where.length ? `WHERE ${where.join(' AND ')}` : '';

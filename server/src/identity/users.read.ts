@@ -3,6 +3,7 @@ import type { UserRow } from '@portal/projections';
 import { SQL_CLIENT } from '../platform/tokens.js';
 import type { SqlClient } from '../platform/sql/sql-client.js';
 import type { ActorLoader } from '../platform/auth/actor-loader.js';
+import { containsPattern } from '../platform/http/paging.js';
 
 export const USER_SORT_COLUMNS = [
   'full_name',
@@ -182,7 +183,7 @@ function whereOf(
   }
   if (filter.text) {
     // search_text: lower(first name, last name, login, e-mail), trigram-indexed (users projection).
-    const pattern = `%${filter.text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const pattern = containsPattern(filter.text.toLowerCase());
     add((n) => `search_text LIKE ${n}`, pattern);
   }
   if (filter.statuses?.length) add((n) => `status = ANY(${n}::text[])`, filter.statuses);

@@ -21,7 +21,6 @@ import {
   ApiTags,
   PartialType,
 } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
   IsArray,
@@ -56,6 +55,7 @@ import {
   foldOnePageProfile,
   type OnePageProfileCommand,
 } from './one-page-profile.decider.js';
+import { SearchPageQuery, containsPattern } from '../platform/http/paging.js';
 
 const nullable = (key: string) => ValidateIf((o: Record<string, unknown>) => o[key] !== null);
 const TEXT = 5_000;
@@ -149,25 +149,7 @@ export class CreateOnePageProfileBody extends OnePageProfileBody {
 
 export class UpdateOnePageProfileBody extends PartialType(OnePageProfileBody) {}
 
-export class ListOnePageProfilesQuery {
-  @ApiPropertyOptional({ default: 1 }) @IsOptional() @Type(() => Number) @IsInt() @Min(1) page?: number;
-  @ApiPropertyOptional({ default: 50 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(500)
-  size?: number;
-  @ApiPropertyOptional({ description: "Text searched in the student's name" })
-  @IsOptional()
-  @IsString()
-  @MaxLength(200)
-  query?: string;
-  @ApiPropertyOptional({ description: 'Same text as query' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(200)
-  name?: string;
+export class ListOnePageProfilesQuery extends SearchPageQuery {
   @ApiPropertyOptional({ format: 'uuid' }) @IsOptional() @IsUUID() customer_id?: string;
 }
 
@@ -301,10 +283,7 @@ export class OnePageProfilesController {
     }
     const text = (q.query ?? q.name)?.trim();
     if (text) {
-      add(
-        (n) => `(u.full_name ILIKE ${n} OR p.preferred_name ILIKE ${n})`,
-        `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`,
-      );
+      add((n) => `(u.full_name ILIKE ${n} OR p.preferred_name ILIKE ${n})`, containsPattern(text));
     }
     if (q.customer_id) add((n) => `u.customer_id = ${n}`, q.customer_id);
     const whereSql = where.length ? `WHERE ${where.join(' AND ')}` : '';

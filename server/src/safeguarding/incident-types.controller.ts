@@ -21,8 +21,8 @@ import {
   ApiPropertyOptional,
   ApiTags,
 } from '@nestjs/swagger';
-import { Transform, Type } from 'class-transformer';
-import { IsBoolean, IsInt, IsNotEmpty, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { Transform } from 'class-transformer';
+import { IsBoolean, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
 import { incidentTypeStream, type IncidentTypeRow } from '@portal/projections';
 import { RequirePermissions } from '../platform/auth/public.decorator.js';
 import { metadataFor, type AuthenticatedRequest } from '../platform/auth/request-context.js';
@@ -35,26 +35,9 @@ import { mayManageIncidentTypes } from '../identity/policy/policy.js';
 import { decideIncidentType, foldIncidentType, type IncidentTypeCommand } from './incident-type.decider.js';
 import { SafeguardingError, statusOf } from './safeguarding.errors.js';
 import { REPORTER_PERMISSIONS, mayReportAtAll, TYPE_MANAGERS } from './safeguarding-access.js';
+import { SearchPageQuery, containsPattern } from '../platform/http/paging.js';
 
-export class ListIncidentTypesQuery {
-  @ApiPropertyOptional({ default: 1 }) @IsOptional() @Type(() => Number) @IsInt() @Min(1) page?: number;
-  @ApiPropertyOptional({ default: 50 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(500)
-  size?: number;
-  @ApiPropertyOptional({ description: 'Text searched in the name' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(200)
-  query?: string;
-  @ApiPropertyOptional({ description: 'Same text as query' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(200)
-  name?: string;
+export class ListIncidentTypesQuery extends SearchPageQuery {
   @ApiPropertyOptional({ description: 'Include retired types (default false)' })
   @IsOptional()
   @Transform(({ value }: { value: unknown }) => (value === 'true' ? true : value === 'false' ? false : value))
@@ -135,7 +118,7 @@ export class IncidentTypesController {
     if (!q.include_retired) where.push('NOT retired');
     const text = (q.query ?? q.name)?.trim();
     if (text) {
-      params.push(`%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+      params.push(containsPattern(text));
       where.push(`name ILIKE $${params.length}`);
     }
     const whereSql = where.length ? `WHERE ${where.join(' AND ')}` : '';

@@ -9,18 +9,7 @@ import {
   ApiTags,
   ApiUnprocessableEntityResponse,
 } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import {
-  IsInt,
-  IsNotEmpty,
-  IsOptional,
-  IsString,
-  IsTimeZone,
-  Matches,
-  Max,
-  MaxLength,
-  Min,
-} from 'class-validator';
+import { IsNotEmpty, IsOptional, IsString, IsTimeZone, Matches, MaxLength } from 'class-validator';
 import { DEFAULT_NETWORK_COLOUR, networkStream, type NetworkRow } from '@portal/projections';
 import { RequirePermissions } from '../../platform/auth/public.decorator.js';
 import { metadataFor, type AuthenticatedRequest } from '../../platform/auth/request-context.js';
@@ -31,30 +20,12 @@ import { INTERNAL_PERMISSIONS, MARKER_PERMISSIONS, hasAny, isAdmin } from '../po
 import { forbidden, isUuid } from '../user-access.js';
 import { NetworkError, decideNetwork, foldNetwork, type NetworkCommand } from './network.decider.js';
 import { NetworksReadModel } from './networks.read.js';
+import { SearchPageQuery } from '../../platform/http/paging.js';
 
 const HEX = /^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/;
 const HEX_MESSAGE = 'primary_colour must be a hex colour like #0f716c';
 
-export class ListNetworksQuery {
-  @ApiPropertyOptional({ default: 1 }) @IsOptional() @Type(() => Number) @IsInt() @Min(1) page?: number;
-  @ApiPropertyOptional({ default: 50 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(500)
-  size?: number;
-  @ApiPropertyOptional({ description: 'Text searched in the name' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(200)
-  query?: string;
-  @ApiPropertyOptional({ description: 'Same text as query' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(200)
-  name?: string;
-}
+export class ListNetworksQuery extends SearchPageQuery {}
 
 export class CreateNetworkBody {
   @ApiProperty({ example: 'North' }) @IsString() @IsNotEmpty() @MaxLength(200) name!: string;

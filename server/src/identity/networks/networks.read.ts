@@ -3,6 +3,7 @@ import type { NetworkRow } from '@portal/projections';
 import { Problem } from '../../platform/http/problem.js';
 import type { SqlClient } from '../../platform/sql/sql-client.js';
 import { SQL_CLIENT } from '../../platform/tokens.js';
+import { containsPattern } from '../../platform/http/paging.js';
 
 /** Queries on the networks read model (projection `networks`). */
 @Injectable()
@@ -35,7 +36,7 @@ export class NetworksReadModel {
     const params: unknown[] = [];
     let where = '';
     if (text) {
-      params.push(`%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+      params.push(containsPattern(text));
       where = 'WHERE name ILIKE $1';
     }
     const { rows: count } = await this.sql.query<{ total: string }>(

@@ -23,18 +23,7 @@ import {
   ApiTags,
   ApiUnprocessableEntityResponse,
 } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import {
-  ArrayMaxSize,
-  IsArray,
-  IsInt,
-  IsNotEmpty,
-  IsOptional,
-  IsString,
-  Max,
-  MaxLength,
-  Min,
-} from 'class-validator';
+import { ArrayMaxSize, IsArray, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
 import { permissionTemplateStream, type PermissionTemplateRow } from '@portal/projections';
 import { RequirePermissions } from '../../platform/auth/public.decorator.js';
 import { metadataFor, type AuthenticatedRequest } from '../../platform/auth/request-context.js';
@@ -52,27 +41,9 @@ import {
   foldPermissionTemplate,
   type PermissionTemplateCommand,
 } from './permission-template.decider.js';
+import { SearchPageQuery, containsPattern } from '../../platform/http/paging.js';
 
-export class ListPermissionTemplatesQuery {
-  @ApiPropertyOptional({ default: 1 }) @IsOptional() @Type(() => Number) @IsInt() @Min(1) page?: number;
-  @ApiPropertyOptional({ default: 50 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(500)
-  size?: number;
-  @ApiPropertyOptional({ description: 'Text searched in the name' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(200)
-  query?: string;
-  @ApiPropertyOptional({ description: 'Same text as query' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(200)
-  name?: string;
-}
+export class ListPermissionTemplatesQuery extends SearchPageQuery {}
 
 export class CreatePermissionTemplateBody {
   @ApiProperty({ example: 'Link contact, attendance only' })
@@ -167,7 +138,7 @@ export class PermissionTemplatesController {
     let where = '';
     const text = (q.query ?? q.name)?.trim();
     if (text) {
-      params.push(`%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+      params.push(containsPattern(text));
       where = 'WHERE name ILIKE $1';
     }
     const { rows: count } = await this.sql.query<{ total: string }>(

@@ -32,6 +32,7 @@ import { USER_COLUMNS } from '../users.read.js';
 import { UserView } from '../users.dto.js';
 import { toUserView } from '../user.view.js';
 import { ALL_PERMISSION_INFOS, PermissionInfo, permissionInfo } from './permission-catalogue.js';
+import { containsPattern } from '../../platform/http/paging.js';
 
 export class ListPermissionsQuery {
   @ApiPropertyOptional({ description: 'Text searched in the name and the label' })
@@ -174,7 +175,7 @@ export class PermissionsController {
     ];
     const text = (q.query ?? q.name)?.trim();
     if (text) {
-      params.push(`%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+      params.push(containsPattern(text));
       where.push('(full_name ILIKE $2 OR login ILIKE $2 OR email ILIKE $2)');
     }
     const whereSql = `WHERE ${where.join(' AND ')}`;
