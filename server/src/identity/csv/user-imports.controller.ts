@@ -149,7 +149,7 @@ export class UserImportsController {
     }
     const generated: GeneratedPassword[] = [];
     for (const user of targets) {
-      const password = randomBytes(12).toString('base64url');
+      const password = generatedPassword();
       await this.credentials.setPassword(user.id, password);
       // PasswordChanged (no secret in it) ends the user's sessions.
       await this.access.run(req, { type: 'ChangePassword', userId: user.id });
@@ -249,3 +249,14 @@ export class UserImportsController {
 
 const detailOf = (problem: Problem | null) =>
   problem ? ((problem.getResponse() as { detail?: string }).detail ?? problem.message) : null;
+
+/**
+ * 16 random base64url characters (96 bits) that never start with `-`: a leading `-` would be escaped
+ * against CSV formula injection in the download, so the password shown would not be the one set.
+ */
+export function generatedPassword(): string {
+  for (;;) {
+    const password = randomBytes(12).toString('base64url');
+    if (!password.startsWith('-')) return password;
+  }
+}
