@@ -5,6 +5,7 @@ import { PasswordResetPage } from '../features/auth/pages/PasswordResetPage';
 import { DashboardPage } from '../features/dashboard/pages/DashboardPage';
 import { ForbiddenPage } from '../features/errors/pages/ForbiddenPage';
 import { NotFoundPage } from '../features/errors/pages/NotFoundPage';
+import { RouteErrorPage } from '../features/errors/pages/RouteErrorPage';
 import { InvalidLinkPage, PublicNotBuiltPage } from '../features/errors/pages/PublicMessagePages';
 import { NoAccessPage, NotBuiltPage } from '../features/shell/pages/NotBuiltPage';
 import { ScreenSkeleton } from '../shared/ui/ScreenSkeleton';
@@ -127,6 +128,7 @@ function protectedRoute(route: PortalRoute & { group: string }): RouteObject {
   const screen = BUILT_SCREENS[route.path]?.() ?? <NotBuiltPage area={route.title} group={route.group} />;
   return {
     path: route.path,
+    errorElement: <RouteErrorPage />,
     element: route.requirement ? (
       <RequireAccess allows={route.requirement.allows} fallback={<NoAccessPage area={route.title} />}>
         {screen}
@@ -141,6 +143,7 @@ export const router = createBrowserRouter([
   {
     // Public routes (auth layout, spec §2).
     element: <AuthLayout />,
+    errorElement: <RouteErrorPage />,
     children: [
       {
         element: <RedirectWhenSignedIn />,
@@ -165,6 +168,7 @@ export const router = createBrowserRouter([
   {
     // Protected routes: portal access, then each route's own requirement (spec §2).
     path: '/',
+    errorElement: <RouteErrorPage />,
     element: (
       <RequirePortalAccess>
         <PortalLayout />

@@ -1,5 +1,6 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError, apiRequest } from '../../shared/api/client';
+import type { StudentProfile } from './profile-api';
 
 /** Shapes of server/src/identity/users.dto.ts (UserView, UserPage, ...). */
 
@@ -41,6 +42,10 @@ export interface UserView {
   status: UserStatus;
   permission_list: string[];
   contacts: Contact[];
+  /** Students only: files and the latest EHCP file (spec §3). */
+  student_profile?: StudentProfile | null;
+  /** Present only when the profile has an id and progress above 0 (spec §3). */
+  one_page_profile?: { id: string; progress: number } | null;
   last_action: string;
   created_at: string;
   updated_at: string;

@@ -1,7 +1,19 @@
-import { Alert, Anchor, Badge, Button, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  Group,
+  Paper,
+  Progress,
+  SimpleGrid,
+  Stack,
+  Text,
+  Title,
+} from '@mantine/core';
 import type { ReactNode } from 'react';
 import { Link, useParams } from 'react-router-dom';
-import { canAudit, canModifyUser, isAdmin } from '../../../app/access';
+import { canAudit, canModifyUser, has, isAdmin, isPartner } from '../../../app/access';
 import { ApiError } from '../../../shared/api/client';
 import { formatInZone, viewerTimezone } from '../../../shared/dates';
 import { usePermissions, useSession } from '../../../shared/session';
@@ -10,11 +22,16 @@ import { Icon } from '../../../shared/ui/icons';
 import { ScreenSkeleton } from '../../../shared/ui/ScreenSkeleton';
 import { useUser } from '../api';
 import { AccountActions } from '../components/AccountActions';
+import { AvailabilityCard } from '../components/AvailabilityCard';
 import { actionErrorText } from '../components/ConfirmDialog';
 import { ContactsCard } from '../components/ContactsCard';
 import { ImpersonateButton } from '../components/ImpersonateButton';
 import { PermissionsEditor } from '../components/PermissionsEditor';
 import { StatusBadges } from '../components/StatusBadges';
+import { StudentFilesCard } from '../components/StudentFilesCard';
+
+/** "EHCP access and upload" (spec §6; server EHCP_PERMISSION). */
+const EHCP_PERMISSION = 'CAN_ACCESS_AND_UPLOAD_EHCP';
 
 function Field({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -31,6 +48,41 @@ function Field({ label, children }: { label: string; children: ReactNode }) {
 function viewerIsParent(user: unknown): boolean {
   const profile = (user as { customer_profile?: { type?: unknown } | null } | null)?.customer_profile;
   return profile?.type === 'parent';
+}
+
+/** Spec §3: a one-page profile counts as present only with an id and progress above 0. */
+function OnePageProfileSummary({ profile }: { profile: { id: string; progress: number } | null }) {
+  return (
+    <Paper withBorder radius="md" p="md">
+      <Group justify="space-between" mb={profile ? 'xs' : 0}>
+        <Title order={2} fz="h4">
+          One-page profile
+        </Title>
+        {profile ? (
+          <Anchor component={Link} to={`/one-page-profiles/${profile.id}/details`} size="sm">
+            Open the profile
+          </Anchor>
+        ) : (
+          <Text size="sm" c="dimmed">
+            Not started yet.
+          </Text>
+        )}
+      </Group>
+      {profile && (
+        <Group gap="sm" wrap="nowrap">
+          <Progress
+            value={profile.progress}
+            size="md"
+            style={{ flex: 1 }}
+            aria-label={`One-page profile ${profile.progress}% complete`}
+          />
+          <Text size="sm" fw={600}>
+            {profile.progress}%
+          </Text>
+        </Group>
+      )}
+    </Paper>
+  );
 }
 
 /** users/:id/details: profile, type, customers, contacts, status, account actions and permissions. */
@@ -65,6 +117,13 @@ export function UserDetailsPage() {
   const partnerHas = (prefix: string) => permissions.some((p) => p.startsWith(prefix));
   const canEdit = admin || partnerHas('PARTNER_CAN_EDIT_');
   const canDisable = admin || partnerHas('PARTNER_CAN_DISABLE_');
+  const student = user.user_type === 'student';
+  // Files: administrators and EHCP holders for every student, partners for the students they can see
+  // (deleting needs their edit permission); the server checks the same.
+  const ehcp = has(permissions, EHCP_PERMISSION);
+  const seesFiles = student && (admin || ehcp || isPartner(permissions));
+  // Availability: administrators, or the user themselves (server rule).
+  const seesAvailability = user.user_type !== 'partner' && (admin || viewer?.id === user.id);
 
   return (
     <Stack gap="md">
@@ -146,7 +205,10 @@ export function UserDetailsPage() {
         <AccountActions user={user} canDisable={canDisable} />
       </SimpleGrid>
 
+      {student && <OnePageProfileSummary profile={user.one_page_profile ?? null} />}
       <ContactsCard user={user} canEdit={canEdit} />
+      {seesFiles && <StudentFilesCard user={user} canUpload canDelete={admin || ehcp || canEdit} />}
+      {seesAvailability && <AvailabilityCard user={user} canEdit />}
       {admin && canModifyUser(permissions) && <PermissionsEditor key={user.updated_at} user={user} />}
     </Stack>
   );
