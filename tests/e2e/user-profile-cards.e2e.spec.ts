@@ -51,6 +51,17 @@ test('an EHCP is uploaded with progress, becomes the latest EHCP, opens by a sig
     'Not started yet.',
   );
 
+  // A concern about this student is reported from their page, the student already chosen.
+  await page.getByRole('button', { name: 'Report a concern' }).click();
+  const report = page.getByRole('dialog', { name: 'Report a safeguarding concern' });
+  await expect(report.getByText('Fay Files · Filebrook Academy')).toBeVisible();
+  await report
+    .getByRole('button', { name: 'Close' })
+    .or(page.locator('.mantine-Modal-close'))
+    .first()
+    .click();
+  await expect(report).toBeHidden();
+
   // A file type the storage service refuses is stopped before any upload.
   await card.locator('input[type=file]').setInputFiles({
     name: 'tool.exe',

@@ -43,15 +43,18 @@ function fieldErrorsOf(error: unknown): FieldErrors {
 export function ReportIncidentModal({
   opened,
   onClose,
+  student,
 }: {
   opened: boolean;
   onClose: (id?: string) => void;
+  /** Opened from a student's page: that student is chosen already (more can be added). */
+  student?: { id: string; label: string };
 }) {
   const user = useSession((s) => s.user);
   const timezone = viewerTimezone(user);
   const [studentSearch, setStudentSearch] = useState('');
   const [debounced] = useDebouncedValue(studentSearch, 250);
-  const [studentIds, setStudentIds] = useState<string[]>([]);
+  const [studentIds, setStudentIds] = useState<string[]>(() => (student ? [student.id] : []));
   const [typeIds, setTypeIds] = useState<string[]>([]);
   // Most concerns are reported the same day: "now" is the default, changed when it happened earlier.
   const [occurredAt, setOccurredAt] = useState<string | null>(() =>
@@ -63,7 +66,9 @@ export function ReportIncidentModal({
   const [risk, setRisk] = useState<RiskLevel>('medium');
   const [lessonId, setLessonId] = useState('');
   const [errors, setErrors] = useState<FieldErrors>({});
-  const [studentLabels, setStudentLabels] = useState<Record<string, string>>({});
+  const [studentLabels, setStudentLabels] = useState<Record<string, string>>(() =>
+    student ? { [student.id]: student.label } : {},
+  );
 
   const students = useQuery({
     queryKey: [SAFEGUARDING_KEY, 'students', debounced],
@@ -107,7 +112,7 @@ export function ReportIncidentModal({
       },
       {
         onSuccess: (written) => {
-          setStudentIds([]);
+          setStudentIds(student ? [student.id] : []);
           setTypeIds([]);
           setOccurredAt(isoToWallClock(new Date().toISOString(), timezone));
           setDescription('');

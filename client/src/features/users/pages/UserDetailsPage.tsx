@@ -11,9 +11,9 @@ import {
   Text,
   Title,
 } from '@mantine/core';
-import type { ReactNode } from 'react';
-import { Link, useParams } from 'react-router-dom';
-import { canAudit, canModifyUser, has, isAdmin, isPartner } from '../../../app/access';
+import { lazy, Suspense, useState, type ReactNode } from 'react';
+import { Link, useNavigate, useParams } from 'react-router-dom';
+import { canAudit, canModifyUser, has, isAdmin, isPartner, mayReportSafeguarding } from '../../../app/access';
 import { ApiError } from '../../../shared/api/client';
 import { formatInZone, viewerTimezone } from '../../../shared/dates';
 import { usePermissions, useSession } from '../../../shared/session';
@@ -29,6 +29,13 @@ import { ImpersonateButton } from '../components/ImpersonateButton';
 import { PermissionsEditor } from '../components/PermissionsEditor';
 import { StatusBadges } from '../components/StatusBadges';
 import { StudentFilesCard } from '../components/StudentFilesCard';
+
+// The report form (and its date picker) loads only when someone opens it.
+const ReportIncidentModal = lazy(() =>
+  import('../../safeguarding/components/ReportIncidentModal').then((m) => ({
+    default: m.ReportIncidentModal,
+  })),
+);
 
 /** "EHCP access and upload" (spec §6; server EHCP_PERMISSION). */
 const EHCP_PERMISSION = 'CAN_ACCESS_AND_UPLOAD_EHCP';
@@ -92,6 +99,8 @@ export function UserDetailsPage() {
   const permissions = usePermissions();
   const query = useUser(id);
   const timezone = viewerTimezone(viewer);
+  const navigate = useNavigate();
+  const [reporting, setReporting] = useState(false);
 
   if (query.isPending) return <ScreenSkeleton rows={4} />;
   if (query.isError) {
@@ -156,6 +165,16 @@ export function UserDetailsPage() {
           </div>
         </div>
         <Group gap="xs">
+          {student && mayReportSafeguarding(permissions) && (
+            <Button
+              variant="light"
+              color="red"
+              leftSection={<Icon name="shield" size={16} />}
+              onClick={() => setReporting(true)}
+            >
+              Report a concern
+            </Button>
+          )}
           <ImpersonateButton user={user} />
           {canAudit(permissions) && (
             <Button
@@ -210,6 +229,21 @@ export function UserDetailsPage() {
       {seesFiles && <StudentFilesCard user={user} canUpload canDelete={admin || ehcp || canEdit} />}
       {seesAvailability && <AvailabilityCard user={user} canEdit />}
       {admin && canModifyUser(permissions) && <PermissionsEditor key={user.updated_at} user={user} />}
+      {reporting && (
+        <Suspense fallback={null}>
+          <ReportIncidentModal
+            opened
+            student={{
+              id: user.id,
+              label: user.customer_name ? `${user.full_name} · ${user.customer_name}` : user.full_name,
+            }}
+            onClose={(incidentId) => {
+              setReporting(false);
+              if (incidentId) void navigate(`/safeguarding-incidents/${incidentId}`);
+            }}
+          />
+        </Suspense>
+      )}
     </Stack>
   );
 }
