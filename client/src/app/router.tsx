@@ -21,6 +21,8 @@ const UsersListPage = lazy(() => import('../features/users/pages/UsersListPage')
 const UserDetailsPage = lazy(() => import('../features/users/pages/UserDetailsPage'));
 const UserEditPage = lazy(() => import('../features/users/pages/UserEditPage'));
 const UserAuditPage = lazy(() => import('../features/users/pages/UserAuditPage'));
+const MyUsersPage = lazy(() => import('../features/users/pages/MyUsersPage'));
+const MyUsersImportPage = lazy(() => import('../features/users/pages/MyUsersImportPage'));
 
 const CustomerDetailsPage = lazy(() =>
   import('../features/customers/pages/CustomerDetailsPage').then((m) => ({ default: m.CustomerDetailsPage })),
@@ -106,6 +108,10 @@ export const BUILT_SCREENS: Record<string, () => ReactNode> = {
   'users/:id': () => lazyScreen(<UserEditPage />),
   'users/:id/audit': () => lazyScreen(<UserAuditPage />),
   'users/permissions': () => lazyScreen(<PermissionsPage />),
+  'my-users': () => lazyScreen(<MyUsersPage />),
+  'my-users/import/:type': () => lazyScreen(<MyUsersImportPage />),
+  'my-users/:id/details': () => lazyScreen(<UserDetailsPage area="my-users" />),
+  'my-users/:type/:id': () => lazyScreen(<UserEditPage area="my-users" />),
   'permission-templates': () => lazyScreen(<PermissionTemplatesPage />),
   'permission-templates/:id': () => lazyScreen(<PermissionTemplatePage key="template" />),
   networks: () => lazyScreen(<NetworksPage />),

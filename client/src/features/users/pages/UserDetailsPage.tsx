@@ -9,6 +9,7 @@ import { PRODUCT_NAME } from '../../../shared/ui/BrandMark';
 import { Icon } from '../../../shared/ui/icons';
 import { ScreenSkeleton } from '../../../shared/ui/ScreenSkeleton';
 import { useUser } from '../api';
+import { areaPaths, mayActOn, viewerIsParent, type UsersArea } from '../my-users';
 import { AccountActions } from '../components/AccountActions';
 import { actionErrorText } from '../components/ConfirmDialog';
 import { ContactsCard } from '../components/ContactsCard';
@@ -27,14 +28,12 @@ function Field({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
-/** Whether the signed-in user is a parent / carer (spec §6: parents cannot see additional user notes). */
-function viewerIsParent(user: unknown): boolean {
-  const profile = (user as { customer_profile?: { type?: unknown } | null } | null)?.customer_profile;
-  return profile?.type === 'parent';
-}
-
-/** users/:id/details: profile, type, customers, contacts, status, account actions and permissions. */
-export function UserDetailsPage() {
+/**
+ * users/:id/details and my-users/:id/details: profile, type, customers, contacts, status, account
+ * actions and permissions. Partners get only the actions their PARTNER_CAN_* permissions allow on this
+ * user (the same rules the server applies), and parents never see notes (spec §6).
+ */
+export function UserDetailsPage({ area = 'users' }: { area?: UsersArea }) {
   const { id = '' } = useParams();
   const viewer = useSession((state) => state.user);
   const permissions = usePermissions();
@@ -51,8 +50,8 @@ export function UserDetailsPage() {
           <Button size="xs" variant="default" onClick={() => void query.refetch()}>
             Try again
           </Button>
-          <Button size="xs" variant="subtle" component={Link} to="/users">
-            All users
+          <Button size="xs" variant="subtle" component={Link} to={areaPaths.list(area)}>
+            {areaPaths.listLabel(area)}
           </Button>
         </Group>
       </Alert>
@@ -61,17 +60,18 @@ export function UserDetailsPage() {
   const user = query.data;
   const admin = isAdmin(permissions);
   const showNotes = !viewerIsParent(viewer);
-  // Partners act on their customer's users with PARTNER_CAN_EDIT_* / DISABLE_*; the server decides per user.
-  const partnerHas = (prefix: string) => permissions.some((p) => p.startsWith(prefix));
-  const canEdit = admin || partnerHas('PARTNER_CAN_EDIT_');
-  const canDisable = admin || partnerHas('PARTNER_CAN_DISABLE_');
+  // Partners act on their customer's users with PARTNER_CAN_EDIT_* / DISABLE_* / CHANGE_PASSWORD_*.
+  const canEdit = mayActOn(permissions, 'edit', user);
+  const canPassword = mayActOn(permissions, 'password', user);
+  const canDisable = mayActOn(permissions, 'disable', user);
+  const editPath = areaPaths.edit(area, user);
 
   return (
     <Stack gap="md">
       <title>{`${user.full_name} · ${PRODUCT_NAME}`}</title>
-      <Anchor component={Link} to="/users" size="sm">
+      <Anchor component={Link} to={areaPaths.list(area)} size="sm">
         <Group gap={4}>
-          <Icon name="arrowLeft" size={14} /> All users
+          <Icon name="arrowLeft" size={14} /> {areaPaths.listLabel(area)}
         </Group>
       </Anchor>
       <Group justify="space-between" align="flex-start">
@@ -108,9 +108,9 @@ export function UserDetailsPage() {
               Audit
             </Button>
           )}
-          {canEdit && (
-            <Button component={Link} to={`/users/${user.id}`} leftSection={<Icon name="user" size={16} />}>
-              Edit
+          {(canEdit || canPassword) && editPath && (
+            <Button component={Link} to={editPath} leftSection={<Icon name="user" size={16} />}>
+              {canEdit ? 'Edit' : 'Change password'}
             </Button>
           )}
         </Group>
