@@ -147,6 +147,23 @@ test('a school super administrator sees only their school, opens and edits a stu
   await expect(all.getByText('Parent / Carer')).toBeVisible();
   await page.screenshot({ path: join(artifacts, 'my-users.png'), fullPage: true });
 
+  // Add user offers the kinds the school's super administrator may add, for their own school.
+  await page.getByRole('button', { name: 'Add user' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Add user' });
+  await expect(dialog.getByRole('combobox', { name: 'Customer' })).toHaveCount(0);
+  await dialog.getByRole('combobox', { name: 'Type' }).click();
+  await expect(page.getByRole('option')).toHaveText([
+    'Student',
+    'Super system administrator',
+    'System administrator',
+    'Link contact',
+    'Parent / carer',
+  ]);
+  await page.getByRole('option', { name: 'Link contact' }).click();
+  await page.screenshot({ path: join(artifacts, 'my-users-add.png') });
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(dialog).toBeHidden();
+
   await tabs.getByRole('tab', { name: 'Parents / carers' }).click();
   await expect(page).toHaveURL(/\/my-users\?tab=parents$/);
   const parents = table(page, 'Parents / carers');
@@ -168,6 +185,8 @@ test('a school super administrator sees only their school, opens and edits a stu
 
   await page.getByRole('link', { name: 'Edit' }).click();
   await expect(page).toHaveURL(new RegExp(`/my-users/students/${ids.student}$`));
+  await expect(page.getByLabel('New password')).toBeVisible();
+  await page.screenshot({ path: join(artifacts, 'my-user-edit.png'), fullPage: true });
   await page.getByRole('textbox', { name: 'Last name' }).fill('Studious');
   await page.getByRole('button', { name: 'Save changes' }).click();
   await expect(page).toHaveURL(new RegExp(`/my-users/${ids.student}/details$`));
