@@ -10,6 +10,8 @@ export default defineConfig({
     outDir: 'dist',
     emptyOutDir: true,
     sourcemap: true,
+    // dist/.vite/manifest.json: which chunks each screen loads (scripts/client-bundle-size.mjs).
+    manifest: true,
   },
   server: {
     proxy: {

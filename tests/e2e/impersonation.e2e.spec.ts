@@ -1,63 +1,94 @@
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { adminToken, createUser, signInAsAdmin, tokenFor } from './support/portal-api.js';
+import { adminToken, api, createUser, deleteUsers, signInAsAdmin } from './support/portal-api.js';
 
 const artifacts = join(dirname(fileURLToPath(import.meta.url)), '.artifacts');
 
+interface History {
+  items: { type: string; actor_id: string | null; impersonator_id: string | null }[];
+}
+
+const timeline = (page: Page) =>
+  page.getByRole('list', { name: 'History' }).or(page.locator('[aria-label="History"]'));
+
 /**
- * The client's half of impersonation (spec §4). POST /api/v1/login/{id}/access-token is not on this
- * branch yet, so its answer is stubbed with a real token of the target user (obtained by password);
- * everything after it — /users/me, the session switch, the kept admin token, stopping — is real.
+ * Impersonation end to end against the real server (spec §4; docs/decisions/0012): the administrator
+ * gets a session of a teacher from POST /api/v1/login/{id}/access-token, works as her, stops, and what
+ * she did while impersonated names the administrator in her audit history.
  */
-test('an administrator signs in as a user, sees the banner, and stops impersonating', async ({
+test('an administrator signs in as a teacher, acts as her, stops, and the audit names the impersonator', async ({
   page,
   request,
 }) => {
   const admin = await adminToken(request);
+  const me = await api<{ id: string }>(request, admin, 'GET', '/api/v1/users/me');
+  // A fresh teacher per attempt: a retry must not find the name changed by the first one.
+  const login = `ivy.${Date.now().toString(36)}@example.com`;
   const ivyId = await createUser(request, admin, {
-    email: 'ivy.impersonated@example.com',
+    email: login,
     first_name: 'Ivy',
     last_name: 'Impersonated',
     user_type: 'teacher',
     password: 'ivy passphrase',
   });
-  const ivyToken = await tokenFor(request, 'ivy.impersonated@example.com', 'ivy passphrase');
-  let asked = '';
-  await page.route('**/api/v1/login/*/access-token', (route) => {
-    asked = new URL(route.request().url()).pathname;
-    return route.fulfill({
-      status: 200,
-      contentType: 'application/json',
-      body: JSON.stringify({ access_token: ivyToken, token_type: 'bearer' }),
+
+  try {
+    await signInAsAdmin(page);
+    const ownToken = await page.evaluate(() => localStorage.getItem('token'));
+    await page.goto(`/users/${ivyId}/details`);
+    const issued = page.waitForResponse(
+      (r) => r.url().endsWith(`/api/v1/login/${ivyId}/access-token`) && r.request().method() === 'POST',
+    );
+    await page.getByRole('button', { name: 'Sign in as' }).click();
+    await page
+      .getByRole('dialog', { name: 'Sign in as this user' })
+      .getByRole('button', { name: 'Sign in as' })
+      .click();
+    expect((await issued).status()).toBe(200);
+
+    await expect(page).toHaveURL(/\/dashboard$/);
+    await expect(
+      page.getByRole('status').filter({ hasText: 'You are signed in as Ivy Impersonated' }),
+    ).toBeVisible();
+    await expect(page.getByRole('button', { name: /Account menu for Ivy Impersonated/ })).toBeVisible();
+    const ivyToken = await page.evaluate(() => localStorage.getItem('token'));
+    expect(ivyToken).not.toBe(ownToken);
+    expect(JSON.parse((await page.evaluate(() => localStorage.getItem('admin_token')))!)).toMatchObject({
+      value: ownToken,
     });
-  });
+    // The issued session is Ivy's own, on the server too.
+    expect((await api<{ id: string }>(request, ivyToken!, 'GET', '/api/v1/users/me')).body.id).toBe(ivyId);
+    await page.screenshot({ path: join(artifacts, 'impersonating.png') });
 
-  await signInAsAdmin(page);
-  const ownToken = await page.evaluate(() => localStorage.getItem('token'));
-  await page.goto(`/users/${ivyId}/details`);
-  await page.getByRole('button', { name: 'Sign in as' }).click();
-  await page
-    .getByRole('dialog', { name: 'Sign in as this user' })
-    .getByRole('button', { name: 'Sign in as' })
-    .click();
+    // Working as Ivy: she changes her name on her profile.
+    await page.goto('/profile');
+    const name = page.getByRole('form', { name: 'Name' });
+    await name.getByRole('textbox', { name: 'Last name' }).fill('Renamed');
+    await name.getByRole('button', { name: 'Save name' }).click();
+    await expect(page.getByText('Your name has been saved.')).toBeVisible();
 
-  expect(asked).toBe(`/api/v1/login/${ivyId}/access-token`);
-  await expect(page).toHaveURL(/\/dashboard$/);
-  await expect(
-    page.getByRole('status').filter({ hasText: 'You are signed in as Ivy Impersonated' }),
-  ).toBeVisible();
-  await expect(page.getByRole('button', { name: /Account menu for Ivy Impersonated/ })).toBeVisible();
-  expect(await page.evaluate(() => localStorage.getItem('token'))).toBe(ivyToken);
-  expect(JSON.parse((await page.evaluate(() => localStorage.getItem('admin_token')))!)).toMatchObject({
-    value: ownToken,
-  });
-  await page.screenshot({ path: join(artifacts, 'impersonating.png') });
+    await page.getByRole('button', { name: 'Stop impersonating' }).click();
+    await expect(page).toHaveURL(/\/users$/);
+    await expect(page.getByRole('button', { name: /Account menu for Portal Administrator/ })).toBeVisible();
+    await expect(page.getByText('You are signed in as')).toHaveCount(0);
+    expect(await page.evaluate(() => localStorage.getItem('token'))).toBe(ownToken);
+    expect(await page.evaluate(() => localStorage.getItem('admin_token'))).toBeNull();
 
-  await page.getByRole('button', { name: 'Stop impersonating' }).click();
-  await expect(page).toHaveURL(/\/users$/);
-  await expect(page.getByRole('button', { name: /Account menu for Portal Administrator/ })).toBeVisible();
-  await expect(page.getByText('You are signed in as')).toHaveCount(0);
-  expect(await page.evaluate(() => localStorage.getItem('token'))).toBe(ownToken);
-  expect(await page.evaluate(() => localStorage.getItem('admin_token'))).toBeNull();
+    // The event Ivy's session wrote carries the administrator as impersonator.
+    const history = await api<History>(request, admin, 'GET', `/api/v1/audit/users/${ivyId}/history`);
+    const renamed = history.body.items.find((e) => e.type === 'UserProfileUpdated');
+    expect(renamed).toMatchObject({ actor_id: ivyId, impersonator_id: me.body.id });
+    expect(history.body.items.find((e) => e.type === 'UserCreated')).toMatchObject({ impersonator_id: null });
+
+    await page.goto(`/users/${ivyId}/audit`);
+    await expect(
+      timeline(page).locator('.mantine-Timeline-item').filter({ hasText: 'impersonation started' }),
+    ).toContainText('by Portal Administrator');
+    const entry = timeline(page).locator('.mantine-Timeline-item').filter({ hasText: 'Profile updated' });
+    await expect(entry).toContainText('by Ivy Renamed · impersonated by Portal Administrator');
+    await page.screenshot({ path: join(artifacts, 'impersonation-audit.png'), fullPage: true });
+  } finally {
+    await deleteUsers(request, admin, [ivyId]);
+  }
 });

@@ -16,6 +16,7 @@ export function listFilterFor(actor: UserRow, q: ListUsersQuery): UserListFilter
     text: (q.query ?? q.name)?.trim() || undefined,
     statuses: q.status,
     userTypes: q.type?.map((t) => TYPE_FILTERS[t]),
+    customerTypes: q.customer_type,
     customerId: q.customer_id,
     hasAccess: q.has_access,
     scopeCustomerId: admin ? undefined : actor.customer_id,

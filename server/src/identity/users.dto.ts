@@ -255,6 +255,15 @@ export class ListUsersQuery {
   @Transform(asArray)
   @IsIn(Object.keys(TYPE_FILTERS), { each: true })
   type?: TypeFilter[];
+  @ApiPropertyOptional({
+    enum: CUSTOMER_ROLES,
+    isArray: true,
+    description: 'Customer users of these roles only (repeat the key for several)',
+  })
+  @IsOptional()
+  @Transform(asArray)
+  @IsIn(CUSTOMER_ROLES, { each: true })
+  customer_type?: CustomerRole[];
   @ApiPropertyOptional({ format: 'uuid' }) @IsOptional() @IsUUID() customer_id?: string;
   @ApiPropertyOptional({ type: Boolean })
   @IsOptional()

@@ -34,6 +34,8 @@ export interface UserListFilter {
   text?: string;
   statuses?: string[];
   userTypes?: string[];
+  /** Customer users of these roles only (customer_type). */
+  customerTypes?: string[];
   customerId?: string;
   hasAccess?: boolean;
   /** Partners see only users of their own customer, and of those only what `partner` allows. */
@@ -188,6 +190,7 @@ function whereOf(
   }
   if (filter.statuses?.length) add((n) => `status = ANY(${n}::text[])`, filter.statuses);
   if (filter.userTypes?.length) add((n) => `user_type = ANY(${n}::text[])`, filter.userTypes);
+  if (filter.customerTypes?.length) add((n) => `customer_type = ANY(${n}::text[])`, filter.customerTypes);
   if (filter.customerId) add((n) => `customer_id = ${n}`, filter.customerId);
   if (filter.hasAccess !== undefined) add((n) => `has_access = ${n}`, filter.hasAccess);
   if (after) {

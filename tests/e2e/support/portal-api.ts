@@ -67,11 +67,22 @@ export async function createUser(request: APIRequestContext, token: string, user
   return match!.id;
 }
 
-/** Signs the page in through the login form as the superuser. */
-export async function signInAsAdmin(page: Page): Promise<void> {
+/** Signs the page in through the login form and waits for the first portal screen. */
+export async function signIn(page: Page, email: string, password: string): Promise<void> {
   await page.goto('/login');
-  await page.getByRole('textbox', { name: 'Email' }).fill(SUPERUSER.email);
-  await page.getByRole('textbox', { name: 'Password', exact: true }).fill(SUPERUSER.password);
+  await page.getByRole('textbox', { name: 'Email' }).fill(email);
+  await page.getByRole('textbox', { name: 'Password', exact: true }).fill(password);
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(page).toHaveURL(/\/dashboard$/);
+}
+
+/** Signs the page in through the login form as the superuser. */
+export const signInAsAdmin = (page: Page) => signIn(page, SUPERUSER.email, SUPERUSER.password);
+
+/** Deletes users made by a spec (DELETE /api/v1/users/{id}); one already gone is fine. */
+export async function deleteUsers(request: APIRequestContext, token: string, ids: string[]): Promise<void> {
+  for (const id of ids) {
+    const res = await api(request, token, 'DELETE', `/api/v1/users/${id}`);
+    expect([200, 204, 404], JSON.stringify(res.body)).toContain(res.status);
+  }
 }

@@ -63,6 +63,8 @@ export type ListType = 'students' | 'teachers' | 'partners' | 'admins';
 
 export interface UserListParams {
   type?: ListType;
+  /** Customer users of this role only (my-users tabs). */
+  customerType?: CustomerRole;
   page: number;
   size: number;
   search: string;
@@ -116,6 +118,7 @@ export function listUsers(params: UserListParams, signal?: AbortSignal): Promise
       sort_by: params.sortBy ?? undefined,
       status: params.status ?? undefined,
       type: params.type,
+      customer_type: params.customerType,
     },
   });
 }

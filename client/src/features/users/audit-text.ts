@@ -59,6 +59,8 @@ export function describeEvent(type: string, data: Record<string, unknown>, timeZ
       return 'Contact removed';
     case 'PasswordChanged':
       return 'Password changed';
+    case 'UserImpersonated':
+      return 'Signed in as this user (impersonation started)';
     default:
       return type;
   }

@@ -19,6 +19,8 @@ export interface RequestOptions {
   json?: unknown;
   /** `application/x-www-form-urlencoded` body. */
   form?: Record<string, string>;
+  /** `multipart/form-data` body (file uploads); the browser sets the boundary. */
+  multipart?: FormData;
   headers?: Record<string, string>;
   signal?: AbortSignal;
   /**
@@ -145,7 +147,7 @@ function detailOf(body: unknown): unknown {
 }
 
 export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
-  const { method = 'GET', query, json, form, signal, handleSessionErrors = true } = options;
+  const { method = 'GET', query, json, form, multipart, signal, handleSessionErrors = true } = options;
   const headers = new Headers(options.headers);
   headers.set('Accept', 'application/json');
   const token = getToken();
@@ -154,7 +156,9 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
   if (method === 'GET' && minPosition !== null) headers.set(MIN_POSITION_HEADER, minPosition);
 
   let body: BodyInit | undefined;
-  if (form !== undefined) {
+  if (multipart !== undefined) {
+    body = multipart;
+  } else if (form !== undefined) {
     body = new URLSearchParams(form);
     headers.set('Content-Type', 'application/x-www-form-urlencoded');
   } else if (json !== undefined) {

@@ -66,6 +66,15 @@ describe('apiRequest', () => {
     expect(calls[1]?.url).toBe('/api/v1/users/?page=1&ids=3&ids=4');
   });
 
+  it('sends multipart bodies as they are, leaving the boundary header to fetch', async () => {
+    answer(201, { imported: 1, skipped: 0 });
+    const data = new FormData();
+    data.append('file', new Blob(['first_name\n']), 'users.csv');
+    await apiRequest('/api/v1/users/import', { method: 'POST', multipart: data });
+    expect(calls[0]?.init.body).toBe(data);
+    expect(new Headers(calls[0]?.init.headers).has('Content-Type')).toBe(false);
+  });
+
   it('ends the session on 401 and on 403 "Could not validate credentials" only', async () => {
     answer(401, { detail: 'Not authenticated' });
     await expect(apiRequest('/x')).rejects.toMatchObject({ status: 401, detail: 'Not authenticated' });

@@ -60,6 +60,7 @@ const PATHS = {
   chevronDown: ['M6 9l6 6 6-6'],
   arrowRight: ['M5 12h14', 'M13 6l6 6-6 6'],
   arrowLeft: ['M19 12H5', 'M11 6l-6 6 6 6'],
+  upload: ['M12 16V4', 'M7 9l5-5 5 5', 'M4 20h16'],
   clock: ['M12 21a9 9 0 1 0 0-18 9 9 0 0 0 0 18Z', 'M12 7v5l3 2'],
   lock: ['M5 11h14v10H5z', 'M8 11V7a4 4 0 0 1 8 0v4'],
   hammer: ['M14 4l6 6-2 2-6-6Z', 'M12 8l-8 8 2 2 8-8', 'M3 21h8'],

@@ -31,6 +31,7 @@ export async function pagedUsers(
     text: (q.query ?? q.name)?.trim() || undefined,
     statuses: q.status,
     userTypes: userTypes ?? q.type?.map((t) => TYPE_FILTERS[t]),
+    customerTypes: q.customer_type,
     customerId: q.customer_id,
     hasAccess: q.has_access,
     ...scopeFor(actor),

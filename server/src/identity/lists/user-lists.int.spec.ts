@@ -73,6 +73,22 @@ describe.each(portalModes)('user lists, $name', (mode) => {
     expect((await get('/students', tokens.parent)).body).toMatchObject({ total: 0, items: [] });
   });
 
+  it('filters GET /users/ by customer role, within what a partner may see', async () => {
+    expect(logins((await get('/?customer_type=parent')).body.items)).toEqual(['parent@example.com']);
+    expect(logins((await get('/?customer_type=super-admin&customer_type=link-contact')).body.items)).toEqual([
+      'elmcontact@example.com',
+      'head@example.com',
+    ]);
+    // The head of Oakfield (super-admin) sees their own school's parents, not Elm Tree's link contact.
+    expect(logins((await get('/?customer_type=parent', tokens.head)).body.items)).toEqual([
+      'parent@example.com',
+    ]);
+    expect((await get('/?customer_type=link-contact', tokens.head)).body).toMatchObject({ total: 0 });
+    const bad = await get('/?customer_type=headteacher');
+    expect(bad.status).toBe(422);
+    expect(JSON.stringify(bad.body)).toContain('customer_type');
+  });
+
   it('gives simple students with the spec fields, contacts on request, and filters', async () => {
     const oaks = await get(`/students/simple?customer_id=${oak}&has_access=true`);
     expect(oaks.body).toEqual({

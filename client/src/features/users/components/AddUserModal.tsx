@@ -26,6 +26,7 @@ import {
   type ListType,
   type UserTypeName,
 } from '../api';
+import type { MyUserKind } from '../my-users';
 import { CustomerSelect } from './CustomerSelect';
 
 interface AddUserModalProps {
@@ -33,6 +34,13 @@ interface AddUserModalProps {
   onClose: () => void;
   defaultType?: ListType;
   onCreated?: (id: string) => void;
+  /**
+   * A partner adding a user of their own school: only these kinds are offered (their ADD_NEW_*
+   * permissions) and the customer is theirs (the server sets it).
+   */
+  kinds?: readonly MyUserKind[];
+  /** The kind chosen first (the my-users tab that is open). */
+  defaultKind?: MyUserKind;
 }
 
 interface Draft {
@@ -42,18 +50,21 @@ interface Draft {
   user_type: UserTypeName | null;
   customer_id: string | null;
   customer_type: CustomerRole | null;
+  /** Partner mode: the chosen kind's slug. */
+  kind: string | null;
   timezone: string;
   password: string;
   notes: string;
 }
 
-const empty = (type?: ListType): Draft => ({
+const empty = (type?: ListType, kind?: MyUserKind): Draft => ({
   first_name: '',
   last_name: '',
   email: '',
   user_type: type ? LIST_TYPE_TO_USER_TYPE[type] : null,
   customer_id: null,
   customer_type: null,
+  kind: kind?.slug ?? null,
   timezone: '',
   password: '',
   notes: '',
@@ -62,8 +73,21 @@ const empty = (type?: ListType): Draft => ({
 const ROLE_OPTIONS = Object.entries(CUSTOMER_ROLE_LABELS).map(([value, label]) => ({ value, label }));
 
 /** "Add user" (POST /api/v1/users/). Server field errors (422 errors[]) are shown on their fields (spec §5). */
-export function AddUserModal({ opened, onClose, defaultType, onCreated }: AddUserModalProps) {
-  const [draft, setDraft] = useState<Draft>(() => empty(defaultType));
+export function AddUserModal({
+  opened,
+  onClose,
+  defaultType,
+  onCreated,
+  kinds,
+  defaultKind,
+}: AddUserModalProps) {
+  const [draft, setDraft] = useState<Draft>(() => empty(defaultType, defaultKind));
+  const [draftFor, setDraftFor] = useState(defaultKind);
+  // Opening from another tab starts from that tab's kind.
+  if (draftFor !== defaultKind) {
+    setDraftFor(defaultKind);
+    setDraft((d) => ({ ...d, kind: defaultKind?.slug ?? d.kind }));
+  }
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [formError, setFormError] = useState<string | null>(null);
   const mutation = useUserMutation(createUser, { silentErrors: true });
@@ -74,14 +98,18 @@ export function AddUserModal({ opened, onClose, defaultType, onCreated }: AddUse
   };
 
   const close = () => {
-    setDraft(empty(defaultType));
+    setDraft(empty(defaultType, defaultKind));
     setErrors({});
     setFormError(null);
     mutation.reset();
     onClose();
   };
 
-  const needsCustomer = draft.user_type === 'partner' || draft.user_type === 'student';
+  const partnerMode = kinds !== undefined;
+  const kind = kinds?.find((k) => k.slug === draft.kind);
+  const userType = partnerMode ? (kind?.userType ?? null) : draft.user_type;
+  const customerType = partnerMode ? (kind?.customerType ?? null) : draft.customer_type;
+  const needsCustomer = !partnerMode && (userType === 'partner' || userType === 'student');
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -91,7 +119,7 @@ export function AddUserModal({ opened, onClose, defaultType, onCreated }: AddUse
     if (!draft.first_name.trim()) local.first_name = 'first_name should not be empty';
     if (!draft.last_name.trim()) local.last_name = 'last_name should not be empty';
     if (!draft.email.trim()) local.email = 'email should not be empty';
-    if (!draft.user_type) local.user_type = 'user_type must be chosen';
+    if (!userType) local.user_type = 'user_type must be chosen';
     if (Object.keys(local).length > 0) {
       setErrors(local);
       return;
@@ -100,9 +128,9 @@ export function AddUserModal({ opened, onClose, defaultType, onCreated }: AddUse
       email: draft.email.trim(),
       first_name: draft.first_name.trim(),
       last_name: draft.last_name.trim(),
-      user_type: draft.user_type!,
+      user_type: userType!,
       ...(needsCustomer && draft.customer_id ? { customer_id: draft.customer_id } : {}),
-      ...(draft.user_type === 'partner' && draft.customer_type ? { customer_type: draft.customer_type } : {}),
+      ...(userType === 'partner' && customerType ? { customer_type: customerType } : {}),
       ...(draft.timezone.trim() ? { timezone: draft.timezone.trim() } : {}),
       ...(draft.password ? { password: draft.password } : {}),
       ...(draft.notes.trim() ? { notes: draft.notes.trim() } : {}),
@@ -168,27 +196,39 @@ export function AddUserModal({ opened, onClose, defaultType, onCreated }: AddUse
             onChange={(e) => set('email', e.currentTarget.value)}
             error={err('email') ?? err('login')}
           />
-          <SimpleGrid cols={{ base: 1, sm: 2 }}>
+          {partnerMode ? (
             <Select
               label="Type"
               withAsterisk
-              data={USER_TYPE_OPTIONS}
-              value={draft.user_type}
+              data={kinds.map((k) => ({ value: k.slug, label: k.singular }))}
+              value={draft.kind}
               allowDeselect={false}
-              onChange={(value) => set('user_type', value)}
-              error={err('user_type')}
+              onChange={(value) => set('kind', value)}
+              error={err('user_type') ?? err('customer_type')}
             />
-            {draft.user_type === 'partner' && (
+          ) : (
+            <SimpleGrid cols={{ base: 1, sm: 2 }}>
               <Select
-                label="Customer role"
+                label="Type"
                 withAsterisk
-                data={ROLE_OPTIONS}
-                value={draft.customer_type}
-                onChange={(value) => set('customer_type', value as CustomerRole | null)}
-                error={err('customer_type')}
+                data={USER_TYPE_OPTIONS}
+                value={draft.user_type}
+                allowDeselect={false}
+                onChange={(value) => set('user_type', value)}
+                error={err('user_type')}
               />
-            )}
-          </SimpleGrid>
+              {draft.user_type === 'partner' && (
+                <Select
+                  label="Customer role"
+                  withAsterisk
+                  data={ROLE_OPTIONS}
+                  value={draft.customer_type}
+                  onChange={(value) => set('customer_type', value as CustomerRole | null)}
+                  error={err('customer_type')}
+                />
+              )}
+            </SimpleGrid>
+          )}
           {needsCustomer && (
             <CustomerSelect
               required

@@ -21,6 +21,7 @@ import { PRODUCT_NAME } from '../../../shared/ui/BrandMark';
 import { Icon } from '../../../shared/ui/icons';
 import { ScreenSkeleton } from '../../../shared/ui/ScreenSkeleton';
 import { useUser } from '../api';
+import { areaPaths, mayActOn, viewerIsParent, type UsersArea } from '../my-users';
 import { AccountActions } from '../components/AccountActions';
 import { AvailabilityCard } from '../components/AvailabilityCard';
 import { actionErrorText } from '../components/ConfirmDialog';
@@ -46,15 +47,11 @@ function Field({ label, children }: { label: string; children: ReactNode }) {
       <Text size="xs" c="dimmed" fw={600} tt="uppercase" lts={0.4}>
         {label}
       </Text>
-      <Text size="sm">{children}</Text>
+      <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+        {children}
+      </Text>
     </div>
   );
-}
-
-/** Whether the signed-in user is a parent / carer (spec §6: parents cannot see additional user notes). */
-function viewerIsParent(user: unknown): boolean {
-  const profile = (user as { customer_profile?: { type?: unknown } | null } | null)?.customer_profile;
-  return profile?.type === 'parent';
 }
 
 /** Spec §3: a one-page profile counts as present only with an id and progress above 0. */
@@ -92,8 +89,12 @@ function OnePageProfileSummary({ profile }: { profile: { id: string; progress: n
   );
 }
 
-/** users/:id/details: profile, type, customers, contacts, status, account actions and permissions. */
-export function UserDetailsPage() {
+/**
+ * users/:id/details and my-users/:id/details: profile, type, customers, contacts, status, account
+ * actions and permissions. Partners get only the actions their PARTNER_CAN_* permissions allow on this
+ * user (the same rules the server applies), and parents never see notes (spec §6).
+ */
+export function UserDetailsPage({ area = 'users' }: { area?: UsersArea }) {
   const { id = '' } = useParams();
   const viewer = useSession((state) => state.user);
   const permissions = usePermissions();
@@ -112,8 +113,8 @@ export function UserDetailsPage() {
           <Button size="xs" variant="default" onClick={() => void query.refetch()}>
             Try again
           </Button>
-          <Button size="xs" variant="subtle" component={Link} to="/users">
-            All users
+          <Button size="xs" variant="subtle" component={Link} to={areaPaths.list(area)}>
+            {areaPaths.listLabel(area)}
           </Button>
         </Group>
       </Alert>
@@ -122,10 +123,11 @@ export function UserDetailsPage() {
   const user = query.data;
   const admin = isAdmin(permissions);
   const showNotes = !viewerIsParent(viewer);
-  // Partners act on their customer's users with PARTNER_CAN_EDIT_* / DISABLE_*; the server decides per user.
-  const partnerHas = (prefix: string) => permissions.some((p) => p.startsWith(prefix));
-  const canEdit = admin || partnerHas('PARTNER_CAN_EDIT_');
-  const canDisable = admin || partnerHas('PARTNER_CAN_DISABLE_');
+  // Partners act on their customer's users with PARTNER_CAN_EDIT_* / DISABLE_* / CHANGE_PASSWORD_*.
+  const canEdit = mayActOn(permissions, 'edit', user);
+  const canPassword = mayActOn(permissions, 'password', user);
+  const canDisable = mayActOn(permissions, 'disable', user);
+  const editPath = areaPaths.edit(area, user);
   const student = user.user_type === 'student';
   // Files: administrators and EHCP holders for every student, partners for the students they can see
   // (deleting needs their edit permission); the server checks the same.
@@ -137,9 +139,9 @@ export function UserDetailsPage() {
   return (
     <Stack gap="md">
       <title>{`${user.full_name} · ${PRODUCT_NAME}`}</title>
-      <Anchor component={Link} to="/users" size="sm">
+      <Anchor component={Link} to={areaPaths.list(area)} size="sm">
         <Group gap={4}>
-          <Icon name="arrowLeft" size={14} /> All users
+          <Icon name="arrowLeft" size={14} /> {areaPaths.listLabel(area)}
         </Group>
       </Anchor>
       <Group justify="space-between" align="flex-start">
@@ -186,9 +188,9 @@ export function UserDetailsPage() {
               Audit
             </Button>
           )}
-          {canEdit && (
-            <Button component={Link} to={`/users/${user.id}`} leftSection={<Icon name="user" size={16} />}>
-              Edit
+          {(canEdit || canPassword) && editPath && (
+            <Button component={Link} to={editPath} leftSection={<Icon name="user" size={16} />}>
+              {canEdit ? 'Edit' : 'Change password'}
             </Button>
           )}
         </Group>

@@ -18,7 +18,7 @@ import { Link, useNavigate, useParams } from 'react-router-dom';
 import { isAdmin } from '../../../app/access';
 import { fieldMessage } from '../../../shared/forms';
 import { notifySuccess } from '../../../shared/notify';
-import { usePermissions } from '../../../shared/session';
+import { usePermissions, useSession } from '../../../shared/session';
 import { PRODUCT_NAME } from '../../../shared/ui/BrandMark';
 import { Icon } from '../../../shared/ui/icons';
 import { ScreenSkeleton } from '../../../shared/ui/ScreenSkeleton';
@@ -34,6 +34,7 @@ import {
 } from '../api';
 import { actionErrorText } from '../components/ConfirmDialog';
 import { CustomerSelect } from '../components/CustomerSelect';
+import { areaPaths, mayActOn, viewerIsParent, type UsersArea } from '../my-users';
 
 const ROLE_OPTIONS = Object.entries(CUSTOMER_ROLE_LABELS).map(([value, label]) => ({ value, label }));
 
@@ -73,9 +74,14 @@ function changesOf(before: Draft, after: Draft): UpdateUserInput {
   return out;
 }
 
-function EditForm({ user }: { user: UserView }) {
+function EditForm({ user, area }: { user: UserView; area: UsersArea }) {
   const navigate = useNavigate();
-  const admin = isAdmin(usePermissions());
+  const permissions = usePermissions();
+  const admin = isAdmin(permissions);
+  const showNotes = admin || !viewerIsParent(useSession((state) => state.user));
+  const canEdit = mayActOn(permissions, 'edit', user);
+  const canPassword = mayActOn(permissions, 'password', user);
+  const detailsPath = areaPaths.details(area, user.id);
   const [initial] = useState(() => draftOf(user));
   const [draft, setDraft] = useState(initial);
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -93,14 +99,14 @@ function EditForm({ user }: { user: UserView }) {
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const local: Record<string, string> = {};
-    if (!draft.first_name.trim()) local.first_name = 'first_name should not be empty';
-    if (!draft.last_name.trim()) local.last_name = 'last_name should not be empty';
-    if (!draft.email.trim()) local.email = 'email should not be empty';
+    if (canEdit && !draft.first_name.trim()) local.first_name = 'first_name should not be empty';
+    if (canEdit && !draft.last_name.trim()) local.last_name = 'last_name should not be empty';
+    if (canEdit && !draft.email.trim()) local.email = 'email should not be empty';
     if (Object.keys(local).length) return setErrors(local);
     save.mutate(changes, {
       onSuccess: () => {
         notifySuccess('Changes saved.');
-        void navigate(`/users/${user.id}/details`);
+        void navigate(detailsPath);
       },
       onError: (error) => setErrors(fieldErrorsOf(error) ?? {}),
     });
@@ -115,80 +121,86 @@ function EditForm({ user }: { user: UserView }) {
               {actionErrorText(save.error)}
             </Alert>
           )}
-          <SimpleGrid cols={{ base: 1, sm: 2 }}>
-            <TextInput
-              label="First name"
-              withAsterisk
-              value={draft.first_name}
-              onChange={(e) => set('first_name', e.currentTarget.value)}
-              error={err('first_name')}
-            />
-            <TextInput
-              label="Last name"
-              withAsterisk
-              value={draft.last_name}
-              onChange={(e) => set('last_name', e.currentTarget.value)}
-              error={err('last_name')}
-            />
-          </SimpleGrid>
-          <SimpleGrid cols={{ base: 1, sm: 2 }}>
-            <TextInput
-              label="E-mail"
-              type="email"
-              withAsterisk
-              value={draft.email}
-              onChange={(e) => set('email', e.currentTarget.value)}
-              error={err('email')}
-            />
-            <TextInput
-              label="Timezone"
-              placeholder="Europe/London"
-              value={draft.timezone}
-              onChange={(e) => set('timezone', e.currentTarget.value)}
-              error={err('timezone')}
-            />
-          </SimpleGrid>
-          {admin && (user.user_type === 'partner' || user.user_type === 'student') && (
-            <SimpleGrid cols={{ base: 1, sm: 2 }}>
-              <CustomerSelect
-                required
-                value={draft.customer_id}
-                knownName={user.customer_name}
-                onChange={(value) => set('customer_id', value)}
-                error={err('customer_id')}
-              />
-              {user.user_type === 'partner' && (
-                <Select
-                  label="Customer role"
+          {canEdit && (
+            <>
+              <SimpleGrid cols={{ base: 1, sm: 2 }}>
+                <TextInput
+                  label="First name"
                   withAsterisk
-                  data={ROLE_OPTIONS}
-                  value={draft.customer_type}
-                  onChange={(value) => set('customer_type', value as CustomerRole | null)}
-                  error={err('customer_type')}
+                  value={draft.first_name}
+                  onChange={(e) => set('first_name', e.currentTarget.value)}
+                  error={err('first_name')}
+                />
+                <TextInput
+                  label="Last name"
+                  withAsterisk
+                  value={draft.last_name}
+                  onChange={(e) => set('last_name', e.currentTarget.value)}
+                  error={err('last_name')}
+                />
+              </SimpleGrid>
+              <SimpleGrid cols={{ base: 1, sm: 2 }}>
+                <TextInput
+                  label="E-mail"
+                  type="email"
+                  withAsterisk
+                  value={draft.email}
+                  onChange={(e) => set('email', e.currentTarget.value)}
+                  error={err('email')}
+                />
+                <TextInput
+                  label="Timezone"
+                  placeholder="Europe/London"
+                  value={draft.timezone}
+                  onChange={(e) => set('timezone', e.currentTarget.value)}
+                  error={err('timezone')}
+                />
+              </SimpleGrid>
+              {admin && (user.user_type === 'partner' || user.user_type === 'student') && (
+                <SimpleGrid cols={{ base: 1, sm: 2 }}>
+                  <CustomerSelect
+                    required
+                    value={draft.customer_id}
+                    knownName={user.customer_name}
+                    onChange={(value) => set('customer_id', value)}
+                    error={err('customer_id')}
+                  />
+                  {user.user_type === 'partner' && (
+                    <Select
+                      label="Customer role"
+                      withAsterisk
+                      data={ROLE_OPTIONS}
+                      value={draft.customer_type}
+                      onChange={(value) => set('customer_type', value as CustomerRole | null)}
+                      error={err('customer_type')}
+                    />
+                  )}
+                </SimpleGrid>
+              )}
+              {showNotes && (
+                <Textarea
+                  label="Notes"
+                  autosize
+                  minRows={3}
+                  value={draft.notes}
+                  onChange={(e) => set('notes', e.currentTarget.value)}
+                  error={err('notes')}
                 />
               )}
-            </SimpleGrid>
+            </>
           )}
-          {user.notes !== null || admin ? (
-            <Textarea
-              label="Notes"
-              autosize
-              minRows={3}
-              value={draft.notes}
-              onChange={(e) => set('notes', e.currentTarget.value)}
-              error={err('notes')}
+          {canPassword && (
+            <PasswordInput
+              label="New password"
+              description="Leave empty to keep the current one. Setting one ends the user's sessions."
+              value={draft.password}
+              onChange={(e) => set('password', e.currentTarget.value)}
+              error={err('password')}
+              autoComplete="new-password"
             />
-          ) : null}
-          <PasswordInput
-            label="New password"
-            description="Leave empty to keep the current one. Setting one ends the user's sessions."
-            value={draft.password}
-            onChange={(e) => set('password', e.currentTarget.value)}
-            error={err('password')}
-            autoComplete="new-password"
-          />
+          )}
           <Group justify="flex-end" mt="xs">
-            <Button variant="default" component={Link} to={`/users/${user.id}/details`}>
+            <Button variant="default" component={Link} to={detailsPath}>
               Cancel
             </Button>
             <Button type="submit" disabled={!changed} loading={save.isPending}>
@@ -201,9 +213,14 @@ function EditForm({ user }: { user: UserView }) {
   );
 }
 
-/** users/:id: edit a user's profile (PUT /api/v1/users/{id}, changed fields only). */
-export function UserEditPage() {
+/**
+ * users/:id and my-users/:type/:id: edit a user's profile and set their password (PUT
+ * /api/v1/users/{id}, changed fields only). A partner gets the profile fields only with the matching
+ * PARTNER_CAN_EDIT_* permission and the password only with CHANGE_PASSWORD_FOR_SELECTED_USER.
+ */
+export function UserEditPage({ area = 'users' }: { area?: UsersArea }) {
   const { id = '' } = useParams();
+  const permissions = usePermissions();
   const query = useUser(id);
   if (query.isPending) return <ScreenSkeleton rows={4} />;
   if (query.isError)
@@ -213,10 +230,11 @@ export function UserEditPage() {
       </Alert>
     );
   const user = query.data;
+  const mayChange = mayActOn(permissions, 'edit', user) || mayActOn(permissions, 'password', user);
   return (
     <Stack gap="md">
       <title>{`Edit ${user.full_name} · ${PRODUCT_NAME}`}</title>
-      <Anchor component={Link} to={`/users/${user.id}/details`} size="sm">
+      <Anchor component={Link} to={areaPaths.details(area, user.id)} size="sm">
         <Group gap={4}>
           <Icon name="arrowLeft" size={14} /> {user.full_name}
         </Group>
@@ -229,8 +247,15 @@ export function UserEditPage() {
           Edit {user.full_name}
         </Title>
       </div>
-      {/* Keyed by id: the form starts from the loaded user and is not reset by live refetches. */}
-      <EditForm key={user.id} user={user} />
+      {mayChange ? (
+        // Keyed by id: the form starts from the loaded user and is not reset by live refetches.
+        <EditForm key={user.id} user={user} area={area} />
+      ) : (
+        <Alert color="gray" title="Read only" maw={760}>
+          You may see {user.full_name} but not change their profile or password. Your school&apos;s super
+          system administrator can give you the permission.
+        </Alert>
+      )}
     </Stack>
   );
 }
