@@ -31,6 +31,11 @@ export interface UserView {
   customers: { id: string; name: string | null }[];
   customer_profile: { type: CustomerRole | null; type_label: string | null } | null;
   teacher_profile: { has_quality_issue: boolean; quality_issue_reason: string | null } | null;
+  /** Students: their files and the latest EHCP file (spec §3). */
+  student_profile?: {
+    files: { id: string; file_name: string; file_type: string; uploaded_at: string }[];
+    latest_ehcp_file: { id: string; file_name: string; uploaded_at: string } | null;
+  } | null;
   network_id: string | null;
   active_network: string | null;
   timezone: string;

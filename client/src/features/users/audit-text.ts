@@ -59,6 +59,10 @@ export function describeEvent(type: string, data: Record<string, unknown>, timeZ
       return 'Contact removed';
     case 'PasswordChanged':
       return 'Password changed';
+    case 'EhcpRequested': {
+      const asked = list(data.recipientIds).length;
+      return `EHCP requested from ${asked} ${asked === 1 ? 'person' : 'people'}`;
+    }
     default:
       return type;
   }

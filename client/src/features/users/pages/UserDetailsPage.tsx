@@ -8,10 +8,11 @@ import { usePermissions, useSession } from '../../../shared/session';
 import { PRODUCT_NAME } from '../../../shared/ui/BrandMark';
 import { Icon } from '../../../shared/ui/icons';
 import { ScreenSkeleton } from '../../../shared/ui/ScreenSkeleton';
-import { useUser } from '../api';
+import { useUser, type CustomerRole } from '../api';
 import { AccountActions } from '../components/AccountActions';
 import { actionErrorText } from '../components/ConfirmDialog';
 import { ContactsCard } from '../components/ContactsCard';
+import { EhcpCard } from '../components/EhcpCard';
 import { ImpersonateButton } from '../components/ImpersonateButton';
 import { PermissionsEditor } from '../components/PermissionsEditor';
 import { StatusBadges } from '../components/StatusBadges';
@@ -31,6 +32,14 @@ function Field({ label, children }: { label: string; children: ReactNode }) {
 function viewerIsParent(user: unknown): boolean {
   const profile = (user as { customer_profile?: { type?: unknown } | null } | null)?.customer_profile;
   return profile?.type === 'parent';
+}
+
+/** The signed-in partner's customer role (customer_profile.type), if any. */
+function viewerCustomerType(user: unknown): CustomerRole | null {
+  const type = (user as { customer_profile?: { type?: unknown } | null } | null)?.customer_profile?.type;
+  return type === 'super-admin' || type === 'admin' || type === 'link-contact' || type === 'parent'
+    ? type
+    : null;
 }
 
 /** users/:id/details: profile, type, customers, contacts, status, account actions and permissions. */
@@ -146,6 +155,15 @@ export function UserDetailsPage() {
         <AccountActions user={user} canDisable={canDisable} />
       </SimpleGrid>
 
+      {user.user_type === 'student' && (
+        <EhcpCard
+          student={user}
+          permissions={permissions}
+          viewerId={viewer ? String(viewer.id) : null}
+          viewerCustomerType={viewerCustomerType(viewer)}
+          timezone={timezone}
+        />
+      )}
       <ContactsCard user={user} canEdit={canEdit} />
       {admin && canModifyUser(permissions) && <PermissionsEditor key={user.updated_at} user={user} />}
     </Stack>

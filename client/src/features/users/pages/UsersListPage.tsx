@@ -17,13 +17,15 @@ import { useEffect, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { formatInZone, viewerTimezone } from '../../../shared/dates';
 import { clampPage, DEFAULT_PER_PAGE } from '../../../shared/pagination';
-import { useSession } from '../../../shared/session';
+import { usePermissions, useSession } from '../../../shared/session';
+import { isAdmin } from '../../../app/access';
 import { PRODUCT_NAME } from '../../../shared/ui/BrandMark';
 import { Icon } from '../../../shared/ui/icons';
 import { PaginationBar } from '../../../shared/ui/PaginationBar';
 import { useUserList, type ListType, type UserStatus, type UserView } from '../api';
 import { AddUserModal } from '../components/AddUserModal';
 import { StatusBadges } from '../components/StatusBadges';
+import { TeachersWithoutAvailabilityButton } from '../components/TeachersWithoutAvailabilityButton';
 
 const TITLES: Record<ListType | 'all', string> = {
   all: 'All users',
@@ -41,6 +43,7 @@ export function UsersListPage({ type }: { type?: ListType }) {
   const title = TITLES[type ?? 'all'];
   const navigate = useNavigate();
   const timezone = viewerTimezone(useSession((state) => state.user));
+  const admin = isAdmin(usePermissions());
   const [searchInput, setSearchInput] = useState('');
   const [search] = useDebouncedValue(searchInput, SEARCH_DEBOUNCE_MS);
   const [status, setStatus] = useState<UserStatus | 'all'>('all');
@@ -86,9 +89,12 @@ export function UsersListPage({ type }: { type?: ListType }) {
             {title}
           </Title>
         </div>
-        <Button leftSection={<Icon name="user" size={16} />} onClick={() => setAdding(true)}>
-          Add user
-        </Button>
+        <Group gap="xs">
+          {type === 'teachers' && admin && <TeachersWithoutAvailabilityButton />}
+          <Button leftSection={<Icon name="user" size={16} />} onClick={() => setAdding(true)}>
+            Add user
+          </Button>
+        </Group>
       </Group>
 
       <Paper withBorder radius="md" p="md">
