@@ -50,7 +50,7 @@ export function EhcpCard({ student, permissions, viewerId, viewerCustomerType, t
   const onList = listed.includes(student.id);
 
   return (
-    <Paper withBorder radius="md" p="md" aria-labelledby="ehcp-title">
+    <Paper component="section" withBorder radius="md" p="md" aria-labelledby="ehcp-title">
       <Group justify="space-between" align="flex-start" mb="sm">
         <Title order={2} fz="h4" id="ehcp-title">
           EHCP
@@ -122,7 +122,12 @@ function RequestEhcpModal({
   const candidates = requestCandidates(users.data?.items ?? [], viewerId);
 
   return (
-    <Modal opened onClose={onClose} title={`Request the EHCP of ${student.full_name}`}>
+    <Modal
+      opened
+      onClose={onClose}
+      title={`Request the EHCP of ${student.full_name}`}
+      closeButtonProps={{ 'aria-label': 'Close' }}
+    >
       <form
         onSubmit={(event) => {
           event.preventDefault();
