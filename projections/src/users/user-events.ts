@@ -142,6 +142,17 @@ export interface UserDeletedData extends UserRef {
   customerId?: string | null;
 }
 
+/**
+ * A partner school's super admin or admin asked people for the student's EHCP (decision 0035). Ids
+ * only: who asked is the event's actorId; the recipients were mailed a link to the student's files.
+ */
+export interface EhcpRequestedData extends UserRef {
+  requestId: string;
+  /** The student's customer (the requester's own). */
+  customerId: string;
+  recipientIds: string[];
+}
+
 /** The placeholder every read path shows for personal data whose key was destroyed (decision 0014). */
 export const ERASED = '[erased]';
 
@@ -168,6 +179,7 @@ export type UserEvent =
   | { type: 'UserDeleted'; data: UserDeletedData }
   | { type: 'StudentFileAdded'; data: StudentFileAddedData }
   | { type: 'StudentFilesDeleted'; data: StudentFilesDeletedData }
+  | { type: 'EhcpRequested'; data: EhcpRequestedData }
   | { type: 'AccountActivated'; data: UserRef }
   | { type: 'UserSettingsChanged'; data: UserSettingsChangedData }
   | { type: 'NotificationEmailChangeRequested'; data: NotificationEmailData }
@@ -201,6 +213,7 @@ export const USER_EVENT_TYPES: readonly UserEventType[] = [
   'UserDeleted',
   'StudentFileAdded',
   'StudentFilesDeleted',
+  'EhcpRequested',
 ];
 
 /** Type labels (spec §3); the server's policy module uses the same table. */

@@ -319,7 +319,8 @@ export const usersProjection = defineProjection({
           e.data.email,
         ]);
       case 'UserImpersonated':
-        // Audit only: the row does not change (the impersonation is read from the stream).
+      case 'EhcpRequested':
+        // Audit only: the row does not change (impersonations and EHCP requests are read from the stream).
         return;
       case 'UserPersonalDataErased': {
         // Decision 0014: no plaintext stays in the read model. Stored files are destroyed with the key.

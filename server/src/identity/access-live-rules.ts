@@ -1,10 +1,16 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
-import { NETWORK_EVENT_TYPES, PERMISSION_TEMPLATE_EVENT_TYPES } from '@portal/projections';
+import {
+  EHCP_REMINDER_EVENT_TYPES,
+  NETWORK_EVENT_TYPES,
+  PERMISSION_TEMPLATE_EVENT_TYPES,
+} from '@portal/projections';
 import { LiveRooms, RoomPolicy } from '../platform/live/room-policy.js';
 
 /**
  * Permission-template and network changes reach administrators on the live channel (only which one
- * changed, enough to refetch). `UserImpersonated` follows the `user-{id}` rule of the platform.
+ * changed, enough to refetch), and so do changes of the EHCP reminder list (how many students were
+ * added and removed; no ids). `UserImpersonated` and `EhcpRequested` follow the `user-{id}` rule of
+ * the platform.
  */
 @Injectable()
 export class AccessLiveRules implements OnModuleInit {
@@ -19,5 +25,10 @@ export class AccessLiveRules implements OnModuleInit {
       this.rooms.forEventType(type, (event) => [
         { room: LiveRooms.admins, data: { networkId: (event.data as { networkId: string }).networkId } },
       ]);
+    for (const type of EHCP_REMINDER_EVENT_TYPES)
+      this.rooms.forEventType(type, (event) => {
+        const { added, removed } = event.data as { added: string[]; removed: string[] };
+        return [{ room: LiveRooms.admins, data: { added: added.length, removed: removed.length } }];
+      });
   }
 }

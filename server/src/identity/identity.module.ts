@@ -10,6 +10,7 @@ import { UserAccess } from './user-access.js';
 import { UserCreation } from './user-creation.js';
 import { UsersController } from './users.controller.js';
 import { StudentFilesController } from './student-files.controller.js';
+import { EhcpController } from './ehcp/ehcp.controller.js';
 import { UserDeletionController } from './user-deletion.controller.js';
 import { AuditController } from './audit/audit.controller.js';
 import { PasswordRecoveryController } from './password-recovery.controller.js';
@@ -20,6 +21,7 @@ import { UserExportsController } from './csv/user-exports.controller.js';
 import { UserImportsController } from './csv/user-imports.controller.js';
 import { StudentContactsController } from './csv/student-contacts.controller.js';
 import { StudentActivityReadModel } from './csv/student-activity.read.js';
+import { TeachersWithoutAvailability } from './availability/teachers-without-availability.read.js';
 
 import { TokenLinkFlow } from './token-link-flow.js';
 import {
@@ -56,6 +58,7 @@ import { PermissionTemplatesController } from './permission-templates/permission
     StudentContactsController,
     ImpersonationController,
     StudentFilesController,
+    EhcpController,
     UserDeletionController,
     UsersController,
     AuditController,
@@ -78,6 +81,7 @@ import { PermissionTemplatesController } from './permission-templates/permission
     CustomFields,
     FirstSuperuser,
     UsersReadModel,
+    TeachersWithoutAvailability,
     NetworksReadModel,
     AccessLiveRules,
     UserCommandHandler,

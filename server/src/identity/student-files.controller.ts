@@ -17,17 +17,11 @@ import { AnyAuthenticatedUser } from '../platform/auth/public.decorator.js';
 import type { AuthenticatedRequest } from '../platform/auth/request-context.js';
 import { Problem } from '../platform/http/problem.js';
 import { StorageService } from '../platform/storage/storage.service.js';
-import { hasAny, isAdmin, isPartner } from './policy/policy.js';
+import { ehcpScope, isPartner } from './policy/policy.js';
 import { STUDENT_FILE_TYPES, type StudentFileType } from './user.events.js';
 import { PositionResponse } from './users.dto.js';
 import { UserAccess, forbidden } from './user-access.js';
 import type { CommandResult } from './commands/user-command.handler.js';
-
-/**
- * "EHCP access and upload" (spec §6: a named permission without an internal-role requirement). The
- * spec gives no name; this one follows decision 0008's CAN_* style (see decision 0014).
- */
-export const EHCP_PERMISSION = 'CAN_ACCESS_AND_UPLOAD_EHCP';
 
 // No slashes, no control characters (checked without a control-character regex literal).
 const FILE_NAME = new RegExp(
@@ -109,9 +103,9 @@ const studentNotFound = () => new Problem(HttpStatus.NOT_FOUND, 'Student not fou
 /**
  * Student files (spec §7): uploads go to the storage service through a signed form post; the files
  * are events on the student (`StudentFileAdded`, `StudentFilesDeleted`) and the user view's
- * `student_profile.files` comes from the users projection. Who: administrators, holders of
- * CAN_ACCESS_AND_UPLOAD_EHCP, and partners who can see the student (deleting also needs their edit
- * permission for students).
+ * `student_profile.files` comes from the users projection. Who: administrators, internal holders of
+ * CAN_ACCESS_AND_UPLOAD_EHCP (policy `ehcpScope`), and partners who can see the student (deleting also
+ * needs their edit permission for students).
  */
 @ApiTags('student files')
 @Controller('api/v1/users/students')
@@ -212,7 +206,7 @@ export class StudentFilesController {
   private async student(req: AuthenticatedRequest, id: string, action: FileAction): Promise<UserRow> {
     const actor = await this.access.actorRow(req);
     let target: UserRow;
-    if (isAdmin(actor.permissions) || hasAny(actor.permissions, EHCP_PERMISSION)) {
+    if (ehcpScope(actor.permissions) === 'all') {
       target = await this.access.targetRow(id).catch(() => {
         throw studentNotFound();
       });

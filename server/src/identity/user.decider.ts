@@ -35,6 +35,7 @@ export enum UserErrorCode {
   FileAlreadyExists = 'FILE_ALREADY_EXISTS',
   AlreadyActivated = 'ACCOUNT_ALREADY_ACTIVATED',
   NoNotificationEmailPending = 'NO_NOTIFICATION_EMAIL_PENDING',
+  NoRecipients = 'NO_RECIPIENTS',
 }
 
 /** Exhaustive: a new code that is not mapped here does not compile. */
@@ -63,6 +64,7 @@ export function httpStatusOf(code: UserErrorCode): HttpStatus {
     case UserErrorCode.MarkerPermissionChange:
     case UserErrorCode.CustomerRequired:
     case UserErrorCode.NotAStudent:
+    case UserErrorCode.NoRecipients:
       return HttpStatus.UNPROCESSABLE_ENTITY;
     default: {
       const unmapped: never = code;
@@ -146,7 +148,9 @@ export type UserCommand =
   | { type: 'CompleteActivation'; userId: string }
   | { type: 'ChangeSettings'; userId: string; changes: UserSettingsChanges }
   | { type: 'RequestNotificationEmailChange'; userId: string; email: string }
-  | { type: 'VerifyNotificationEmail'; userId: string };
+  | { type: 'VerifyNotificationEmail'; userId: string }
+  /** Recipients and permissions are checked by the caller (policy, ehcp/ehcp-request.rules.ts). */
+  | { type: 'RequestEhcp'; userId: string; requestId: string; recipientIds: string[] };
 
 export function evolve(state: UserState, event: UserEvent): UserState {
   if (event.type === 'UserCreated') {
@@ -220,6 +224,7 @@ export function evolve(state: UserState, event: UserEvent): UserState {
       return { ...state, contacts: state.contacts.filter((c) => c.id !== event.data.contactId) };
     case 'PasswordChanged':
     case 'UserImpersonated':
+    case 'EhcpRequested':
       return state;
     case 'UserPersonalDataErased':
       return { ...state, personalDataErased: true, hasAccess: false, scheduledDeactivationAt: null };
@@ -437,5 +442,20 @@ export function decide(command: UserCommand, state: UserState): UserEvent[] {
       if (user.pendingNotificationEmail === null)
         fail(UserErrorCode.NoNotificationEmailPending, 'No notification e-mail change is waiting');
       return [{ type: 'NotificationEmailVerified', data: { userId, email: user.pendingNotificationEmail! } }];
+    case 'RequestEhcp': {
+      refuseIfErased();
+      if (user.userType !== 'student')
+        fail(UserErrorCode.NotAStudent, 'An EHCP can only be requested for a student');
+      if (!user.customerId) fail(UserErrorCode.CustomerRequired, 'The student has no customer');
+      const recipientIds = [...new Set(command.recipientIds)];
+      if (recipientIds.length === 0)
+        fail(UserErrorCode.NoRecipients, 'body: name at least one person to ask');
+      return [
+        {
+          type: 'EhcpRequested',
+          data: { userId, requestId: command.requestId, customerId: user.customerId!, recipientIds },
+        },
+      ];
+    }
   }
 }

@@ -489,6 +489,46 @@ const table: Row[] = [
     { type: 'VerifyNotificationEmail', userId },
     UserErrorCode.NoNotificationEmailPending,
   ],
+  [
+    'request a student’s EHCP from two people (a repeated id counts once)',
+    [studentCreated],
+    { type: 'RequestEhcp', userId, requestId: 'r1', recipientIds: ['a', 'b', 'a'] },
+    [{ type: 'EhcpRequested', data: { userId, requestId: 'r1', customerId, recipientIds: ['a', 'b'] } }],
+  ],
+  [
+    'an EHCP request names at least one person',
+    [studentCreated],
+    { type: 'RequestEhcp', userId, requestId: 'r1', recipientIds: [] },
+    UserErrorCode.NoRecipients,
+    'body: name at least one person to ask',
+  ],
+  [
+    'an EHCP is requested for students only',
+    [created],
+    { type: 'RequestEhcp', userId, requestId: 'r1', recipientIds: ['a'] },
+    UserErrorCode.NotAStudent,
+  ],
+  [
+    'no EHCP request for a student whose personal data was erased',
+    [studentCreated, ev.erased],
+    { type: 'RequestEhcp', userId, requestId: 'r1', recipientIds: ['a'] },
+    UserErrorCode.PersonalDataErased,
+  ],
+  [
+    'no EHCP request for a deleted student',
+    [studentCreated, ev.deleted],
+    { type: 'RequestEhcp', userId, requestId: 'r1', recipientIds: ['a'] },
+    UserErrorCode.NotFound,
+  ],
+  [
+    'an earlier EHCP request does not stop another',
+    [
+      studentCreated,
+      { type: 'EhcpRequested', data: { userId, requestId: 'r0', customerId, recipientIds: ['a'] } },
+    ],
+    { type: 'RequestEhcp', userId, requestId: 'r1', recipientIds: ['a'] },
+    [{ type: 'EhcpRequested', data: { userId, requestId: 'r1', customerId, recipientIds: ['a'] } }],
+  ],
 ];
 
 describe('user decider: given events, when command, then events or error', () => {

@@ -23,6 +23,7 @@ export type {
   StudentFilesDeletedData,
   StudentFileType,
   UserDeletedData,
+  EhcpRequestedData,
 } from '@portal/projections';
 export { USER_EVENT_TYPES, ERASED, STUDENT_FILE_TYPES } from '@portal/projections';
 export { MARKER_PERMISSIONS } from './policy/policy.js';

@@ -57,7 +57,7 @@ export function toUserView(row: UserRow, options: { hideNotes?: boolean } = {}):
 }
 
 /** spec §3: student_profile.files and the derived "latest EHCP file". */
-function studentProfile(row: UserRow) {
+export function studentProfile(row: UserRow) {
   const files = row.files ?? [];
   const ehcp = files.filter((f) => f.file_type === 'EHCP');
   const latest = ehcp.reduce<(typeof files)[number] | null>(

@@ -65,7 +65,9 @@ describe.each(modes)('users API, $name', (mode) => {
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await res.text();
-    return { status: res.status, body: (text ? JSON.parse(text) : {}) as Json } satisfies Answer;
+    // Downloads (CSV) are not JSON: their answer is the status alone.
+    const json = text && res.headers.get('content-type')?.includes('json');
+    return { status: res.status, body: (json ? JSON.parse(text) : {}) as Json } satisfies Answer;
   }
 
   async function login(username: string, password = PASSWORD) {
@@ -830,6 +832,32 @@ describe.each(modes)('users API, $name', (mode) => {
         `/users/${s}/contacts/${c}`,
         undefined,
         { none: 401, teacher: 403, partner: 200, trusted: 403, admin: 404 },
+      ],
+      // EHCP (decision 0035): administrators and EHCP holders; requests only from a school's
+      // (super) admin with EHCP and user-relations access, so nobody here may send one.
+      [
+        'GET',
+        '/users/students/ehcp-reminder',
+        undefined,
+        { none: 401, teacher: 403, partner: 403, trusted: 403, admin: 200 },
+      ],
+      [
+        'PUT',
+        '/users/students/ehcp-reminder',
+        () => [s],
+        { none: 401, teacher: 403, partner: 403, trusted: 403, admin: 200 },
+      ],
+      [
+        'PUT',
+        `/users/students/${s}/ehcp-request`,
+        () => [t],
+        { none: 401, teacher: 403, partner: 403, trusted: 403, admin: 403 },
+      ],
+      [
+        'GET',
+        '/users/teachers_without_availability_set/report',
+        undefined,
+        { none: 401, teacher: 403, partner: 403, trusted: 403, admin: 200 },
       ],
     ];
     const tokenOf: Record<Role, string | undefined> = {

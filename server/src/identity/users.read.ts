@@ -38,6 +38,12 @@ export interface UserListFilter {
   customerTypes?: string[];
   customerId?: string;
   hasAccess?: boolean;
+  /** Only these users. */
+  ids?: string[];
+  /** Students whose one-page profile has this year group (a free id on the profile, decision 0035). */
+  yearGroupId?: string;
+  /** Only students on the EHCP reminder list (rm_ehcp_reminders). */
+  onEhcpReminderList?: boolean;
   /** Partners see only users of their own customer, and of those only what `partner` allows. */
   scopeCustomerId?: string | null;
   partner?: { selfId: string; students: boolean; customerTypes: string[] };
@@ -133,6 +139,13 @@ export class UsersReadModel implements ActorLoader {
     }
   }
 
+  /** The ids of every user the filter matches (page, size and order ignored). */
+  async ids(filter: Omit<UserListFilter, 'page' | 'size'>): Promise<Set<string>> {
+    const { whereSql, params } = whereOf(filter);
+    const { rows } = await this.sql.query<{ id: string }>(`SELECT id FROM rm_users ${whereSql}`, params);
+    return new Set(rows.map((r) => r.id));
+  }
+
   /** Which of these logins (lower case) already belong to a user. */
   async existingLogins(logins: readonly string[]): Promise<Set<string>> {
     if (logins.length === 0) return new Set();
@@ -193,6 +206,15 @@ function whereOf(
   if (filter.customerTypes?.length) add((n) => `customer_type = ANY(${n}::text[])`, filter.customerTypes);
   if (filter.customerId) add((n) => `customer_id = ${n}`, filter.customerId);
   if (filter.hasAccess !== undefined) add((n) => `has_access = ${n}`, filter.hasAccess);
+  if (filter.ids) add((n) => `id = ANY(${n}::uuid[])`, filter.ids);
+  if (filter.yearGroupId)
+    add(
+      (n) =>
+        `EXISTS (SELECT 1 FROM rm_one_page_profiles p WHERE p.user_id = rm_users.id AND p.year_group_id = ${n})`,
+      filter.yearGroupId,
+    );
+  if (filter.onEhcpReminderList)
+    where.push('EXISTS (SELECT 1 FROM rm_ehcp_reminders r WHERE r.student_id = rm_users.id)');
   if (after) {
     params.push(after.value, after.id);
     const op = after.descending ? '<' : '>';

@@ -61,6 +61,10 @@ export function describeEvent(type: string, data: Record<string, unknown>, timeZ
       return 'Password changed';
     case 'UserImpersonated':
       return 'Signed in as this user (impersonation started)';
+    case 'EhcpRequested': {
+      const asked = list(data.recipientIds).length;
+      return `EHCP requested from ${asked} ${asked === 1 ? 'person' : 'people'}`;
+    }
     default:
       return type;
   }

@@ -112,7 +112,8 @@ const toItem = (s: AvailabilitySlot): AvailabilityItem => ({
   end_minute: s.endMinute,
 });
 
-function checkWeek(week: string | undefined): string | null {
+/** A `week` parameter: absent (null), or a Monday as yyyy-MM-dd (else 422 naming `week`). */
+export function checkWeek(week: string | undefined): string | null {
   if (week === undefined) return null;
   const date = new Date(`${week}T00:00:00Z`);
   if (Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== week)

@@ -91,3 +91,11 @@ export function decideAvailability(command: SetAvailability, state: Availability
     },
   ];
 }
+
+/** The Monday (yyyy-MM-dd, UTC) of the week that contains `at`. */
+export function mondayOf(at: Date): string {
+  const day = (at.getUTCDay() + 6) % 7; // 0 = Monday
+  return new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate() - day))
+    .toISOString()
+    .slice(0, 10);
+}

@@ -4,6 +4,7 @@ import {
   AvailabilityError,
   decideAvailability,
   foldAvailability,
+  mondayOf,
   type SetAvailability,
 } from './availability.decider.js';
 
@@ -75,5 +76,16 @@ describe('availability decider: given events, when command, then events or error
     }
     expect(() => decideAvailability(command, state)).toThrow(AvailabilityError);
     expect(() => decideAvailability(command, state)).toThrow(then);
+  });
+});
+
+describe('the week of a moment (teachers without availability: "this week")', () => {
+  it.each([
+    ['2030-01-07T00:00:00Z', '2030-01-07'], // a Monday
+    ['2030-01-09T15:30:00Z', '2030-01-07'],
+    ['2030-01-13T23:59:59Z', '2030-01-07'], // Sunday still belongs to the week before
+    ['2030-01-01T08:00:00Z', '2029-12-31'], // across a year end
+  ])('%s → %s', (at, monday) => {
+    expect(mondayOf(new Date(at))).toBe(monday);
   });
 });

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsBoolean, IsISO8601, IsOptional, IsUUID } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsBoolean, IsISO8601, IsOptional, IsString, IsUUID } from 'class-validator';
 import { ListUsersQuery } from '../users.dto.js';
 
 const asBoolean = ({ value }: { value: unknown }) =>
@@ -30,6 +30,22 @@ export class ActiveStudentsReportQuery {
   date_to?: string;
 
   @ApiPropertyOptional({ format: 'uuid' }) @IsOptional() @IsUUID() customer_id?: string;
+
+  @ApiPropertyOptional({ type: Boolean })
+  @IsOptional()
+  @Transform(asBoolean)
+  @IsBoolean()
+  as_excel?: boolean;
+}
+
+export class TeachersWithoutAvailabilityQuery {
+  @ApiPropertyOptional({
+    example: '2030-01-07',
+    description: 'Monday (yyyy-MM-dd) of the week to check; default: this week (UTC)',
+  })
+  @IsOptional()
+  @IsString()
+  week?: string;
 
   @ApiPropertyOptional({ type: Boolean })
   @IsOptional()

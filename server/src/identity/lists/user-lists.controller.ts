@@ -11,7 +11,7 @@ import { MARKER_PERMISSIONS, isPartner } from '../policy/policy.js';
 import { UserAccess } from '../user-access.js';
 import { toUserView } from '../user.view.js';
 import { ContactView, ListUsersQuery, UserPage } from '../users.dto.js';
-import { UsersReadModel } from '../users.read.js';
+import { UsersReadModel, type UserListFilter } from '../users.read.js';
 import { pagedUsers, scopeFor } from './user-list-query.js';
 
 const { admin: ADMIN, partner: PARTNER, teacher: TEACHER } = MARKER_PERMISSIONS;
@@ -31,7 +31,10 @@ export class HasAccessQuery {
 
 export class SimpleStudentsQuery extends HasAccessQuery {
   @ApiPropertyOptional({ format: 'uuid' }) @IsOptional() @IsUUID() customer_id?: string;
-  @ApiPropertyOptional({ format: 'uuid', description: 'Students of this year group (none have one yet)' })
+  @ApiPropertyOptional({
+    format: 'uuid',
+    description: 'Students whose one-page profile has this year_group_id (decision 0035)',
+  })
   @IsOptional()
   @IsUUID()
   year_group_id?: string;
@@ -141,9 +144,9 @@ export class UserListsController {
     @Req() req: AuthenticatedRequest,
     @Query() q: SimpleStudentsQuery,
   ): Promise<SimpleUserList> {
-    // No student has a year group yet (one-page profiles are not built): the filter matches nobody.
-    if (q.year_group_id) return { items: [] };
-    return this.simpleList(req, 'student', q.has_access, q.customer_id, q.with_contacts ?? false);
+    return this.simpleList(req, 'student', q.has_access, q.customer_id, q.with_contacts ?? false, {
+      yearGroupId: q.year_group_id?.toLowerCase(),
+    });
   }
 
   @Get('students/count/active')
@@ -232,6 +235,7 @@ export class UserListsController {
     hasAccess: boolean | undefined,
     customerId: string | undefined,
     withContacts: boolean,
+    extra: Pick<UserListFilter, 'yearGroupId'> = {},
   ): Promise<SimpleUserList> {
     const actor = await this.access.actorRow(req);
     const { rows } = await this.users.list({
@@ -240,6 +244,7 @@ export class UserListsController {
       userTypes: [userType],
       hasAccess,
       customerId,
+      ...extra,
       ...scopeFor(actor),
     });
     return { items: rows.map((r) => simple(r, withContacts)) };

@@ -114,7 +114,30 @@ describe.each(portalModes)('user lists, $name', (mode) => {
       expect.objectContaining({ name: 'Mum', phone: '0123' }),
     ]);
     expect(logins((await get('/students/simple')).body.items)).toHaveLength(3);
+    // year_group_id: students whose one-page profile has that year group (a free id, decision 0035).
+    const year9 = '99999999-0000-4000-8000-000000000009';
+    for (const [student, yearGroupId] of [
+      [ids.s1, year9],
+      [ids.s2, '99999999-0000-4000-8000-000000000010'],
+      [ids.s3, year9.toUpperCase()],
+    ])
+      await portal.settle(
+        await portal.call('POST', '/one-page-profiles/', portal.admin, {
+          user_id: student,
+          year_group_id: yearGroupId,
+          year_group: 'Year 9',
+          progress: 10,
+        }),
+      );
+    expect(logins((await get(`/students/simple?year_group_id=${year9}`)).body.items)).toEqual([
+      's1@example.com',
+      's3@example.com',
+    ]);
+    expect(logins((await get(`/students/simple?year_group_id=${year9}`, tokens.head)).body.items)).toEqual([
+      's1@example.com',
+    ]);
     expect((await get(`/students/simple?year_group_id=${oak}`)).body).toEqual({ items: [] });
+    expect((await get('/students/simple?year_group_id=nine')).status).toBe(422);
     expect(logins((await get('/students/simple', tokens.head)).body.items)).toEqual([
       's1@example.com',
       's2@example.com',
@@ -255,6 +278,10 @@ describe.each(portalModes)('user lists, $name', (mode) => {
         'GET /api/v1/users/students',
         'GET /api/v1/users/students/simple',
         'GET /api/v1/users/students/count/active',
+        'GET /api/v1/users/students/ehcp-reminder',
+        'PUT /api/v1/users/students/ehcp-reminder',
+        'PUT /api/v1/users/students/{id}/ehcp-request',
+        'GET /api/v1/users/teachers_without_availability_set/report',
         'GET /api/v1/users/tutors',
         'GET /api/v1/users/tutors/simple',
         'GET /api/v1/users/customers',

@@ -70,6 +70,11 @@ export type InternalPermission = (typeof INTERNAL_PERMISSIONS)[keyof typeof INTE
  */
 export const NAMED_PERMISSIONS = {
   PARTNER_INVITATIONS: 'CAN_SEND_PARTNER_INVITATIONS',
+  /**
+   * "EHCP access and upload". The spec gives no name; this one follows decision 0008's CAN_* style
+   * (decisions 0014, 0035).
+   */
+  EHCP: 'CAN_ACCESS_AND_UPLOAD_EHCP',
 } as const;
 export type NamedPermission = (typeof NAMED_PERMISSIONS)[keyof typeof NAMED_PERMISSIONS];
 
@@ -302,6 +307,32 @@ export function partnerMaySee(
   if (target.userType === 'student') return visibility.students;
   if (target.userType !== 'partner' || !target.customerType) return false;
   return (visibility.customerTypes as string[]).includes(target.customerType);
+}
+
+/**
+ * EHCP access (student files, the EHCP reminder list): administrators and internal holders of the
+ * EHCP permission reach every student; a partner holding it reaches only the students of their own
+ * customer they can see (decision 0035). `'all'`, `'own-customer'` or null (no EHCP access).
+ */
+export function ehcpScope(perms: PermissionSource): 'all' | 'own-customer' | null {
+  if (isAdmin(perms)) return 'all';
+  if (!hasAny(perms, NAMED_PERMISSIONS.EHCP)) return null;
+  if (isInternal(perms)) return 'all';
+  return isPartner(perms) ? 'own-customer' : null;
+}
+
+/**
+ * Spec §6: "Sending EHCP requests needs a super admin or admin customer profile plus EHCP access and
+ * user relations access". Only partner users have a customer profile, so administrators do not send
+ * them (they upload the EHCP themselves).
+ */
+export function maySendEhcpRequests(perms: PermissionSource, customerType: string | null): boolean {
+  return (
+    isPartner(perms) &&
+    (customerType === 'super-admin' || customerType === 'admin') &&
+    hasAny(perms, NAMED_PERMISSIONS.EHCP) &&
+    hasAny(perms, PARTNER.ACCESS_USER_RELATIONS)
+  );
 }
 
 /** Cover requests (spec §4): internal users with the permission, except a teacher with a quality issue. */

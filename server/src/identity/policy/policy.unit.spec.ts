@@ -8,7 +8,10 @@ import {
   PARTNER,
   PARTNER_PERMISSIONS,
   VIEW_PERMISSIONS,
+  NAMED_PERMISSIONS,
+  ehcpScope,
   hasAny,
+  maySendEhcpRequests,
   initialPermissions,
   internalMay,
   isAdmin,
@@ -222,5 +225,32 @@ describe('cover requests (spec §4: a teacher with a quality issue cannot access
     [['USER_IS_PARTNER', 'CAN_ACCESS_COVER_REQUESTS'], false, false],
   ])('%j with quality issue %s → %s', (perms, hasQualityIssue, expected) => {
     expect(mayAccessCoverRequests(perms, hasQualityIssue)).toBe(expected);
+  });
+});
+
+describe('EHCP access and EHCP requests (spec §6, decision 0035)', () => {
+  const EHCP = NAMED_PERMISSIONS.EHCP;
+  const RELATIONS = PARTNER.ACCESS_USER_RELATIONS;
+  it.each([
+    [['USER_IS_ADMIN'], 'all'],
+    [['USER_IS_TEACHER'], null],
+    [['USER_IS_TEACHER', EHCP], 'all'],
+    [['USER_IS_PARTNER', EHCP], 'own-customer'],
+    [['USER_IS_PARTNER'], null],
+    [['USER_IS_STUDENT', EHCP], null],
+  ])('ehcpScope(%j) = %s', (perms, scope) => {
+    expect(ehcpScope(perms)).toBe(scope);
+  });
+
+  it.each([
+    [['USER_IS_PARTNER', EHCP, RELATIONS], 'super-admin', true],
+    [['USER_IS_PARTNER', EHCP, RELATIONS], 'admin', true],
+    [['USER_IS_PARTNER', EHCP, RELATIONS], 'link-contact', false],
+    [['USER_IS_PARTNER', EHCP, RELATIONS], 'parent', false],
+    [['USER_IS_PARTNER', EHCP], 'super-admin', false],
+    [['USER_IS_PARTNER', RELATIONS], 'super-admin', false],
+    [['USER_IS_ADMIN', EHCP, RELATIONS], null, false],
+  ])('maySendEhcpRequests(%j, %s) = %s', (perms, customerType, expected) => {
+    expect(maySendEhcpRequests(perms, customerType)).toBe(expected);
   });
 });

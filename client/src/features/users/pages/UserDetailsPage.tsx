@@ -20,12 +20,13 @@ import { usePermissions, useSession } from '../../../shared/session';
 import { PRODUCT_NAME } from '../../../shared/ui/BrandMark';
 import { Icon } from '../../../shared/ui/icons';
 import { ScreenSkeleton } from '../../../shared/ui/ScreenSkeleton';
-import { useUser } from '../api';
+import { useUser, type CustomerRole } from '../api';
 import { areaPaths, mayActOn, viewerIsParent, type UsersArea } from '../my-users';
 import { AccountActions } from '../components/AccountActions';
 import { AvailabilityCard } from '../components/AvailabilityCard';
 import { actionErrorText } from '../components/ConfirmDialog';
 import { ContactsCard } from '../components/ContactsCard';
+import { EhcpCard } from '../components/EhcpCard';
 import { ImpersonateButton } from '../components/ImpersonateButton';
 import { PermissionsEditor } from '../components/PermissionsEditor';
 import { StatusBadges } from '../components/StatusBadges';
@@ -87,6 +88,14 @@ function OnePageProfileSummary({ profile }: { profile: { id: string; progress: n
       )}
     </Paper>
   );
+}
+
+/** The signed-in partner's customer role (customer_profile.type), if any. */
+function viewerCustomerType(user: unknown): CustomerRole | null {
+  const type = (user as { customer_profile?: { type?: unknown } | null } | null)?.customer_profile?.type;
+  return type === 'super-admin' || type === 'admin' || type === 'link-contact' || type === 'parent'
+    ? type
+    : null;
 }
 
 /**
@@ -227,6 +236,15 @@ export function UserDetailsPage({ area = 'users' }: { area?: UsersArea }) {
       </SimpleGrid>
 
       {student && <OnePageProfileSummary profile={user.one_page_profile ?? null} />}
+      {user.user_type === 'student' && (
+        <EhcpCard
+          student={user}
+          permissions={permissions}
+          viewerId={viewer ? String(viewer.id) : null}
+          viewerCustomerType={viewerCustomerType(viewer)}
+          timezone={timezone}
+        />
+      )}
       <ContactsCard user={user} canEdit={canEdit} />
       {seesFiles && <StudentFilesCard user={user} canUpload canDelete={admin || ehcp || canEdit} />}
       {seesAvailability && <AvailabilityCard user={user} canEdit />}

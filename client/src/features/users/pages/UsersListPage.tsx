@@ -1,11 +1,14 @@
 import { Button, Group, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
+import { isAdmin } from '../../../app/access';
+import { usePermissions } from '../../../shared/session';
 import { PRODUCT_NAME } from '../../../shared/ui/BrandMark';
 import { Icon } from '../../../shared/ui/icons';
 import type { ListType } from '../api';
 import { AddUserModal } from '../components/AddUserModal';
 import { UserListPanel } from '../components/UserListPanel';
+import { TeachersWithoutAvailabilityButton } from '../components/TeachersWithoutAvailabilityButton';
 
 const TITLES: Record<ListType | 'all', string> = {
   all: 'All users',
@@ -19,6 +22,7 @@ const TITLES: Record<ListType | 'all', string> = {
 export function UsersListPage({ type }: { type?: ListType }) {
   const title = TITLES[type ?? 'all'];
   const navigate = useNavigate();
+  const admin = isAdmin(usePermissions());
   const [adding, setAdding] = useState(false);
 
   return (
@@ -33,9 +37,12 @@ export function UsersListPage({ type }: { type?: ListType }) {
             {title}
           </Title>
         </div>
-        <Button leftSection={<Icon name="user" size={16} />} onClick={() => setAdding(true)}>
-          Add user
-        </Button>
+        <Group gap="xs">
+          {type === 'teachers' && admin && <TeachersWithoutAvailabilityButton />}
+          <Button leftSection={<Icon name="user" size={16} />} onClick={() => setAdding(true)}>
+            Add user
+          </Button>
+        </Group>
       </Group>
 
       <UserListPanel title={title} filter={{ type }} detailsPath={(user) => `/users/${user.id}/details`} />

@@ -1,0 +1,76 @@
+import type { EhcpReminderEvent } from '@portal/projections';
+
+/**
+ * Pure rules of the EHCP reminder list and of EHCP requests (spec §7, decision 0035). The controller
+ * gathers the facts from the read models; these functions decide.
+ */
+
+export class EhcpRuleError extends Error {
+  constructor(readonly detail: string) {
+    super(detail);
+    this.name = 'EhcpRuleError';
+  }
+}
+
+/** The students on the reminder list after these events. */
+export function foldReminders(events: readonly EhcpReminderEvent[]): Set<string> {
+  const list = new Set<string>();
+  for (const e of events) {
+    for (const id of e.data.removed) list.delete(id);
+    for (const id of e.data.added) list.add(id);
+  }
+  return list;
+}
+
+/**
+ * PUT /users/students/ehcp-reminder: the caller's part of the list becomes exactly `studentIds`.
+ * `within` is the set of students the caller answers for (every student for administrators and
+ * internal EHCP holders; the students of their own customer they can see for a partner): students
+ * outside it stay on the list untouched, and asking for one of them is refused.
+ */
+export function decideReminders(
+  command: { studentIds: readonly string[]; within: ReadonlySet<string> | 'all' },
+  list: ReadonlySet<string>,
+): EhcpReminderEvent[] {
+  const inScope = (id: string) => command.within === 'all' || command.within.has(id);
+  const wanted = new Set(command.studentIds);
+  const outside = [...wanted].filter((id) => !inScope(id));
+  if (outside.length > 0)
+    throw new EhcpRuleError(`body: not students you can set reminders for (${outside.join(', ')})`);
+  const added = [...wanted].filter((id) => !list.has(id));
+  const removed = [...list].filter((id) => inScope(id) && !wanted.has(id));
+  if (added.length === 0 && removed.length === 0) return [];
+  return [{ type: 'EhcpRemindersChanged', data: { added, removed } }];
+}
+
+/** What the rules need to know about a person named in an EHCP request. */
+export interface RecipientFacts {
+  id: string;
+  userType: string;
+  customerId: string | null;
+  /** Not deactivated and not blocked. */
+  canSignIn: boolean;
+  /** Their permissions show them the student (always true for staff). */
+  seesStudent: boolean;
+}
+
+/**
+ * Who may be asked for a student's EHCP: someone who can sign in and open the student's files — the
+ * provider's staff (administrators and teachers) or a user of the student's own school whose
+ * permissions show them the student. Never a
+ * student, nor the requester. Returns why not, or null.
+ */
+export function recipientRefusal(
+  recipient: RecipientFacts | null,
+  request: { requesterId: string; studentCustomerId: string },
+): string | null {
+  // Unknown users and other schools' users get the same answer: an id tells nothing about them.
+  const unknown = "not on the provider's staff or at the student's school";
+  if (!recipient) return unknown;
+  if (recipient.userType === 'partner' && recipient.customerId !== request.studentCustomerId) return unknown;
+  if (recipient.id === request.requesterId) return 'you cannot ask yourself';
+  if (recipient.userType === 'student') return 'students cannot be asked';
+  if (!recipient.canSignIn) return 'cannot sign in (deactivated or blocked)';
+  if (!recipient.seesStudent) return "cannot see the student's details";
+  return null;
+}
