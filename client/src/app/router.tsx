@@ -21,6 +21,7 @@ const UsersListPage = lazy(() => import('../features/users/pages/UsersListPage')
 const UserDetailsPage = lazy(() => import('../features/users/pages/UserDetailsPage'));
 const UserEditPage = lazy(() => import('../features/users/pages/UserEditPage'));
 const UserAuditPage = lazy(() => import('../features/users/pages/UserAuditPage'));
+const ImportUsersPage = lazy(() => import('../features/users/pages/ImportUsersPage'));
 
 const CustomerDetailsPage = lazy(() =>
   import('../features/customers/pages/CustomerDetailsPage').then((m) => ({ default: m.CustomerDetailsPage })),
@@ -106,6 +107,7 @@ export const BUILT_SCREENS: Record<string, () => ReactNode> = {
   'users/:id': () => lazyScreen(<UserEditPage />),
   'users/:id/audit': () => lazyScreen(<UserAuditPage />),
   'users/permissions': () => lazyScreen(<PermissionsPage />),
+  'users/import/:type': () => lazyScreen(<ImportUsersPage />),
   'permission-templates': () => lazyScreen(<PermissionTemplatesPage />),
   'permission-templates/:id': () => lazyScreen(<PermissionTemplatePage key="template" />),
   networks: () => lazyScreen(<NetworksPage />),

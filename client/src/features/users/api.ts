@@ -337,3 +337,43 @@ export function fieldErrorsOf(error: unknown): Record<string, string> | undefine
   }
   return undefined;
 }
+
+// ---- CSV import (server/src/identity/csv/user-imports.controller.ts) ----
+
+export interface ImportAnswer extends PositionAnswer {
+  imported: number;
+  skipped: number;
+  import_id: string;
+  user_ids: string[];
+}
+
+export function importUsers(file: File, options: { skipDuplicates: boolean; importId: string }) {
+  const multipart = new FormData();
+  multipart.append('file', file, file.name);
+  return apiRequest<ImportAnswer>('/api/v1/users/import', {
+    method: 'POST',
+    multipart,
+    query: { skip_duplicates: options.skipDuplicates, import_id: options.importId },
+  });
+}
+
+/** New passwords for these users as passwords.csv (id, login, email, full_name, password): shown once. */
+export const generatePasswords = (userIds: string[]) =>
+  apiRequest<Blob>('/api/v1/users/generate_passwords', {
+    method: 'POST',
+    json: { user_ids: userIds },
+    responseType: 'blob',
+  });
+
+/** Hands a downloaded file to the browser as a download named `filename`. */
+export function saveFile(blob: Blob, filename: string): void {
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = filename;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  // Give the browser a moment to start the download before the URL is released.
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}

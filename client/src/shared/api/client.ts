@@ -19,6 +19,10 @@ export interface RequestOptions {
   json?: unknown;
   /** `application/x-www-form-urlencoded` body. */
   form?: Record<string, string>;
+  /** `multipart/form-data` body (file uploads); the browser sets the boundary. */
+  multipart?: FormData;
+  /** `blob`: the answer is returned as a Blob (file downloads) instead of parsed JSON or text. */
+  responseType?: 'blob';
   headers?: Record<string, string>;
   signal?: AbortSignal;
   /**
@@ -145,16 +149,18 @@ function detailOf(body: unknown): unknown {
 }
 
 export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
-  const { method = 'GET', query, json, form, signal, handleSessionErrors = true } = options;
+  const { method = 'GET', query, json, form, multipart, signal, handleSessionErrors = true } = options;
   const headers = new Headers(options.headers);
-  headers.set('Accept', 'application/json');
+  headers.set('Accept', options.responseType === 'blob' ? '*/*' : 'application/json');
   const token = getToken();
   if (token !== null) headers.set(TOKEN_HEADER, token);
   const minPosition = currentWritePosition();
   if (method === 'GET' && minPosition !== null) headers.set(MIN_POSITION_HEADER, minPosition);
 
   let body: BodyInit | undefined;
-  if (form !== undefined) {
+  if (multipart !== undefined) {
+    body = multipart;
+  } else if (form !== undefined) {
     body = new URLSearchParams(form);
     headers.set('Content-Type', 'application/x-www-form-urlencoded');
   } else if (json !== undefined) {
@@ -176,6 +182,7 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
     throw new ApiError(0, undefined, undefined, `Network error calling ${method} ${path}`);
   }
 
+  if (response.ok && options.responseType === 'blob') return (await response.blob()) as T;
   const payload = await readBody(response).catch(() => undefined);
   if (response.ok) {
     if (method !== 'GET') rememberWritePosition(payload);

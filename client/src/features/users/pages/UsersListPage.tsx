@@ -15,9 +15,10 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { DataTable, type DataTableSortStatus } from 'mantine-datatable';
 import { useEffect, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
+import { canModifyUser } from '../../../app/access';
 import { formatInZone, viewerTimezone } from '../../../shared/dates';
 import { clampPage, DEFAULT_PER_PAGE } from '../../../shared/pagination';
-import { useSession } from '../../../shared/session';
+import { usePermissions, useSession } from '../../../shared/session';
 import { PRODUCT_NAME } from '../../../shared/ui/BrandMark';
 import { Icon } from '../../../shared/ui/icons';
 import { PaginationBar } from '../../../shared/ui/PaginationBar';
@@ -51,6 +52,7 @@ export function UsersListPage({ type }: { type?: ListType }) {
     direction: 'asc',
   });
   const [adding, setAdding] = useState(false);
+  const mayImport = type !== undefined && canModifyUser(usePermissions());
 
   // A new search, filter or sort starts from the first page.
   useEffect(() => setPage(1), [search, status, sortStatus, type]);
@@ -86,9 +88,16 @@ export function UsersListPage({ type }: { type?: ListType }) {
             {title}
           </Title>
         </div>
-        <Button leftSection={<Icon name="user" size={16} />} onClick={() => setAdding(true)}>
-          Add user
-        </Button>
+        <Group gap="xs">
+          {mayImport && (
+            <Button variant="default" component={Link} to={`/users/import/${type}`}>
+              Import
+            </Button>
+          )}
+          <Button leftSection={<Icon name="user" size={16} />} onClick={() => setAdding(true)}>
+            Add user
+          </Button>
+        </Group>
       </Group>
 
       <Paper withBorder radius="md" p="md">
