@@ -22,6 +22,7 @@ const UserDetailsPage = lazy(() => import('../features/users/pages/UserDetailsPa
 const UserEditPage = lazy(() => import('../features/users/pages/UserEditPage'));
 const UserAuditPage = lazy(() => import('../features/users/pages/UserAuditPage'));
 const ImportUsersPage = lazy(() => import('../features/users/pages/ImportUsersPage'));
+const CustomFieldsPage = lazy(() => import('../features/custom-fields/pages/CustomFieldsPage'));
 
 const CustomerDetailsPage = lazy(() =>
   import('../features/customers/pages/CustomerDetailsPage').then((m) => ({ default: m.CustomerDetailsPage })),
@@ -108,6 +109,7 @@ export const BUILT_SCREENS: Record<string, () => ReactNode> = {
   'users/:id/audit': () => lazyScreen(<UserAuditPage />),
   'users/permissions': () => lazyScreen(<PermissionsPage />),
   'users/import/:type': () => lazyScreen(<ImportUsersPage />),
+  fields: () => lazyScreen(<CustomFieldsPage />),
   'permission-templates': () => lazyScreen(<PermissionTemplatesPage />),
   'permission-templates/:id': () => lazyScreen(<PermissionTemplatePage key="template" />),
   networks: () => lazyScreen(<NetworksPage />),

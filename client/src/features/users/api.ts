@@ -41,6 +41,8 @@ export interface UserView {
   status: UserStatus;
   permission_list: string[];
   contacts: Contact[];
+  /** Custom field values by field id (GET /users/custom_fields has the definitions). */
+  custom_fields: Record<string, string | number>;
   last_action: string;
   created_at: string;
   updated_at: string;
@@ -158,6 +160,8 @@ export type UpdateUserInput = Partial<{
   customer_id: string | null;
   customer_type: CustomerRole | null;
   password: string;
+  /** By field id; null clears a value. */
+  custom_fields: Record<string, string | number | null>;
 }>;
 
 export interface ContactInput {

@@ -8,7 +8,9 @@ import { usePermissions, useSession } from '../../../shared/session';
 import { PRODUCT_NAME } from '../../../shared/ui/BrandMark';
 import { Icon } from '../../../shared/ui/icons';
 import { ScreenSkeleton } from '../../../shared/ui/ScreenSkeleton';
-import { useUser } from '../api';
+import { useCustomFields } from '../../custom-fields/api';
+import { CustomFieldsCard } from '../../custom-fields/CustomFieldValues';
+import { useUser, type UserView } from '../api';
 import { AccountActions } from '../components/AccountActions';
 import { actionErrorText } from '../components/ConfirmDialog';
 import { ContactsCard } from '../components/ContactsCard';
@@ -25,6 +27,19 @@ function Field({ label, children }: { label: string; children: ReactNode }) {
       <Text size="sm">{children}</Text>
     </div>
   );
+}
+
+/** The user's custom field values (administrators: the definitions are theirs to read). */
+function UserCustomFields({ user }: { user: UserView }) {
+  const fields = useCustomFields();
+  if (fields.isPending) return null;
+  if (fields.isError)
+    return (
+      <Alert color="red" role="alert" title="Custom fields could not be loaded">
+        {actionErrorText(fields.error)}
+      </Alert>
+    );
+  return <CustomFieldsCard fields={fields.data.items} values={user.custom_fields} />;
 }
 
 /** Whether the signed-in user is a parent / carer (spec §6: parents cannot see additional user notes). */
@@ -146,6 +161,7 @@ export function UserDetailsPage() {
         <AccountActions user={user} canDisable={canDisable} />
       </SimpleGrid>
 
+      {admin && <UserCustomFields user={user} />}
       <ContactsCard user={user} canEdit={canEdit} />
       {admin && canModifyUser(permissions) && <PermissionsEditor key={user.updated_at} user={user} />}
     </Stack>

@@ -16,6 +16,7 @@ import {
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { isAdmin } from '../../../app/access';
+import { ApiError } from '../../../shared/api/client';
 import { fieldMessage } from '../../../shared/forms';
 import { notifySuccess } from '../../../shared/notify';
 import { usePermissions } from '../../../shared/session';
@@ -32,6 +33,9 @@ import {
   type UpdateUserInput,
   type UserView,
 } from '../api';
+import { useCustomFields, type CustomField } from '../../custom-fields/api';
+import { CustomFieldInputs } from '../../custom-fields/CustomFieldValues';
+import { changedValues, valueFromInput } from '../../custom-fields/custom-fields';
 import { actionErrorText } from '../components/ConfirmDialog';
 import { CustomerSelect } from '../components/CustomerSelect';
 
@@ -73,11 +77,21 @@ function changesOf(before: Draft, after: Draft): UpdateUserInput {
   return out;
 }
 
-function EditForm({ user }: { user: UserView }) {
+/** A 422 naming a custom field ("custom_fields.<id>: ...") → that input's message. */
+function customFieldErrorOf(error: unknown): Record<string, string> | undefined {
+  const detail = error instanceof ApiError && error.status === 422 ? error.detailText : undefined;
+  const match = detail ? /^(custom_fields\.[0-9a-f-]+): (.+)$/s.exec(detail) : null;
+  return match ? { [match[1]!]: match[2]! } : undefined;
+}
+
+function EditForm({ user, customFields }: { user: UserView; customFields: CustomField[] }) {
   const navigate = useNavigate();
   const admin = isAdmin(usePermissions());
   const [initial] = useState(() => draftOf(user));
   const [draft, setDraft] = useState(initial);
+  const [custom, setCustom] = useState<Record<string, string>>(() =>
+    Object.fromEntries(Object.entries(user.custom_fields ?? {}).map(([id, v]) => [id, String(v)])),
+  );
   const [errors, setErrors] = useState<Record<string, string>>({});
   const save = useUserMutation((body: UpdateUserInput) => userCommands.update(user.id, body), {
     silentErrors: true,
@@ -86,7 +100,14 @@ function EditForm({ user }: { user: UserView }) {
     setDraft((d) => ({ ...d, [key]: value }));
     setErrors(({ [key]: _cleared, ...rest }) => rest);
   };
-  const changes = changesOf(initial, draft);
+  const customChanges = changedValues(
+    user.custom_fields ?? {},
+    Object.fromEntries(customFields.map((f) => [f.id, valueFromInput(f.type, custom[f.id] ?? '')])),
+  );
+  const changes: UpdateUserInput = {
+    ...changesOf(initial, draft),
+    ...(Object.keys(customChanges).length ? { custom_fields: customChanges } : {}),
+  };
   const changed = Object.keys(changes).length > 0;
   const err = (field: string) => fieldMessage(errors[field]);
 
@@ -102,7 +123,7 @@ function EditForm({ user }: { user: UserView }) {
         notifySuccess('Changes saved.');
         void navigate(`/users/${user.id}/details`);
       },
-      onError: (error) => setErrors(fieldErrorsOf(error) ?? {}),
+      onError: (error) => setErrors(customFieldErrorOf(error) ?? fieldErrorsOf(error) ?? {}),
     });
   };
 
@@ -110,7 +131,7 @@ function EditForm({ user }: { user: UserView }) {
     <Paper withBorder radius="md" p="lg" maw={760}>
       <form onSubmit={submit} noValidate>
         <Stack gap="sm">
-          {save.error != null && !fieldErrorsOf(save.error) && (
+          {save.error != null && !fieldErrorsOf(save.error) && !customFieldErrorOf(save.error) && (
             <Alert color="red" role="alert" title="Not saved">
               {actionErrorText(save.error)}
             </Alert>
@@ -179,6 +200,15 @@ function EditForm({ user }: { user: UserView }) {
               error={err('notes')}
             />
           ) : null}
+          <CustomFieldInputs
+            fields={customFields}
+            values={custom}
+            errors={errors}
+            onChange={(id, text) => {
+              setCustom((c) => ({ ...c, [id]: text }));
+              setErrors(({ [`custom_fields.${id}`]: _cleared, ...rest }) => rest);
+            }}
+          />
           <PasswordInput
             label="New password"
             description="Leave empty to keep the current one. Setting one ends the user's sessions."
@@ -205,7 +235,10 @@ function EditForm({ user }: { user: UserView }) {
 export function UserEditPage() {
   const { id = '' } = useParams();
   const query = useUser(id);
-  if (query.isPending) return <ScreenSkeleton rows={4} />;
+  const admin = isAdmin(usePermissions());
+  // Administrators edit custom field values (the definitions are admin-only to read).
+  const customFields = useCustomFields({ enabled: admin });
+  if (query.isPending || (admin && customFields.isPending)) return <ScreenSkeleton rows={4} />;
   if (query.isError)
     return (
       <Alert color="red" role="alert" title="The user could not be loaded">
@@ -230,7 +263,12 @@ export function UserEditPage() {
         </Title>
       </div>
       {/* Keyed by id: the form starts from the loaded user and is not reset by live refetches. */}
-      <EditForm key={user.id} user={user} />
+      {customFields.isError && (
+        <Alert color="yellow" title="Custom fields could not be loaded">
+          {actionErrorText(customFields.error)} Their values cannot be edited until the page is reloaded.
+        </Alert>
+      )}
+      <EditForm key={user.id} user={user} customFields={customFields.data?.items ?? []} />
     </Stack>
   );
 }
