@@ -22,6 +22,7 @@ const UserDetailsPage = lazy(() => import('../features/users/pages/UserDetailsPa
 const UserEditPage = lazy(() => import('../features/users/pages/UserEditPage'));
 const UserAuditPage = lazy(() => import('../features/users/pages/UserAuditPage'));
 const ImportUsersPage = lazy(() => import('../features/users/pages/ImportUsersPage'));
+const UserActivityPage = lazy(() => import('../features/activity/pages/UserActivityPage'));
 const CustomFieldsPage = lazy(() => import('../features/custom-fields/pages/CustomFieldsPage'));
 
 const CustomerDetailsPage = lazy(() =>
@@ -110,6 +111,7 @@ export const BUILT_SCREENS: Record<string, () => ReactNode> = {
   'users/permissions': () => lazyScreen(<PermissionsPage />),
   'users/import/:type': () => lazyScreen(<ImportUsersPage />),
   fields: () => lazyScreen(<CustomFieldsPage />),
+  'users/activity': () => lazyScreen(<UserActivityPage />),
   'permission-templates': () => lazyScreen(<PermissionTemplatesPage />),
   'permission-templates/:id': () => lazyScreen(<PermissionTemplatePage key="template" />),
   networks: () => lazyScreen(<NetworksPage />),
