@@ -14,10 +14,11 @@ import {
   Title,
 } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { useState, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { canAudit } from '../../../app/access';
 import { apiRequest } from '../../../shared/api/client';
+import { useLiveStatus } from '../../../shared/live/live-connection';
 import { notifyError } from '../../../shared/notify';
 import { formatInZone, viewerTimezone } from '../../../shared/dates';
 import { usePermissions, useSession } from '../../../shared/session';
@@ -183,6 +184,12 @@ function OnlineNow() {
     refetchInterval: ONLINE_REFRESH_MS,
     meta: { silentErrors: true },
   });
+  // This tab's own connection counts too: ask again once it is up.
+  const live = useLiveStatus((state) => state.state);
+  const { refetch } = query;
+  useEffect(() => {
+    if (live === 'connected') void refetch();
+  }, [live, refetch]);
   const shown = query.data?.items.slice(0, 20) ?? [];
   return (
     <Card title="Online now">
