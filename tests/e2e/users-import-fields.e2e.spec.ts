@@ -135,14 +135,14 @@ test('custom fields: defined with the server’s errors on the right inputs, the
   await page.getByRole('button', { name: 'Add field' }).click();
   const second = page.getByRole('group', { name: 'Custom field 2' });
   await second.getByRole('textbox', { name: 'Name' }).fill('dietary needs');
-  await second.getByRole('textbox', { name: 'Type' }).click();
+  await second.getByRole('combobox', { name: 'Type' }).click();
   await page.getByRole('option', { name: 'Choice from a list' }).click();
   await page.getByRole('button', { name: 'Save changes' }).click();
   await expect(second.getByText('A choice field needs at least one option')).toBeVisible();
-  await second.getByRole('textbox', { name: 'Options' }).fill('Red');
-  await second.getByRole('textbox', { name: 'Options' }).press('Enter');
-  await second.getByRole('textbox', { name: 'Options' }).fill('Blue');
-  await second.getByRole('textbox', { name: 'Options' }).press('Enter');
+  await second.getByRole('combobox', { name: 'Options' }).fill('Red');
+  await second.getByRole('combobox', { name: 'Options' }).press('Enter');
+  await second.getByRole('combobox', { name: 'Options' }).fill('Blue');
+  await second.getByRole('combobox', { name: 'Options' }).press('Enter');
   // The server refuses a name used twice (ignoring case) and names the input.
   await page.getByRole('button', { name: 'Save changes' }).click();
   await expect(second.getByText('"dietary needs" is already the name of items.0')).toBeVisible();
@@ -165,7 +165,7 @@ test('custom fields: defined with the server’s errors on the right inputs, the
 
   await page.goto(`/users/${teacher}`);
   await page.getByRole('textbox', { name: 'Dietary needs' }).fill('Vegetarian');
-  await page.getByRole('textbox', { name: 'School house' }).click();
+  await page.getByRole('combobox', { name: 'School house' }).click();
   await page.getByRole('option', { name: 'Blue' }).click();
   await page.getByRole('button', { name: 'Save changes' }).click();
   await expect(page).toHaveURL(new RegExp(`/users/${teacher}/details$`));
@@ -210,7 +210,7 @@ test('the activity panel shows real figures: active students, who is online, per
   expect(Number((await todayRow.locator('td').nth(1).textContent()) ?? '0')).toBeGreaterThanOrEqual(1);
 
   // Only this customer's students: Abel is the one active now; the per-day figure is the server's report.
-  await page.getByRole('textbox', { name: 'Customer' }).click();
+  await page.getByRole('combobox', { name: 'Customer' }).click();
   await page.getByRole('option', { name: 'Importwell School' }).click();
   await expect(page.getByTestId('active-now')).toHaveText('1');
   const csv = await request.get(

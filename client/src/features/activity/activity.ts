@@ -47,11 +47,13 @@ export function defaultRange(now: Date): { from: string; to: string } {
   return { from, to };
 }
 
+export const END_MISSING = 'Choose an end date.';
+
 /** Why a range cannot be asked for, or null. */
 export function rangeProblem(from: string, to: string): string | null {
   const day = /^\d{4}-\d{2}-\d{2}$/;
   if (!day.test(from)) return 'Choose a start date.';
-  if (!day.test(to)) return 'Choose an end date.';
+  if (!day.test(to)) return END_MISSING;
   if (from > to) return 'The start date must be on or before the end date.';
   if ((Date.parse(to) - Date.parse(from)) / 86_400_000 + 1 > 3660) return 'The range is at most 10 years.';
   return null;

@@ -26,7 +26,7 @@ import { PRODUCT_NAME } from '../../../shared/ui/BrandMark';
 import { saveFile, useUserName } from '../../users/api';
 import { actionErrorText } from '../../users/components/ConfirmDialog';
 import { CustomerSelect } from '../../users/components/CustomerSelect';
-import { defaultRange, parseActivityReport, rangeProblem, summarise } from '../activity';
+import { END_MISSING, defaultRange, parseActivityReport, rangeProblem, summarise } from '../activity';
 
 /** Who is online is not an event: it is asked again this often while the page is open. */
 const ONLINE_REFRESH_MS = 30_000;
@@ -84,14 +84,14 @@ export function UserActivityPage() {
             label="From"
             value={range.from}
             onChange={(e) => setRange((r) => ({ ...r, from: e.currentTarget.value }))}
-            error={problem && /start|on or before|10 years/.test(problem) ? problem : undefined}
+            error={problem && problem !== END_MISSING ? problem : undefined}
           />
           <TextInput
             type="date"
             label="To"
             value={range.to}
             onChange={(e) => setRange((r) => ({ ...r, to: e.currentTarget.value }))}
-            error={problem && /end date/.test(problem) ? problem : undefined}
+            error={problem === END_MISSING ? problem : undefined}
           />
         </Group>
       </Paper>

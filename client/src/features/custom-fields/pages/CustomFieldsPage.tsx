@@ -154,7 +154,6 @@ function DefinitionsForm({ fields }: { fields: CustomField[] }) {
                   allowDeselect={false}
                   value={d.type}
                   onChange={(value) => update(i, { type: (value ?? 'text') as CustomFieldType })}
-                  description={d.id ? 'Changing the type keeps existing values as they are' : undefined}
                 />
                 <Group align="flex-end" justify="space-between" wrap="nowrap">
                   <Checkbox

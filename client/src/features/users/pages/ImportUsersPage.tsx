@@ -197,7 +197,7 @@ function ImportForm({ type }: { type: ListType }) {
                   UTF-8, comma separated, a header row; at most 5 MB and 10,000 rows.
                 </Text>
                 {file && (
-                  <Badge variant="light" size="lg" radius="sm">
+                  <Badge variant="light" size="lg" radius="sm" tt="none">
                     {file.name} · {(file.size / 1024).toFixed(1)} KB
                   </Badge>
                 )}
