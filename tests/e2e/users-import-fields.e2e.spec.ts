@@ -1,4 +1,5 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
+import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { adminToken, api, createCustomer, createUser, signInAsAdmin } from './support/portal-api.js';
@@ -14,6 +15,13 @@ test.use({ viewport: { width: 1400, height: 1000 } });
 test.beforeAll(async ({ request }) => {
   token = await adminToken(request);
   customer = await createCustomer(request, token, 'Importwell School');
+});
+
+// Whatever a failed test left behind goes too: other suites count users.
+test.afterAll(async ({ request }) => {
+  for (const user of await usersMatching(request, 'importwell.example'))
+    await api(request, token, 'DELETE', `/api/v1/users/${user.id}`);
+  await api(request, token, 'PUT', '/api/v1/users/custom_fields', { items: [] });
 });
 
 const csvFile = (name: string, text: string) => ({ name, mimeType: 'text/csv', buffer: Buffer.from(text) });
@@ -86,6 +94,8 @@ test('an admin imports students: a bad row imports nothing; the fixed file shows
     await held;
     await route.fulfill({ response });
   });
+  await page.getByRole('checkbox', { name: 'Create the users with generated passwords' }).check();
+  const download = page.waitForEvent('download');
   await page.getByRole('button', { name: 'Import', exact: true }).click();
   await expect(page.getByText('Creating users: 3 of 3 rows')).toBeVisible();
   await expect(page.getByRole('progressbar', { name: 'Import progress' })).toHaveAttribute(
@@ -97,6 +107,25 @@ test('an admin imports students: a bad row imports nothing; the fixed file shows
   await expect(page.getByRole('status').filter({ hasText: 'Import complete' })).toContainText(
     '3 users were created',
   );
+  // The generated passwords arrive once, as a CSV naming each new user.
+  const passwords = await download;
+  expect(passwords.suggestedFilename()).toMatch(/^passwords-students-\d{4}-\d{2}-\d{2}\.csv$/);
+  const lines = readFileSync(await passwords.path(), 'utf8')
+    .replace(/^\uFEFF/, '')
+    .trim()
+    .split(/\r?\n/);
+  expect(lines[0]).toBe('id,login,email,full_name,password');
+  expect(
+    lines
+      .slice(1)
+      .map((l) => l.split(',')[1])
+      .sort(),
+  ).toEqual([
+    'ian.importer@importwell.example',
+    'isla.importer@importwell.example',
+    'ivy.importer@importwell.example',
+  ]);
+  await expect(page.getByText('Passwords downloaded once')).toBeVisible();
   await page.screenshot({ path: join(artifacts, 'users-import-success.png'), fullPage: true });
 
   await page.getByRole('link', { name: 'Back to students' }).click();
@@ -196,7 +225,10 @@ test('the activity panel shows real figures: active students, who is online, per
 
   await signInAsAdmin(page);
   await page.goto('/users/activity');
-  await expect(page.getByRole('heading', { level: 1, name: 'User activity' })).toBeVisible();
+  // The first visit loads the screen's code: allow for a busy machine.
+  await expect(page.getByRole('heading', { level: 1, name: 'User activity' })).toBeVisible({
+    timeout: 15_000,
+  });
   await expect(page.getByTestId('active-now')).toHaveText(String(count.body.count));
   // The admin's own tab is online.
   await expect(page.getByTestId('online-now')).not.toHaveText('0');
