@@ -27,6 +27,9 @@ const UserEditPage = lazy(() => import('../features/users/pages/UserEditPage'));
 const UserAuditPage = lazy(() => import('../features/users/pages/UserAuditPage'));
 const MyUsersPage = lazy(() => import('../features/users/pages/MyUsersPage'));
 const MyUsersImportPage = lazy(() => import('../features/users/pages/MyUsersImportPage'));
+const ImportUsersPage = lazy(() => import('../features/users/pages/ImportUsersPage'));
+const UserActivityPage = lazy(() => import('../features/activity/pages/UserActivityPage'));
+const CustomFieldsPage = lazy(() => import('../features/custom-fields/pages/CustomFieldsPage'));
 
 const CustomerDetailsPage = lazy(() =>
   import('../features/customers/pages/CustomerDetailsPage').then((m) => ({ default: m.CustomerDetailsPage })),
@@ -116,6 +119,9 @@ export const BUILT_SCREENS: Record<string, () => ReactNode> = {
   'my-users/import/:type': () => lazyScreen(<MyUsersImportPage />),
   'my-users/:id/details': () => lazyScreen(<UserDetailsPage area="my-users" />),
   'my-users/:type/:id': () => lazyScreen(<UserEditPage area="my-users" />),
+  'users/import/:type': () => lazyScreen(<ImportUsersPage />),
+  fields: () => lazyScreen(<CustomFieldsPage />),
+  'users/activity': () => lazyScreen(<UserActivityPage />),
   'permission-templates': () => lazyScreen(<PermissionTemplatesPage />),
   'permission-templates/:id': () => lazyScreen(<PermissionTemplatePage key="template" />),
   networks: () => lazyScreen(<NetworksPage />),

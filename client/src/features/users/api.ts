@@ -46,6 +46,8 @@ export interface UserView {
   student_profile?: StudentProfile | null;
   /** Present only when the profile has an id and progress above 0 (spec §3). */
   one_page_profile?: { id: string; progress: number } | null;
+  /** Custom field values by field id (GET /users/custom_fields has the definitions). */
+  custom_fields: Record<string, string | number>;
   last_action: string;
   created_at: string;
   updated_at: string;
@@ -166,6 +168,8 @@ export type UpdateUserInput = Partial<{
   customer_id: string | null;
   customer_type: CustomerRole | null;
   password: string;
+  /** By field id; null clears a value. */
+  custom_fields: Record<string, string | number | null>;
 }>;
 
 export interface ContactInput {
@@ -344,4 +348,44 @@ export function fieldErrorsOf(error: unknown): Record<string, string> | undefine
     if (match) return { [match[1]!]: match[2]! };
   }
   return undefined;
+}
+
+// ---- CSV import (server/src/identity/csv/user-imports.controller.ts) ----
+
+export interface ImportAnswer extends PositionAnswer {
+  imported: number;
+  skipped: number;
+  import_id: string;
+  user_ids: string[];
+}
+
+export function importUsers(file: File, options: { skipDuplicates: boolean; importId: string }) {
+  const multipart = new FormData();
+  multipart.append('file', file, file.name);
+  return apiRequest<ImportAnswer>('/api/v1/users/import', {
+    method: 'POST',
+    multipart,
+    query: { skip_duplicates: options.skipDuplicates, import_id: options.importId },
+  });
+}
+
+/** New passwords for these users as passwords.csv (id, login, email, full_name, password): shown once. */
+export const generatePasswords = (userIds: string[]) =>
+  apiRequest<Blob>('/api/v1/users/generate_passwords', {
+    method: 'POST',
+    json: { user_ids: userIds },
+    responseType: 'blob',
+  });
+
+/** Hands a downloaded file to the browser as a download named `filename`. */
+export function saveFile(blob: Blob, filename: string): void {
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = filename;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  // Give the browser a moment to start the download before the URL is released.
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }

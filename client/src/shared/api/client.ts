@@ -21,6 +21,8 @@ export interface RequestOptions {
   form?: Record<string, string>;
   /** `multipart/form-data` body (file uploads); the browser sets the boundary. */
   multipart?: FormData;
+  /** `blob`: the answer is returned as a Blob (file downloads) instead of parsed JSON or text. */
+  responseType?: 'blob';
   headers?: Record<string, string>;
   signal?: AbortSignal;
   /**
@@ -149,7 +151,7 @@ function detailOf(body: unknown): unknown {
 export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
   const { method = 'GET', query, json, form, multipart, signal, handleSessionErrors = true } = options;
   const headers = new Headers(options.headers);
-  headers.set('Accept', 'application/json');
+  headers.set('Accept', options.responseType === 'blob' ? '*/*' : 'application/json');
   const token = getToken();
   if (token !== null) headers.set(TOKEN_HEADER, token);
   const minPosition = currentWritePosition();
@@ -180,6 +182,7 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
     throw new ApiError(0, undefined, undefined, `Network error calling ${method} ${path}`);
   }
 
+  if (response.ok && options.responseType === 'blob') return (await response.blob()) as T;
   const payload = await readBody(response).catch(() => undefined);
   if (response.ok) {
     if (method !== 'GET') rememberWritePosition(payload);

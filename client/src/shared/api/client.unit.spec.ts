@@ -45,6 +45,30 @@ beforeEach(() => {
 afterEach(() => configureApiClient({}));
 
 describe('apiRequest', () => {
+  it('uploads multipart bodies as they are (the browser sets the boundary)', async () => {
+    answer(201, { imported: 1 });
+    const form = new FormData();
+    form.append('file', new Blob(['a,b\n'], { type: 'text/csv' }), 'users.csv');
+    await apiRequest('/api/v1/users/import', { method: 'POST', multipart: form });
+    expect(calls[0]!.init.body).toBe(form);
+    expect(new Headers(calls[0]!.init.headers).has('Content-Type')).toBe(false);
+  });
+
+  it('returns file downloads as a Blob; a refused download is still an ApiError', async () => {
+    answer(200, 'id,password\n1,secret\n');
+    const blob = await apiRequest<Blob>('/api/v1/users/generate_passwords', {
+      method: 'POST',
+      json: { user_ids: ['1'] },
+      responseType: 'blob',
+    });
+    expect(blob).toBeInstanceOf(Blob);
+    expect(await blob.text()).toBe('id,password\n1,secret\n');
+    answer(422, { detail: 'user_ids: at least one' });
+    await expect(
+      apiRequest('/api/v1/users/generate_passwords', { method: 'POST', responseType: 'blob' }),
+    ).rejects.toMatchObject({ status: 422, detail: 'user_ids: at least one' });
+  });
+
   it('sends the stored token as RequestVerificationToken, and none without a token', async () => {
     answer(200, { ok: true });
     await apiRequest('/api/v1/users/me');

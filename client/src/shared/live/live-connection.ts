@@ -4,6 +4,7 @@ import {
   LIVE_NAMESPACE,
   LIVE_PATH,
   type ClientToServerEvents,
+  type ImportProgress,
   type LiveMessage,
   type ServerToClientEvents,
 } from '@portal/projections/live-contract';
@@ -26,6 +27,15 @@ const listeners = new Set<Listener>();
 export function onLiveMessage(listener: Listener): () => void {
   listeners.add(listener);
   return () => listeners.delete(listener);
+}
+
+type ImportProgressListener = (progress: ImportProgress) => void;
+const importListeners = new Set<ImportProgressListener>();
+
+/** Subscribes to `import-progress` (CSV user imports this user started). Returns the unsubscribe function. */
+export function onImportProgress(listener: ImportProgressListener): () => void {
+  importListeners.add(listener);
+  return () => importListeners.delete(listener);
 }
 
 /** True when `position` is new: positions are strictly increasing, so anything not above the last is a repeat. */
@@ -90,6 +100,10 @@ export function connectLive(options: LiveConnectionOptions): () => void {
     if (!isNewPosition(message.position, lastPosition)) return;
     useLiveStatus.setState({ lastPosition: message.position });
     for (const listener of listeners) listener(message);
+  });
+
+  socket.on('import-progress', (progress) => {
+    for (const listener of importListeners) listener(progress);
   });
 
   return () => {

@@ -77,6 +77,12 @@ export class ImportResult {
   @ApiProperty() imported!: number;
   @ApiProperty() skipped!: number;
   @ApiProperty({ format: 'uuid' }) import_id!: string;
+  @ApiProperty({
+    type: [String],
+    format: 'uuid',
+    description: 'The created users, in file order (e.g. for POST /users/generate_passwords)',
+  })
+  user_ids!: string[];
 }
 
 export class GeneratePasswordsBody {

@@ -348,6 +348,10 @@ describe.each(portalModes)('CSV exports and imports, $name', (mode) => {
     await settlePosition(r.body.position);
     const user = await findByLogin('imported.59@example.com');
     expect(user).toMatchObject({ first_name: 'Imported' });
+    // The answer names the created users in file order (what generate_passwords takes).
+    const userIds = r.body.user_ids as string[];
+    expect(userIds).toHaveLength(60);
+    expect(userIds[59]).toBe(user!.id);
     const detail = await portal.call('GET', `/users/${user!.id}`, portal.admin);
     expect(detail.body).toMatchObject({
       user_type: 'student',

@@ -217,10 +217,13 @@ export class UserImportsController {
     let skipped = validated.skipped;
     let imported = 0;
     let position = '0';
+    const userIds: string[] = [];
     this.progress(actor.id, { importId, done, total });
     for (const { row, user } of validated.users) {
       try {
-        position = (await this.creation.create(req, actor, user, { checkedLogin: true })).position;
+        const created = await this.creation.create(req, actor, user, { checkedLogin: true });
+        position = created.position;
+        userIds.push(created.id);
         imported++;
       } catch (e) {
         // Created by someone else since the check.
@@ -237,7 +240,7 @@ export class UserImportsController {
       if (done % PROGRESS_EVERY === 0 && done < total) this.progress(actor.id, { importId, done, total });
     }
     this.progress(actor.id, { importId, done: total, total });
-    return { imported, skipped, import_id: importId, position };
+    return { imported, skipped, import_id: importId, user_ids: userIds, position };
   }
 
   /** `import-progress` to the caller's own room (every process's sockets, through the adapter). */

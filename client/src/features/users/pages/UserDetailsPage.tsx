@@ -20,7 +20,9 @@ import { usePermissions, useSession } from '../../../shared/session';
 import { PRODUCT_NAME } from '../../../shared/ui/BrandMark';
 import { Icon } from '../../../shared/ui/icons';
 import { ScreenSkeleton } from '../../../shared/ui/ScreenSkeleton';
-import { useUser, type CustomerRole } from '../api';
+import { useCustomFields } from '../../custom-fields/api';
+import { CustomFieldsCard } from '../../custom-fields/CustomFieldValues';
+import { useUser, type CustomerRole, type UserView } from '../api';
 import { areaPaths, mayActOn, viewerIsParent, type UsersArea } from '../my-users';
 import { AccountActions } from '../components/AccountActions';
 import { AvailabilityCard } from '../components/AvailabilityCard';
@@ -88,6 +90,19 @@ function OnePageProfileSummary({ profile }: { profile: { id: string; progress: n
       )}
     </Paper>
   );
+}
+
+/** The user's custom field values (administrators: the definitions are theirs to read). */
+function UserCustomFields({ user }: { user: UserView }) {
+  const fields = useCustomFields();
+  if (fields.isPending) return null;
+  if (fields.isError)
+    return (
+      <Alert color="red" role="alert" title="Custom fields could not be loaded">
+        {actionErrorText(fields.error)}
+      </Alert>
+    );
+  return <CustomFieldsCard fields={fields.data.items} values={user.custom_fields} />;
 }
 
 /** The signed-in partner's customer role (customer_profile.type), if any. */
@@ -245,6 +260,7 @@ export function UserDetailsPage({ area = 'users' }: { area?: UsersArea }) {
           timezone={timezone}
         />
       )}
+      {admin && <UserCustomFields user={user} />}
       <ContactsCard user={user} canEdit={canEdit} />
       {seesFiles && <StudentFilesCard user={user} canUpload canDelete={admin || ehcp || canEdit} />}
       {seesAvailability && <AvailabilityCard user={user} canEdit />}

@@ -16,6 +16,7 @@ import {
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { isAdmin } from '../../../app/access';
+import { ApiError } from '../../../shared/api/client';
 import { fieldMessage } from '../../../shared/forms';
 import { notifySuccess } from '../../../shared/notify';
 import { usePermissions, useSession } from '../../../shared/session';
@@ -32,6 +33,9 @@ import {
   type UpdateUserInput,
   type UserView,
 } from '../api';
+import { useCustomFields, type CustomField } from '../../custom-fields/api';
+import { CustomFieldInputs } from '../../custom-fields/CustomFieldValues';
+import { changedValues, valueFromInput } from '../../custom-fields/custom-fields';
 import { actionErrorText } from '../components/ConfirmDialog';
 import { CustomerSelect } from '../components/CustomerSelect';
 import { areaPaths, mayActOn, viewerIsParent, type UsersArea } from '../my-users';
@@ -74,7 +78,22 @@ function changesOf(before: Draft, after: Draft): UpdateUserInput {
   return out;
 }
 
-function EditForm({ user, area }: { user: UserView; area: UsersArea }) {
+/** A 422 naming a custom field ("custom_fields.<id>: ...") → that input's message. */
+function customFieldErrorOf(error: unknown): Record<string, string> | undefined {
+  const detail = error instanceof ApiError && error.status === 422 ? error.detailText : undefined;
+  const match = detail ? /^(custom_fields\.[0-9a-f-]+): (.+)$/s.exec(detail) : null;
+  return match ? { [match[1]!]: match[2]! } : undefined;
+}
+
+function EditForm({
+  user,
+  area,
+  customFields,
+}: {
+  user: UserView;
+  area: UsersArea;
+  customFields: CustomField[];
+}) {
   const navigate = useNavigate();
   const permissions = usePermissions();
   const admin = isAdmin(permissions);
@@ -84,6 +103,9 @@ function EditForm({ user, area }: { user: UserView; area: UsersArea }) {
   const detailsPath = areaPaths.details(area, user.id);
   const [initial] = useState(() => draftOf(user));
   const [draft, setDraft] = useState(initial);
+  const [custom, setCustom] = useState<Record<string, string>>(() =>
+    Object.fromEntries(Object.entries(user.custom_fields ?? {}).map(([id, v]) => [id, String(v)])),
+  );
   const [errors, setErrors] = useState<Record<string, string>>({});
   const save = useUserMutation((body: UpdateUserInput) => userCommands.update(user.id, body), {
     silentErrors: true,
@@ -92,7 +114,14 @@ function EditForm({ user, area }: { user: UserView; area: UsersArea }) {
     setDraft((d) => ({ ...d, [key]: value }));
     setErrors(({ [key]: _cleared, ...rest }) => rest);
   };
-  const changes = changesOf(initial, draft);
+  const customChanges = changedValues(
+    user.custom_fields ?? {},
+    Object.fromEntries(customFields.map((f) => [f.id, valueFromInput(f.type, custom[f.id] ?? '')])),
+  );
+  const changes: UpdateUserInput = {
+    ...changesOf(initial, draft),
+    ...(Object.keys(customChanges).length ? { custom_fields: customChanges } : {}),
+  };
   const changed = Object.keys(changes).length > 0;
   const err = (field: string) => fieldMessage(errors[field]);
 
@@ -108,7 +137,7 @@ function EditForm({ user, area }: { user: UserView; area: UsersArea }) {
         notifySuccess('Changes saved.');
         void navigate(detailsPath);
       },
-      onError: (error) => setErrors(fieldErrorsOf(error) ?? {}),
+      onError: (error) => setErrors(customFieldErrorOf(error) ?? fieldErrorsOf(error) ?? {}),
     });
   };
 
@@ -116,7 +145,7 @@ function EditForm({ user, area }: { user: UserView; area: UsersArea }) {
     <Paper withBorder radius="md" p="lg" maw={760}>
       <form onSubmit={submit} noValidate>
         <Stack gap="sm">
-          {save.error != null && !fieldErrorsOf(save.error) && (
+          {save.error != null && !fieldErrorsOf(save.error) && !customFieldErrorOf(save.error) && (
             <Alert color="red" role="alert" title="Not saved">
               {actionErrorText(save.error)}
             </Alert>
@@ -199,6 +228,17 @@ function EditForm({ user, area }: { user: UserView; area: UsersArea }) {
               autoComplete="new-password"
             />
           )}
+          {customFields.length > 0 && (
+            <CustomFieldInputs
+              fields={customFields}
+              values={custom}
+              errors={errors}
+              onChange={(id, text) => {
+                setCustom((c) => ({ ...c, [id]: text }));
+                setErrors(({ [`custom_fields.${id}`]: _cleared, ...rest }) => rest);
+              }}
+            />
+          )}
           <Group justify="flex-end" mt="xs">
             <Button variant="default" component={Link} to={detailsPath}>
               Cancel
@@ -222,7 +262,10 @@ export function UserEditPage({ area = 'users' }: { area?: UsersArea }) {
   const { id = '' } = useParams();
   const permissions = usePermissions();
   const query = useUser(id);
-  if (query.isPending) return <ScreenSkeleton rows={4} />;
+  const admin = isAdmin(permissions);
+  // Administrators edit custom field values (the definitions are admin-only to read).
+  const customFields = useCustomFields({ enabled: admin });
+  if (query.isPending || (admin && customFields.isPending)) return <ScreenSkeleton rows={4} />;
   if (query.isError)
     return (
       <Alert color="red" role="alert" title="The user could not be loaded">
@@ -247,9 +290,14 @@ export function UserEditPage({ area = 'users' }: { area?: UsersArea }) {
           Edit {user.full_name}
         </Title>
       </div>
+      {customFields.isError && (
+        <Alert color="yellow" title="Custom fields could not be loaded">
+          {actionErrorText(customFields.error)} Their values cannot be edited until the page is reloaded.
+        </Alert>
+      )}
       {mayChange ? (
         // Keyed by id: the form starts from the loaded user and is not reset by live refetches.
-        <EditForm key={user.id} user={user} area={area} />
+        <EditForm key={user.id} user={user} area={area} customFields={customFields.data?.items ?? []} />
       ) : (
         <Alert color="gray" title="Read only" maw={760}>
           You may see {user.full_name} but not change their profile or password. Your school&apos;s super

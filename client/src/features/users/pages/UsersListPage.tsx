@@ -1,7 +1,7 @@
 import { Button, Group, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
-import { useNavigate } from 'react-router-dom';
-import { isAdmin } from '../../../app/access';
+import { Link, useNavigate } from 'react-router-dom';
+import { canModifyUser, isAdmin } from '../../../app/access';
 import { usePermissions } from '../../../shared/session';
 import { PRODUCT_NAME } from '../../../shared/ui/BrandMark';
 import { Icon } from '../../../shared/ui/icons';
@@ -22,7 +22,9 @@ const TITLES: Record<ListType | 'all', string> = {
 export function UsersListPage({ type }: { type?: ListType }) {
   const title = TITLES[type ?? 'all'];
   const navigate = useNavigate();
-  const admin = isAdmin(usePermissions());
+  const permissions = usePermissions();
+  const admin = isAdmin(permissions);
+  const mayImport = type !== undefined && canModifyUser(permissions);
   const [adding, setAdding] = useState(false);
 
   return (
@@ -39,6 +41,11 @@ export function UsersListPage({ type }: { type?: ListType }) {
         </div>
         <Group gap="xs">
           {type === 'teachers' && admin && <TeachersWithoutAvailabilityButton />}
+          {mayImport && (
+            <Button variant="default" component={Link} to={`/users/import/${type}`}>
+              Import
+            </Button>
+          )}
           <Button leftSection={<Icon name="user" size={16} />} onClick={() => setAdding(true)}>
             Add user
           </Button>
