@@ -22,7 +22,15 @@ export function CustomFieldsCard({
             <Text size="xs" c="dimmed" fw={600} tt="uppercase" lts={0.4}>
               {f.name}
             </Text>
-            <Text size="sm">{values[f.id] ?? '—'}</Text>
+            {values[f.id] !== undefined ? (
+              <Text size="sm">{values[f.id]}</Text>
+            ) : f.required ? (
+              <Text size="sm" c="orange.8" fw={600}>
+                Required — not set yet
+              </Text>
+            ) : (
+              <Text size="sm">—</Text>
+            )}
           </div>
         ))}
       </SimpleGrid>

@@ -100,7 +100,10 @@ export class CustomFields {
     mode: 'create' | 'update',
   ): Promise<Record<string, CustomFieldValue> | undefined> {
     const { fields } = await this.read();
-    if (values === undefined && (mode === 'update' || !fields.some((f) => f.required))) return undefined;
+    // A request that sends no values (a CSV import, a partner adding a user: neither can know the
+    // admin-only definitions) creates the user without them; the details page flags the missing
+    // required ones. Values that are sent are checked, and on create they must include the required ones.
+    if (values === undefined) return undefined;
     try {
       return checkCustomFieldValues(fields, values ?? {}, mode);
     } catch (e) {
