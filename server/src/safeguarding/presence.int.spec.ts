@@ -16,6 +16,7 @@ import {
 } from '../platform/testing/portal-harness.js';
 import { createTestDatabase, type TestDatabase } from '../platform/testing/postgres-test-database.js';
 import { waitFor } from '../platform/testing/wait-for.js';
+import { EscalationScheduler } from './escalation.scheduler.js';
 
 type Client = ClientSocket<ServerToClientEvents, ClientToServerEvents>;
 interface Received {
@@ -200,6 +201,52 @@ describe.each(portalModes)('safeguarding presence on the live channel, $name', (
     expect((details.body.timeline as { kind: string }[]).map((t) => t.kind)).toEqual(
       expect.arrayContaining(['claimed', 'released']),
     );
+  });
+});
+
+describe.each(portalModes)('escalated incidents on the triage board, $name', (mode) => {
+  let portal: TestPortal;
+  let who: Awaited<ReturnType<typeof people>>;
+
+  beforeAll(async () => {
+    portal = await startTestPortal(mode, 'portal_sg_pinned');
+    who = await people(portal);
+  }, 180_000);
+
+  afterAll(async () => {
+    await portal?.close();
+  });
+
+  it('an escalated incident nobody acknowledged stays above newer reports', async () => {
+    const { call, settle, running } = portal;
+    const scheduler = running.app.get(EscalationScheduler);
+    expect(await scheduler.runOnce(new Date(Date.now() + scheduler.minutes * 60_000 + 1000))).toBe(1);
+    const newer = (
+      await settle(
+        await call('POST', '/safeguarding-incidents/', who.token.teacher, {
+          student_ids: [who.id.student],
+          type_ids: (
+            (await call('GET', `/safeguarding-incidents/${who.incident}`, who.token.leadA)).body.types as {
+              id: string;
+            }[]
+          ).map((t) => t.id),
+          occurred_at: new Date().toISOString(),
+          description: 'A newer concern',
+          immediate_action: 'None yet',
+          lead_told_verbally: false,
+        }),
+      )
+    ).body.id as string;
+    const order = await waitFor('the escalation in the read model', async () => {
+      const list = await call('GET', '/safeguarding-incidents/?status=reported', who.token.leadA);
+      const items = list.body.items as { id: string; escalated_at: string | null }[];
+      return items.find((i) => i.id === who.incident)?.escalated_at ? items.map((i) => i.id) : null;
+    });
+    expect(order).toEqual([who.incident, newer]);
+    // Once acknowledged it is no longer pinned: newest first again.
+    await settle(await call('POST', `/safeguarding-incidents/${who.incident}/acknowledge`, who.token.leadA));
+    const all = await call('GET', '/safeguarding-incidents/', who.token.leadA);
+    expect((all.body.items as { id: string }[]).map((i) => i.id)).toEqual([newer, who.incident]);
   });
 });
 
