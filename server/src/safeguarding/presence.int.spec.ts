@@ -172,6 +172,32 @@ describe.each(portalModes)('safeguarding presence on the live channel, $name', (
     for (const outsider of [teacher, partner, admin]) expect(outsider.presence).toEqual([]);
   });
 
+  it('a viewer who loses safeguarding access drops out at once, and hears nothing more', async () => {
+    const { token, id, incident } = who;
+    const leadB = await connect(portal.base, token.leadB!);
+    const viewer = await connect(portal.base, token.leadA!);
+    await view(viewer, incident);
+    await waitFor('B hears A views it', () => viewerIds(latest(leadB, incident))?.[0] === id.leadA);
+    const changed = await portal.call('PUT', `/users/${id.leadA}/permissions`, portal.admin, {
+      permissions: ['USER_IS_TEACHER'],
+    });
+    expect(changed.status).toBe(200);
+    await waitFor('B hears nobody views it', () => latest(leadB, incident)?.viewers.length === 0);
+    const heard = viewer.presence.length;
+    await view(leadB, incident);
+    expect(await view(viewer, incident)).toEqual({ error: 'You do not have permission to do this' });
+    expect(viewer.presence).toHaveLength(heard);
+    expect(await list(leadB)).toEqual({
+      incidents: [{ incidentId: incident, viewers: [{ userId: id.leadB, name: 'Ben Test' }] }],
+    });
+    // Access back (for the tests after this one).
+    await portal.settle(
+      await portal.call('PUT', `/users/${id.leadA}/permissions`, portal.admin, {
+        permissions: ['USER_IS_TEACHER', 'CAN_LEAD_SAFEGUARDING'],
+      }),
+    );
+  });
+
   it('claim and release: leads only, 409 naming the state, shown as the assigned lead', async () => {
     const { token, id, incident } = who;
     const { call, settle } = portal;

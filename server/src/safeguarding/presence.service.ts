@@ -21,6 +21,7 @@ const NOT_FOUND = 'Incident not found';
 @Injectable()
 export class SafeguardingPresence implements OnModuleInit {
   private readonly log: Log;
+  private readonly watched = new WeakSet<object>();
 
   constructor(
     private readonly live: LiveServer,
@@ -86,9 +87,28 @@ export class SafeguardingPresence implements OnModuleInit {
         },
       );
     });
-    socket.on('disconnect', () => {
-      // The socket has left its rooms already, so it no longer counts.
-      for (const incidentId of socket.data.viewing ?? []) this.broadcast(incidentId).catch(fail);
+    this.watchRoomLeaves();
+  }
+
+  /**
+   * A socket leaving the `safeguarding` room (it disconnected, or its user lost safeguarding access and
+   * `LiveSessions` took it out of the room) no longer counts: tell the room who is left on each incident
+   * it viewed. The adapter reports leaves of this process's sockets only, which is where their state is.
+   */
+  private watchRoomLeaves(): void {
+    const nsp = this.live.namespace;
+    if (!nsp || this.watched.has(nsp.adapter)) return;
+    this.watched.add(nsp.adapter);
+    nsp.adapter.on('leave-room', (room: string, socketId: string) => {
+      if (room !== SAFEGUARDING_ROOMS.access) return;
+      const left: LiveSocket | undefined = nsp.sockets.get(socketId);
+      const viewing = left?.data.viewing ?? [];
+      if (!left || viewing.length === 0) return;
+      left.data.viewing = [];
+      for (const incidentId of viewing)
+        this.broadcast(incidentId).catch((e: unknown) =>
+          this.log.warn({ err: e, userId: left.data.userId }, 'presence update failed'),
+        );
     });
   }
 
