@@ -5,6 +5,8 @@ import { safeguardingApi, type Incident } from '../api';
 import { useSafeguardingCommand } from '../hooks';
 
 const SHOWN = 4;
+/** Tooltips open on keyboard focus too, not only on hover. */
+const FOCUS_TOO = { hover: true, focus: true, touch: true };
 
 /** Avatars (initials) of the people who have an incident open, each named in a tooltip. */
 export function ViewerAvatars({
@@ -23,7 +25,13 @@ export function ViewerAvatars({
       </Text>
       <Avatar.Group spacing="xs">
         {viewers.slice(0, SHOWN).map((v) => (
-          <Tooltip key={v.userId} label={`${v.name || 'Someone'} is viewing`} withArrow>
+          <Tooltip
+            key={v.userId}
+            label={`${v.name || 'Someone'} is viewing`}
+            withArrow
+            position="bottom"
+            events={FOCUS_TOO}
+          >
             <Avatar size="sm" radius="xl" name={v.name || '?'} color="initials" alt={v.name} tabIndex={0} />
           </Tooltip>
         ))}
@@ -34,6 +42,8 @@ export function ViewerAvatars({
               .map((v) => v.name)
               .join(', ')}
             withArrow
+            position="bottom"
+            events={FOCUS_TOO}
           >
             <Avatar size="sm" radius="xl" tabIndex={0}>
               +{viewers.length - SHOWN}
