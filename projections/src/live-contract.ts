@@ -67,6 +67,21 @@ export interface ImportProgress {
   total: number;
 }
 
+/** Someone with safeguarding access who has an incident's page open (docs/decisions/0036). */
+export interface PresenceViewer {
+  userId: string;
+  name: string;
+}
+
+/** Who is viewing one incident now (every open tab of a user counts once). */
+export interface IncidentPresence {
+  incidentId: string;
+  viewers: PresenceViewer[];
+}
+
+export type PresenceViewAck = (result: IncidentPresence | { error: string }) => void;
+export type PresenceListAck = (result: { incidents: IncidentPresence[] } | { error: string }) => void;
+
 export interface ServerToClientEvents {
   /** An event this socket's rooms may see (live or replayed). */
   live: (message: LiveMessage) => void;
@@ -76,11 +91,22 @@ export interface ServerToClientEvents {
   ended: (info: { reason: LiveEndReason }) => void;
   /** A user import this user started advanced (room `user:{id}` only; not replayed on resume). */
   'import-progress': (progress: ImportProgress) => void;
+  /**
+   * Who views an incident changed (room `safeguarding` only; not replayed on resume: ask with
+   * `presence:list` after a (re)connect).
+   */
+  presence: (presence: IncidentPresence) => void;
 }
 
 export interface ClientToServerEvents {
   /** Replays what was missed after `lastPosition` (decimal string), then acknowledges. */
   resume: (lastPosition: string, ack: ResumeAck) => void;
+  /** This tab has the incident open (safeguarding access only); acknowledges with who views it now. */
+  'presence:view': (incidentId: string, ack?: PresenceViewAck) => void;
+  /** This tab left the incident (closing the socket does the same for everything it viewed). */
+  'presence:leave': (incidentId: string) => void;
+  /** Everyone viewing any incident now (safeguarding access only), for the triage board. */
+  'presence:list': (ack: PresenceListAck) => void;
 }
 
 /** What the client sends in the handshake: `io(url + LIVE_NAMESPACE, { path: LIVE_PATH, auth })`. */

@@ -146,6 +146,18 @@ export interface IncidentEscalatedData {
   leadsNotified: string[];
 }
 
+/** A lead took the incident on ("claimed by"); the same field the review's assigned lead sets. */
+export interface IncidentClaimedData {
+  incidentId: string;
+  leadId: string;
+}
+/** The claim ended (by its holder, or another lead when the holder is away). */
+export interface IncidentReleasedData {
+  incidentId: string;
+  /** The lead whose claim ended. */
+  leadId: string;
+}
+
 export type IncidentEvent =
   | { type: 'SafeguardingIncidentReported'; data: IncidentReportedData }
   | { type: 'SafeguardingIncidentAcknowledged'; data: IncidentAcknowledgedData }
@@ -157,7 +169,9 @@ export type IncidentEvent =
   | { type: 'SafeguardingIncidentReopened'; data: IncidentReopenedData }
   | { type: 'SafeguardingIncidentRiskLevelChanged'; data: IncidentRiskChangedData }
   | { type: 'SafeguardingIncidentCorrected'; data: IncidentCorrectedData }
-  | { type: 'SafeguardingIncidentEscalated'; data: IncidentEscalatedData };
+  | { type: 'SafeguardingIncidentEscalated'; data: IncidentEscalatedData }
+  | { type: 'SafeguardingIncidentClaimed'; data: IncidentClaimedData }
+  | { type: 'SafeguardingIncidentReleased'; data: IncidentReleasedData };
 
 export const INCIDENT_EVENT_TYPES: readonly IncidentEvent['type'][] = [
   'SafeguardingIncidentReported',
@@ -171,6 +185,8 @@ export const INCIDENT_EVENT_TYPES: readonly IncidentEvent['type'][] = [
   'SafeguardingIncidentRiskLevelChanged',
   'SafeguardingIncidentCorrected',
   'SafeguardingIncidentEscalated',
+  'SafeguardingIncidentClaimed',
+  'SafeguardingIncidentReleased',
 ];
 
 // Reads

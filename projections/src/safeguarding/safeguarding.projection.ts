@@ -128,6 +128,10 @@ export function chronologyEntry(e: IncidentEvent): { kind: string; summary: stri
         kind: 'escalated',
         summary: `Escalated: not acknowledged within ${e.data.minutesUnacknowledged} minutes`,
       };
+    case 'SafeguardingIncidentClaimed':
+      return { kind: 'claimed', summary: 'Claimed by a safeguarding lead' };
+    case 'SafeguardingIncidentReleased':
+      return { kind: 'released', summary: 'Claim released' };
   }
 }
 
@@ -370,6 +374,12 @@ export const safeguardingProjection = defineProjection({
       }
       case 'SafeguardingIncidentEscalated':
         changed = await updateIncident(tx, event, `escalated_at = $3`);
+        break;
+      case 'SafeguardingIncidentClaimed':
+        changed = await updateIncident(tx, event, `assigned_lead_id = $5`, [incident.data.leadId]);
+        break;
+      case 'SafeguardingIncidentReleased':
+        changed = await updateIncident(tx, event, `assigned_lead_id = NULL`);
         break;
     }
     if (!changed) return;

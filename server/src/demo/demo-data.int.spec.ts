@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { portalModes, startTestPortal, type TestPortal } from '../platform/testing/portal-harness.js';
 import { loadConfig } from '../platform/config/config.js';
+import { waitFor } from '../platform/testing/wait-for.js';
 import { DEMO_PASSWORD } from './demo-data.js';
 
 describe.each(portalModes)('demo data, $name', (mode) => {
@@ -33,6 +34,12 @@ describe.each(portalModes)('demo data, $name', (mode) => {
       'reported',
       'under_review',
     ]);
+    // The unacknowledged ones have escalated, so a newcomer sees the alert state on the board.
+    await waitFor('the escalations in the read model', async () => {
+      const reported = await call('GET', '/safeguarding-incidents/?status=reported', admin);
+      const items = reported.body.items as { escalated_at: string | null }[];
+      return items.length === 2 && items.every((i) => i.escalated_at !== null);
+    });
     const me = await call('GET', '/users/me', admin);
     expect(me.body.permission_list).toEqual(
       expect.arrayContaining(['CAN_LEAD_SAFEGUARDING', 'CAN_MODIFY_NETWORK']),

@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
 import type { Logger } from 'pino';
 import { SessionService } from '../platform/auth/session.service.js';
+import { EscalationScheduler } from '../safeguarding/escalation.scheduler.js';
 
 /** Every demo account signs in with this password (printed at start, listed in the README). */
 export const DEMO_PASSWORD = 'Demo-Password-2026';
@@ -168,7 +170,10 @@ interface Answer {
  */
 @Injectable()
 export class DemoData {
-  constructor(private readonly sessions: SessionService) {}
+  constructor(
+    private readonly sessions: SessionService,
+    private readonly modules: ModuleRef,
+  ) {}
 
   async seed(baseUrl: string, adminId: string, log: Logger): Promise<DemoSummary> {
     const started = Date.now();
@@ -327,6 +332,11 @@ export class DemoData {
       }
       await call('POST', `/safeguarding-incidents/${incidents[1]!}/acknowledge`, {});
       await call('POST', `/safeguarding-incidents/${incidents[1]!}/review`, {});
+      // The two concerns nobody acknowledged have escalated, as they would SAFEGUARDING_ESCALATION_MINUTES
+      // after their report (the read waits until the reports are in the read models).
+      await call('GET', '/safeguarding-incidents/?status=reported');
+      const escalation = this.modules.get(EscalationScheduler, { strict: false });
+      await escalation.runOnce(new Date(Date.now() + escalation.minutes * 60_000 + 1000));
 
       const summary: DemoSummary = {
         networks: NETWORKS.length,

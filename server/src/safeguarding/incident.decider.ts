@@ -57,6 +57,8 @@ export type IncidentCommand =
       value: string | null;
       reason: string;
     }
+  | { type: 'ClaimIncident'; incidentId: string; leadId: string }
+  | { type: 'ReleaseIncident'; incidentId: string; byLeadId: string }
   | {
       type: 'EscalateIncident';
       incidentId: string;
@@ -94,6 +96,10 @@ export function evolveIncident(state: IncidentState, event: IncidentEvent): Inci
       return state;
     case 'SafeguardingIncidentEscalated':
       return { ...state, escalated: true };
+    case 'SafeguardingIncidentClaimed':
+      return { ...state, assignedLeadId: event.data.leadId };
+    case 'SafeguardingIncidentReleased':
+      return { ...state, assignedLeadId: null };
   }
 }
 
@@ -104,7 +110,10 @@ export const foldIncident = (events: IncidentEvent[]) => events.reduce(evolveInc
  * Anything else is a 409 whose detail names the current state.
  */
 export const ALLOWED_FROM: Record<
-  Exclude<IncidentCommand['type'], 'ReportIncident' | 'CorrectIncident' | 'ChangeRiskLevel'>,
+  Exclude<
+    IncidentCommand['type'],
+    'ReportIncident' | 'CorrectIncident' | 'ChangeRiskLevel' | 'ClaimIncident' | 'ReleaseIncident'
+  >,
   readonly IncidentStatus[]
 > = {
   AcknowledgeIncident: ['reported'],
@@ -225,6 +234,23 @@ export function decideIncident(command: IncidentCommand, state: IncidentState): 
           data: { incidentId, field: command.field, value: command.value, reason: command.reason },
         },
       ];
+    case 'ClaimIncident':
+      if (state.status === 'closed')
+        throw new SafeguardingError('conflict', 'Cannot claim an incident that is closed');
+      if (state.assignedLeadId === command.leadId)
+        throw new SafeguardingError('conflict', 'You have already claimed this incident');
+      if (state.assignedLeadId !== null)
+        throw new SafeguardingError(
+          'conflict',
+          'Cannot claim an incident that is claimed by another lead (it must be released first)',
+        );
+      return [{ type: 'SafeguardingIncidentClaimed', data: { incidentId, leadId: command.leadId } }];
+    case 'ReleaseIncident':
+      if (state.status === 'closed')
+        throw new SafeguardingError('conflict', 'Cannot release an incident that is closed');
+      if (state.assignedLeadId === null)
+        throw new SafeguardingError('conflict', 'Cannot release an incident that is not claimed');
+      return [{ type: 'SafeguardingIncidentReleased', data: { incidentId, leadId: state.assignedLeadId } }];
     case 'EscalateIncident':
       requireFrom(command.type, state);
       if (state.escalated) throw new SafeguardingError('conflict', 'Incident is already escalated');

@@ -92,6 +92,18 @@ const escalate: IncidentCommand = {
   leadsNotified: [LEAD],
 };
 
+const OTHER_LEAD = '77777777-7777-4777-8777-777777777777';
+const claim: IncidentCommand = { type: 'ClaimIncident', incidentId: ID, leadId: LEAD };
+const release: IncidentCommand = { type: 'ReleaseIncident', incidentId: ID, byLeadId: LEAD };
+const claimed: IncidentEvent = {
+  type: 'SafeguardingIncidentClaimed',
+  data: { incidentId: ID, leadId: LEAD },
+};
+const released: IncidentEvent = {
+  type: 'SafeguardingIncidentReleased',
+  data: { incidentId: ID, leadId: LEAD },
+};
+
 const rows: Array<{
   name: string;
   given: IncidentEvent[];
@@ -283,6 +295,56 @@ const rows: Array<{
     given: [reported, acknowledged],
     when: escalate,
     then: '409 Cannot escalate an incident that is acknowledged (allowed from: reported)',
+  },
+  { name: 'a lead claims a new report', given: [reported], when: claim, then: [claimed] },
+  {
+    name: 'a lead claims an incident under review with nobody assigned',
+    given: [reported, acknowledged, { ...reviewing, data: { incidentId: ID, leadId: LEAD } }, released],
+    when: { ...claim, leadId: OTHER_LEAD },
+    then: [{ type: 'SafeguardingIncidentClaimed', data: { incidentId: ID, leadId: OTHER_LEAD } }],
+  },
+  {
+    name: 'claiming twice is a conflict',
+    given: [reported, claimed],
+    when: claim,
+    then: '409 You have already claimed this incident',
+  },
+  {
+    name: 'an incident claimed by another lead is not taken over',
+    given: [reported, claimed],
+    when: { ...claim, leadId: OTHER_LEAD },
+    then: '409 Cannot claim an incident that is claimed by another lead (it must be released first)',
+  },
+  {
+    name: 'the lead assigned by the review holds the claim',
+    given: [reported, acknowledged, reviewing],
+    when: { ...claim, leadId: OTHER_LEAD },
+    then: '409 Cannot claim an incident that is claimed by another lead (it must be released first)',
+  },
+  {
+    name: 'a closed incident cannot be claimed',
+    given: [reported, acknowledged, reviewing, released, closed],
+    when: claim,
+    then: '409 Cannot claim an incident that is closed',
+  },
+  { name: 'the holder releases a claim', given: [reported, claimed], when: release, then: [released] },
+  {
+    name: 'another lead may release a claim (the event names whose claim ended)',
+    given: [reported, claimed],
+    when: { ...release, byLeadId: OTHER_LEAD },
+    then: [released],
+  },
+  {
+    name: 'releasing an unclaimed incident is a conflict',
+    given: [reported],
+    when: release,
+    then: '409 Cannot release an incident that is not claimed',
+  },
+  {
+    name: 'a claim can be taken again after a release',
+    given: [reported, claimed, released],
+    when: { ...claim, leadId: OTHER_LEAD },
+    then: [{ type: 'SafeguardingIncidentClaimed', data: { incidentId: ID, leadId: OTHER_LEAD } }],
   },
 ];
 

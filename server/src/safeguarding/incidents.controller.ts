@@ -353,6 +353,32 @@ export class IncidentsController {
     return this.written(id, await this.run(req, { type: 'StartReview', incidentId: id, leadId }));
   }
 
+  @Post(':id/claim')
+  @HttpCode(HttpStatus.OK)
+  @RequirePermissions(...LEAD_PERMISSIONS)
+  @ApiOkResponse({ type: IncidentWritten })
+  @ApiConflictResponse({ description: 'Closed, or already claimed' })
+  async claim(@Req() req: AuthenticatedRequest, @Param('id', ParseUUIDPipe) id: string) {
+    this.requireLead(req);
+    return this.written(
+      id,
+      await this.run(req, { type: 'ClaimIncident', incidentId: id, leadId: req.actor!.userId }),
+    );
+  }
+
+  @Post(':id/release')
+  @HttpCode(HttpStatus.OK)
+  @RequirePermissions(...LEAD_PERMISSIONS)
+  @ApiOkResponse({ type: IncidentWritten })
+  @ApiConflictResponse({ description: 'Closed, or not claimed' })
+  async release(@Req() req: AuthenticatedRequest, @Param('id', ParseUUIDPipe) id: string) {
+    this.requireLead(req);
+    return this.written(
+      id,
+      await this.run(req, { type: 'ReleaseIncident', incidentId: id, byLeadId: req.actor!.userId }),
+    );
+  }
+
   @Post(':id/actions')
   @HttpCode(HttpStatus.OK)
   @RequirePermissions(...LEAD_PERMISSIONS)

@@ -197,6 +197,12 @@ export class IncidentView {
   @ApiProperty({ nullable: true, type: String }) acknowledged_at!: string | null;
   @ApiProperty({ nullable: true, type: String }) acknowledged_by!: string | null;
   @ApiProperty({ nullable: true, type: String }) assigned_lead_id!: string | null;
+  @ApiProperty({
+    nullable: true,
+    type: NamedRef,
+    description: 'The lead who claimed it (or was assigned by the review): "claimed by"',
+  })
+  assigned_lead!: NamedRef | null;
   @ApiProperty({ nullable: true, type: String }) escalated_at!: string | null;
   @ApiProperty({ nullable: true, type: String }) closed_at!: string | null;
   @ApiProperty({ type: 'array', items: { type: 'object' } }) actions!: unknown[];

@@ -21,6 +21,9 @@ export const chronologyView = (r: ChronologyRow): ChronologyEntryView => ({
   actor_id: r.actor_id,
 });
 
+/** Escalated incidents nobody has acknowledged yet stay at the top of the triage board. */
+const PINNED_FIRST = `(status = 'reported' AND escalated_at IS NOT NULL) DESC`;
+
 /** Queries on the safeguarding read models (projection `safeguarding`). */
 @Injectable()
 export class IncidentsReadModel {
@@ -58,7 +61,7 @@ export class IncidentsReadModel {
       params,
     );
     const { rows } = await this.sql.query<IncidentRow>(
-      `SELECT * FROM rm_sg_incidents ${whereSql} ORDER BY reported_at DESC, id LIMIT ${size} OFFSET ${(page - 1) * size}`,
+      `SELECT * FROM rm_sg_incidents ${whereSql} ORDER BY ${PINNED_FIRST}, reported_at DESC, id LIMIT ${size} OFFSET ${(page - 1) * size}`,
       params,
     );
     return { items: await this.views(rows), total: Number(count[0]?.total ?? 0), page, size };
@@ -70,6 +73,7 @@ export class IncidentsReadModel {
     const typeIds = new Set<string>();
     for (const r of rows) {
       userIds.add(r.reporter_id);
+      if (r.assigned_lead_id) userIds.add(r.assigned_lead_id);
       r.student_ids.forEach((id) => userIds.add(id));
       r.type_ids.forEach((id) => typeIds.add(id));
     }
@@ -93,6 +97,7 @@ export class IncidentsReadModel {
       acknowledged_at: iso(r.acknowledged_at),
       acknowledged_by: r.acknowledged_by,
       assigned_lead_id: r.assigned_lead_id,
+      assigned_lead: r.assigned_lead_id ? ref(users, r.assigned_lead_id) : null,
       escalated_at: iso(r.escalated_at),
       closed_at: iso(r.closed_at),
       actions: r.actions,

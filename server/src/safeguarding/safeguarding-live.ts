@@ -63,7 +63,11 @@ export function safeguardingAudience(event: RecordedEvent): Delivery[] {
       summary.minutesUnacknowledged = data.minutesUnacknowledged;
       break;
     case 'SafeguardingIncidentReviewStarted':
+    case 'SafeguardingIncidentClaimed':
       summary.assignedLeadId = data.leadId;
+      break;
+    case 'SafeguardingIncidentReleased':
+      summary.assignedLeadId = null;
       break;
   }
   return [{ room: SAFEGUARDING_ROOMS.access, data: summary }];

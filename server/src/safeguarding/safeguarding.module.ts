@@ -7,6 +7,7 @@ import { FeedbackTokens } from './feedback-tokens.js';
 import { IncidentTypesController } from './incident-types.controller.js';
 import { IncidentsController } from './incidents.controller.js';
 import { IncidentsReadModel } from './incidents.read.js';
+import { SafeguardingPresence } from './presence.service.js';
 import { SafeguardingSetup } from './safeguarding.setup.js';
 import { StudentLinks } from './student-links.js';
 
@@ -23,6 +24,7 @@ import { StudentLinks } from './student-links.js';
     IncidentsReadModel,
     StudentLinks,
     SafeguardingSetup,
+    SafeguardingPresence,
     EscalationScheduler,
     FeedbackTokens,
     FeedbackLinksService,

@@ -21,13 +21,14 @@ import { NetworkSwitcher } from '../../features/networks/NetworkSwitcher';
 import { useLiveStatus } from '../../shared/live/live-connection';
 import { useLive } from '../../shared/live/useLive';
 import { useSafeguardingLive } from '../../features/safeguarding/hooks';
+import { useSafeguardingPresence } from '../../features/safeguarding/presence';
 import { usePermissions, useSession } from '../../shared/session';
 import { ConnectionIndicator } from '../../shared/ui/ConnectionIndicator';
 import { Icon, type IconName } from '../../shared/ui/icons';
 import { TimezoneMismatchBanner } from '../../shared/ui/TimezoneMismatchBanner';
 import { ImpersonationBanner } from '../../features/impersonation/ImpersonationBanner';
 import { BrandMark } from '../../shared/ui/BrandMark';
-import { userTypeLabel } from '../access';
+import { canAccessSafeguarding, userTypeLabel } from '../access';
 import { activeNavTarget, navigationFor, type NavGroup } from '../routes';
 import classes from './PortalLayout.module.css';
 
@@ -145,6 +146,7 @@ export function PortalLayout() {
   useLive(logout);
   // New and escalated safeguarding incidents are announced wherever the user is in the portal.
   useSafeguardingLive();
+  useSafeguardingPresence(canAccessSafeguarding(permissions));
   const groups = useMemo(() => navigationFor(permissions), [permissions]);
   const { pathname } = useLocation();
 

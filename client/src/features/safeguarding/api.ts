@@ -92,6 +92,8 @@ export interface Incident {
   acknowledged_at: string | null;
   acknowledged_by: string | null;
   assigned_lead_id: string | null;
+  /** The lead who claimed it (or the review assigned): "claimed by". */
+  assigned_lead: NamedRef | null;
   escalated_at: string | null;
   closed_at: string | null;
   actions: IncidentAction[];

@@ -1,9 +1,11 @@
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient, keepPreviousData } from '@tanstack/react-query';
-import { useEffect, useRef } from 'react';
+import { createElement, useEffect, useRef } from 'react';
+import { useNavigate } from 'react-router-dom';
 import { onLiveMessage } from '../../shared/live/live-connection';
 import { notifyError } from '../../shared/notify';
 import { getItem } from '../../shared/storage';
+import { EscalationMessage } from './components/EscalationMessage';
 import { safeguardingApi, type IncidentFilters, type ReportIncidentInput } from './api';
 
 export const SAFEGUARDING_KEY = 'safeguarding';
@@ -70,6 +72,7 @@ function browserNotify(title: string, body: string, tag: string) {
  */
 export function useSafeguardingLive() {
   const client = useQueryClient();
+  const navigate = useNavigate();
   useEffect(
     () =>
       onLiveMessage((message) => {
@@ -103,11 +106,18 @@ export function useSafeguardingLive() {
           browserNotify('New safeguarding incident', `A new incident was reported${risk}.`, data.incidentId);
         }
         if (message.type === 'SafeguardingIncidentEscalated' && data.incidentId) {
+          const id = `escalated-${data.incidentId}`;
           notifications.show({
-            id: `escalated-${data.incidentId}`,
+            id,
             color: 'red',
             title: 'Incident not acknowledged',
-            message: `An incident has waited ${data.minutesUnacknowledged ?? 'several'} minutes without acknowledgement.`,
+            message: createElement(EscalationMessage, {
+              minutes: data.minutesUnacknowledged,
+              onOpen: () => {
+                notifications.hide(id);
+                void navigate(`/safeguarding-incidents/${data.incidentId}`);
+              },
+            }),
             autoClose: false,
           });
           browserNotify(
@@ -117,7 +127,7 @@ export function useSafeguardingLive() {
           );
         }
       }),
-    [client],
+    [client, navigate],
   );
 }
 

@@ -5,6 +5,7 @@ import {
   LIVE_PATH,
   type ClientToServerEvents,
   type ImportProgress,
+  type IncidentPresence,
   type LiveMessage,
   type ServerToClientEvents,
 } from '@portal/projections/live-contract';
@@ -38,6 +39,33 @@ export function onImportProgress(listener: ImportProgressListener): () => void {
   return () => importListeners.delete(listener);
 }
 
+export type LiveClientSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
+
+let currentSocket: LiveClientSocket | null = null;
+const connectListeners = new Set<(socket: LiveClientSocket) => void>();
+const presenceListeners = new Set<(presence: IncidentPresence) => void>();
+
+/**
+ * Calls `listener` with the socket each time the tab's live connection (re)connects, and at once when
+ * it is connected now: per-connection state on the server (what this tab views) is sent again there.
+ */
+export function onLiveConnected(listener: (socket: LiveClientSocket) => void): () => void {
+  connectListeners.add(listener);
+  if (currentSocket?.connected) listener(currentSocket);
+  return () => connectListeners.delete(listener);
+}
+
+/** The live socket when connected (for client→server messages), otherwise null. */
+export function connectedLiveSocket(): LiveClientSocket | null {
+  return currentSocket?.connected ? currentSocket : null;
+}
+
+/** Subscribes to `presence` messages (who views an incident; safeguarding access only). */
+export function onPresence(listener: (presence: IncidentPresence) => void): () => void {
+  presenceListeners.add(listener);
+  return () => presenceListeners.delete(listener);
+}
+
 /** True when `position` is new: positions are strictly increasing, so anything not above the last is a repeat. */
 export function isNewPosition(position: string, last: string | null): boolean {
   return last === null || BigInt(position) > BigInt(last);
@@ -58,20 +86,24 @@ export interface LiveConnectionOptions {
  * processed position, so the server replays what was missed; repeats are dropped by position.
  */
 export function connectLive(options: LiveConnectionOptions): () => void {
-  const socket: Socket<ServerToClientEvents, ClientToServerEvents> = io(
-    `${options.url ?? ''}${LIVE_NAMESPACE}`,
-    {
-      path: LIVE_PATH,
-      transports: ['websocket'],
-      auth: (cb) => {
-        const last = useLiveStatus.getState().lastPosition;
-        cb(last === null ? { token: options.token } : { token: options.token, lastPosition: last });
-      },
+  const socket: LiveClientSocket = io(`${options.url ?? ''}${LIVE_NAMESPACE}`, {
+    path: LIVE_PATH,
+    transports: ['websocket'],
+    auth: (cb) => {
+      const last = useLiveStatus.getState().lastPosition;
+      cb(last === null ? { token: options.token } : { token: options.token, lastPosition: last });
     },
-  );
+  });
   useLiveStatus.setState({ state: 'connecting' });
+  currentSocket = socket;
 
-  socket.on('connect', () => useLiveStatus.setState({ state: 'connected' }));
+  socket.on('connect', () => {
+    useLiveStatus.setState({ state: 'connected' });
+    for (const listener of connectListeners) listener(socket);
+  });
+  socket.on('presence', (presence) => {
+    for (const listener of presenceListeners) listener(presence);
+  });
   socket.on('disconnect', () => useLiveStatus.setState({ state: socket.active ? 'connecting' : 'offline' }));
   socket.on('connect_error', (error) => {
     const rejected: string[] = [
@@ -107,6 +139,7 @@ export function connectLive(options: LiveConnectionOptions): () => void {
   });
 
   return () => {
+    if (currentSocket === socket) currentSocket = null;
     socket.disconnect();
     useLiveStatus.setState({ state: 'offline' });
   };

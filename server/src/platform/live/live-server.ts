@@ -46,6 +46,7 @@ export class LiveServer implements OnModuleDestroy {
   private readonly pendingRooms = new WeakMap<LiveSocket, string[]>();
   private readonly replaying = new WeakSet<LiveSocket>();
   private sweeper: NodeJS.Timeout | null = null;
+  private readonly connectionHandlers: ((socket: LiveSocket) => void)[] = [];
   /** How often this process re-checks the sessions of its own sockets (idle or expired sessions). */
   static sweepIntervalMs = 60_000;
   private readonly log: Log;
@@ -66,6 +67,14 @@ export class LiveServer implements OnModuleDestroy {
     return this.io?.of(LIVE_NAMESPACE) ?? null;
   }
 
+  /**
+   * Domain modules add their client→server messages here (at module init, before `attach`): the
+   * handler runs for every authenticated socket once it has joined its rooms.
+   */
+  onConnection(handler: (socket: LiveSocket) => void): void {
+    this.connectionHandlers.push(handler);
+  }
+
   async attach(httpServer: HttpServer): Promise<void> {
     if (this.io) throw new Error('The live server is already attached');
     const io: LiveIo = new Server(httpServer, {
@@ -73,6 +82,10 @@ export class LiveServer implements OnModuleDestroy {
       serveClient: false,
       // Other upgrades on this port (the Yjs endpoint at /collab/) may authenticate slowly: leave them be.
       destroyUpgrade: false,
+      // A connection lost without a close (network gone, laptop lid shut) is noticed within 10 s, so
+      // presence and the sweep do not keep a dead socket for the default 45 s.
+      pingInterval: 5_000,
+      pingTimeout: 5_000,
     });
     this.io = io;
     if (this.config.redisUrl) io.adapter(await this.redisAdapter(this.config.redisUrl));
@@ -176,6 +189,7 @@ export class LiveServer implements OnModuleDestroy {
     // Joined before anything is replayed: nothing published from here on is missed.
     void socket.join(this.pendingRooms.get(socket) ?? []);
     this.pendingRooms.delete(socket);
+    for (const handler of this.connectionHandlers) handler(socket);
     socket.on('resume', (lastPosition, ack) => {
       if (typeof ack !== 'function') return;
       const after = parsePosition(lastPosition);

@@ -6,6 +6,8 @@ export interface LiveSocketData {
   userId: string;
   sessionId: string;
   impersonatorId: string | null;
+  /** Incidents this socket has open (safeguarding presence, docs/decisions/0036). */
+  viewing?: string[];
 }
 
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type

@@ -1,24 +1,37 @@
-import { Badge, Group, Table, Text } from '@mantine/core';
+import { Badge, Group, Stack, Table, Text } from '@mantine/core';
 import { formatInZone } from '../../../shared/dates';
 import type { Incident } from '../api';
+import { useIncidentViewers } from '../presence';
 import { RiskBadge, StatusBadge } from './IncidentBadges';
+import { ClaimButton, ClaimedBy, ViewerAvatars } from './IncidentPeople';
 import classes from './IncidentRow.module.css';
 
-/** One incident in a list; the whole row opens it (Enter or Space on the focused row too). */
+/**
+ * One incident in a list; the whole row opens it (Enter or Space on the focused row too). With
+ * `people`, the triage board's column: who claimed it, who is viewing it (live), and Claim / Release
+ * for leads.
+ */
 export function IncidentRow({
   incident,
   timezone,
   fresh,
   onOpen,
+  people,
 }: {
   incident: Incident;
   timezone: string;
   fresh?: boolean;
   onOpen: () => void;
+  people?: { meId?: string; isLead: boolean };
 }) {
+  const escalated = incident.escalated_at !== null && incident.status === 'reported';
+  const className = [classes.row, fresh && classes.fresh, escalated && classes.escalated]
+    .filter(Boolean)
+    .join(' ');
   return (
     <Table.Tr
-      className={fresh ? `${classes.row} ${classes.fresh}` : classes.row}
+      className={className}
+      data-incident={incident.id}
       tabIndex={0}
       aria-label={`Incident about ${incident.students.map((s) => s.name).join(', ')}, ${incident.status.replace('_', ' ')}`}
       onClick={onOpen}
@@ -51,8 +64,8 @@ export function IncidentRow({
       <Table.Td>
         <Group gap={6}>
           <StatusBadge status={incident.status} />
-          {incident.escalated_at && incident.status === 'reported' && (
-            <Badge color="red" variant="dot" size="sm">
+          {escalated && (
+            <Badge color="red" variant="filled" size="sm">
               Escalated
             </Badge>
           )}
@@ -61,6 +74,24 @@ export function IncidentRow({
       <Table.Td>
         <Text size="sm">{incident.reporter.name}</Text>
       </Table.Td>
+      {people && (
+        <Table.Td>
+          <IncidentPeople incident={incident} meId={people.meId} isLead={people.isLead} />
+        </Table.Td>
+      )}
     </Table.Tr>
+  );
+}
+
+function IncidentPeople({ incident, meId, isLead }: { incident: Incident; meId?: string; isLead: boolean }) {
+  const viewers = useIncidentViewers(incident.id);
+  return (
+    <Stack gap={4} align="flex-start">
+      <Group gap="xs" wrap="nowrap">
+        <ClaimedBy incident={incident} meId={meId} />
+        {isLead && <ClaimButton incident={incident} meId={meId} />}
+      </Group>
+      <ViewerAvatars viewers={viewers} />
+    </Stack>
   );
 }

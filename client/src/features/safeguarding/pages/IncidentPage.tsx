@@ -16,7 +16,7 @@ import {
 import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
-import { isSafeguardingLead } from '../../../app/access';
+import { canAccessSafeguarding, isSafeguardingLead } from '../../../app/access';
 import { ApiError } from '../../../shared/api/client';
 import { notifyError } from '../../../shared/notify';
 import { formatInZone, viewerTimezone, DATE_FORMAT } from '../../../shared/dates';
@@ -25,8 +25,10 @@ import { PRODUCT_NAME } from '../../../shared/ui/BrandMark';
 import { safeguardingApi, type IncidentDetails } from '../api';
 import { RiskBadge, StatusBadge } from '../components/IncidentBadges';
 import { FeedbackLinksCard } from '../components/FeedbackLinksCard';
+import { ClaimButton, ClaimedBy, ViewerAvatars } from '../components/IncidentPeople';
 import { WorkflowPanel } from '../components/WorkflowPanel';
 import { SAFEGUARDING_KEY, useIncident } from '../hooks';
+import { useIncidentViewers, useViewingIncident } from '../presence';
 
 const CollabEditor = lazy(() => import('../../../shared/collab/CollabEditor'));
 
@@ -73,6 +75,11 @@ function IncidentView({
   const permissions = usePermissions();
   const timezone = viewerTimezone(user);
   const lead = isSafeguardingLead(permissions);
+  const meId = user ? String(user.id) : undefined;
+  const triage = !partnerView && canAccessSafeguarding(permissions);
+  // Others with safeguarding access see on their board that this user has the incident open.
+  useViewingIncident(incident.id, triage);
+  const others = useIncidentViewers(incident.id, meId);
   const mayWrite = !partnerView && (lead || incident.reporter.id === user?.id);
   const students = incident.students.map((s) => s.name).join(', ');
 
@@ -94,6 +101,11 @@ function IncidentView({
           {incident.escalated_at && incident.status === 'reported' && (
             <Badge color="red">Escalated {formatInZone(incident.escalated_at, timezone)}</Badge>
           )}
+          {incident.escalated_at && incident.status !== 'reported' && (
+            <Badge color="red" variant="outline">
+              Was escalated
+            </Badge>
+          )}
         </Group>
         <Title order={1}>{students}</Title>
         <Text c="dimmed" size="sm" mt={4}>
@@ -102,6 +114,21 @@ function IncidentView({
           {incident.lead_told_verbally ? ' · lead told verbally' : ''}
           {incident.lesson_id ? ` · lesson ${incident.lesson_id}` : ''}
         </Text>
+        {triage && (
+          <Group gap="md" mt="xs" aria-live="polite">
+            <Group gap="xs">
+              <ClaimedBy incident={incident} meId={meId} />
+              {lead && <ClaimButton incident={incident} meId={meId} releaseOthers />}
+            </Group>
+            {others.length > 0 ? (
+              <ViewerAvatars viewers={others} label="Also viewing" />
+            ) : (
+              <Text size="xs" c="dimmed">
+                Nobody else has it open
+              </Text>
+            )}
+          </Group>
+        )}
       </div>
 
       <Grid gap="lg">

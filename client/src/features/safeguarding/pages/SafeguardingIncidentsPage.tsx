@@ -18,7 +18,8 @@ import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { viewerTimezone } from '../../../shared/dates';
 import { setItem } from '../../../shared/storage';
-import { useSession } from '../../../shared/session';
+import { isSafeguardingLead } from '../../../app/access';
+import { usePermissions, useSession } from '../../../shared/session';
 import { PRODUCT_NAME } from '../../../shared/ui/BrandMark';
 import { RISK_LEVELS, STATUS_LABELS, type IncidentStatus, type RiskLevel } from '../api';
 import { IncidentRow } from '../components/IncidentRow';
@@ -75,6 +76,7 @@ function TabCount({ status }: { status?: IncidentStatus[] }) {
 export function SafeguardingIncidentsPage() {
   const navigate = useNavigate();
   const user = useSession((s) => s.user);
+  const lead = isSafeguardingLead(usePermissions());
   const timezone = viewerTimezone(user);
   const [tab, setTab] = useState('open');
   const [page, setPage] = useState(1);
@@ -132,7 +134,7 @@ export function SafeguardingIncidentsPage() {
           <Title order={1}>Safeguarding incidents</Title>
           <Text c="dimmed" mt={4}>
             New concerns appear here the moment they are reported. Acknowledge each one promptly:
-            unacknowledged incidents escalate to every lead.
+            unacknowledged incidents escalate to every lead and stay pinned at the top, marked in red.
           </Text>
         </div>
         <Group>
@@ -211,6 +213,7 @@ export function SafeguardingIncidentsPage() {
                 <Table.Th>Risk</Table.Th>
                 <Table.Th>Stage</Table.Th>
                 <Table.Th>Reported by</Table.Th>
+                <Table.Th>Claimed / viewing</Table.Th>
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
@@ -221,6 +224,7 @@ export function SafeguardingIncidentsPage() {
                   timezone={timezone}
                   fresh={fresh.has(incident.id)}
                   onOpen={() => void navigate(`/safeguarding-incidents/${incident.id}`)}
+                  people={{ meId: user ? String(user.id) : undefined, isLead: lead }}
                 />
               ))}
             </Table.Tbody>
