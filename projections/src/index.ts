@@ -14,6 +14,7 @@ export * from './permission-templates/permission-templates.projection.js';
 export * from './networks/networks.projection.js';
 export * from './one-page-profiles/one-page-profiles.projection.js';
 export * from './users/student-activity.projection.js';
+export * from './student-links/student-links.projection.js';
 
 import { usersProjection } from './users/users.projection.js';
 import { permissionAuditProjection } from './permission-audit/permission-audit.projection.js';
@@ -26,6 +27,7 @@ import { permissionTemplatesProjection } from './permission-templates/permission
 import { networksProjection } from './networks/networks.projection.js';
 import { onePageProfilesProjection } from './one-page-profiles/one-page-profiles.projection.js';
 import { studentActivityProjection } from './users/student-activity.projection.js';
+import { studentLinksProjection } from './student-links/student-links.projection.js';
 import type { Projection } from './projection.js';
 
 /** Every read model the portal maintains, in the order they are created. */
@@ -41,4 +43,5 @@ export const allProjections: readonly Projection[] = [
   networksProjection,
   onePageProfilesProjection,
   studentActivityProjection,
+  studentLinksProjection,
 ];

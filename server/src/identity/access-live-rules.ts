@@ -1,10 +1,14 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { NETWORK_EVENT_TYPES, PERMISSION_TEMPLATE_EVENT_TYPES } from '@portal/projections';
+import type { UserStudentLinksChangedData } from '@portal/projections';
+import { userStreamAudience } from '../platform/live/default-rules.js';
 import { LiveRooms, RoomPolicy } from '../platform/live/room-policy.js';
 
 /**
  * Permission-template and network changes reach administrators on the live channel (only which one
  * changed, enough to refetch). `UserImpersonated` follows the `user-{id}` rule of the platform.
+ * A change of a partner's linked students (decision 0034) follows that rule too (administrators and
+ * the partner's own `user:{id}` room) and also reaches each student linked or unlinked.
  */
 @Injectable()
 export class AccessLiveRules implements OnModuleInit {
@@ -19,5 +23,15 @@ export class AccessLiveRules implements OnModuleInit {
       this.rooms.forEventType(type, (event) => [
         { room: LiveRooms.admins, data: { networkId: (event.data as { networkId: string }).networkId } },
       ]);
+    this.rooms.forEventType('UserStudentLinksChanged', (event) => {
+      const { linked = [], unlinked = [] } = (event.data ?? {}) as Partial<UserStudentLinksChangedData>;
+      return [
+        ...userStreamAudience(event),
+        ...[...linked, ...unlinked].map((studentId) => ({
+          room: LiveRooms.user(studentId),
+          data: { studentId },
+        })),
+      ];
+    });
   }
 }

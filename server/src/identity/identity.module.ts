@@ -16,6 +16,8 @@ import { PasswordRecoveryController } from './password-recovery.controller.js';
 import { TokenLinks } from './token-links.js';
 import { MailOutboxController } from '../platform/mail/mail-outbox.controller.js';
 import { UsersReadModel } from './users.read.js';
+import { StudentLinksReadModel } from './relations/student-links.read.js';
+import { StudentLinksController } from './relations/student-links.controller.js';
 import { UserExportsController } from './csv/user-exports.controller.js';
 import { UserImportsController } from './csv/user-imports.controller.js';
 import { StudentContactsController } from './csv/student-contacts.controller.js';
@@ -57,6 +59,7 @@ import { PermissionTemplatesController } from './permission-templates/permission
     ImpersonationController,
     StudentFilesController,
     UserDeletionController,
+    StudentLinksController,
     UsersController,
     AuditController,
     PermissionTemplatesController,
@@ -78,6 +81,7 @@ import { PermissionTemplatesController } from './permission-templates/permission
     CustomFields,
     FirstSuperuser,
     UsersReadModel,
+    StudentLinksReadModel,
     NetworksReadModel,
     AccessLiveRules,
     UserCommandHandler,
@@ -90,6 +94,7 @@ import { PermissionTemplatesController } from './permission-templates/permission
   exports: [
     FirstSuperuser,
     UsersReadModel,
+    StudentLinksReadModel,
     NetworksReadModel,
     UserAccess,
     ACTOR_LOADER,
