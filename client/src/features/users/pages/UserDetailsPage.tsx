@@ -1,13 +1,15 @@
 import { Alert, Anchor, Badge, Button, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { Link, useParams } from 'react-router-dom';
-import { canAudit, canModifyUser, isAdmin } from '../../../app/access';
+import { canAudit, canManageUserRelations, canModifyUser, isAdmin } from '../../../app/access';
 import { ApiError } from '../../../shared/api/client';
 import { formatInZone, viewerTimezone } from '../../../shared/dates';
 import { usePermissions, useSession } from '../../../shared/session';
 import { PRODUCT_NAME } from '../../../shared/ui/BrandMark';
 import { Icon } from '../../../shared/ui/icons';
 import { ScreenSkeleton } from '../../../shared/ui/ScreenSkeleton';
+import { LinkedPartnersCard } from '../../relations/components/LinkedPartnersCard';
+import { LinkedStudentsCard } from '../../relations/components/LinkedStudentsCard';
 import { useUser } from '../api';
 import { AccountActions } from '../components/AccountActions';
 import { actionErrorText } from '../components/ConfirmDialog';
@@ -65,6 +67,9 @@ export function UserDetailsPage() {
   const partnerHas = (prefix: string) => permissions.some((p) => p.startsWith(prefix));
   const canEdit = admin || partnerHas('PARTNER_CAN_EDIT_');
   const canDisable = admin || partnerHas('PARTNER_CAN_DISABLE_');
+  // Relations (ADR 0034): managers see and edit them; a partner user sees their own linked students.
+  const manageRelations = canManageUserRelations(permissions);
+  const ownPage = viewer !== null && String(viewer.id) === user.id;
 
   return (
     <Stack gap="md">
@@ -147,6 +152,10 @@ export function UserDetailsPage() {
       </SimpleGrid>
 
       <ContactsCard user={user} canEdit={canEdit} />
+      {user.user_type === 'partner' && (manageRelations || ownPage) && (
+        <LinkedStudentsCard key={user.id} user={user} canEdit={manageRelations} />
+      )}
+      {user.user_type === 'student' && manageRelations && <LinkedPartnersCard key={user.id} user={user} />}
       {admin && canModifyUser(permissions) && <PermissionsEditor key={user.updated_at} user={user} />}
     </Stack>
   );
