@@ -166,7 +166,10 @@ test('a partner super-admin manages links on partner/relationships', async ({ br
   const students = head.getByRole('combobox', { name: 'Students' });
   await students.click();
   await head.getByRole('option', { name: /Kai Birchley/ }).click();
-  await head.getByRole('dialog').getByText(/Choose students of Birch Hill School/).click();
+  await head
+    .getByRole('dialog')
+    .getByText(/Choose students of Birch Hill School/)
+    .click();
   await head.getByRole('dialog').getByRole('button', { name: 'Save' }).click();
   await expect(card.getByRole('link', { name: 'Kai Birchley' })).toBeVisible();
   const linked = await api<{ items: { login: string }[] }>(
