@@ -1,7 +1,15 @@
-import { expect, test, type Browser, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { adminToken, api, createCustomer, createUser, signInAsAdmin } from './support/portal-api.js';
+import {
+  adminToken,
+  api,
+  createCustomer,
+  createUser,
+  signInAsAdmin,
+  signedIn,
+  tokenFor,
+} from './support/portal-api.js';
 
 /**
  * Partner ↔ student relations (ADR 0034): an administrator links a student to a link contact on the
@@ -13,17 +21,6 @@ const artifacts = join(dirname(fileURLToPath(import.meta.url)), '.artifacts');
 const shot = (page: Page, name: string) =>
   page.screenshot({ path: join(artifacts, `${name}.png`), fullPage: true });
 const PASSWORD = 'Relations-e2e-2026';
-
-async function signedIn(browser: Browser, email: string): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
-  const page = await context.newPage();
-  await page.goto('/login');
-  await page.getByRole('textbox', { name: 'Email' }).fill(email);
-  await page.getByRole('textbox', { name: 'Password', exact: true }).fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-  await expect(page).toHaveURL(/\/dashboard$/);
-  return page;
-}
 
 test.use({ viewport: { width: 1400, height: 900 } });
 
@@ -60,15 +57,22 @@ test('an administrator links a student to a link contact, who sees the student a
   });
 
   // The link contact watches their own page: nobody linked yet.
-  const contact = await signedIn(browser, 'lina.link@rowan.example');
+  const contact = await signedIn(browser, 'lina.link@rowan.example', PASSWORD);
   await contact.goto(`/users/${contactId}/details`);
   const theirCard = contact.getByRole('region', { name: 'Linked students' });
   await expect(theirCard.getByText('No linked students yet.')).toBeVisible({ timeout: 15_000 });
   await expect(theirCard.getByRole('button', { name: 'Edit linked students' })).toHaveCount(0);
   // Before the link, the student is not theirs to see.
-  expect((await api(request, await contactToken(request), 'GET', `/api/v1/users/${studentId}`)).status).toBe(
-    404,
-  );
+  expect(
+    (
+      await api(
+        request,
+        await tokenFor(request, 'lina.link@rowan.example', PASSWORD),
+        'GET',
+        `/api/v1/users/${studentId}`,
+      )
+    ).status,
+  ).toBe(404);
 
   // The administrator links Sami on the contact's details page.
   await signInAsAdmin(page);
@@ -105,14 +109,6 @@ test('an administrator links a student to a link contact, who sees the student a
   await shot(page, 'relations-student-details');
   await contact.context().close();
 });
-
-async function contactToken(request: Parameters<typeof adminToken>[0]): Promise<string> {
-  const res = await request.post('/api/v1/login/access-token', {
-    form: { username: 'lina.link@rowan.example', password: PASSWORD },
-  });
-  expect(res.status()).toBe(200);
-  return ((await res.json()) as { access_token: string }).access_token;
-}
 
 test('a partner super-admin manages links on partner/relationships', async ({ browser, request }) => {
   test.setTimeout(90_000);
@@ -151,7 +147,7 @@ test('a partner super-admin manages links on partner/relationships', async ({ br
     customer_id: school,
   });
 
-  const head = await signedIn(browser, 'head@birch.example');
+  const head = await signedIn(browser, 'head@birch.example', PASSWORD);
   await head.getByRole('link', { name: 'Relationships' }).click();
   await expect(head.getByRole('heading', { name: 'Relationships', level: 1 })).toBeVisible();
   await expect(

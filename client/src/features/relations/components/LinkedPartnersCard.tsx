@@ -1,7 +1,7 @@
-import { Alert, Anchor, Button, Group, Paper, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
+import { Anchor, Paper, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
 import { Link } from 'react-router-dom';
+import { LoadFailedAlert } from './LoadFailedAlert';
 import type { UserView } from '../../users/api';
-import { actionErrorText } from '../../users/components/ConfirmDialog';
 import { useLinkedPartners } from '../api';
 
 /** The partner users (link contacts, parents, ...) a student is linked to: GET /users/{id}/linked-partners. */
@@ -23,14 +23,11 @@ export function LinkedPartnersCard({ user }: { user: UserView }) {
         </Stack>
       )}
       {partners.isError && (
-        <Alert color="red" role="alert" title="The linked customer users could not be loaded">
-          {actionErrorText(partners.error)}
-          <Group mt="xs">
-            <Button size="xs" variant="default" onClick={() => void partners.refetch()}>
-              Try again
-            </Button>
-          </Group>
-        </Alert>
+        <LoadFailedAlert
+          title="The linked customer users could not be loaded"
+          error={partners.error}
+          onRetry={() => void partners.refetch()}
+        />
       )}
       {partners.isSuccess && items.length === 0 && (
         <Text size="sm" c="dimmed">

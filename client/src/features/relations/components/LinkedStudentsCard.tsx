@@ -15,6 +15,7 @@ import {
 } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
+import { LoadFailedAlert } from './LoadFailedAlert';
 import { notifySuccess } from '../../../shared/notify';
 import { fieldErrorsOf, type UserView } from '../../users/api';
 import { actionErrorText } from '../../users/components/ConfirmDialog';
@@ -133,14 +134,11 @@ export function LinkedStudentsCard({ user, canEdit }: { user: UserView; canEdit:
         </Stack>
       )}
       {linked.isError && (
-        <Alert color="red" role="alert" title="The linked students could not be loaded">
-          {actionErrorText(linked.error)}
-          <Group mt="xs">
-            <Button size="xs" variant="default" onClick={() => void linked.refetch()}>
-              Try again
-            </Button>
-          </Group>
-        </Alert>
+        <LoadFailedAlert
+          title="The linked students could not be loaded"
+          error={linked.error}
+          onRetry={() => void linked.refetch()}
+        />
       )}
       {linked.isSuccess && current.length === 0 && (
         <Text size="sm" c="dimmed">

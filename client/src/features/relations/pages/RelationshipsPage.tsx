@@ -1,23 +1,11 @@
-import {
-  Alert,
-  Button,
-  Grid,
-  Group,
-  NavLink,
-  Paper,
-  Skeleton,
-  Stack,
-  Tabs,
-  Text,
-  Title,
-} from '@mantine/core';
+import { Grid, NavLink, Paper, Skeleton, Stack, Tabs, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
 import { apiRequest } from '../../../shared/api/client';
+import { LoadFailedAlert } from '../components/LoadFailedAlert';
 import { PRODUCT_NAME } from '../../../shared/ui/BrandMark';
 import type { CustomerRole, UserPage } from '../../users/api';
-import { actionErrorText } from '../../users/components/ConfirmDialog';
 import { LinkedStudentsCard } from '../components/LinkedStudentsCard';
 
 const TABS: { value: string; role: CustomerRole; label: string; empty: string }[] = [
@@ -78,14 +66,11 @@ export function RelationshipsPage() {
         </Stack>
       )}
       {users.isError && (
-        <Alert color="red" role="alert" title="The users could not be loaded">
-          {actionErrorText(users.error)}
-          <Group mt="xs">
-            <Button size="xs" variant="default" onClick={() => void users.refetch()}>
-              Try again
-            </Button>
-          </Group>
-        </Alert>
+        <LoadFailedAlert
+          title="The users could not be loaded"
+          error={users.error}
+          onRetry={() => void users.refetch()}
+        />
       )}
       {users.isSuccess && ofTab.length === 0 && (
         <Paper withBorder radius="md" p="lg">
