@@ -157,6 +157,16 @@ describe.each(portalModes)('student links, $name', (mode) => {
     expect((await get(`/users/${ids.s1}`, tokens.parent)).status).toBe(404);
   });
 
+  it("a parent's one-page profiles list holds only their linked students' profiles", async () => {
+    for (const key of ['s1', 's3'])
+      await portal.settle(
+        await portal.call('POST', '/one-page-profiles/', portal.admin, { user_id: ids[key], progress: 20 }),
+      );
+    const list = await get('/one-page-profiles/', tokens.parent);
+    expect(list.body).toMatchObject({ total: 1, items: [{ user_id: ids.s3 }] });
+    expect((await get('/one-page-profiles/', tokens.head)).body).toMatchObject({ total: 2 });
+  });
+
   it('partner (super-)admins with user relations manage links of their own customer only', async () => {
     // The customer super-admin role holds PARTNER_CAN_ACCESS_USER_RELATIONS.
     await portal.settle(await link('contact', ['s1'], tokens.head));
