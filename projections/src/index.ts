@@ -15,6 +15,7 @@ export * from './networks/networks.projection.js';
 export * from './one-page-profiles/one-page-profiles.projection.js';
 export * from './users/student-activity.projection.js';
 export * from './ehcp/ehcp-reminders.projection.js';
+export * from './student-links/student-links.projection.js';
 
 import { usersProjection } from './users/users.projection.js';
 import { permissionAuditProjection } from './permission-audit/permission-audit.projection.js';
@@ -28,6 +29,7 @@ import { networksProjection } from './networks/networks.projection.js';
 import { onePageProfilesProjection } from './one-page-profiles/one-page-profiles.projection.js';
 import { studentActivityProjection } from './users/student-activity.projection.js';
 import { ehcpRemindersProjection } from './ehcp/ehcp-reminders.projection.js';
+import { studentLinksProjection } from './student-links/student-links.projection.js';
 import type { Projection } from './projection.js';
 
 /** Every read model the portal maintains, in the order they are created. */
@@ -44,4 +46,5 @@ export const allProjections: readonly Projection[] = [
   onePageProfilesProjection,
   studentActivityProjection,
   ehcpRemindersProjection,
+  studentLinksProjection,
 ];

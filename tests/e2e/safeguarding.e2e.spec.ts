@@ -1,21 +1,10 @@
-import { expect, test, type Browser, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { adminToken, api, createCustomer, createUser } from './support/portal-api.js';
+import { adminToken, api, createCustomer, createUser, signedIn } from './support/portal-api.js';
 
 const artifacts = join(dirname(fileURLToPath(import.meta.url)), '.artifacts');
 const PASSWORD = 'Safeguarding-e2e-2026';
-
-async function signedIn(browser: Browser, email: string): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
-  const page = await context.newPage();
-  await page.goto('/login');
-  await page.getByRole('textbox', { name: 'Email' }).fill(email);
-  await page.getByRole('textbox', { name: 'Password', exact: true }).fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-  await expect(page).toHaveURL(/\/dashboard$/);
-  return page;
-}
 
 test('a teacher reports a concern, the lead sees it arrive live, acknowledges it, and both co-edit the write-up', async ({
   browser,
@@ -63,12 +52,12 @@ test('a teacher reports a concern, the lead sees it arrive live, acknowledges it
   });
   expect(type.status, JSON.stringify(type.body)).toBe(201);
 
-  const leadPage = await signedIn(browser, leadEmail);
+  const leadPage = await signedIn(browser, leadEmail, PASSWORD);
   await leadPage.goto('/safeguarding-incidents');
   await expect(leadPage.getByRole('heading', { name: 'Safeguarding incidents', level: 1 })).toBeVisible();
 
   // The reporter has no safeguarding access, yet reports from the dashboard.
-  const reporter = await signedIn(browser, reporterEmail);
+  const reporter = await signedIn(browser, reporterEmail, PASSWORD);
   await reporter.getByRole('button', { name: 'Report a concern' }).click();
   const form = reporter.getByRole('dialog', { name: 'Report a safeguarding concern' });
   await form.getByRole('button', { name: 'Report incident' }).click();

@@ -44,6 +44,7 @@ export const PARTNER_CAN_SEE_LINK_CONTACTS = 'PARTNER_CAN_SEE_LINK_CONTACTS';
 export const PARTNER_CAN_SEE_PARENTS = 'PARTNER_CAN_SEE_PARENTS';
 export const PARTNER_CAN_SEE_SAFEGUARDING_INCIDENT_REPORTS = 'PARTNER_CAN_SEE_SAFEGUARDING_INCIDENT_REPORTS';
 export const PARTNER_CAN_EDIT_PROFILE_FOR_SELECTED_USER = 'PARTNER_CAN_EDIT_PROFILE_FOR_SELECTED_USER';
+export const PARTNER_CAN_ACCESS_USER_RELATIONS = 'PARTNER_CAN_ACCESS_USER_RELATIONS';
 
 /** Partner permissions that let a partner see users of some kind (the "partner see-user" requirement). */
 export const PARTNER_SEE_USER_PERMISSIONS: readonly string[] = [
@@ -125,6 +126,15 @@ export const canViewAllRecordings: AccessPredicate = (p) => internalMay(p, CAN_A
 /** partner/organization, partner/organization/:id/contacts. */
 export const canPartnerEditProfile: AccessPredicate = (p) =>
   isPartner(p) && has(p, PARTNER_CAN_EDIT_PROFILE_FOR_SELECTED_USER);
+/** partner/relationships/:tabName?: partners holding the user-relations permission (ADR 0034). */
+export const canPartnerAccessUserRelations: AccessPredicate = (p) =>
+  isPartner(p) && has(p, PARTNER_CAN_ACCESS_USER_RELATIONS);
+/**
+ * Changing who is linked to whom (ADR 0034): administrators with modify-user, and partners with the
+ * user-relations permission (the server also requires their customer role to be super-admin or admin).
+ */
+export const canManageUserRelations: AccessPredicate = (p) =>
+  canModifyUser(p) || canPartnerAccessUserRelations(p);
 /** customers/details/:id. Spec §6: the partner dashboard is for admin or partner. */
 export const hasPartnerAccess: AccessPredicate = (p) => isAdmin(p) || isPartner(p);
 /** Areas spec §6 lists as admin-only (students, teachers, partner users, admins, groups, reports, ...). */

@@ -70,6 +70,7 @@ const FeedbackConfirmPage = lazy(() =>
 const FeedbackSubmittedPage = lazy(() =>
   import('../features/safeguarding/pages/FeedbackPages').then((m) => ({ default: m.FeedbackSubmittedPage })),
 );
+const RelationshipsPage = lazy(() => import('../features/relations/pages/RelationshipsPage'));
 const PermissionsPage = lazy(() => import('../features/permissions/pages/PermissionsPage'));
 const PermissionTemplatesPage = lazy(
   () => import('../features/permission-templates/pages/PermissionTemplatesPage'),
@@ -128,6 +129,7 @@ export const BUILT_SCREENS: Record<string, () => ReactNode> = {
   'networks/details/:id': () => lazyScreen(<NetworkDetailsPage />),
   'networks/:id': () => lazyScreen(<NetworkEditPage />),
   profile: () => lazyScreen(<ProfilePage />),
+  'partner/relationships/:tabName?': () => lazyScreen(<RelationshipsPage />),
 };
 
 /** Public screens that exist; the other public routes show the "not built yet" page. */

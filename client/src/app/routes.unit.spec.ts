@@ -57,6 +57,7 @@ describe('route table (spec §2)', () => {
     expect(requirementOf('recordings')).toBe('view-all-recordings');
     expect(requirementOf('partner/organization/:id/contacts')).toBe('partner edit-profile');
     expect(requirementOf('customers/details/:id')).toBe('partner access');
+    expect(requirementOf('partner/relationships/:tabName?')).toBe('partner user-relations');
     expect(requirementOf('lessons')).toBeUndefined();
     // ADR 0031: the networks and permission templates APIs' own read rules.
     expect(requirementOf('networks/:id')).toBe('networks access');

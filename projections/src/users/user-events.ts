@@ -136,6 +136,16 @@ export interface StudentFilesDeletedData extends UserRef {
   fileIds: string[];
 }
 
+/**
+ * The students a partner user is linked to ("selected students", spec §6; docs/decisions/0034), on the
+ * partner's stream: the whole new set, and what it added and removed against the set before.
+ */
+export interface UserStudentLinksChangedData extends UserRef {
+  studentIds: string[];
+  linked: string[];
+  unlinked: string[];
+}
+
 /** Soft delete (decision 0015): the record is kept, the user disappears from lists and cannot sign in. */
 export interface UserDeletedData extends UserRef {
   /** Set when a partner deleted a user of their own customer. */
@@ -169,6 +179,7 @@ export type UserEvent =
   | { type: 'QualityIssueSet'; data: QualityIssueSetData }
   | { type: 'QualityIssueUnset'; data: UserRef }
   | { type: 'UserPermissionsChanged'; data: UserPermissionsChangedData }
+  | { type: 'UserStudentLinksChanged'; data: UserStudentLinksChangedData }
   | { type: 'ActiveNetworkChanged'; data: ActiveNetworkChangedData }
   | { type: 'UserContactAdded'; data: UserContactData }
   | { type: 'UserContactUpdated'; data: UserContactData }
@@ -199,6 +210,7 @@ export const USER_EVENT_TYPES: readonly UserEventType[] = [
   'QualityIssueSet',
   'QualityIssueUnset',
   'UserPermissionsChanged',
+  'UserStudentLinksChanged',
   'ActiveNetworkChanged',
   'UserContactAdded',
   'UserContactUpdated',

@@ -278,6 +278,9 @@ export const usersProjection = defineProjection({
         return update(tx, event, 'has_quality_issue = false, quality_issue_reason = NULL');
       case 'UserPermissionsChanged':
         return update(tx, event, 'permissions = $3::jsonb', [JSON.stringify(e.data.permissions)]);
+      case 'UserStudentLinksChanged':
+        // The links have their own read model (student-links); here the account's version moves on.
+        return update(tx, event, '');
       case 'ActiveNetworkChanged':
         return update(tx, event, 'active_network_id = $3', [e.data.networkId]);
       case 'UserContactAdded':

@@ -74,6 +74,23 @@ describe.each(portalModes)('demo data, $name', (mode) => {
     expect(events[0]!.metadata.actorId).toBe(running.firstSuperuser.userId);
   });
 
+  it("links each school's link contact to three of its students and its parent to one", async () => {
+    const linkContacts = portal.running.demo!.logins.filter((l) => l.role.startsWith('link-contact'));
+    const parents = portal.running.demo!.logins.filter((l) => l.role.startsWith('parent'));
+    expect(linkContacts).toHaveLength(3);
+    for (const [accounts, count] of [
+      [linkContacts, 3],
+      [parents, 1],
+    ] as const)
+      for (const login of accounts) {
+        const token = await portal.tokenFor(login.email, DEMO_PASSWORD);
+        const students = await portal.call('GET', '/users/students', token);
+        expect([login.email, students.body.total]).toEqual([login.email, count]);
+        const linked = await portal.call('GET', '/users/linked-users/simple', token);
+        expect((linked.body.items as unknown[]).length).toBe(count);
+      }
+  });
+
   it('lets the listed demo accounts sign in with the demo password', async () => {
     for (const login of portal.running.demo!.logins) {
       await expect(portal.tokenFor(login.email, DEMO_PASSWORD)).resolves.toMatch(/^[A-Za-z0-9_-]{43}$/);

@@ -219,13 +219,17 @@ export class DemoData {
         permissions: viewOnly.filter((p) => /STUDENTS_DETAILS|ATTENDANCE|CONTACT/.test(p)),
       });
       const customers: Record<string, string> = {};
+      /** `{school key}:{customer role}` → the partner user's id. */
+      const partnerIds: Record<string, string> = {};
+      /** The school's students, in creation order. */
+      const studentsOf: Record<string, string[]> = {};
       for (const school of SCHOOLS) {
         customers[school.key] = (
           await call('POST', '/customers/', { name: school.name, network_id: networks[school.network] })
         ).body.id as string;
         for (const role of ROLES) {
           const email = `${role.local}@${school.domain}`;
-          await call('POST', '/users/', {
+          const partner = await call('POST', '/users/', {
             email,
             first_name: role.first,
             last_name: `${role.last}`,
@@ -236,6 +240,7 @@ export class DemoData {
             password: DEMO_PASSWORD,
           });
           logins.push({ email, role: `${role.type} at ${school.name}` });
+          partnerIds[`${school.key}:${role.type}`] = partner.body.id as string;
         }
       }
 
@@ -279,6 +284,7 @@ export class DemoData {
           })
         ).body.id as string;
         if (i === 0) logins.push({ email, role: `student at ${school.name}` });
+        (studentsOf[school.key] ??= []).push(student);
         await call('POST', `/users/${student}/contacts`, {
           name: `${['Mum', 'Dad', 'Carer', 'Grandparent'][i % 4]} of ${first}`,
           email: `family.${i + 1}@example.net`,
@@ -304,6 +310,17 @@ export class DemoData {
           });
           profiles++;
         }
+      }
+      // Selected students (decision 0034): each school's link contact is linked to three of its students,
+      // its parent to one of them.
+      for (const school of SCHOOLS) {
+        const own = studentsOf[school.key] ?? [];
+        await call('PUT', `/users/${partnerIds[`${school.key}:link-contact`]!}/linked-students`, {
+          student_ids: own.slice(0, 3),
+        });
+        await call('PUT', `/users/${partnerIds[`${school.key}:parent`]!}/linked-students`, {
+          student_ids: own.slice(0, 1),
+        });
       }
       // Safeguarding: the categories reporters choose from, and a few concerns at different stages.
       const typeIds: string[] = [];

@@ -4,6 +4,8 @@ import {
   NETWORK_EVENT_TYPES,
   PERMISSION_TEMPLATE_EVENT_TYPES,
 } from '@portal/projections';
+import type { UserStudentLinksChangedData } from '@portal/projections';
+import { userStreamAudience } from '../platform/live/default-rules.js';
 import { LiveRooms, RoomPolicy } from '../platform/live/room-policy.js';
 
 /**
@@ -11,6 +13,8 @@ import { LiveRooms, RoomPolicy } from '../platform/live/room-policy.js';
  * changed, enough to refetch), and so do changes of the EHCP reminder list (how many students were
  * added and removed; no ids). `UserImpersonated` and `EhcpRequested` follow the `user-{id}` rule of
  * the platform.
+ * A change of a partner's linked students (decision 0034) follows that rule too (administrators and
+ * the partner's own `user:{id}` room) and also reaches each student linked or unlinked.
  */
 @Injectable()
 export class AccessLiveRules implements OnModuleInit {
@@ -30,5 +34,15 @@ export class AccessLiveRules implements OnModuleInit {
         const { added, removed } = event.data as { added: string[]; removed: string[] };
         return [{ room: LiveRooms.admins, data: { added: added.length, removed: removed.length } }];
       });
+    this.rooms.forEventType('UserStudentLinksChanged', (event) => {
+      const { linked = [], unlinked = [] } = (event.data ?? {}) as Partial<UserStudentLinksChangedData>;
+      return [
+        ...userStreamAudience(event),
+        ...[...linked, ...unlinked].map((studentId) => ({
+          room: LiveRooms.user(studentId),
+          data: { studentId },
+        })),
+      ];
+    });
   }
 }

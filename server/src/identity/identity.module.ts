@@ -17,6 +17,8 @@ import { PasswordRecoveryController } from './password-recovery.controller.js';
 import { TokenLinks } from './token-links.js';
 import { MailOutboxController } from '../platform/mail/mail-outbox.controller.js';
 import { UsersReadModel } from './users.read.js';
+import { StudentLinksReadModel } from './relations/student-links.read.js';
+import { StudentLinksController } from './relations/student-links.controller.js';
 import { UserExportsController } from './csv/user-exports.controller.js';
 import { UserImportsController } from './csv/user-imports.controller.js';
 import { StudentContactsController } from './csv/student-contacts.controller.js';
@@ -60,6 +62,7 @@ import { PermissionTemplatesController } from './permission-templates/permission
     StudentFilesController,
     EhcpController,
     UserDeletionController,
+    StudentLinksController,
     UsersController,
     AuditController,
     PermissionTemplatesController,
@@ -82,6 +85,7 @@ import { PermissionTemplatesController } from './permission-templates/permission
     FirstSuperuser,
     UsersReadModel,
     TeachersWithoutAvailability,
+    StudentLinksReadModel,
     NetworksReadModel,
     AccessLiveRules,
     UserCommandHandler,
@@ -94,6 +98,7 @@ import { PermissionTemplatesController } from './permission-templates/permission
   exports: [
     FirstSuperuser,
     UsersReadModel,
+    StudentLinksReadModel,
     NetworksReadModel,
     UserAccess,
     ACTOR_LOADER,

@@ -19,6 +19,7 @@ import {
   type UserType,
 } from './policy/policy.js';
 import { UsersReadModel } from './users.read.js';
+import { StudentLinksReadModel } from './relations/student-links.read.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const isUuid = (value: string) => UUID.test(value);
@@ -58,6 +59,7 @@ export class UserAccess {
   constructor(
     private readonly commands: CommandBus,
     private readonly users: UsersReadModel,
+    private readonly links: StudentLinksReadModel,
   ) {}
 
   run(req: AuthenticatedRequest, command: UserCommand): Promise<CommandResult> {
@@ -82,15 +84,25 @@ export class UserAccess {
   /** Admins see everyone; partners only users of their own customer (others answer 404). */
   async visibleTarget(actor: UserRow, id: string): Promise<UserRow> {
     const target = await this.targetRow(id);
-    if (isAdmin(actor.permissions)) return target;
-    if (!isPartner(actor.permissions) || actor.customer_id === null) throw userNotFound();
-    if (target.id === actor.id) return target;
+    if (await this.maySee(actor, target)) return target;
+    throw userNotFound();
+  }
+
+  /**
+   * Admins see everyone; a partner sees themselves and users of their own customer that their SEE_*
+   * permissions show, and students with SEE_ALL_STUDENTS_DETAILS or linked to them (decision 0034).
+   */
+  async maySee(actor: UserRow, target: UserRow): Promise<boolean> {
+    if (isAdmin(actor.permissions)) return true;
+    if (!isPartner(actor.permissions) || actor.customer_id === null) return false;
+    if (target.id === actor.id) return true;
+    if (target.customer_id !== actor.customer_id) return false;
     const visible = partnerMaySee(partnerVisibility(actor.permissions), {
       userType: target.user_type,
       customerType: target.customer_type,
     });
-    if (target.customer_id === actor.customer_id && visible) return target;
-    throw userNotFound();
+    if (visible) return true;
+    return target.user_type === 'student' && this.links.isLinked(actor.id, target.id);
   }
 
   authorize(actor: UserRow, target: UserRow, action: PartnerAction): void {

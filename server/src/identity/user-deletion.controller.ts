@@ -7,7 +7,7 @@ import { Problem } from '../platform/http/problem.js';
 import { StorageService } from '../platform/storage/storage.service.js';
 import type { SqlClient } from '../platform/sql/sql-client.js';
 import { SQL_CLIENT } from '../platform/tokens.js';
-import { MARKER_PERMISSIONS, isAdmin, isPartner, partnerMaySee, partnerVisibility } from './policy/policy.js';
+import { MARKER_PERMISSIONS, isAdmin } from './policy/policy.js';
 import { PositionResponse } from './users.dto.js';
 import { UsersReadModel } from './users.read.js';
 import { UserAccess, isUuid } from './user-access.js';
@@ -81,14 +81,7 @@ export class UserDeletionController {
     if (isAdmin(actor.permissions)) return target;
     // Partners: only users of their own customer that they can see (others are not found), and only
     // with the delete permission for that kind of user.
-    const visible =
-      isPartner(actor.permissions) &&
-      actor.customer_id !== null &&
-      target.customer_id === actor.customer_id &&
-      partnerMaySee(partnerVisibility(actor.permissions), {
-        userType: target.user_type,
-        customerType: target.customer_type,
-      });
+    const visible = await this.access.maySee(actor, target);
     if (!visible) throw notFound();
     this.access.authorize(actor, target, 'delete');
     return target;

@@ -36,6 +36,8 @@ export enum UserErrorCode {
   AlreadyActivated = 'ACCOUNT_ALREADY_ACTIVATED',
   NoNotificationEmailPending = 'NO_NOTIFICATION_EMAIL_PENDING',
   NoRecipients = 'NO_RECIPIENTS',
+  NotAPartner = 'NOT_A_PARTNER',
+  NotLinkableStudent = 'NOT_LINKABLE_STUDENT',
 }
 
 /** Exhaustive: a new code that is not mapped here does not compile. */
@@ -65,6 +67,8 @@ export function httpStatusOf(code: UserErrorCode): HttpStatus {
     case UserErrorCode.CustomerRequired:
     case UserErrorCode.NotAStudent:
     case UserErrorCode.NoRecipients:
+    case UserErrorCode.NotAPartner:
+    case UserErrorCode.NotLinkableStudent:
       return HttpStatus.UNPROCESSABLE_ENTITY;
     default: {
       const unmapped: never = code;
@@ -116,6 +120,16 @@ export interface ExistingUser {
   notificationEmail: string | null;
   /** Asked for, not yet verified through the mailed link. */
   pendingNotificationEmail: string | null;
+  /** Partner users: the students they are linked to ("selected students", decision 0034). */
+  linkedStudentIds: string[];
+}
+
+/** What the decider needs to know of a student someone asks to link (read by the caller). */
+export interface LinkCandidate {
+  id: string;
+  /** null: no such user (or deleted). */
+  userType: UserTypeName | null;
+  customerId: string | null;
 }
 
 export type UserState = { exists: false } | ExistingUser;
@@ -137,6 +151,8 @@ export type UserCommand =
   /** Grants and revokes against the stream's current list (no lost update from a stale read model). */
   | { type: 'AdjustPermissions'; userId: string; grant: string[]; revoke: string[] }
   | { type: 'ChangeActiveNetwork'; userId: string; networkId: string }
+  /** Replace a partner's linked students; `students` describes every id asked for. */
+  | { type: 'ChangeStudentLinks'; userId: string; students: LinkCandidate[] }
   | { type: 'AddContact'; userId: string; contactId: string; contact: ContactFields }
   | { type: 'UpdateContact'; userId: string; contactId: string; contact: ContactFields }
   | { type: 'RemoveContact'; userId: string; contactId: string }
@@ -177,6 +193,7 @@ export function evolve(state: UserState, event: UserEvent): UserState {
       requestedLessonsPerWeek: null,
       notificationEmail: null,
       pendingNotificationEmail: null,
+      linkedStudentIds: [],
     };
   }
   if (!state.exists) return state;
@@ -209,6 +226,8 @@ export function evolve(state: UserState, event: UserEvent): UserState {
       return { ...state, permissions: [...event.data.permissions] };
     case 'ActiveNetworkChanged':
       return { ...state, activeNetworkId: event.data.networkId };
+    case 'UserStudentLinksChanged':
+      return { ...state, linkedStudentIds: [...event.data.studentIds] };
     case 'UserContactAdded': {
       const { userId: _u, contactId, ...fields } = event.data;
       return { ...state, contacts: [...state.contacts, { id: contactId, ...fields }] };
@@ -362,6 +381,29 @@ export function decide(command: UserCommand, state: UserState): UserEvent[] {
     case 'ChangeActiveNetwork':
       if (user.activeNetworkId === command.networkId) return [];
       return [{ type: 'ActiveNetworkChanged', data: { userId, networkId: command.networkId } }];
+    case 'ChangeStudentLinks': {
+      if (user.userType !== 'partner')
+        fail(UserErrorCode.NotAPartner, 'id: only partner users have linked students');
+      const next = [...new Set(command.students.map((s) => s.id))];
+      const before = new Set(user.linkedStudentIds);
+      const after = new Set(next);
+      const linked = next.filter((id) => !before.has(id));
+      const unlinked = user.linkedStudentIds.filter((id) => !after.has(id));
+      // Only newly linked students are checked: a kept link to a student who has since moved customer
+      // or been deleted is not a reason to refuse the change (reads never show such a link).
+      for (const id of linked) {
+        const student = command.students.find((s) => s.id === id)!;
+        if (student.userType !== 'student')
+          fail(UserErrorCode.NotLinkableStudent, `student_ids: ${id} is not a student`);
+        if (student.customerId === null || student.customerId !== user.customerId)
+          fail(
+            UserErrorCode.NotLinkableStudent,
+            `student_ids: ${id} is not a student of this partner's customer`,
+          );
+      }
+      if (linked.length === 0 && unlinked.length === 0) return [];
+      return [{ type: 'UserStudentLinksChanged', data: { userId, studentIds: next, linked, unlinked } }];
+    }
     case 'AddContact':
       refuseIfErased();
       if (user.contacts.some((c) => c.id === command.contactId))

@@ -66,6 +66,17 @@ const studentCreated: UserEvent = {
 };
 const fileAdded: UserEvent = { type: 'StudentFileAdded', data: { userId, ...file } };
 
+const S1 = '00000000-0000-4000-8000-0000000000s1'.replace('s', 'b');
+const S2 = '00000000-0000-4000-8000-0000000000s2'.replace('s', 'b');
+const otherCustomer = '00000000-0000-4000-8000-0000000000c2';
+const s1 = { id: S1, userType: 'student' as const, customerId };
+const s2 = { id: S2, userType: 'student' as const, customerId };
+const partnerCreated: UserEvent = { type: 'UserCreated', data: partner };
+const linkedS1: UserEvent = {
+  type: 'UserStudentLinksChanged',
+  data: { userId, studentIds: [S1], linked: [S1], unlinked: [] },
+};
+
 type Row = [string, UserEvent[], UserCommand, UserEvent[] | UserErrorCode, string?];
 
 const table: Row[] = [
@@ -528,6 +539,76 @@ const table: Row[] = [
     ],
     { type: 'RequestEhcp', userId, requestId: 'r1', recipientIds: ['a'] },
     [{ type: 'EhcpRequested', data: { userId, requestId: 'r1', customerId, recipientIds: ['a'] } }],
+  ],
+  // ---- linked students ("selected students", decision 0034) ----
+  [
+    "link two students of the partner's customer",
+    [partnerCreated],
+    { type: 'ChangeStudentLinks', userId, students: [s1, s2] },
+    [
+      {
+        type: 'UserStudentLinksChanged',
+        data: { userId, studentIds: [S1, S2], linked: [S1, S2], unlinked: [] },
+      },
+    ],
+  ],
+  [
+    'replace the links: what was added and removed is recorded',
+    [partnerCreated, linkedS1],
+    { type: 'ChangeStudentLinks', userId, students: [s2] },
+    [{ type: 'UserStudentLinksChanged', data: { userId, studentIds: [S2], linked: [S2], unlinked: [S1] } }],
+  ],
+  [
+    'the same links again write nothing (repeated ids count once)',
+    [partnerCreated, linkedS1],
+    { type: 'ChangeStudentLinks', userId, students: [s1, s1] },
+    [],
+  ],
+  [
+    'unlink everyone',
+    [partnerCreated, linkedS1],
+    { type: 'ChangeStudentLinks', userId, students: [] },
+    [{ type: 'UserStudentLinksChanged', data: { userId, studentIds: [], linked: [], unlinked: [S1] } }],
+  ],
+  [
+    'a kept link is not re-checked (the student has since moved customer)',
+    [partnerCreated, linkedS1],
+    { type: 'ChangeStudentLinks', userId, students: [{ ...s1, customerId: otherCustomer }, s2] },
+    [{ type: 'UserStudentLinksChanged', data: { userId, studentIds: [S1, S2], linked: [S2], unlinked: [] } }],
+  ],
+  [
+    'only partner users have linked students',
+    [created],
+    { type: 'ChangeStudentLinks', userId, students: [s1] },
+    UserErrorCode.NotAPartner,
+    'id: only partner users have linked students',
+  ],
+  [
+    'only students can be linked',
+    [partnerCreated],
+    { type: 'ChangeStudentLinks', userId, students: [{ id: S2, userType: 'teacher', customerId: null }] },
+    UserErrorCode.NotLinkableStudent,
+    `student_ids: ${S2} is not a student`,
+  ],
+  [
+    'an unknown id is not a student',
+    [partnerCreated],
+    { type: 'ChangeStudentLinks', userId, students: [{ id: S2, userType: null, customerId: null }] },
+    UserErrorCode.NotLinkableStudent,
+    `student_ids: ${S2} is not a student`,
+  ],
+  [
+    'only students of the same customer',
+    [partnerCreated],
+    { type: 'ChangeStudentLinks', userId, students: [s1, { ...s2, customerId: otherCustomer }] },
+    UserErrorCode.NotLinkableStudent,
+    `student_ids: ${S2} is not a student of this partner's customer`,
+  ],
+  [
+    'a deleted partner has no links to change',
+    [partnerCreated, ev.deleted],
+    { type: 'ChangeStudentLinks', userId, students: [s1] },
+    UserErrorCode.NotFound,
   ],
 ];
 

@@ -14,6 +14,7 @@ export type {
   UserEvent,
   UserEventType,
   UserPermissionsChangedData,
+  UserStudentLinksChangedData,
   UserProfileChanges,
   UserProfileUpdatedData,
   UserImpersonatedData,

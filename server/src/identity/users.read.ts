@@ -4,6 +4,7 @@ import { SQL_CLIENT } from '../platform/tokens.js';
 import type { SqlClient } from '../platform/sql/sql-client.js';
 import type { ActorLoader } from '../platform/auth/actor-loader.js';
 import { containsPattern } from '../platform/http/paging.js';
+import { linkedStudentIdsSql } from './relations/live-link.js';
 
 export const USER_SORT_COLUMNS = [
   'full_name',
@@ -44,7 +45,10 @@ export interface UserListFilter {
   yearGroupId?: string;
   /** Only students on the EHCP reminder list (rm_ehcp_reminders). */
   onEhcpReminderList?: boolean;
-  /** Partners see only users of their own customer, and of those only what `partner` allows. */
+  /**
+   * Partners see only users of their own customer, and of those only what `partner` allows: all
+   * students with `students`, otherwise only the students linked to them (decision 0034).
+   */
   scopeCustomerId?: string | null;
   partner?: { selfId: string; students: boolean; customerTypes: string[] };
   sortBy?: UserSortColumn;
@@ -191,9 +195,11 @@ function whereOf(
     const { selfId, students, customerTypes } = filter.partner;
     params.push(selfId, customerTypes);
     const [self, types] = [`$${params.length - 1}`, `$${params.length}`];
+    const studentScope = students
+      ? "user_type = 'student'"
+      : `(user_type = 'student' AND id IN (${linkedStudentIdsSql(self)}))`;
     where.push(
-      `(id = ${self} OR (user_type = 'partner' AND customer_type = ANY(${types}::text[]))` +
-        `${students ? " OR user_type = 'student'" : ''})`,
+      `(id = ${self} OR (user_type = 'partner' AND customer_type = ANY(${types}::text[])) OR ${studentScope})`,
     );
   }
   if (filter.text) {

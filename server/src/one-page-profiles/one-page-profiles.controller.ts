@@ -48,6 +48,7 @@ import type { SqlClient } from '../platform/sql/sql-client.js';
 import { SQL_CLIENT } from '../platform/tokens.js';
 import { PORTAL_NAMESPACE, uuidV5 } from '../platform/uuid.js';
 import { MARKER_PERMISSIONS, isAdmin, partnerVisibility } from '../identity/policy/policy.js';
+import { linkedStudentIdsSql } from '../identity/relations/live-link.js';
 import { UserAccess } from '../identity/user-access.js';
 import {
   OnePageProfileError,
@@ -278,8 +279,11 @@ export class OnePageProfilesController {
       where.push(sql(`$${params.length}`));
     };
     if (!isAdmin(actor.permissions)) {
-      if (!partnerVisibility(actor.permissions).students || !actor.customer_id) where.push('false');
+      if (!actor.customer_id) where.push('false');
       else add((n) => `u.customer_id = ${n}`, actor.customer_id);
+      // Without SEE_ALL_STUDENTS_DETAILS: only the students linked to them (decision 0034).
+      if (!partnerVisibility(actor.permissions).students)
+        add((n) => `u.id IN (${linkedStudentIdsSql(n)})`, actor.id);
     }
     const text = (q.query ?? q.name)?.trim();
     if (text) {

@@ -138,9 +138,13 @@ export class IncidentsController {
       const all = perms.has(PARTNER.SUBMIT_SAFEGUARDING_INCIDENT_FOR_ALL_STUDENTS);
       const selected = perms.has(PARTNER.SUBMIT_SAFEGUARDING_INCIDENT_FOR_SELECTED_STUDENTS);
       if (!all && !selected) throw new Problem(HttpStatus.FORBIDDEN, FORBIDDEN);
-      if (!all) return { items: [], total: 0, page: 1, size }; // no student links exist yet (ADR 0024)
     }
     const me = isInternal(perms) ? null : await this.users.byId(req.actor!.userId);
+    // Selected students only (decision 0034): the partner scope without SEE_ALL lists the linked ones.
+    const onlyLinked =
+      me !== null && !perms.has(PARTNER.SUBMIT_SAFEGUARDING_INCIDENT_FOR_ALL_STUDENTS)
+        ? { partner: { selfId: me.id, students: false, customerTypes: [] } }
+        : {};
     const { rows, total } = await this.users.list({
       page: q.page ?? 1,
       size,
@@ -148,6 +152,7 @@ export class IncidentsController {
       userTypes: ['student'],
       statuses: ['active'],
       customerId: me ? (me.customer_id ?? NO_CUSTOMER) : undefined,
+      ...onlyLinked,
       sortBy: 'full_name',
     });
     return {

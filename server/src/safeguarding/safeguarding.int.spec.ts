@@ -16,11 +16,11 @@ const ROLES = [
   'partnerSee', // Oak partner (super-admin role: sees reports) who may submit for all students
   'partnerNoSee', // Oak parent: no safeguarding permission
   'partnerElm', // Elm partner who sees reports (another customer)
-  'linkContact', // Oak link contact: submit for selected students only (none linked yet)
+  'linkContact', // Oak link contact: submit for selected students only (linked to ada, not cara)
 ] as const;
 type Role = (typeof ROLES)[number];
 
-type Ids = Exclude<Role, 'anonymous' | 'admin'> | 'oak' | 'elm' | 'oakStudent' | 'elmStudent';
+type Ids = Exclude<Role, 'anonymous' | 'admin'> | 'oak' | 'elm' | 'oakStudent' | 'oakUnlinked' | 'elmStudent';
 
 const HOUR = 3_600_000;
 const ago = (ms: number) => new Date(Date.now() - ms).toISOString();
@@ -94,6 +94,11 @@ describe.each(portalModes)('safeguarding API, $name', (mode) => {
     });
     id.oakStudent = await user('ada@oak.example.com', { user_type: 'student', customer_id: id.oak });
     id.elmStudent = await user('ben@elm.example.com', { user_type: 'student', customer_id: id.elm });
+    id.oakUnlinked = await user('cara@oak.example.com', { user_type: 'student', customer_id: id.oak });
+    // The link contact's "selected students" (decision 0034): ada only.
+    await settle(
+      await call('PUT', `/users/${id.linkContact}/linked-students`, admin, { student_ids: [id.oakStudent] }),
+    );
     for (const [role, login] of [
       ['adminSg', 'dsl.admin@example.com'],
       ['teacher', 'teacher@example.com'],
@@ -180,10 +185,13 @@ describe.each(portalModes)('safeguarding API, $name', (mode) => {
     expect((await report('admin')).status).toBe(201);
     const byPartner = await report('partnerSee', { type_ids: [bullying] });
     expect(byPartner.status).toBe(201);
-    // Partners: own customer's students only; selected-students variant needs a linked student.
+    // Partners: own customer's students only; the selected-students variant linked students only.
     const otherCustomer = await report('partnerSee', { student_ids: [id.elmStudent] });
     expect(otherCustomer.status).toBe(403);
-    expect((await report('linkContact')).status).toBe(403);
+    expect((await report('linkContact')).status).toBe(201);
+    const unlinked = await report('linkContact', { student_ids: [id.oakUnlinked] });
+    expect(unlinked.status).toBe(403);
+    expect((await report('linkContact', { student_ids: [id.oakStudent, id.oakUnlinked] })).status).toBe(403);
     expect((await report('partnerNoSee')).status).toBe(403);
     expect((await report('anonymous')).status).toBe(401);
     // Validation.
@@ -210,12 +218,12 @@ describe.each(portalModes)('safeguarding API, $name', (mode) => {
       return (answer.body.items as { full_name: string }[]).map((s) => s.full_name);
     };
     // A teacher without safeguarding access can still find any student to report about.
-    expect(await names('teacher')).toEqual(['ada Test', 'ben Test']);
+    expect(await names('teacher')).toEqual(['ada Test', 'ben Test', 'cara Test']);
     expect(await names('teacher', 'ben')).toEqual(['ben Test']);
     // A partner allowed to report about all their students sees only their own customer's.
-    expect(await names('partnerSee')).toEqual(['ada Test']);
-    // Link contacts report about linked students only, and no links exist yet.
-    expect(await names('linkContact')).toEqual([]);
+    expect(await names('partnerSee')).toEqual(['ada Test', 'cara Test']);
+    // Link contacts report about their linked students only.
+    expect(await names('linkContact')).toEqual(['ada Test']);
     expect((await as('partnerNoSee', 'GET', '/safeguarding-incidents/reportable-students')).status).toBe(403);
     expect((await as('anonymous', 'GET', '/safeguarding-incidents/reportable-students')).status).toBe(401);
   });

@@ -1,14 +1,16 @@
 import { Injectable } from '@nestjs/common';
+import { StudentLinksReadModel } from '../identity/relations/student-links.read.js';
 
 /**
- * The students a partner is linked to ("selected students", spec §6). The portal has no student
- * relations yet (see docs/decisions/0024-safeguarding-access-tiers.md): until it does, a partner has no
- * linked students, so the selected-students submit permission allows no report (refused, never widened).
- * When relations land, this is the one place to read them.
+ * The students a partner is linked to ("selected students", spec §6), from the student-links read
+ * model (docs/decisions/0034): only students who still exist and still belong to the partner's
+ * customer count. The selected-students submit permission allows reports about exactly these.
  */
 @Injectable()
 export class StudentLinks {
-  linkedStudents(_partnerId: string): Promise<ReadonlySet<string>> {
-    return Promise.resolve(new Set<string>());
+  constructor(private readonly links: StudentLinksReadModel) {}
+
+  linkedStudents(partnerId: string): Promise<ReadonlySet<string>> {
+    return this.links.studentIdsOf(partnerId);
   }
 }

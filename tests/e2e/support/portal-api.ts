@@ -1,4 +1,4 @@
-import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, type APIRequestContext, type Browser, type Page } from '@playwright/test';
 import { E2E_BASE_URL, SUPERUSER } from './env.js';
 
 /** Seeding through the real API (the e2e server starts empty, with the first superuser only). */
@@ -85,4 +85,16 @@ export async function deleteUsers(request: APIRequestContext, token: string, ids
     const res = await api(request, token, 'DELETE', `/api/v1/users/${id}`);
     expect([200, 204, 404], JSON.stringify(res.body)).toContain(res.status);
   }
+}
+
+/** A new browser context (its own session) signed in through the login form as `email`. */
+export async function signedIn(browser: Browser, email: string, password: string): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+  const page = await context.newPage();
+  await page.goto('/login');
+  await page.getByRole('textbox', { name: 'Email' }).fill(email);
+  await page.getByRole('textbox', { name: 'Password', exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+  return page;
 }

@@ -49,6 +49,14 @@ export function describeEvent(type: string, data: Record<string, unknown>, timeZ
       ];
       return `Permissions changed${parts.length ? `: ${parts.join(', ')}` : ''}`;
     }
+    case 'UserStudentLinksChanged': {
+      const linked = list(data.linked).length;
+      const unlinked = list(data.unlinked).length;
+      const parts = [linked ? `${linked} linked` : '', unlinked ? `${unlinked} unlinked` : ''].filter(
+        Boolean,
+      );
+      return `Linked students changed${parts.length ? `: ${parts.join(', ')}` : ''}`;
+    }
     case 'ActiveNetworkChanged':
       return 'Active network changed';
     case 'UserContactAdded':

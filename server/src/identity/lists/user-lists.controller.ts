@@ -7,12 +7,13 @@ import type { UserRow } from '@portal/projections';
 import { AnyAuthenticatedUser, RequirePermissions } from '../../platform/auth/public.decorator.js';
 import type { AuthenticatedRequest } from '../../platform/auth/request-context.js';
 import { LiveServer } from '../../platform/live/live-server.js';
-import { MARKER_PERMISSIONS, isPartner } from '../policy/policy.js';
+import { MARKER_PERMISSIONS } from '../policy/policy.js';
 import { UserAccess } from '../user-access.js';
 import { toUserView } from '../user.view.js';
 import { ContactView, ListUsersQuery, UserPage } from '../users.dto.js';
 import { UsersReadModel, type UserListFilter } from '../users.read.js';
 import { pagedUsers, scopeFor } from './user-list-query.js';
+import { StudentLinksReadModel } from '../relations/student-links.read.js';
 
 const { admin: ADMIN, partner: PARTNER, teacher: TEACHER } = MARKER_PERMISSIONS;
 /** Simple lists are not paged; this bounds one answer. */
@@ -98,7 +99,8 @@ export class OnlineStatus {
   @ApiProperty({ type: [OnlineUser] }) items!: OnlineUser[];
 }
 
-const simple = (r: UserRow, withContacts: boolean): SimpleUser => ({
+/** A user row as a spec §3 "Simple user" (contacts only when asked for). */
+export const toSimpleUser = (r: UserRow, withContacts: boolean): SimpleUser => ({
   id: r.id,
   login: r.login,
   first_name: r.first_name,
@@ -128,6 +130,7 @@ export class UserListsController {
     private readonly access: UserAccess,
     private readonly users: UsersReadModel,
     private readonly modules: ModuleRef,
+    private readonly links: StudentLinksReadModel,
   ) {}
 
   @Get('students')
@@ -188,19 +191,18 @@ export class UserListsController {
 
   @Get('linked-users/simple')
   @AnyAuthenticatedUser()
-  @ApiOkResponse({ type: SimpleUserList })
+  @ApiOkResponse({
+    type: SimpleUserList,
+    description:
+      "The caller's relations (decision 0034): a partner user's linked students, a student's linked " +
+      'partner users; internal users have none',
+  })
   async linkedUsers(@Req() req: AuthenticatedRequest, @Query() q: HasAccessQuery): Promise<SimpleUserList> {
     const actor = await this.access.actorRow(req);
-    // Partners: the users of their customer they may see. Relations of internal users and students are
-    // not modelled yet, so they have none.
-    if (!isPartner(actor.permissions) || !actor.customer_id) return { items: [] };
-    const { rows } = await this.users.list({
-      page: 1,
-      size: SIMPLE_LIST_LIMIT,
-      hasAccess: q.has_access,
-      ...scopeFor(actor),
-    });
-    return { items: rows.filter((r) => r.id !== actor.id).map((r) => simple(r, true)) };
+    let rows: UserRow[] = [];
+    if (actor.user_type === 'partner') rows = await this.links.studentsOf(actor.id, q.has_access);
+    else if (actor.user_type === 'student') rows = await this.links.partnersOf(actor.id, q.has_access);
+    return { items: rows.map((r) => toSimpleUser(r, false)) };
   }
 
   @Get('online/status')
@@ -247,6 +249,6 @@ export class UserListsController {
       ...extra,
       ...scopeFor(actor),
     });
-    return { items: rows.map((r) => simple(r, withContacts)) };
+    return { items: rows.map((r) => toSimpleUser(r, withContacts)) };
   }
 }

@@ -176,18 +176,24 @@ describe.each(portalModes)('user lists, $name', (mode) => {
     expect(logins((await get('/customers', tokens.parent)).body.items)).toEqual(['parent@example.com']);
   });
 
-  it('gives partners the users of their customer as linked users; others have none yet', async () => {
-    expect(logins((await get('/linked-users/simple', tokens.head)).body.items)).toEqual([
-      'parent@example.com',
+  it("gives each caller their relations as linked users: a partner's linked students, a student's partners", async () => {
+    expect((await get('/linked-users/simple', tokens.head)).body).toEqual({ items: [] });
+    await portal.settle(
+      await portal.call('PUT', `/users/${ids.parent}/linked-students`, portal.admin, {
+        student_ids: [ids.s1, ids.s2],
+      }),
+    );
+    expect(logins((await get('/linked-users/simple', tokens.parent)).body.items)).toEqual([
       's1@example.com',
       's2@example.com',
     ]);
-    expect(logins((await get('/linked-users/simple?has_access=true', tokens.head)).body.items)).toEqual([
-      'parent@example.com',
+    expect(logins((await get('/linked-users/simple?has_access=true', tokens.parent)).body.items)).toEqual([
       's1@example.com',
     ]);
-    expect((await get('/linked-users/simple', tokens.parent)).body).toEqual({ items: [] });
     expect((await get('/linked-users/simple', tokens.t1)).body).toEqual({ items: [] });
+    await portal.settle(
+      await portal.call('PUT', `/users/${ids.parent}/linked-students`, portal.admin, { student_ids: [] }),
+    );
   });
 
   it('tells who is online from their open live connections', async () => {

@@ -276,9 +276,10 @@ export function mayUseNamed(perms: PermissionSource, permission: NamedPermission
 }
 
 /**
- * What a partner may see of their own customer's users: themselves, students with
- * SEE_ALL_STUDENTS_DETAILS ("selected" students need student relations, not built yet), and the
- * customer roles whose SEE_* permission they hold. Everything else is invisible (404).
+ * What a partner may see of their own customer's users: themselves, all students with
+ * SEE_ALL_STUDENTS_DETAILS (without it, only the "selected" students linked to them: decision 0034,
+ * checked against the student-links read model, not here), and the customer roles whose SEE_*
+ * permission they hold. Everything else is invisible (404).
  */
 export interface PartnerVisibility {
   students: boolean;

@@ -13,7 +13,15 @@ import {
 } from '@mantine/core';
 import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
-import { canAudit, canModifyUser, has, isAdmin, isPartner, mayReportSafeguarding } from '../../../app/access';
+import {
+  canAudit,
+  canManageUserRelations,
+  canModifyUser,
+  has,
+  isAdmin,
+  isPartner,
+  mayReportSafeguarding,
+} from '../../../app/access';
 import { ApiError } from '../../../shared/api/client';
 import { formatInZone, viewerTimezone } from '../../../shared/dates';
 import { usePermissions, useSession } from '../../../shared/session';
@@ -24,6 +32,8 @@ import { useCustomFields } from '../../custom-fields/api';
 import { CustomFieldsCard } from '../../custom-fields/CustomFieldValues';
 import { useUser, type CustomerRole, type UserView } from '../api';
 import { areaPaths, mayActOn, viewerIsParent, type UsersArea } from '../my-users';
+import { LinkedPartnersCard } from '../../relations/components/LinkedPartnersCard';
+import { LinkedStudentsCard } from '../../relations/components/LinkedStudentsCard';
 import { AccountActions } from '../components/AccountActions';
 import { AvailabilityCard } from '../components/AvailabilityCard';
 import { actionErrorText } from '../components/ConfirmDialog';
@@ -159,6 +169,9 @@ export function UserDetailsPage({ area = 'users' }: { area?: UsersArea }) {
   const seesFiles = student && (admin || ehcp || isPartner(permissions));
   // Availability: administrators, or the user themselves (server rule).
   const seesAvailability = user.user_type !== 'partner' && (admin || viewer?.id === user.id);
+  // Relations (ADR 0034): managers see and edit them; a partner user sees their own linked students.
+  const manageRelations = canManageUserRelations(permissions);
+  const ownPage = viewer !== null && String(viewer.id) === user.id;
 
   return (
     <Stack gap="md">
@@ -264,6 +277,10 @@ export function UserDetailsPage({ area = 'users' }: { area?: UsersArea }) {
       <ContactsCard user={user} canEdit={canEdit} />
       {seesFiles && <StudentFilesCard user={user} canUpload canDelete={admin || ehcp || canEdit} />}
       {seesAvailability && <AvailabilityCard user={user} canEdit />}
+      {user.user_type === 'partner' && (manageRelations || ownPage) && (
+        <LinkedStudentsCard key={user.id} user={user} canEdit={manageRelations} />
+      )}
+      {user.user_type === 'student' && manageRelations && <LinkedPartnersCard key={user.id} user={user} />}
       {admin && canModifyUser(permissions) && <PermissionsEditor key={user.updated_at} user={user} />}
       {reporting && (
         <Suspense fallback={null}>
