@@ -1,21 +1,34 @@
 import { expect, test, type Page } from '@playwright/test';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { adminToken, api, createCustomer, createUser, signInAsAdmin } from './support/portal-api.js';
+import {
+  adminToken,
+  api,
+  createCustomer,
+  createUser,
+  deleteUsers,
+  signInAsAdmin,
+} from './support/portal-api.js';
 
 const artifacts = join(dirname(fileURLToPath(import.meta.url)), '.artifacts');
 const PASSWORD = 'Ehcp-e2e-2026!';
 
 let studentId = '';
+let token = '';
+const created: string[] = [];
+// Unique per worker: a retry runs beforeAll again after afterAll took the users out (soft delete keeps
+// their e-mails taken).
+const run = Date.now().toString(36);
+const mail = (name: string) => `${name}.${run}@ehcpton.example`;
 
 test.describe.configure({ mode: 'serial' });
 test.use({ viewport: { width: 1400, height: 1000 } });
 
 test.beforeAll(async ({ request }) => {
-  const token = await adminToken(request);
+  token = await adminToken(request);
   const school = await createCustomer(request, token, 'Ehcpton Academy');
   studentId = await createUser(request, token, {
-    email: 'erin.ehcp@ehcpton.example',
+    email: mail('erin.ehcp'),
     first_name: 'Erin',
     last_name: 'Ehcp',
     user_type: 'student',
@@ -23,7 +36,7 @@ test.beforeAll(async ({ request }) => {
   });
   // A school super admin with EHCP access (the role brings user relations access) and a colleague.
   const head = await api(request, token, 'POST', '/api/v1/users/', {
-    email: 'hana.head@ehcpton.example',
+    email: mail('hana.head'),
     first_name: 'Hana',
     last_name: 'Head',
     user_type: 'partner',
@@ -32,21 +45,29 @@ test.beforeAll(async ({ request }) => {
     permissions: ['CAN_ACCESS_AND_UPLOAD_EHCP'],
     password: PASSWORD,
   });
-  expect([201, 409]).toContain(head.status);
-  await createUser(request, token, {
-    email: 'sam.sysadmin@ehcpton.example',
+  expect(head.status, JSON.stringify(head.body)).toBe(201);
+  created.push(studentId, (head.body as { id: string }).id);
+  const sysadmin = await createUser(request, token, {
+    email: mail('sam.sysadmin'),
     first_name: 'Sam',
     last_name: 'Sysadmin',
     user_type: 'partner',
     customer_id: school,
     customer_type: 'admin',
   });
-  await createUser(request, token, {
-    email: 'tia.noavail@example.com',
+  created.push(sysadmin);
+  const teacher = await createUser(request, token, {
+    email: mail('tia.noavail'),
     first_name: 'Tia',
     last_name: 'Noavail',
     user_type: 'teacher',
   });
+  created.push(teacher);
+});
+
+// Other e2e files count users and permission holders: take ours out again (soft delete).
+test.afterAll(async ({ request }) => {
+  if (token) await deleteUsers(request, token, created);
 });
 
 async function signIn(page: Page, email: string, password: string) {
@@ -78,7 +99,7 @@ test('staff put a student on the EHCP reminder list from the student page', asyn
 });
 
 test("a school's super admin requests the EHCP from a colleague", async ({ page }) => {
-  await signIn(page, 'hana.head@ehcpton.example', PASSWORD);
+  await signIn(page, mail('hana.head'), PASSWORD);
   await page.goto(`/users/${studentId}/details`);
   const card = page.getByRole('region', { name: 'EHCP' });
   await card.getByRole('button', { name: 'Request EHCP' }).click();
@@ -107,5 +128,5 @@ test('administrators download the teachers without availability report', async (
   const path = await download.path();
   const { readFile } = await import('node:fs/promises');
   const text = await readFile(path, 'utf8');
-  expect(text).toContain('tia.noavail@example.com');
+  expect(text).toContain(mail('tia.noavail'));
 });

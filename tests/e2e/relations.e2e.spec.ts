@@ -6,6 +6,7 @@ import {
   api,
   createCustomer,
   createUser,
+  deleteUsers,
   signInAsAdmin,
   signedIn,
   tokenFor,
@@ -24,6 +25,19 @@ const PASSWORD = 'Relations-e2e-2026';
 
 test.use({ viewport: { width: 1400, height: 900 } });
 
+// Unique per worker (a retry after afterAll took the users out needs new e-mails), and taken out again
+// at the end: other e2e files count students and partner users.
+const run = Date.now().toString(36);
+const created: string[] = [];
+const make = async (...args: Parameters<typeof createUser>) => {
+  const id = await createUser(...args);
+  created.push(id);
+  return id;
+};
+test.afterAll(async ({ request }) => {
+  if (created.length) await deleteUsers(request, await adminToken(request), created);
+});
+
 test('an administrator links a student to a link contact, who sees the student appear live', async ({
   page,
   browser,
@@ -32,8 +46,8 @@ test('an administrator links a student to a link contact, who sees the student a
   test.setTimeout(90_000);
   const token = await adminToken(request);
   const school = await createCustomer(request, token, 'Rowan Park Academy');
-  const contactId = await createUser(request, token, {
-    email: 'lina.link@rowan.example',
+  const contactId = await make(request, token, {
+    email: `lina.link.${run}@rowan.example`,
     first_name: 'Lina',
     last_name: 'Linkwell',
     user_type: 'partner',
@@ -41,15 +55,15 @@ test('an administrator links a student to a link contact, who sees the student a
     customer_type: 'link-contact',
     password: PASSWORD,
   });
-  const studentId = await createUser(request, token, {
-    email: 'sami.student@rowan.example',
+  const studentId = await make(request, token, {
+    email: `sami.student.${run}@rowan.example`,
     first_name: 'Sami',
     last_name: 'Rowanson',
     user_type: 'student',
     customer_id: school,
   });
-  await createUser(request, token, {
-    email: 'other.student@rowan.example',
+  await make(request, token, {
+    email: `other.student.${run}@rowan.example`,
     first_name: 'Otto',
     last_name: 'Unlinked',
     user_type: 'student',
@@ -57,7 +71,7 @@ test('an administrator links a student to a link contact, who sees the student a
   });
 
   // The link contact watches their own page: nobody linked yet.
-  const contact = await signedIn(browser, 'lina.link@rowan.example', PASSWORD);
+  const contact = await signedIn(browser, `lina.link.${run}@rowan.example`, PASSWORD);
   await contact.goto(`/users/${contactId}/details`);
   const theirCard = contact.getByRole('region', { name: 'Linked students' });
   await expect(theirCard.getByText('No linked students yet.')).toBeVisible({ timeout: 15_000 });
@@ -67,7 +81,7 @@ test('an administrator links a student to a link contact, who sees the student a
     (
       await api(
         request,
-        await tokenFor(request, 'lina.link@rowan.example', PASSWORD),
+        await tokenFor(request, `lina.link.${run}@rowan.example`, PASSWORD),
         'GET',
         `/api/v1/users/${studentId}`,
       )
@@ -114,8 +128,8 @@ test('a partner super-admin manages links on partner/relationships', async ({ br
   test.setTimeout(90_000);
   const token = await adminToken(request);
   const school = await createCustomer(request, token, 'Birch Hill School');
-  await createUser(request, token, {
-    email: 'head@birch.example',
+  await make(request, token, {
+    email: `head.${run}@birch.example`,
     first_name: 'Helen',
     last_name: 'Birch',
     user_type: 'partner',
@@ -123,31 +137,31 @@ test('a partner super-admin manages links on partner/relationships', async ({ br
     customer_type: 'super-admin',
     password: PASSWORD,
   });
-  const parentId = await createUser(request, token, {
-    email: 'paula.parent@birch.example',
+  const parentId = await make(request, token, {
+    email: `paula.parent.${run}@birch.example`,
     first_name: 'Paula',
     last_name: 'Parent',
     user_type: 'partner',
     customer_id: school,
     customer_type: 'parent',
   });
-  await createUser(request, token, {
-    email: 'ned.contact@birch.example',
+  await make(request, token, {
+    email: `ned.contact.${run}@birch.example`,
     first_name: 'Ned',
     last_name: 'Contact',
     user_type: 'partner',
     customer_id: school,
     customer_type: 'link-contact',
   });
-  await createUser(request, token, {
-    email: 'kai.student@birch.example',
+  await make(request, token, {
+    email: `kai.student.${run}@birch.example`,
     first_name: 'Kai',
     last_name: 'Birchley',
     user_type: 'student',
     customer_id: school,
   });
 
-  const head = await signedIn(browser, 'head@birch.example', PASSWORD);
+  const head = await signedIn(browser, `head.${run}@birch.example`, PASSWORD);
   await head.getByRole('link', { name: 'Relationships' }).click();
   await expect(head.getByRole('heading', { name: 'Relationships', level: 1 })).toBeVisible();
   await expect(
@@ -174,6 +188,6 @@ test('a partner super-admin manages links on partner/relationships', async ({ br
     'GET',
     `/api/v1/users/${parentId}/linked-students`,
   );
-  expect(linked.body.items.map((s) => s.login)).toEqual(['kai.student@birch.example']);
+  expect(linked.body.items.map((s) => s.login)).toEqual([`kai.student.${run}@birch.example`]);
   await head.context().close();
 });

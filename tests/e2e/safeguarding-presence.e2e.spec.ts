@@ -1,10 +1,16 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { adminToken, api, createCustomer, createUser, tokenFor } from './support/portal-api.js';
+import { adminToken, api, createCustomer, createUser, deleteUsers, tokenFor } from './support/portal-api.js';
 
 const artifacts = join(dirname(fileURLToPath(import.meta.url)), '.artifacts');
 const PASSWORD = 'Safeguarding-presence-2026';
+
+// Other e2e files count students and teachers: take ours out again at the end (soft delete).
+const created: string[] = [];
+test.afterAll(async ({ request }) => {
+  if (created.length) await deleteUsers(request, await adminToken(request), created);
+});
 
 async function signedIn(browser: Browser, email: string): Promise<Page> {
   const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
@@ -32,6 +38,7 @@ test('lead B’s open board shows lead A viewing an incident without a reload, t
     user_type: 'student',
     customer_id: customer,
   });
+  created.push(student);
   const leads = { a: `ada.${suffix}@tutors.example.org`, b: `ben.${suffix}@tutors.example.org` };
   for (const [key, first] of [
     ['a', 'Ada'],
@@ -46,6 +53,7 @@ test('lead B’s open board shows lead A viewing an incident without a reload, t
       permissions: ['CAN_LEAD_SAFEGUARDING'],
     });
     expect(made.status, JSON.stringify(made.body)).toBe(201);
+    created.push((made.body as { id: string }).id);
   }
   const me = await api<{ id: string }>(request, admin, 'GET', '/api/v1/users/me');
   await api(request, admin, 'PUT', `/api/v1/users/${me.body.id}/permissions`, {

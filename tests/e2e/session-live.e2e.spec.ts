@@ -5,7 +5,12 @@ import { adminToken, api, createUser, signInAsAdmin } from './support/portal-api
 
 const artifacts = join(dirname(fileURLToPath(import.meta.url)), '.artifacts');
 
-const TEACHER = { email: 'liv.live@tutors.example', password: 'Live-Session-2026!' };
+// Unique per worker: a retry runs beforeAll again after afterAll took the user out (soft delete keeps
+// the e-mail taken).
+const TEACHER = {
+  email: `liv.live.${Date.now().toString(36)}@tutors.example`,
+  password: 'Live-Session-2026!',
+};
 let token = '';
 let teacherId = '';
 
@@ -93,10 +98,10 @@ test('a permission given or taken by an administrator reaches the signed-in user
 
   // Given: the open screen opens up without a reload (the homeworks area itself is not built yet).
   await grant(['USER_IS_TEACHER', 'CAN_ACCESS_HOMEWORKS_PANEL']);
-  await expect(teacher.getByText(/The Homeworks area is not built yet/)).toBeVisible({ timeout: 5000 });
+  await expect(teacher.getByText(/The Homeworks area is not built yet/)).toBeVisible({ timeout: 10_000 });
 
   // Taken: it closes again.
   await grant(['USER_IS_TEACHER']);
-  await expect(teacher.getByText('No access', { exact: true })).toBeVisible({ timeout: 5000 });
+  await expect(teacher.getByText('No access', { exact: true })).toBeVisible({ timeout: 10_000 });
   await teacher.context().close();
 });

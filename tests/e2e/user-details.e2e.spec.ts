@@ -248,7 +248,7 @@ test('a parent does not see notes, nor actions they may not take', async ({ page
   await expect(page).toHaveURL(/\/dashboard$/);
   await page.goto(`/users/${parentId}/details`);
   await expect(page.getByRole('heading', { level: 1, name: 'Paula Parent' })).toBeVisible();
-  await expect(page.getByText('Parent / Carer')).toBeVisible();
+  await expect(page.getByText('Parent / Carer', { exact: true })).toBeVisible();
   await expect(page.getByText('Notes', { exact: true })).toHaveCount(0);
   await expect(page.getByText('Internal remark')).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'Deactivate' })).toHaveCount(0);

@@ -8,6 +8,8 @@ const artifacts = join(dirname(fileURLToPath(import.meta.url)), '.artifacts');
 let token = '';
 let studentId = '';
 let teacherId = '';
+// Unique per worker: a retry runs beforeAll again after afterAll took the users out.
+const run = Date.now().toString(36);
 
 test.describe.configure({ mode: 'serial' });
 test.use({ viewport: { width: 1400, height: 1000 } });
@@ -16,14 +18,14 @@ test.beforeAll(async ({ request }) => {
   token = await adminToken(request);
   const school = await createCustomer(request, token, 'Filebrook Academy');
   studentId = await createUser(request, token, {
-    email: 'fay.files@students.example',
+    email: `fay.files.${run}@students.example`,
     first_name: 'Fay',
     last_name: 'Files',
     user_type: 'student',
     customer_id: school,
   });
   teacherId = await createUser(request, token, {
-    email: 'avi.available@tutors.example',
+    email: `avi.available.${run}@tutors.example`,
     first_name: 'Avi',
     last_name: 'Available',
     user_type: 'teacher',
