@@ -108,6 +108,13 @@ describe('first-screen JavaScript size', () => {
     let dist = '';
     beforeAll(async () => {
       dist = tempDir();
+      // The client imports @portal/projections' built output (its package exports): on a fresh clone
+      // the int tier runs before anything was built, so build it first (as `npm run build` does).
+      await run('node', [
+        join(root, 'node_modules/typescript/bin/tsc'),
+        '-p',
+        join(root, 'projections/tsconfig.build.json'),
+      ]);
       await run(
         'node',
         [
