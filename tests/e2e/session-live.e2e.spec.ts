@@ -105,3 +105,38 @@ test('a permission given or taken by an administrator reaches the signed-in user
   await expect(teacher.getByText('No access', { exact: true })).toBeVisible({ timeout: 10_000 });
   await teacher.context().close();
 });
+
+test('the account menu changes the password: the current one is checked, then every session ends', async ({
+  browser,
+}) => {
+  const teacher = await teacherPage(browser);
+  const other = await teacherPage(browser);
+
+  await teacher.getByRole('button', { name: /Account menu for Liv Live/ }).click();
+  await teacher.getByRole('menuitem', { name: 'Change password' }).click();
+  const form = teacher.getByRole('form', { name: 'Change password' });
+  await expect(form).toBeVisible();
+  await form.getByLabel('Current password').fill('not-my-password');
+  await form.getByLabel('New password').first().fill('A-brand-new-2026!');
+  await form.getByLabel('New password again').fill('A-brand-new-2026!');
+  await form.getByRole('button', { name: 'Change password' }).click();
+  await expect(form.getByText('Is not your current password')).toBeVisible();
+  await teacher.screenshot({ path: join(artifacts, 'profile-change-password.png'), fullPage: true });
+
+  await form.getByLabel('Current password').fill(TEACHER.password);
+  await form.getByRole('button', { name: 'Change password' }).click();
+  await expect(teacher).toHaveURL(/\/login$/);
+  await expect(
+    teacher.getByText('Your password has been changed. Sign in with the new password.'),
+  ).toBeVisible();
+  // The other open tab's session ended too (live session end).
+  await expect(other).toHaveURL(/\/login$/, { timeout: 10_000 });
+
+  await teacher.getByRole('textbox', { name: 'Password', exact: true }).fill('A-brand-new-2026!');
+  await teacher.getByRole('textbox', { name: 'Email' }).fill(TEACHER.email);
+  await teacher.getByRole('button', { name: 'Sign in', exact: true }).click();
+  // Signed in with the new password (back in the portal).
+  await expect(teacher.getByRole('button', { name: /Account menu for Liv Live/ })).toBeVisible();
+  await teacher.context().close();
+  await other.context().close();
+});

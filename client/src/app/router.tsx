@@ -200,7 +200,8 @@ export const router = createBrowserRouter([
 function endSession(): void {
   useSession.getState().signOut();
   queryClient.clear();
-  void router.navigate('/login', { replace: true });
+  // Already on Login (sent there with a notice, e.g. after a password change): stay, keeping the notice.
+  if (router.state.location.pathname !== '/login') void router.navigate('/login', { replace: true });
 }
 
 // Spec §8: 401 (or 403 "Could not validate credentials") ends the session; 404 "User not found" → NotFound.

@@ -13,6 +13,7 @@ import {
   IsNotEmpty,
   IsString,
   IsTimeZone,
+  Length,
   Matches,
   Max,
   MaxLength,
@@ -25,7 +26,14 @@ import { Problem } from '../platform/http/problem.js';
 import { EVENT_STORE, type EventStore } from '../platform/event-store/event-store.js';
 import { userStream, type NotificationEmailData, type UserSettingsChanges } from './user.events.js';
 import type { CommandResult } from './commands/user-command.handler.js';
-import { TokenLinkFlow, TokenParam, humanMinutes, invalidLink } from './token-link-flow.js';
+import { Credentials } from './credentials.js';
+import {
+  MIN_PASSWORD_LENGTH,
+  TokenLinkFlow,
+  TokenParam,
+  humanMinutes,
+  invalidLink,
+} from './token-link-flow.js';
 import { UserAccess } from './user-access.js';
 import { PositionResponse } from './users.dto.js';
 
@@ -37,6 +45,21 @@ export const MAX_LESSONS_PER_WEEK = 50;
 
 const defined = (key: string) => (o: Record<string, unknown>) => o[key] !== undefined;
 const notNull = (key: string) => (o: Record<string, unknown>) => o[key] !== null;
+
+export class OwnPasswordBody {
+  @ApiProperty({ format: 'password', description: 'The password the user signs in with now' })
+  @IsString()
+  @IsNotEmpty({ message: 'current_password should not be empty' })
+  @MaxLength(1024)
+  current_password!: string;
+
+  @ApiProperty({ minLength: MIN_PASSWORD_LENGTH, format: 'password' })
+  @IsString()
+  @Length(MIN_PASSWORD_LENGTH, 1024, {
+    message: `password must be at least ${MIN_PASSWORD_LENGTH} characters long`,
+  })
+  password!: string;
+}
 
 export class OwnProfileBody {
   @ApiPropertyOptional()
@@ -121,8 +144,32 @@ export class CurrentUserController {
   constructor(
     private readonly access: UserAccess,
     private readonly links: TokenLinkFlow,
+    private readonly credentials: Credentials,
     @Inject(EVENT_STORE) private readonly store: EventStore,
   ) {}
+
+  /**
+   * The signed-in user changes their own password, proving the current one. Like every password
+   * change it ends all of the user's sessions, this one included: the client signs in again. Not from
+   * an impersonation session (the administrator does not know, and must not set, the user's password).
+   */
+  @Put('password')
+  @AnyAuthenticatedUser()
+  @ApiOkResponse({ type: PositionResponse })
+  async changePassword(
+    @Req() req: AuthenticatedRequest,
+    @Body() body: OwnPasswordBody,
+  ): Promise<CommandResult> {
+    const actor = req.actor!;
+    if (actor.impersonatorId)
+      throw new Problem(HttpStatus.FORBIDDEN, 'A password cannot be changed while impersonating');
+    if (!(await this.credentials.check(actor.userId, body.current_password)))
+      throw new Problem(HttpStatus.UNPROCESSABLE_ENTITY, 'current_password: is not your current password');
+    if (body.current_password === body.password)
+      throw new Problem(HttpStatus.UNPROCESSABLE_ENTITY, 'password: must differ from the current password');
+    await this.credentials.setPassword(actor.userId, body.password);
+    return this.access.run(req, { type: 'ChangePassword', userId: actor.userId });
+  }
 
   @Put()
   @AnyAuthenticatedUser()

@@ -1,5 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { portalModes, startTestPortal, type TestPortal } from '../platform/testing/portal-harness.js';
+import {
+  HARNESS_PASSWORD,
+  portalModes,
+  startTestPortal,
+  type TestPortal,
+} from '../platform/testing/portal-harness.js';
 import { TEST_PUBLIC_URL, mailedToken } from './testing/mailed-links.js';
 
 describe.each(portalModes)('current user profile and settings, $name', (mode) => {
@@ -147,6 +152,47 @@ describe.each(portalModes)('current user profile and settings, $name', (mode) =>
     expect(await current()).toMatchObject({ notification_email: 'second@home.example.com' });
   });
 
+  it('changes the own password with the current one; every session ends, the new password signs in', async () => {
+    const user = await portal.createUser({
+      email: 'pat.password@example.com',
+      first_name: 'Pat',
+      last_name: 'Password',
+      user_type: 'teacher',
+    });
+    const session = await portal.tokenFor('pat.password@example.com');
+    const second = await portal.tokenFor('pat.password@example.com');
+    const change = (body: unknown) => put('/password', body, session);
+
+    const wrong = await change({ current_password: 'not it at all', password: 'A-new-password-1' });
+    expect(wrong).toMatchObject({
+      status: 422,
+      body: { detail: 'current_password: is not your current password' },
+    });
+    expect((await change({ current_password: HARNESS_PASSWORD, password: 'short' })).body.detail).toMatch(
+      /^password must be at least 8 characters/,
+    );
+    const same = await change({ current_password: HARNESS_PASSWORD, password: HARNESS_PASSWORD });
+    expect(same.body.detail).toBe('password: must differ from the current password');
+    // Nothing was changed by the refused attempts: the old password still signs in.
+    expect((await portal.call('GET', '/users/me', session)).status).toBe(200);
+
+    const done = await change({ current_password: HARNESS_PASSWORD, password: 'A-new-password-1' });
+    expect(done.status).toBe(200);
+    await portal.settle(done);
+    // Every session of the user ended, this one included.
+    expect((await portal.call('GET', '/users/me', session)).status).toBe(401);
+    expect((await portal.call('GET', '/users/me', second)).status).toBe(401);
+    const fresh = await portal.tokenFor('pat.password@example.com', 'A-new-password-1');
+    expect((await portal.call('GET', '/users/me', fresh)).body).toMatchObject({ id: user });
+    // The change is in the user's history as an event, without the password.
+    const history = await portal.call('GET', `/audit/users/${user}/history`, portal.admin);
+    const changed = (history.body.items as { type: string; data: unknown }[]).find(
+      (e) => e.type === 'PasswordChanged',
+    );
+    expect(changed).toBeDefined();
+    expect(JSON.stringify(changed)).not.toContain('A-new-password-1');
+  });
+
   it('needs a session for every /users/me route', async () => {
     const routes: [string, string][] = [
       ['PUT', '/users/me'],
@@ -155,6 +201,7 @@ describe.each(portalModes)('current user profile and settings, $name', (mode) =>
       ['PUT', '/users/me/receive_weekly_summary_reports'],
       ['PUT', '/users/me/requested_number_of_lessons'],
       ['PUT', '/users/me/notification_email'],
+      ['PUT', '/users/me/password'],
       ['GET', '/users/me/notification_email/verify?token=x'],
     ];
     for (const [method, path] of routes)

@@ -98,6 +98,10 @@ export function connectLive(options: LiveConnectionOptions): () => void {
   currentSocket = socket;
 
   socket.on('connect', () => {
+    // A first connection has no position to replay from: whatever was committed between this tab's
+    // first reads and the moment the socket joined its rooms would be lost. Refetch what is shown once,
+    // now that every later change arrives on the socket.
+    if (useLiveStatus.getState().lastPosition === null) options.onResyncNeeded();
     useLiveStatus.setState({ state: 'connected' });
     for (const listener of connectListeners) listener(socket);
   });

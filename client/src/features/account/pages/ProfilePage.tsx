@@ -6,6 +6,7 @@ import {
   Group,
   NumberInput,
   Paper,
+  PasswordInput,
   Select,
   SimpleGrid,
   Skeleton,
@@ -18,15 +19,18 @@ import {
 import { DateInput } from '@mantine/dates';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react';
-import { useSearchParams } from 'react-router-dom';
-import { apiRequest } from '../../../shared/api/client';
+import { useNavigate, useSearchParams } from 'react-router-dom';
+import { ApiError, apiRequest } from '../../../shared/api/client';
+import { fieldMessage } from '../../../shared/forms';
 import type { CurrentUser } from '../../../shared/current-user';
 import { DATE_FORMAT, formatInZone } from '../../../shared/dates';
 import { notifySuccess } from '../../../shared/notify';
 import { useSession } from '../../../shared/session';
 import { PRODUCT_NAME } from '../../../shared/ui/BrandMark';
 import { fetchCurrentUser } from '../../auth/api';
-import { failureText, parseDayMonthYear, timezoneOptions } from '../api';
+import { useLoginNotice } from '../../auth/login-notice';
+import { isImpersonating } from '../../impersonation/impersonation';
+import { failureText, parseDayMonthYear, passwordErrors, timezoneOptions } from '../api';
 
 /** The /users/me fields this screen edits (server/src/identity/login.controller.ts CurrentUser). */
 export interface ProfileUser extends CurrentUser {
@@ -126,6 +130,7 @@ export function ProfilePage() {
           </SimpleGrid>
           <WeeklySummarySection user={user} />
           <NotificationEmailSection user={user} />
+          <PasswordSection user={user} />
         </>
       )}
     </Stack>
@@ -450,4 +455,129 @@ function VerifyNotificationEmail() {
       </Alert>
     );
   return null;
+}
+
+/**
+ * Change password (the account menu's "Change password" opens /profile?section=password). The server
+ * ends every session of the user, this one included, so the user signs in again with the new password.
+ */
+function PasswordSection({ user }: { user: ProfileUser }) {
+  const [params] = useSearchParams();
+  const ref = useRef<HTMLDivElement>(null);
+  const navigate = useNavigate();
+  const signOut = useSession((state) => state.signOut);
+  const queryClient = useQueryClient();
+  const [current, setCurrent] = useState('');
+  const [password, setPassword] = useState('');
+  const [confirm, setConfirm] = useState('');
+  const [local, setLocal] = useState<{ current?: string; password?: string; confirm?: string }>({});
+  const change = useMutation({
+    mutationFn: () =>
+      apiRequest<{ position: string }>(`${ME}/password`, {
+        method: 'PUT',
+        json: { current_password: current, password },
+        // The answer ends this session: no "session expired" detour on the way to Login.
+        handleSessionErrors: false,
+      }),
+    meta: { silentErrors: true },
+    onSuccess: () => {
+      // The server has ended every session of this user; the live channel may report it first. The
+      // notice is kept for Login whichever path gets there.
+      useLoginNotice
+        .getState()
+        .show(
+          'Your password has been changed. Sign in with the new password.',
+          user.login ?? user.email ?? null,
+        );
+      signOut();
+      queryClient.clear();
+      void navigate('/login', { replace: true });
+    },
+  });
+  useEffect(() => {
+    if (params.get('section') === 'password') ref.current?.scrollIntoView({ block: 'center' });
+  }, [params]);
+
+  const serverError = change.isError ? failureText(change.error) : undefined;
+  const detail = change.error instanceof ApiError ? (change.error.detailText ?? '') : '';
+  // The server names the field first ("current_password: is not your current password").
+  const serverOn = (field: 'current_password' | 'password') =>
+    detail.startsWith(`${field}: `) ? fieldMessage(detail.slice(field.length + 2)) : undefined;
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const errors = {
+      ...passwordErrors(password, confirm),
+      ...(current ? {} : { current: 'Enter your current password' }),
+    };
+    setLocal(errors);
+    if (!errors.current && !errors.password && !errors.confirm) change.mutate();
+  };
+
+  if (isImpersonating())
+    return (
+      <Section title="Password">
+        <Text size="sm" c="dimmed">
+          You are signed in as this user by impersonation: their password cannot be changed from here.
+        </Text>
+      </Section>
+    );
+  return (
+    <div ref={ref}>
+      <Section
+        title="Password"
+        description="Changing it signs you out everywhere, this browser included; then sign in with the new one."
+      >
+        <form onSubmit={submit} noValidate aria-label="Change password">
+          <Stack gap="sm">
+            <PasswordInput
+              label="Current password"
+              required
+              autoComplete="current-password"
+              value={current}
+              onChange={(e) => {
+                setCurrent(e.currentTarget.value);
+                setLocal(({ current: _c, ...rest }) => rest);
+              }}
+              error={local.current ?? serverOn('current_password')}
+            />
+            <SimpleGrid cols={{ base: 1, sm: 2 }}>
+              <PasswordInput
+                label="New password"
+                required
+                autoComplete="new-password"
+                description="At least 8 characters"
+                value={password}
+                onChange={(e) => {
+                  setPassword(e.currentTarget.value);
+                  setLocal(({ password: _p, ...rest }) => rest);
+                }}
+                error={local.password ?? serverOn('password')}
+              />
+              <PasswordInput
+                label="New password again"
+                required
+                autoComplete="new-password"
+                value={confirm}
+                onChange={(e) => {
+                  setConfirm(e.currentTarget.value);
+                  setLocal(({ confirm: _c, ...rest }) => rest);
+                }}
+                error={local.confirm}
+              />
+            </SimpleGrid>
+            {serverError && !serverOn('current_password') && !serverOn('password') && (
+              <Alert color="red" role="alert">
+                {serverError}
+              </Alert>
+            )}
+            <Group justify="flex-end">
+              <Button type="submit" loading={change.isPending}>
+                Change password
+              </Button>
+            </Group>
+          </Stack>
+        </form>
+      </Section>
+    </div>
+  );
 }

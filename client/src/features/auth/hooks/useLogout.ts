@@ -11,6 +11,8 @@ export function useLogout(): () => void {
   return useCallback(() => {
     signOut();
     queryClient.clear();
-    void navigate('/login', { replace: true });
+    // Already on Login (e.g. sent there with a notice after a password change, while the live channel
+    // reports the same session end): stay, keeping the notice.
+    if (window.location.pathname !== '/login') void navigate('/login', { replace: true });
   }, [navigate, queryClient, signOut]);
 }

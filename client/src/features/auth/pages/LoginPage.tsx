@@ -11,11 +11,12 @@ import {
   VisuallyHidden,
 } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
-import { useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { redirectTargetAfterLogin } from '../../../app/guards';
 import { useSession } from '../../../shared/session';
 import { PRODUCT_NAME } from '../../../shared/ui/BrandMark';
+import { useLoginNotice } from '../login-notice';
 import { hasPortalAccess } from '../../../app/access';
 import type { CurrentUser } from '../../../shared/current-user';
 import { describeLoginFailure, fetchCurrentUser, requestAccessToken, type Credentials } from '../api';
@@ -58,8 +59,15 @@ export function LoginPage() {
   const passwordRef = useRef<HTMLInputElement>(null);
   // Activation and partner registration arrive here with a success notice and the new login.
   const arrival = (location.state ?? {}) as { notice?: unknown; login?: unknown };
-  const notice = typeof arrival.notice === 'string' ? arrival.notice : null;
-  const [username, setUsername] = useState(typeof arrival.login === 'string' ? arrival.login : '');
+  const pending = useLoginNotice();
+  const notice = typeof arrival.notice === 'string' ? arrival.notice : pending.notice;
+  const [username, setUsername] = useState(
+    typeof arrival.login === 'string' ? arrival.login : (pending.login ?? ''),
+  );
+  // A notice that arrives after this screen (the session ended by another path first) fills the login.
+  useEffect(() => {
+    if (pending.login) setUsername((current) => current || pending.login!);
+  }, [pending.login]);
   const [password, setPassword] = useState('');
   const [passwordVisible, setPasswordVisible] = useState(false);
   const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
@@ -78,8 +86,12 @@ export function LoginPage() {
     },
     onSuccess: ({ token, user }) => {
       signIn(token, user);
+      // After a session ended on purpose (a password change) start from the default route, not the
+      // screen the user was on when it ended.
+      const endedOnPurpose = useLoginNotice.getState().notice !== null;
+      useLoginNotice.getState().clear();
       const target = hasPortalAccess(user.permission_list)
-        ? redirectTargetAfterLogin(location, user)
+        ? redirectTargetAfterLogin(endedOnPurpose ? { ...location, state: null } : location, user)
         : '/forbidden';
       void navigate(target, { replace: true });
     },
