@@ -1,7 +1,15 @@
-import { expect, test, type Browser, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { adminToken, api, createCustomer, createUser, deleteUsers, tokenFor } from './support/portal-api.js';
+import {
+  adminToken,
+  api,
+  createCustomer,
+  createUser,
+  deleteUsers,
+  signedIn,
+  tokenFor,
+} from './support/portal-api.js';
 
 const artifacts = join(dirname(fileURLToPath(import.meta.url)), '.artifacts');
 const PASSWORD = 'Safeguarding-presence-2026';
@@ -11,17 +19,6 @@ const created: string[] = [];
 test.afterAll(async ({ request }) => {
   if (created.length) await deleteUsers(request, await adminToken(request), created);
 });
-
-async function signedIn(browser: Browser, email: string): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
-  const page = await context.newPage();
-  await page.goto('/login');
-  await page.getByRole('textbox', { name: 'Email' }).fill(email);
-  await page.getByRole('textbox', { name: 'Password', exact: true }).fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-  await expect(page).toHaveURL(/\/dashboard$/);
-  return page;
-}
 
 test('lead B’s open board shows lead A viewing an incident without a reload, the claim live, and clears when A leaves', async ({
   browser,
@@ -77,7 +74,7 @@ test('lead B’s open board shows lead A viewing an incident without a reload, t
   const incidentId = reported.body.id;
 
   // Lead B has the triage board open; nobody views the incident yet, nobody has claimed it.
-  const b = await signedIn(browser, leads.b);
+  const b = await signedIn(browser, leads.b, PASSWORD);
   await b.goto('/safeguarding-incidents');
   const row = b.getByRole('row', { name: new RegExp(`Mo Birch${suffix}`) });
   await expect(row).toBeVisible();
@@ -85,7 +82,7 @@ test('lead B’s open board shows lead A viewing an incident without a reload, t
   await expect(row.getByRole('group', { name: /^Viewing/ })).toHaveCount(0);
 
   // Lead A opens the incident: B's board names A on that row, without a reload.
-  const a = await signedIn(browser, leads.a);
+  const a = await signedIn(browser, leads.a, PASSWORD);
   await a.goto(`/safeguarding-incidents/${incidentId}`);
   await expect(a.getByText('Nobody else has it open')).toBeVisible();
   await expect(row.getByRole('group', { name: 'Viewing: Ada Lead' })).toBeVisible({ timeout: 3_000 });

@@ -1,7 +1,7 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { adminToken, api, createUser, signInAsAdmin } from './support/portal-api.js';
+import { adminToken, api, createUser, signedIn, signInAsAdmin } from './support/portal-api.js';
 
 const artifacts = join(dirname(fileURLToPath(import.meta.url)), '.artifacts');
 
@@ -35,13 +35,7 @@ test.afterAll(async ({ request }) => {
 
 /** The teacher, signed in through the form in a browser context of their own. */
 async function teacherPage(browser: Browser): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  const page = await context.newPage();
-  await page.goto('/login');
-  await page.getByRole('textbox', { name: 'Email' }).fill(TEACHER.email);
-  await page.getByRole('textbox', { name: 'Password', exact: true }).fill(TEACHER.password);
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-  await expect(page).toHaveURL(/\/dashboard$/);
+  const page = await signedIn(browser, TEACHER.email, TEACHER.password);
   await expect(page.getByRole('status', { name: 'Live connection: Live' })).toBeVisible();
   return page;
 }
