@@ -14,6 +14,7 @@ import type { AppConfig } from './platform/config/config.js';
 import { openInfrastructure, type Infrastructure } from './platform/infrastructure.js';
 import { AllExceptionsFilter } from './platform/http/all-exceptions.filter.js';
 import { createValidationPipe } from './platform/http/validation.js';
+import { Readiness } from './platform/http/readiness.js';
 import { ProjectionRunner } from './platform/projections/projection-runner.js';
 import { LiveServer } from './platform/live/live-server.js';
 import { SESSION_SCHEMA } from './platform/auth/session.service.js';
@@ -23,7 +24,7 @@ import { FEEDBACK_TOKEN_SCHEMA } from './safeguarding/feedback-tokens.js';
 import { MAIL_OUTBOX_SCHEMA } from './platform/mail/mail-outbox.js';
 import { STORAGE_SECRETS_SCHEMA } from './platform/storage/storage.service.js';
 import { FirstSuperuser, type FirstSuperuserOutcome } from './identity/first-superuser.js';
-import { DemoData, type DemoSummary } from './demo/demo-data.js';
+import { DEMO_STARTING, DemoData, type DemoSummary } from './demo/demo-data.js';
 import type { AuthenticatedRequest } from './platform/auth/request-context.js';
 import type { SqlClient } from './platform/sql/sql-client.js';
 
@@ -72,7 +73,18 @@ export function openApiDocument(app: NestExpressApplication) {
 }
 
 /** Builds and starts the whole portal: event store, projections, HTTP API, client. */
-export async function startApp(config: AppConfig, log: Logger): Promise<RunningApp> {
+export interface StartOptions {
+  /** Hears each stage of the start-up work (demo data) and "ready", e.g. to print them. */
+  onStarting?: (message: string) => void;
+  /** Called once the port is open (before the start-up work ends), with the portal's address. */
+  onListening?: (url: string) => void;
+}
+
+export async function startApp(
+  config: AppConfig,
+  log: Logger,
+  options: StartOptions = {},
+): Promise<RunningApp> {
   const infra = await openInfrastructure(config);
   try {
     await ensureStateTables(infra.sql);
@@ -104,6 +116,10 @@ export async function startApp(config: AppConfig, log: Logger): Promise<RunningA
         },
       }),
     );
+    // Until start-up work (the demo data) is in, every caller but that work gets 503 and what it is doing.
+    const readiness = app.get(Readiness);
+    if (options.onStarting) readiness.onChange(options.onStarting);
+    app.use(readiness.gate());
     app.useBodyParser('json', { limit: '1mb' });
     app.useBodyParser('urlencoded', { extended: false, limit: '64kb' });
     app.useGlobalPipes(createValidationPipe());
@@ -123,15 +139,20 @@ export async function startApp(config: AppConfig, log: Logger): Promise<RunningA
     const firstSuperuser = await app.get(FirstSuperuser).ensure();
     if (firstSuperuser.position !== null) await runner.waitForPosition(firstSuperuser.position, 30_000);
 
+    // Only the process that created the first administrator seeds, so a new store is seeded once.
+    const seeding = config.demoData && firstSuperuser.created;
+    if (seeding) readiness.begin(DEMO_STARTING);
     await app.listen(config.port, config.host);
     const address = app.getHttpServer().address();
     const port = typeof address === 'object' && address ? address.port : config.port;
     const url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port}`;
-    // Only the process that created the first administrator seeds, so a new store is seeded once.
-    const demo =
-      config.demoData && firstSuperuser.created
-        ? await app.get(DemoData).seed(url, firstSuperuser.userId, log)
-        : null;
+    options.onListening?.(url);
+    let demo: DemoSummary | null = null;
+    try {
+      if (seeding) demo = await app.get(DemoData).seed(url, firstSuperuser.userId, log);
+    } finally {
+      readiness.markReady();
+    }
     return {
       app,
       infra,

@@ -15,7 +15,15 @@ async function main(): Promise<void> {
   }
   let running;
   try {
-    running = await startApp(config, log);
+    // The port opens before the demo data is in; until then the portal answers "starting" (health 503).
+    running = await startApp(config, log, {
+      onStarting: (message) =>
+        process.stdout.write(
+          message === 'ready'
+            ? '  Demo data loaded: the portal is ready.\n'
+            : `  The portal is starting: ${message}\n`,
+        ),
+    });
   } catch (e) {
     if (e instanceof StartupError) return fail(e.message);
     throw e;

@@ -3,6 +3,7 @@ import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { E2E_BASE_URL, E2E_PORT, SUPERUSER } from './support/env.js';
+import { chooseChromium } from './support/browser.js';
 
 /**
  * End-to-end tests: the built portal (server + client/dist) in Chromium.
@@ -12,7 +13,8 @@ import { E2E_BASE_URL, E2E_PORT, SUPERUSER } from './support/env.js';
  *   repository root); it gets PORT, DATA_DIR, FIRST_SUPERUSER and FIRST_SUPERUSER_PASSWORD.
  * - E2E_PORT (default 3100), E2E_DATA_DIR (default a fresh tests/e2e/.artifacts/data-<timestamp>).
  * - E2E_SERVER_LOGS=1: show the server's stdout.
- * - CHROMIUM_PATH (default /usr/bin/chromium; install with `apt-get install -y chromium`).
+ * - CHROMIUM_PATH: the Chromium to drive. Without it, Debian's /usr/bin/chromium when installed, else the
+ *   Chromium inside the @sparticuz/chromium npm package (support/browser.ts); E2E_BROWSER=bundled forces that.
  */
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -50,6 +52,15 @@ if (!process.env.E2E_DATA_DIR) {
 const dataDir = process.env.E2E_DATA_DIR;
 mkdirSync(dataDir, { recursive: true });
 
+// The browser is chosen once, in the runner; the workers read the choice from the environment.
+if (!process.env.E2E_CHROMIUM_EXECUTABLE) {
+  const choice = await chooseChromium();
+  process.env.E2E_CHROMIUM_EXECUTABLE = choice.executablePath;
+  process.env.E2E_CHROMIUM_ARGS = JSON.stringify(choice.args);
+  process.stdout.write(`Browser tests drive Chromium from ${choice.source}: ${choice.executablePath}\n`);
+}
+const chromiumArgs = JSON.parse(process.env.E2E_CHROMIUM_ARGS ?? '[]') as string[];
+
 export default defineConfig({
   testDir: here,
   testMatch: '**/*.e2e.spec.ts',
@@ -72,17 +83,8 @@ export default defineConfig({
     screenshot: 'only-on-failure',
     trace: 'retain-on-failure',
     launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
+      executablePath: process.env.E2E_CHROMIUM_EXECUTABLE,
+      args: chromiumArgs,
     },
   },
   webServer: {

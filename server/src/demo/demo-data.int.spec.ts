@@ -1,15 +1,89 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { portalModes, startTestPortal, type TestPortal } from '../platform/testing/portal-harness.js';
 import { loadConfig } from '../platform/config/config.js';
-import { waitFor } from '../platform/testing/wait-for.js';
 import { DEMO_PASSWORD } from './demo-data.js';
+
+interface Probe {
+  status: number;
+  type: string | null;
+  retryAfter: string | null;
+  text: string;
+}
+
+async function probe(url: string): Promise<Probe> {
+  const res = await fetch(url);
+  return {
+    status: res.status,
+    type: res.headers.get('content-type'),
+    retryAfter: res.headers.get('retry-after'),
+    text: await res.text(),
+  };
+}
 
 describe.each(portalModes)('demo data, $name', (mode) => {
   let portal: TestPortal;
+  const stages: string[] = [];
+  /** What a visitor got while the students were being loaded. */
+  let whileSeeding: Promise<{ health: Probe; api: Probe; page: Probe; login: Probe }> | undefined;
 
   beforeAll(async () => {
-    portal = await startTestPortal(mode, 'portal_demo', { DEMO_DATA: 'true' });
+    let url = '';
+    portal = await startTestPortal(
+      mode,
+      'portal_demo',
+      { DEMO_DATA: 'true' },
+      {
+        onListening: (u) => (url = u),
+        onStarting: (message) => {
+          stages.push(message);
+          if (message.includes('step 4 of 6') && !whileSeeding)
+            whileSeeding = (async () => ({
+              health: await probe(`${url}/api/v1/health`),
+              api: await probe(`${url}/api/v1/users/`),
+              page: await probe(`${url}/users/students`),
+              login: await fetch(`${url}/api/v1/login/access-token`, {
+                method: 'POST',
+                headers: { 'content-type': 'application/x-www-form-urlencoded' },
+                body: new URLSearchParams({ username: 'head@oakfield.example.org', password: DEMO_PASSWORD }),
+              }).then(async (r) => ({
+                status: r.status,
+                type: null,
+                retryAfter: null,
+                text: await r.text(),
+              })),
+            }))();
+        },
+      },
+    );
   }, 180_000);
+
+  it('says it is starting, with progress, until the demo data is in the read models', async () => {
+    expect(stages[0]).toMatch(/^loading demo data, step 1 of 6/);
+    expect(stages.at(-1)).toBe('ready');
+    const seen = await whileSeeding!;
+    expect(seen.health.status).toBe(503);
+    expect(JSON.parse(seen.health.text)).toMatchObject({
+      status: 'starting',
+      starting: { stage_number: 4, stages: 6, total: 40 },
+    });
+    expect(seen.api.status).toBe(503);
+    expect(seen.api.retryAfter).toBe('2');
+    expect((JSON.parse(seen.api.text) as { detail: string }).detail).toMatch(
+      /The portal is starting: loading demo data, step 4 of 6/,
+    );
+    expect(seen.login.status).toBe(503);
+    // A browser gets a page that says so and reloads itself, not a half-filled client.
+    expect(seen.page.status).toBe(503);
+    expect(seen.page.type).toMatch(/text\/html/);
+    expect(seen.page.text).toContain('Tutoring Portal is starting');
+    expect(seen.page.text).toContain('http-equiv="refresh"');
+    // Ready: health says ok, and the last seeded events are already in every read model.
+    const health = await portal.call('GET', '/health');
+    expect(health.status).toBe(200);
+    expect(health.body).toMatchObject({ status: 'ok' });
+    expect(health.body.starting).toBeUndefined();
+    expect((health.body.projections as { lag: string }[]).every((p) => p.lag === '0')).toBe(true);
+  });
 
   afterAll(async () => {
     await portal?.close();
@@ -34,12 +108,12 @@ describe.each(portalModes)('demo data, $name', (mode) => {
       'reported',
       'under_review',
     ]);
-    // The unacknowledged ones have escalated, so a newcomer sees the alert state on the board.
-    await waitFor('the escalations in the read model', async () => {
-      const reported = await call('GET', '/safeguarding-incidents/?status=reported', admin);
-      const items = reported.body.items as { escalated_at: string | null }[];
-      return items.length === 2 && items.every((i) => i.escalated_at !== null);
-    });
+    // The unacknowledged ones have escalated, so a newcomer sees the alert state on the board: at once,
+    // since the portal says ready only when the read models hold the whole seeding.
+    const reported = await call('GET', '/safeguarding-incidents/?status=reported', admin);
+    const escalated = reported.body.items as { escalated_at: string | null }[];
+    expect(escalated).toHaveLength(2);
+    expect(escalated.every((i) => i.escalated_at !== null)).toBe(true);
     const me = await call('GET', '/users/me', admin);
     expect(me.body.permission_list).toEqual(
       expect.arrayContaining(['CAN_LEAD_SAFEGUARDING', 'CAN_MODIFY_NETWORK']),

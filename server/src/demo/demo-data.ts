@@ -1,8 +1,29 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import type { Logger } from 'pino';
 import { SessionService } from '../platform/auth/session.service.js';
 import { EscalationScheduler } from '../safeguarding/escalation.scheduler.js';
+import { Readiness } from '../platform/http/readiness.js';
+import { ProjectionRunner } from '../platform/projections/projection-runner.js';
+import { EVENT_STORE } from '../platform/tokens.js';
+import type { EventStore } from '../platform/event-store/event-store.js';
+
+/** The stages the seeding reports while the portal says it is starting (health, the starting page). */
+const STAGES = [
+  'networks and permission templates',
+  'partner schools and their users',
+  'teachers',
+  'students, contacts and one-page profiles',
+  'linked students and safeguarding concerns',
+  'read models catching up',
+] as const;
+
+function stage(n: number, total?: number) {
+  return { stage: STAGES[n - 1]!, stageNumber: n, stages: STAGES.length, total };
+}
+
+/** What the portal says between opening its port and the seeding's first step. */
+export const DEMO_STARTING = stage(1);
 
 /** Every demo account signs in with this password (printed at start, listed in the README). */
 export const DEMO_PASSWORD = 'Demo-Password-2026';
@@ -173,11 +194,15 @@ export class DemoData {
   constructor(
     private readonly sessions: SessionService,
     private readonly modules: ModuleRef,
+    private readonly readiness: Readiness,
+    private readonly runner: ProjectionRunner,
+    @Inject(EVENT_STORE) private readonly store: EventStore,
   ) {}
 
   async seed(baseUrl: string, adminId: string, log: Logger): Promise<DemoSummary> {
     const started = Date.now();
     const { token, session } = await this.sessions.create(adminId);
+    this.readiness.begin(stage(1), token);
     let minPosition = '0';
     const call = async (method: string, path: string, body?: unknown): Promise<Answer> => {
       // Reads wait for the previous write to be in the read models (X-Min-Position below).
@@ -218,6 +243,7 @@ export class DemoData {
         name: 'Attendance officer',
         permissions: viewOnly.filter((p) => /STUDENTS_DETAILS|ATTENDANCE|CONTACT/.test(p)),
       });
+      this.readiness.begin(stage(2, SCHOOLS.length * (ROLES.length + 1)));
       const customers: Record<string, string> = {};
       /** `{school key}:{customer role}` → the partner user's id. */
       const partnerIds: Record<string, string> = {};
@@ -227,6 +253,7 @@ export class DemoData {
         customers[school.key] = (
           await call('POST', '/customers/', { name: school.name, network_id: networks[school.network] })
         ).body.id as string;
+        this.readiness.advance();
         for (const role of ROLES) {
           const email = `${role.local}@${school.domain}`;
           const partner = await call('POST', '/users/', {
@@ -241,9 +268,11 @@ export class DemoData {
           });
           logins.push({ email, role: `${role.type} at ${school.name}` });
           partnerIds[`${school.key}:${role.type}`] = partner.body.id as string;
+          this.readiness.advance();
         }
       }
 
+      this.readiness.begin(stage(3, TEACHER_NAMES.length));
       const teacherIds: string[] = [];
       for (const [i, [first, last]] of TEACHER_NAMES.entries()) {
         const email = `${first.toLowerCase()}.${last.toLowerCase()}@tutors.example.org`;
@@ -260,6 +289,7 @@ export class DemoData {
           password: DEMO_PASSWORD,
         });
         teacherIds.push(created.body.id as string);
+        this.readiness.advance();
         if (i < 2) logins.push({ email, role: i === 0 ? 'teacher (senior tutor)' : 'teacher' });
       }
       await call('PUT', `/users/${teacherIds[7]!}/set-quality-issue`, {
@@ -267,6 +297,7 @@ export class DemoData {
       });
 
       let profiles = 0;
+      this.readiness.begin(stage(4, 40));
       for (let i = 0; i < 40; i++) {
         const school = SCHOOLS[i % SCHOOLS.length]!;
         const first = STUDENT_FIRST[i % STUDENT_FIRST.length]!;
@@ -310,7 +341,9 @@ export class DemoData {
           });
           profiles++;
         }
+        this.readiness.advance();
       }
+      this.readiness.begin(stage(5));
       // Selected students (decision 0034): each school's link contact is linked to three of its students,
       // its parent to one of them.
       for (const school of SCHOOLS) {
@@ -354,6 +387,10 @@ export class DemoData {
       await call('GET', '/safeguarding-incidents/?status=reported');
       const escalation = this.modules.get(EscalationScheduler, { strict: false });
       await escalation.runOnce(new Date(Date.now() + escalation.minutes * 60_000 + 1000));
+      // Ready means every list shows all of it: wait until the projections hold the last event.
+      this.readiness.begin(stage(6));
+      if (!(await this.runner.waitForPosition(await this.store.headPosition(), 60_000)))
+        log.warn('demo data: the read models had not caught up after 60 s');
 
       const summary: DemoSummary = {
         networks: NETWORKS.length,

@@ -7,6 +7,7 @@ import { ProjectionRunner } from './projections/projection-runner.js';
 import { SessionService } from './auth/session.service.js';
 import { MailOutbox } from './mail/mail-outbox.js';
 import { MinPositionInterceptor } from './http/min-position.interceptor.js';
+import { Readiness } from './http/readiness.js';
 import { APP_CONFIG, EVENT_STORE, LOGGER, SQL_CLIENT } from './tokens.js';
 import { PersonalDataVault } from './personal-data/personal-data-vault.js';
 import { StorageService } from './storage/storage.service.js';
@@ -37,6 +38,7 @@ export class PlatformModule implements OnApplicationShutdown {
       { provide: ProjectionRunner, useValue: runner },
       SessionService,
       MinPositionInterceptor,
+      Readiness,
       MailOutbox,
       StorageService,
     ];

@@ -5,7 +5,7 @@ import { expect } from '@jest/globals';
 import { pino } from 'pino';
 import { io } from 'socket.io-client';
 import { LIVE_NAMESPACE, LIVE_PATH, type LiveMessage } from '@portal/projections';
-import { startApp, type RunningApp } from '../../app.js';
+import { startApp, type RunningApp, type StartOptions } from '../../app.js';
 import { loadConfig } from '../config/config.js';
 import { ProjectionRunner } from '../projections/projection-runner.js';
 import { createTestDatabase } from './postgres-test-database.js';
@@ -69,6 +69,7 @@ export async function startTestPortal(
   mode: PortalMode,
   prefix: string,
   env: Record<string, string> = {},
+  options: StartOptions = {},
 ): Promise<TestPortal> {
   const setup = await mode.setup(prefix);
   const running = await startApp(
@@ -82,6 +83,7 @@ export async function startTestPortal(
       ...env,
     }),
     pino({ level: 'silent' }),
+    options,
   );
   const base = running.url;
 
