@@ -14,6 +14,7 @@ import type { AppConfig } from './platform/config/config.js';
 import { openInfrastructure, type Infrastructure } from './platform/infrastructure.js';
 import { AllExceptionsFilter } from './platform/http/all-exceptions.filter.js';
 import { createValidationPipe } from './platform/http/validation.js';
+import { securityHeaders } from './platform/http/security-headers.js';
 import { ProjectionRunner } from './platform/projections/projection-runner.js';
 import { LiveServer } from './platform/live/live-server.js';
 import { SESSION_SCHEMA } from './platform/auth/session.service.js';
@@ -84,6 +85,8 @@ export async function startApp(config: AppConfig, log: Logger): Promise<RunningA
     app.enableShutdownHooks();
     app.disable('x-powered-by');
     app.set('trust proxy', 'loopback');
+    // First, so every answer carries them: pages, static files, API answers and errors (decision 0039).
+    app.use(securityHeaders());
     app.use(
       pinoHttp({
         logger: log,
