@@ -15,6 +15,7 @@ import { openInfrastructure, type Infrastructure } from './platform/infrastructu
 import { AllExceptionsFilter } from './platform/http/all-exceptions.filter.js';
 import { createValidationPipe } from './platform/http/validation.js';
 import { Readiness } from './platform/http/readiness.js';
+import { securityHeaders } from './platform/http/security-headers.js';
 import { ProjectionRunner } from './platform/projections/projection-runner.js';
 import { LiveServer } from './platform/live/live-server.js';
 import { SESSION_SCHEMA } from './platform/auth/session.service.js';
@@ -96,6 +97,8 @@ export async function startApp(
     app.enableShutdownHooks();
     app.disable('x-powered-by');
     app.set('trust proxy', 'loopback');
+    // First, so every answer carries them: pages, static files, API answers and errors (decision 0039).
+    app.use(securityHeaders());
     app.use(
       pinoHttp({
         logger: log,

@@ -74,6 +74,11 @@ test('an administrator signs in as a teacher, acts as her, stops, and the audit 
     await expect(page.getByText('You are signed in as')).toHaveCount(0);
     expect(await page.evaluate(() => localStorage.getItem('token'))).toBe(ownToken);
     expect(await page.evaluate(() => localStorage.getItem('admin_token'))).toBeNull();
+    // Stopping ended the impersonation session on the server (decision 0039); the administrator's lives on.
+    await expect
+      .poll(async () => (await api(request, ivyToken!, 'GET', '/api/v1/users/me')).status)
+      .toBe(401);
+    expect((await api(request, ownToken!, 'GET', '/api/v1/users/me')).status).toBe(200);
 
     // The event Ivy's session wrote carries the administrator as impersonator.
     const history = await api<History>(request, admin, 'GET', `/api/v1/audit/users/${ivyId}/history`);

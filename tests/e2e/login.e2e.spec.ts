@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type ConsoleMessage, type Page } from '@playwright/test';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { E2E_BASE_URL, SUPERUSER } from './support/env.js';
@@ -21,6 +21,28 @@ function storedItem(page: Page, key: string): Promise<string | null> {
   return page.evaluate((name) => window.localStorage.getItem(name), key);
 }
 
+/**
+ * Collects Content-Security-Policy violations: the `securitypolicyviolation` events of every document
+ * the page loads, and Chromium's console reports ("Refused to ... because it violates ...").
+ */
+async function watchCsp(page: Page): Promise<() => Promise<string[]>> {
+  const console: string[] = [];
+  page.on('console', (message: ConsoleMessage) => {
+    if (/Content Security Policy|Refused to/i.test(message.text())) console.push(message.text());
+  });
+  await page.addInitScript(() => {
+    const seen: string[] = [];
+    (window as unknown as { cspViolations: string[] }).cspViolations = seen;
+    document.addEventListener('securitypolicyviolation', (e) =>
+      seen.push(`${e.violatedDirective} ${e.blockedURI}`),
+    );
+  });
+  return async () => [
+    ...console,
+    ...(await page.evaluate(() => (window as unknown as { cspViolations?: string[] }).cspViolations ?? [])),
+  ];
+}
+
 test('a visitor without a session is sent from / to the login page', async ({ page }) => {
   await page.goto('/');
   await expect(page).toHaveURL(LOGIN_URL);
@@ -32,6 +54,52 @@ test('a visitor without a session is sent from / to the login page', async ({ pa
   await expect(password).toHaveAttribute('type', 'password');
   await expect(submit).toBeEnabled();
   await page.screenshot({ path: join(artifacts, 'login.png'), fullPage: true });
+});
+
+test('the login page, the portal with its live and collaboration sockets, and Swagger UI run under the CSP', async ({
+  page,
+}) => {
+  const violations = await watchCsp(page);
+  const answer = await page.goto('/login');
+  const csp = answer?.headers()['content-security-policy'] ?? '';
+  expect(csp).toContain("frame-ancestors 'none'");
+  expect(csp).toContain("script-src 'self'");
+  expect(answer?.headers()['referrer-policy']).toBe('no-referrer');
+  await expect(page.getByRole('heading', { name: 'Sign in', exact: true })).toBeVisible();
+  expect(await violations()).toEqual([]);
+
+  // Signed in: Mantine's injected styles, the dashboard and the /live websocket.
+  const { email, password, submit } = loginForm(page);
+  await email.fill(SUPERUSER.email);
+  await password.fill(SUPERUSER.password);
+  await submit.click();
+  await expect(page).toHaveURL(HOME_URL);
+  await expect(page.getByRole('status', { name: 'Live connection: Live' })).toBeVisible();
+  // A y-websocket connection to /collab is allowed by connect-src (the document kind does not exist:
+  // the server refuses the upgrade, which is not a CSP matter).
+  const collabAllowed = await page.evaluate(
+    () =>
+      new Promise<boolean>((resolve) => {
+        try {
+          const ws = new WebSocket(`ws://${location.host}/collab/none:none`);
+          ws.onerror = () => resolve(true);
+          ws.onopen = () => {
+            ws.close();
+            resolve(true);
+          };
+        } catch {
+          resolve(false);
+        }
+      }),
+  );
+  expect(collabAllowed).toBe(true);
+  expect(await violations()).toEqual([]);
+
+  // Swagger UI: its scripts are files, its inline styles are allowed.
+  await page.goto('/api/docs');
+  await expect(page.locator('.swagger-ui .info .title')).toContainText('Tutoring Portal API');
+  await expect(page.getByText('/api/v1/login/access-token').first()).toBeVisible();
+  expect(await violations()).toEqual([]);
 });
 
 test('the form is keyboard operable and shows the server detail for a wrong password', async ({ page }) => {
@@ -77,7 +145,10 @@ test('empty fields are flagged on the form without calling the server', async ({
   expect(calls).toBe(0);
 });
 
-test('the right credentials open the portal, and logging out returns to the login page', async ({ page }) => {
+test('the right credentials open the portal, and logging out ends the session and returns to the login page', async ({
+  page,
+  request,
+}) => {
   await page.goto('/login');
   const { email, password, submit } = loginForm(page);
   await email.fill(SUPERUSER.email);
@@ -100,9 +171,17 @@ test('the right credentials open the portal, and logging out returns to the logi
     localStorage.setItem('half-term-reminder-modal-last-displayed-at', '"2026-11-01"');
     localStorage.setItem('cache_tutors', '{"value":[]}');
   });
+  const token = await storedItem(page, 'token');
+  const loggedOut = page.waitForResponse(
+    (r) => r.url().endsWith('/api/v1/logout') && r.request().method() === 'POST',
+  );
   await page.getByRole('button', { name: /Account menu/ }).click();
   await page.getByRole('menuitem', { name: 'Log out' }).click();
+  expect((await loggedOut).status()).toBe(204);
   await expect(page).toHaveURL(LOGIN_URL);
+  // The server ended the session: the old token is refused (decision 0039).
+  const refused = await request.get('/api/v1/users/me', { headers: { RequestVerificationToken: token! } });
+  expect(refused.status()).toBe(401);
   await expect(page.getByRole('heading', { name: 'Sign in', exact: true })).toBeVisible();
   expect(await storedItem(page, 'token')).toBeNull();
   expect(await storedItem(page, 'cache_tutors')).toBeNull();
@@ -111,6 +190,25 @@ test('the right credentials open the portal, and logging out returns to the logi
 
   await page.goto('/');
   await expect(page).toHaveURL(LOGIN_URL);
+});
+
+test('logging out still signs out here when the server cannot be reached', async ({ page }) => {
+  await page.goto('/login');
+  const { email, password, submit } = loginForm(page);
+  await email.fill(SUPERUSER.email);
+  await password.fill(SUPERUSER.password);
+  await submit.click();
+  await expect(page).toHaveURL(HOME_URL);
+  let attempts = 0;
+  await page.route('**/api/v1/logout', (route) => {
+    attempts += 1;
+    return route.abort('connectionrefused');
+  });
+  await page.getByRole('button', { name: /Account menu/ }).click();
+  await page.getByRole('menuitem', { name: 'Log out' }).click();
+  await expect(page).toHaveURL(LOGIN_URL);
+  expect(attempts).toBe(1);
+  expect(await storedItem(page, 'token')).toBeNull();
 });
 
 test('the button shows progress, and an unreachable portal is explained', async ({ page }) => {

@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import { resetWritePosition } from './api/client';
+import { apiRequest, resetWritePosition, TOKEN_HEADER } from './api/client';
 import { parseCurrentUser, type CurrentUser } from './current-user';
 import { clearOnLogout, getItem, getToken, setItem, setToken, TOKEN_KEY } from './storage';
 
@@ -8,7 +8,8 @@ import { clearOnLogout, getItem, getToken, setItem, setToken, TOKEN_KEY } from '
  * - the token, the user details and the permission list are kept in local storage;
  * - the permission list is cached in memory once read;
  * - reading permissions when user details or the permission list are missing logs the user out;
- * - logout clears the permission cache and local storage, except the keys storage.ts keeps.
+ * - logout clears the permission cache and local storage, except the keys storage.ts keeps; a logout
+ *   the user asks for first ends the session on the server ({@link endServerSessions}).
  */
 
 export const USER_DETAILS_KEY = 'user_details';
@@ -73,6 +74,32 @@ export function logoutStorage(): void {
   clearPermissionCache();
   clearOnLogout();
   resetWritePosition();
+}
+
+/** How long a sign-out waits for the server before clearing the session here anyway. */
+export const LOGOUT_TIMEOUT_MS = 5000;
+
+/**
+ * Ends these sessions on the server (`POST /api/v1/logout` with each token, decision 0039), so a
+ * token copied from this browser is refused from now on. Never throws and never runs the session-error
+ * handlers: offline, a slow server or a token that has already ended must not keep anyone signed in
+ * here, so the caller clears the local session whatever happened.
+ */
+export async function endServerSessions(
+  tokens: readonly (string | null)[],
+  timeoutMs = LOGOUT_TIMEOUT_MS,
+): Promise<void> {
+  const distinct = [...new Set(tokens.filter((token): token is string => Boolean(token)))];
+  await Promise.allSettled(
+    distinct.map((token) =>
+      apiRequest<void>('/api/v1/logout', {
+        method: 'POST',
+        headers: { [TOKEN_HEADER]: token },
+        handleSessionErrors: false,
+        signal: AbortSignal.timeout(timeoutMs),
+      }),
+    ),
+  );
 }
 
 /** The signed-in session, mirrored from storage for rendering. */

@@ -1,7 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
 import type { CurrentUser } from './current-user';
+import { configureApiClient } from './api/client';
 import {
   configureSessionRules,
+  endServerSessions,
   PERMISSION_LIST_KEY,
   peekPermissions,
   readPermissions,
@@ -102,5 +104,56 @@ describe('session rules (spec §4)', () => {
     expect(useSession.getState()).toMatchObject({ token: null, user: null });
     expect(readPermissions()).toBeNull(); // the cache is gone too
     expect(missing).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('ending sessions on the server (decision 0039)', () => {
+  const realFetch = globalThis.fetch;
+  let posted: { url: string; method?: string; token: string | null }[];
+  const onUnauthorized = jest.fn<() => void>();
+
+  beforeEach(() => {
+    posted = [];
+    onUnauthorized.mockClear();
+    configureApiClient({ onUnauthorized });
+  });
+  afterEach(() => {
+    globalThis.fetch = realFetch;
+    configureApiClient({});
+  });
+
+  function server(reply: (token: string | null) => Response | Promise<Response>): void {
+    globalThis.fetch = (input: string | URL | Request, init?: RequestInit) => {
+      const token = new Headers(init?.headers).get('RequestVerificationToken');
+      posted.push({
+        url: input instanceof Request ? input.url : input.toString(),
+        method: init?.method,
+        token,
+      });
+      return Promise.resolve(reply(token));
+    };
+  }
+
+  it('posts /api/v1/logout once per distinct token, each with its own token', async () => {
+    useSession.getState().signIn('stored', user);
+    server(() => new Response(null, { status: 204 }));
+    await endServerSessions(['impersonated', null, 'admin', 'impersonated']);
+    expect(posted).toEqual([
+      { url: '/api/v1/logout', method: 'POST', token: 'impersonated' },
+      { url: '/api/v1/logout', method: 'POST', token: 'admin' },
+    ]);
+  });
+
+  it('never throws nor runs the session-error handler: a dead token, an unreachable or a hung server', async () => {
+    server(() => Response.json({ detail: 'Session ended; sign in again' }, { status: 401 }));
+    await expect(endServerSessions(['dead'])).resolves.toBeUndefined();
+    globalThis.fetch = () => Promise.reject(new TypeError('Failed to fetch'));
+    await expect(endServerSessions(['offline'])).resolves.toBeUndefined();
+    globalThis.fetch = (_input: string | URL | Request, init?: RequestInit) =>
+      new Promise<Response>((_resolve, reject) =>
+        init?.signal?.addEventListener('abort', () => reject(init.signal?.reason as Error)),
+      );
+    await expect(endServerSessions(['slow'], 50)).resolves.toBeUndefined();
+    expect(onUnauthorized).not.toHaveBeenCalled();
   });
 });

@@ -1,10 +1,12 @@
-import { Body, Controller, Get, HttpCode, HttpStatus, Post, Req, Res } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, HttpStatus, Inject, Post, Req, Res } from '@nestjs/common';
 import {
   ApiConsumes,
+  ApiNoContentResponse,
   ApiOkResponse,
   ApiProperty,
   ApiTags,
   ApiTooManyRequestsResponse,
+  ApiUnauthorizedResponse,
   OmitType,
 } from '@nestjs/swagger';
 import { IsNotEmpty, IsString, MaxLength } from 'class-validator';
@@ -12,6 +14,10 @@ import { AnyAuthenticatedUser, Public } from '../platform/auth/public.decorator.
 import { SessionService } from '../platform/auth/session.service.js';
 import type { AuthenticatedRequest } from '../platform/auth/request-context.js';
 import { Problem } from '../platform/http/problem.js';
+import { LiveSessions } from '../platform/live/live-sessions.js';
+import { CollaborationServer } from '../platform/collaboration/collaboration.server.js';
+import type { Log } from '../platform/logging/logger.js';
+import { LOGGER } from '../platform/tokens.js';
 import { Credentials } from './credentials.js';
 import { LoginThrottle } from './login-throttle.js';
 import type { Response } from 'express';
@@ -40,6 +46,13 @@ export class LoginForm {
 export class AccessToken {
   @ApiProperty() access_token!: string;
   @ApiProperty({ example: 'bearer' }) token_type!: 'bearer';
+  @ApiProperty({
+    example: 43200,
+    description:
+      'Seconds until the session ends at the latest (SESSION_MAX_HOURS); it ends sooner after ' +
+      'SESSION_IDLE_MINUTES without a request, at logout, or when the account is blocked or its password changes',
+  })
+  expires_in!: number;
 }
 
 /**
@@ -67,6 +80,9 @@ export class LoginController {
     private readonly sessions: SessionService,
     private readonly throttle: LoginThrottle,
     private readonly networks: NetworksReadModel,
+    private readonly live: LiveSessions,
+    private readonly collaboration: CollaborationServer,
+    @Inject(LOGGER) private readonly log: Log,
   ) {}
 
   @Post('login/access-token')
@@ -102,8 +118,29 @@ export class LoginController {
     await this.throttle.succeeded(login);
     if (user.is_blocked) throw new Problem(HttpStatus.FORBIDDEN, 'This account has been blocked');
     if (!user.has_access) throw new Problem(HttpStatus.FORBIDDEN, 'This account has no access to the portal');
-    const { token } = await this.sessions.create(user.id);
-    return { access_token: token, token_type: 'bearer' };
+    const { token, expiresIn } = await this.sessions.create(user.id);
+    return { access_token: token, token_type: 'bearer', expires_in: expiresIn };
+  }
+
+  /**
+   * Ends the presented session (decision 0039): the token answers 401 from now on, and the session's
+   * live sockets and collaboration connections are dropped on every process; the user's other sessions
+   * live on. An impersonation session ends alone (the client ends the administrator's own as well).
+   */
+  @Post('logout')
+  @AnyAuthenticatedUser()
+  @HttpCode(HttpStatus.NO_CONTENT)
+  @ApiNoContentResponse({ description: 'The session has ended' })
+  @ApiUnauthorizedResponse({ description: 'No token, or the session had already ended' })
+  async logout(@Req() req: AuthenticatedRequest): Promise<void> {
+    const { sessionId, userId } = req.actor!;
+    await this.sessions.revoke(sessionId);
+    // Both drop exactly the connections whose session is no longer alive (this one), as after a
+    // revocation without an event; done in the background so a slow process does not hold the answer.
+    this.live
+      .refreshUser(userId)
+      .catch((e: unknown) => this.log.error({ err: e, userId }, 'logout: could not drop live sockets'));
+    this.collaboration.recheckUser(userId);
   }
 
   @Get('users/me')

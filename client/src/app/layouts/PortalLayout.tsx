@@ -14,7 +14,7 @@ import { useDisclosure } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo } from 'react';
 import { Link, Outlet, useLocation } from 'react-router-dom';
-import { useLogout } from '../../features/auth/hooks/useLogout';
+import { useEndSession, useLogout } from '../../features/auth/hooks/useLogout';
 import { fetchCurrentUser } from '../../features/auth/api';
 import { displayName } from '../../shared/current-user';
 import { NetworkSwitcher } from '../../features/networks/NetworkSwitcher';
@@ -143,7 +143,8 @@ export function PortalLayout() {
   const permissions = usePermissions();
   const connection = useLiveStatus((state) => state.state);
   const logout = useLogout();
-  useLive(logout);
+  // The server ended the session (password change, block, logout in another tab): only clear it here.
+  useLive(useEndSession());
   // New and escalated safeguarding incidents are announced wherever the user is in the portal.
   useSafeguardingLive();
   useSafeguardingPresence(canAccessSafeguarding(permissions));
@@ -220,7 +221,11 @@ export function PortalLayout() {
                   Change password
                 </Menu.Item>
                 <Menu.Divider />
-                <Menu.Item color="red" onClick={logout} leftSection={<Icon name="logout" size={16} />}>
+                <Menu.Item
+                  color="red"
+                  onClick={() => void logout()}
+                  leftSection={<Icon name="logout" size={16} />}
+                >
                   Log out
                 </Menu.Item>
               </Menu.Dropdown>

@@ -4,6 +4,8 @@ import { parseCurrentUser, type CurrentUser } from '../../shared/current-user';
 export interface AccessToken {
   access_token: string;
   token_type: string;
+  /** Seconds until the session ends at the latest (it ends sooner when idle or logged out). */
+  expires_in?: number;
 }
 
 export interface Credentials {

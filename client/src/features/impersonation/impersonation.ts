@@ -3,7 +3,7 @@ import { useCallback } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { apiRequest } from '../../shared/api/client';
 import { fetchCurrentUser, type AccessToken } from '../auth/api';
-import { useSession } from '../../shared/session';
+import { endServerSessions, useSession } from '../../shared/session';
 import { getItem, removeItem, setItem } from '../../shared/storage';
 
 /**
@@ -45,11 +45,13 @@ export function useImpersonation() {
     const adminToken = getItem<string>(ADMIN_TOKEN_KEY);
     if (!adminToken) return;
     const admin = await fetchCurrentUser(adminToken);
+    // The impersonation session is done with: end it on the server too (decision 0039).
+    void endServerSessions([token]);
     removeItem(ADMIN_TOKEN_KEY);
     signIn(adminToken, admin);
     queryClient.clear();
     void navigate('/users', { replace: true });
-  }, [signIn, queryClient, navigate]);
+  }, [token, signIn, queryClient, navigate]);
 
   return { start, stop };
 }

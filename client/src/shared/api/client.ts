@@ -2,7 +2,7 @@ import { getToken } from '../storage';
 
 /**
  * The one HTTP client every feature uses (spec §7, §8).
- * - Sends `RequestVerificationToken: <token>` whenever a token is stored.
+ * - Sends `RequestVerificationToken: <token>` whenever a token is stored (unless the caller names one).
  * - 401, and 403 with detail "Could not validate credentials": the session handler runs (clear the
  *   session, go to Login). 404 with detail "User not found": the not-found handler runs.
  * - Every failure reaches the caller as an {@link ApiError} (`status` 0 when the server was unreachable).
@@ -152,8 +152,9 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
   const { method = 'GET', query, json, form, multipart, signal, handleSessionErrors = true } = options;
   const headers = new Headers(options.headers);
   headers.set('Accept', options.responseType === 'blob' ? '*/*' : 'application/json');
+  // A token the caller names (right after login, the administrator's own while impersonating) wins.
   const token = getToken();
-  if (token !== null) headers.set(TOKEN_HEADER, token);
+  if (token !== null && !headers.has(TOKEN_HEADER)) headers.set(TOKEN_HEADER, token);
   const minPosition = currentWritePosition();
   if (method === 'GET' && minPosition !== null) headers.set(MIN_POSITION_HEADER, minPosition);
 

@@ -78,6 +78,13 @@ describe('apiRequest', () => {
     expect(new Headers(calls[1]?.init.headers).get('RequestVerificationToken')).toBe('abc');
   });
 
+  it('sends the token the caller names instead of the stored one', async () => {
+    answer(200, { ok: true });
+    stored.set('token', 'stored');
+    await apiRequest('/api/v1/users/me', { headers: { RequestVerificationToken: 'named' } });
+    expect(new Headers(calls[0]?.init.headers).get('RequestVerificationToken')).toBe('named');
+  });
+
   it('form-encodes form bodies and repeats array query keys', async () => {
     answer(200, {});
     await apiRequest('/api/v1/login/access-token', {

@@ -92,7 +92,7 @@ export class ImpersonationController {
       if (e instanceof ImpersonationError) throw new Problem(e.status, e.detail);
       throw e;
     }
-    const { token } = await this.sessions.create(userId, actor.userId);
-    return { access_token: token, token_type: 'bearer' };
+    const { token, expiresIn } = await this.sessions.create(userId, actor.userId);
+    return { access_token: token, token_type: 'bearer', expires_in: expiresIn };
   }
 }

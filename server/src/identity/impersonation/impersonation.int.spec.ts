@@ -56,8 +56,9 @@ describe.each(portalModes)('impersonation, $name', (mode) => {
   it('gives an administrator a session of the user; /users/me shows the impersonator', async () => {
     const res = await impersonate(ids.student!, portal.admin);
     expect(res.status).toBe(200);
-    expect(Object.keys(res.body).sort()).toEqual(['access_token', 'token_type']);
+    expect(Object.keys(res.body).sort()).toEqual(['access_token', 'expires_in', 'token_type']);
     expect(res.body.token_type).toBe('bearer');
+    expect(res.body.expires_in).toBe(12 * 3600); // SESSION_MAX_HOURS' default (decision 0039)
     const me = await portal.call('GET', '/users/me', res.body.access_token as string);
     expect(me.status).toBe(200);
     expect(me.body).toMatchObject({ id: ids.student, user_type: 'student', impersonator_id: ids.admin });
@@ -137,7 +138,7 @@ describe.each(portalModes)('impersonation, $name', (mode) => {
   it('gives a student token only for students', async () => {
     const ok = await studentToken(ids.student!, portal.admin);
     expect(ok.status).toBe(200);
-    expect(ok.body.token_type).toBe('bearer');
+    expect(ok.body).toMatchObject({ token_type: 'bearer', expires_in: 12 * 3600 });
     const me = await portal.call('GET', '/users/me', ok.body.access_token as string);
     expect(me.body).toMatchObject({ id: ids.student, impersonator_id: ids.admin });
     const raw = await portal.running.infra.eventStore.readStream(`user-${ids.student}`);

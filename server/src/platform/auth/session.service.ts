@@ -30,8 +30,9 @@ export type SessionCheck = { ok: true; session: Session } | { ok: false; reason:
 
 /**
  * Server-side sessions. A token is 256 random bits shown to the client once; only its SHA-256 is
- * stored, so a leaked database does not leak usable tokens. Sessions end when idle too long, at their
- * absolute lifetime, or when revoked (all of a user's sessions at once).
+ * stored, so a leaked database does not leak usable tokens. Sessions end when idle too long
+ * (`SESSION_IDLE_MINUTES`), at their absolute lifetime (`SESSION_MAX_HOURS`), or when revoked: one at
+ * logout, all of a user's at once after a block, deactivation or password change (decision 0039).
  */
 @Injectable()
 export class SessionService {
@@ -40,10 +41,15 @@ export class SessionService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
+  /** Absolute lifetime of a new session, in seconds (the `expires_in` of the token answers). */
+  get lifetimeSeconds(): number {
+    return this.config.session.maxHours * 3600;
+  }
+
   async create(
     userId: string,
     impersonatorId: string | null = null,
-  ): Promise<{ token: string; session: Session }> {
+  ): Promise<{ token: string; session: Session; expiresIn: number }> {
     const token = randomBytes(32).toString('base64url');
     const id = randomUUID();
     await this.sql.query(
@@ -51,7 +57,7 @@ export class SessionService {
        VALUES ($1, $2, $3, $4, clock_timestamp() + make_interval(hours => $5::int))`,
       [id, hashToken(token), userId, impersonatorId, this.config.session.maxHours],
     );
-    return { token, session: { id, userId, impersonatorId } };
+    return { token, session: { id, userId, impersonatorId }, expiresIn: this.lifetimeSeconds };
   }
 
   /**

@@ -39,18 +39,19 @@ const schema = z.object({
   DEMO_DATA: z.enum(['true', 'false']).optional(),
   FIRST_SUPERUSER: z.email().default(DEFAULT_FIRST_SUPERUSER),
   FIRST_SUPERUSER_PASSWORD: z.string().min(8).optional(),
-  /** Idle session lifetime in minutes. */
+  /** A session ends after this many minutes without an authenticated request (decision 0039). */
   SESSION_IDLE_MINUTES: z.coerce
     .number()
     .int()
     .positive()
-    .default(60 * 8),
-  /** Absolute session lifetime in hours. */
+    .default(2 * 60),
+  /** A session ends this many hours after sign-in, active or not; `expires_in` of the token answers. */
   SESSION_MAX_HOURS: z.coerce
     .number()
     .int()
     .positive()
-    .default(24 * 7),
+    .max(24 * 30)
+    .default(12),
   CLIENT_DIST: z.string().optional(),
   /** How long a query with X-Min-Position waits for the projections (ms). */
   READ_YOUR_WRITES_TIMEOUT_MS: z.coerce.number().int().positive().default(5000),

@@ -21,6 +21,17 @@ describe('configuration', () => {
     ).toBe('production');
   });
 
+  it('gives sessions 2 hours idle and 12 hours absolute by default, both configurable (decision 0039)', () => {
+    expect(loadConfig({}).session).toEqual({ idleMinutes: 120, maxHours: 12 });
+    expect(loadConfig({ SESSION_IDLE_MINUTES: '30', SESSION_MAX_HOURS: '8' }).session).toEqual({
+      idleMinutes: 30,
+      maxHours: 8,
+    });
+    expect(() => loadConfig({ SESSION_IDLE_MINUTES: '0' })).toThrow(/SESSION_IDLE_MINUTES/);
+    expect(() => loadConfig({ SESSION_MAX_HOURS: '1.5' })).toThrow(/SESSION_MAX_HOURS/);
+    expect(() => loadConfig({ SESSION_MAX_HOURS: String(24 * 31) })).toThrow(/SESSION_MAX_HOURS/);
+  });
+
   it('names the variable to fix when a value is wrong or missing', () => {
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/);
     expect(() => loadConfig({ DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL/);

@@ -1,5 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useSession } from '../../../shared/session';
+import { endServerSessions, useSession } from '../../../shared/session';
+import { getItem, getToken } from '../../../shared/storage';
+import { ADMIN_TOKEN_KEY } from '../../impersonation/impersonation';
 import { StatusCard } from './StatusCard';
 
 /** A signed-in user without portal access (spec §2): signing in again starts from a clean session. */
@@ -17,6 +19,8 @@ export function ForbiddenPage() {
       onAction={
         hasSession
           ? () => {
+              // The link goes to Login at once; the server ends the session meanwhile (decision 0039).
+              void endServerSessions([getToken(), getItem<string>(ADMIN_TOKEN_KEY)]);
               signOut();
               queryClient.clear();
             }
