@@ -37,7 +37,7 @@ import {
 } from '../identity/policy/policy.js';
 import { UsersReadModel } from '../identity/users.read.js';
 import { NetworksReadModel } from '../identity/networks/networks.read.js';
-import { CustomerError, decideCustomer, foldCustomer, type CustomerCommand } from './customer.decider.js';
+import { decideCustomer, foldCustomer, type CustomerCommand } from './customer.decider.js';
 import { SearchPageQuery, containsPattern } from '../platform/http/paging.js';
 
 export class ListCustomersQuery extends SearchPageQuery {}
@@ -204,18 +204,13 @@ export class CustomersController {
   }
 
   private async run(req: AuthenticatedRequest, command: CustomerCommand): Promise<string> {
-    try {
-      const { position } = await decideAndAppend(
-        this.store,
-        customerStream(command.customerId),
-        foldCustomer,
-        (state) => decideCustomer(command, state),
-        metadataFor(req),
-      );
-      return position;
-    } catch (e) {
-      if (e instanceof CustomerError) throw new Problem(e.status, e.detail);
-      throw e;
-    }
+    const { position } = await decideAndAppend(
+      this.store,
+      customerStream(command.customerId),
+      foldCustomer,
+      (state) => decideCustomer(command, state),
+      metadataFor(req),
+    );
+    return position;
   }
 }

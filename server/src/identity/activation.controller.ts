@@ -16,6 +16,7 @@ import { ExecuteUserCommand, type CommandResult } from './commands/user-command.
 import { Credentials } from './credentials.js';
 import { TokenLinkFlow, TokenPasswordBody, humanMinutes, invalidLink } from './token-link-flow.js';
 import { UsersReadModel } from './users.read.js';
+import { isDomainError } from '../platform/domain/domain-error.js';
 
 /** Activation links work for 7 days (docs/decisions/0016). */
 export const ACTIVATION_MINUTES = 7 * 24 * 60;
@@ -99,7 +100,7 @@ export class ActivationController {
       )
       .catch((e: unknown) => {
         // Already activated (e.g. an administrator set a password meanwhile): the link is spent.
-        if (e instanceof Problem && e.getStatus() === 409) throw invalidLink(INVALID_ACTIVATION_LINK);
+        if (isDomainError(e, 'conflict')) throw invalidLink(INVALID_ACTIVATION_LINK);
         throw e;
       });
     await this.credentials.setPassword(userId, body.password);

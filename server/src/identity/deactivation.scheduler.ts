@@ -1,11 +1,6 @@
-import {
-  HttpException,
-  Inject,
-  Injectable,
-  type OnApplicationBootstrap,
-  type OnApplicationShutdown,
-} from '@nestjs/common';
+import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
+import { DomainError } from '../platform/domain/domain-error.js';
 import { ConcurrencyError } from '../platform/event-store/errors.js';
 import { LOGGER } from '../platform/tokens.js';
 import type { Log } from '../platform/logging/logger.js';
@@ -62,7 +57,7 @@ export class DeactivationScheduler implements OnApplicationBootstrap, OnApplicat
         );
         applied++;
       } catch (e) {
-        if (e instanceof ConcurrencyError || (e instanceof HttpException && e.getStatus() < 500)) continue;
+        if (e instanceof ConcurrencyError || e instanceof DomainError) continue;
         this.log.error({ err: e, userId }, 'scheduled deactivation failed');
       }
     }

@@ -51,7 +51,6 @@ import { MARKER_PERMISSIONS, isAdmin, partnerVisibility } from '../identity/poli
 import { linkedStudentIdsSql } from '../identity/relations/live-link.js';
 import { UserAccess } from '../identity/user-access.js';
 import {
-  OnePageProfileError,
   decideOnePageProfile,
   foldOnePageProfile,
   type OnePageProfileCommand,
@@ -394,18 +393,13 @@ export class OnePageProfilesController {
   }
 
   private async run(req: AuthenticatedRequest, command: OnePageProfileCommand): Promise<string> {
-    try {
-      const { position } = await decideAndAppend(
-        this.store,
-        onePageProfileStream(command.userId),
-        foldOnePageProfile,
-        (state) => decideOnePageProfile(command, state),
-        metadataFor(req),
-      );
-      return position;
-    } catch (e) {
-      if (e instanceof OnePageProfileError) throw new Problem(e.status, e.detail);
-      throw e;
-    }
+    const { position } = await decideAndAppend(
+      this.store,
+      onePageProfileStream(command.userId),
+      foldOnePageProfile,
+      (state) => decideOnePageProfile(command, state),
+      metadataFor(req),
+    );
+    return position;
   }
 }

@@ -1,6 +1,7 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { incidentStream, type IncidentEvent } from '@portal/projections';
 import type { AppConfig } from '../platform/config/config.js';
+import { DomainError } from '../platform/domain/domain-error.js';
 import { ConcurrencyError } from '../platform/event-store/errors.js';
 import { EVENT_STORE, type EventStore } from '../platform/event-store/event-store.js';
 import type { Log } from '../platform/logging/logger.js';
@@ -10,7 +11,6 @@ import { SAFEGUARDING } from '../identity/policy/policy.js';
 import { decideAndAppendChained } from './hash-chain.js';
 import { decideIncident, foldIncident } from './incident.decider.js';
 import { IncidentsReadModel } from './incidents.read.js';
-import { SafeguardingError } from './safeguarding.errors.js';
 
 /**
  * Escalates incidents nobody acknowledged within SAFEGUARDING_ESCALATION_MINUTES: appends
@@ -88,7 +88,7 @@ export class EscalationScheduler implements OnApplicationBootstrap, OnApplicatio
           { actorId: null, correlationId: `safeguarding-escalation:${incident.id}` },
         );
       } catch (e) {
-        if (e instanceof ConcurrencyError || e instanceof SafeguardingError) continue;
+        if (e instanceof ConcurrencyError || e instanceof DomainError) continue;
         this.log.error({ err: e, incidentId: incident.id }, 'escalation failed');
         continue;
       }

@@ -1,5 +1,5 @@
 import type { FeedbackLinkEvent, FeedbackLinkStatus, IncidentStatus } from '@portal/projections';
-import { SafeguardingError } from './safeguarding.errors.js';
+import { DomainError } from '../platform/domain/domain-error.js';
 
 /**
  * Partner feedback links (docs/decisions/0030-partner-feedback-links.md): pure fold and decide over an
@@ -92,10 +92,10 @@ const GONE: Record<'used' | 'revoked' | 'expired', string> = {
 /** The link if its holder may still open it and submit through it; 404 / 410 otherwise. */
 function usable(state: FeedbackLinksState, linkId: string, now: string): FeedbackLinkState {
   const link = state.get(linkId);
-  if (!link) throw new SafeguardingError('not_found', 'Feedback link not found');
+  if (!link) throw new DomainError('not_found', 'Feedback link not found');
   const status = linkStatus(link, now);
   if (status === 'used' || status === 'revoked' || status === 'expired')
-    throw new SafeguardingError('gone', GONE[status]);
+    throw new DomainError('gone', GONE[status]);
   return link;
 }
 
@@ -107,13 +107,13 @@ export function decideFeedbackLink(
   switch (command.type) {
     case 'IssueLink':
       if (!ISSUE_FROM.includes(command.incidentStatus))
-        throw new SafeguardingError(
+        throw new DomainError(
           'conflict',
           `Cannot issue a feedback link for an incident that is ${command.incidentStatus} (allowed from: ${ISSUE_FROM.join(', ')})`,
         );
-      if (state.has(linkId)) throw new SafeguardingError('conflict', 'Feedback link already exists');
+      if (state.has(linkId)) throw new DomainError('conflict', 'Feedback link already exists');
       if (Date.parse(command.expiresAt) <= Date.parse(now))
-        throw new SafeguardingError('invalid', 'expires_in_hours must be positive');
+        throw new DomainError('invalid', 'expires_in_hours must be positive');
       return [
         {
           type: 'SafeguardingFeedbackLinkIssued',
@@ -132,10 +132,10 @@ export function decideFeedbackLink(
       return [{ type: 'SafeguardingFeedbackLinkOpened', data: { incidentId, linkId, openedAt: now } }];
     case 'RevokeLink': {
       const link = state.get(linkId);
-      if (!link) throw new SafeguardingError('not_found', 'Feedback link not found');
+      if (!link) throw new DomainError('not_found', 'Feedback link not found');
       const status = linkStatus(link, now);
       if (status === 'used' || status === 'revoked')
-        throw new SafeguardingError('conflict', `Feedback link is already ${status}`);
+        throw new DomainError('conflict', `Feedback link is already ${status}`);
       return [
         {
           type: 'SafeguardingFeedbackLinkRevoked',

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { HttpStatus, Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import {
   feedbackLinksStream,
   incidentStream,
@@ -9,7 +9,7 @@ import {
 import type { AppConfig } from '../platform/config/config.js';
 import type { EventMetadata, EventStore } from '../platform/event-store/event-store.js';
 import { EVENT_STORE } from '../platform/event-store/event-store.js';
-import { Problem } from '../platform/http/problem.js';
+import { DomainError } from '../platform/domain/domain-error.js';
 import { MailOutbox } from '../platform/mail/mail-outbox.js';
 import { APP_CONFIG, SQL_CLIENT } from '../platform/tokens.js';
 import type { SqlClient } from '../platform/sql/sql-client.js';
@@ -32,16 +32,10 @@ import type {
 import { FeedbackTokens } from './feedback-tokens.js';
 import { decideIncident, foldIncident } from './incident.decider.js';
 import { IncidentsReadModel } from './incidents.read.js';
-import { SafeguardingError, statusOf } from './safeguarding.errors.js';
 
 /** How long the receipt (confirmation) page of a submitted feedback stays reachable. */
 export const RECEIPT_MINUTES = 60;
 const LINK_NOT_FOUND = 'Feedback link not found';
-
-const toProblem = (e: unknown): never => {
-  if (e instanceof SafeguardingError) throw new Problem(statusOf(e.code), e.detail);
-  throw e;
-};
 
 /**
  * Partner feedback by token link (docs/decisions/0030-partner-feedback-links.md): issuing (mailed through
@@ -67,13 +61,10 @@ export class FeedbackLinksService {
     metadata: Partial<EventMetadata>,
   ): Promise<FeedbackLinkIssued> {
     const row = await this.incidents.byId(incidentId);
-    if (!row) throw new Problem(HttpStatus.NOT_FOUND, 'Incident not found');
+    if (!row) throw new DomainError('not_found', 'Incident not found');
     const recipient = await this.partnerFor(email, row.customer_ids);
     if (!recipient)
-      throw new Problem(
-        HttpStatus.UNPROCESSABLE_ENTITY,
-        "email: not a partner user of a customer of the incident's students",
-      );
+      throw new DomainError('invalid', "email: not a partner user of a customer of the incident's students");
     const incidentEvents = await this.store.readStream(incidentStream(incidentId));
     const status = foldIncident(
       incidentEvents.map((e) => ({ type: e.type, data: e.data }) as IncidentEvent),
@@ -115,8 +106,7 @@ export class FeedbackLinksService {
   }
 
   async list(incidentId: string): Promise<FeedbackLinkView[]> {
-    if (!(await this.incidents.byId(incidentId)))
-      throw new Problem(HttpStatus.NOT_FOUND, 'Incident not found');
+    if (!(await this.incidents.byId(incidentId))) throw new DomainError('not_found', 'Incident not found');
     const now = new Date().toISOString();
     const links = [...(await this.links(incidentId)).state.values()];
     const emails = await this.emails(links.map((l) => l.recipientUserId));
@@ -139,11 +129,11 @@ export class FeedbackLinksService {
   /** Records the open and answers the minimum the holder needs to recognise the incident. */
   async open(token: string, metadata: Partial<EventMetadata>): Promise<FeedbackLinkSummary> {
     const found = await this.tokens.find('link', token);
-    if (!found) throw new Problem(HttpStatus.NOT_FOUND, LINK_NOT_FOUND);
+    if (!found) throw new DomainError('not_found', LINK_NOT_FOUND);
     const row = await this.incidents.byId(found.incident_id);
-    if (!row) throw new Problem(HttpStatus.NOT_FOUND, LINK_NOT_FOUND);
+    if (!row) throw new DomainError('not_found', LINK_NOT_FOUND);
     if (row.status !== 'partner_informed' && row.status !== 'partner_feedback')
-      throw new Problem(HttpStatus.GONE, 'This incident no longer takes feedback');
+      throw new DomainError('gone', 'This incident no longer takes feedback');
     const now = new Date().toISOString();
     const { state } = await this.links(found.incident_id);
     const events = this.tryDecide(
@@ -167,7 +157,7 @@ export class FeedbackLinksService {
     metadata: Partial<EventMetadata>,
   ): Promise<FeedbackSubmitted> {
     const found = await this.tokens.find('link', token);
-    if (!found) throw new Problem(HttpStatus.NOT_FOUND, LINK_NOT_FOUND);
+    if (!found) throw new DomainError('not_found', LINK_NOT_FOUND);
     const incidentId = found.incident_id;
     const linkId = found.link_id;
     const feedbackId = randomUUID();
@@ -177,7 +167,7 @@ export class FeedbackLinksService {
       state,
     );
     if (!(await this.tokens.consume(token)))
-      throw new Problem(HttpStatus.GONE, 'This feedback link has already been used');
+      throw new DomainError('gone', 'This feedback link has already been used');
     const linkMeta = { ...metadata, actorId: null, viaFeedbackLink: linkId };
     try {
       await decideAndAppendChained<ReturnType<typeof foldIncident>, IncidentEvent>(
@@ -193,7 +183,7 @@ export class FeedbackLinksService {
       );
     } catch (e) {
       await this.tokens.release(token);
-      return toProblem(e);
+      throw e;
     }
     await this.append(incidentId, used, linkMeta, 'any');
     const confirmExpires = new Date(Date.now() + RECEIPT_MINUTES * 60_000);
@@ -209,7 +199,7 @@ export class FeedbackLinksService {
   async receipt(feedbackId: string, token: string): Promise<FeedbackReceipt> {
     const found = await this.tokens.find('receipt', token);
     if (!found || found.feedback_id !== feedbackId || new Date(found.expires_at).getTime() <= Date.now())
-      throw new Problem(HttpStatus.NOT_FOUND, 'Receipt not found or expired');
+      throw new DomainError('not_found', 'Receipt not found or expired');
     const events = await this.store.readStream(incidentStream(found.incident_id));
     const recorded = events.find(
       (e) =>
@@ -217,7 +207,7 @@ export class FeedbackLinksService {
         (e.data as { feedbackId?: string }).feedbackId === feedbackId,
     );
     const row = await this.incidents.byId(found.incident_id);
-    if (!recorded || !row) throw new Problem(HttpStatus.NOT_FOUND, 'Receipt not found or expired');
+    if (!recorded || !row) throw new DomainError('not_found', 'Receipt not found or expired');
     const [incident] = await this.incidents.views([row]);
     return {
       feedback_id: feedbackId,
@@ -263,11 +253,7 @@ export class FeedbackLinksService {
   }
 
   private tryDecide(command: FeedbackLinkCommand, state: FeedbackLinksState): FeedbackLinkEvent[] {
-    try {
-      return decideFeedbackLink(command, state);
-    } catch (e) {
-      return toProblem(e);
-    }
+    return decideFeedbackLink(command, state);
   }
 
   /** Issue and revoke: decided on the folded stream, appended at its revision (409 if it moved). */

@@ -33,7 +33,6 @@ import type { SqlClient } from '../platform/sql/sql-client.js';
 import { SQL_CLIENT } from '../platform/tokens.js';
 import { mayManageIncidentTypes } from '../identity/policy/policy.js';
 import { decideIncidentType, foldIncidentType, type IncidentTypeCommand } from './incident-type.decider.js';
-import { SafeguardingError, statusOf } from './safeguarding.errors.js';
 import { REPORTER_PERMISSIONS, mayReportAtAll, TYPE_MANAGERS } from './safeguarding-access.js';
 import { SearchPageQuery, containsPattern } from '../platform/http/paging.js';
 
@@ -208,18 +207,13 @@ export class IncidentTypesController {
   }
 
   private async run(req: AuthenticatedRequest, command: IncidentTypeCommand): Promise<string> {
-    try {
-      const { position } = await decideAndAppend(
-        this.store,
-        incidentTypeStream(command.typeId),
-        foldIncidentType,
-        (state) => decideIncidentType(command, state),
-        metadataFor(req),
-      );
-      return position;
-    } catch (e) {
-      if (e instanceof SafeguardingError) throw new Problem(statusOf(e.code), e.detail);
-      throw e;
-    }
+    const { position } = await decideAndAppend(
+      this.store,
+      incidentTypeStream(command.typeId),
+      foldIncidentType,
+      (state) => decideIncidentType(command, state),
+      metadataFor(req),
+    );
+    return position;
   }
 }

@@ -77,7 +77,6 @@ import {
   mayReadIncident,
   reportRefusal,
 } from './safeguarding-access.js';
-import { SafeguardingError, statusOf } from './safeguarding.errors.js';
 import { StudentLinks } from './student-links.js';
 import { INCIDENT_DOCUMENT_KIND } from './safeguarding.setup.js';
 
@@ -584,18 +583,13 @@ export class IncidentsController {
   }
 
   private async run(req: AuthenticatedRequest, command: IncidentCommand): Promise<string> {
-    try {
-      const { position } = await decideAndAppendChained<ReturnType<typeof foldIncident>, IncidentEvent>(
-        this.store,
-        incidentStream(command.incidentId),
-        foldIncident,
-        (state) => decideIncident(command, state),
-        metadataFor(req),
-      );
-      return position;
-    } catch (e) {
-      if (e instanceof SafeguardingError) throw new Problem(statusOf(e.code), e.detail);
-      throw e;
-    }
+    const { position } = await decideAndAppendChained<ReturnType<typeof foldIncident>, IncidentEvent>(
+      this.store,
+      incidentStream(command.incidentId),
+      foldIncident,
+      (state) => decideIncident(command, state),
+      metadataFor(req),
+    );
+    return position;
   }
 }

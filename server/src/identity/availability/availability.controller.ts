@@ -29,7 +29,6 @@ import { isAdmin } from '../policy/policy.js';
 import { UserAccess, forbidden } from '../user-access.js';
 import { PositionResponse } from '../users.dto.js';
 import {
-  AvailabilityError,
   MAX_SLOTS,
   WORKING_DAY_END,
   WORKING_DAY_START,
@@ -212,32 +211,27 @@ export class AvailabilityController {
     body: AvailabilityBody,
   ): Promise<PositionResponse> {
     const week = checkWeek(q.week);
-    try {
-      const { position } = await decideAndAppend<AvailabilityState, AvailabilityEvent>(
-        this.store,
-        availabilityStream(userId),
-        foldAvailability,
-        (state) =>
-          decideAvailability(
-            {
-              type: 'SetAvailability',
-              userId,
-              availabilityType: q.type ?? DEFAULT_AVAILABILITY_TYPE,
-              week,
-              availabilities: body.availabilities.map((a) => ({
-                dayOfWeek: a.day_of_week,
-                startMinute: a.start_minute,
-                endMinute: a.end_minute,
-              })),
-            },
-            state,
-          ),
-        metadataFor(req),
-      );
-      return { position };
-    } catch (e) {
-      if (e instanceof AvailabilityError) throw new Problem(HttpStatus.UNPROCESSABLE_ENTITY, e.detail);
-      throw e;
-    }
+    const { position } = await decideAndAppend<AvailabilityState, AvailabilityEvent>(
+      this.store,
+      availabilityStream(userId),
+      foldAvailability,
+      (state) =>
+        decideAvailability(
+          {
+            type: 'SetAvailability',
+            userId,
+            availabilityType: q.type ?? DEFAULT_AVAILABILITY_TYPE,
+            week,
+            availabilities: body.availabilities.map((a) => ({
+              dayOfWeek: a.day_of_week,
+              startMinute: a.start_minute,
+              endMinute: a.end_minute,
+            })),
+          },
+          state,
+        ),
+      metadataFor(req),
+    );
+    return { position };
   }
 }

@@ -1,4 +1,5 @@
 import type { AvailabilityEvent, AvailabilitySlot } from '@portal/projections';
+import { DomainError } from '../../platform/domain/domain-error.js';
 
 /** Spec §9: the working day runs from 07:00 (420) to 21:00 (1260). */
 export const WORKING_DAY_START = 420;
@@ -15,13 +16,6 @@ export interface SetAvailability {
   availabilityType: string;
   week: string | null;
   availabilities: AvailabilitySlot[];
-}
-
-/** A refused list: `field` names the offending entry (e.g. `availabilities.2`). */
-export class AvailabilityError extends Error {
-  constructor(readonly detail: string) {
-    super(detail);
-  }
 }
 
 export const availabilityKey = (type: string, week: string | null) => `${type}|${week ?? ''}`;
@@ -47,17 +41,20 @@ const sameSlots = (a: AvailabilitySlot[], b: AvailabilitySlot[]) =>
  */
 export function decideAvailability(command: SetAvailability, state: AvailabilityState): AvailabilityEvent[] {
   const slots = command.availabilities;
-  if (slots.length > MAX_SLOTS) throw new AvailabilityError(`availabilities: at most ${MAX_SLOTS} entries`);
+  if (slots.length > MAX_SLOTS)
+    throw new DomainError('invalid', `availabilities: at most ${MAX_SLOTS} entries`);
   slots.forEach((s, i) => {
     const field = `availabilities.${i}`;
     if (!Number.isInteger(s.dayOfWeek) || s.dayOfWeek < 0 || s.dayOfWeek > 6)
-      throw new AvailabilityError(`${field}.day_of_week: must be 0 (Monday) to 6 (Sunday)`);
+      throw new DomainError('invalid', `${field}.day_of_week: must be 0 (Monday) to 6 (Sunday)`);
     if (s.startMinute < WORKING_DAY_START || s.startMinute >= WORKING_DAY_END)
-      throw new AvailabilityError(
+      throw new DomainError(
+        'invalid',
         `${field}.start_minute: must be within the working day (${WORKING_DAY_START} to ${WORKING_DAY_END - 1})`,
       );
     if (s.endMinute <= s.startMinute || s.endMinute > WORKING_DAY_END)
-      throw new AvailabilityError(
+      throw new DomainError(
+        'invalid',
         `${field}.end_minute: must be after start_minute and at most ${WORKING_DAY_END}`,
       );
   });
@@ -68,7 +65,8 @@ export function decideAvailability(command: SetAvailability, state: Availability
     const prev = order[k - 1]!;
     const cur = order[k]!;
     if (cur.s.dayOfWeek === prev.s.dayOfWeek && cur.s.startMinute < prev.s.endMinute)
-      throw new AvailabilityError(
+      throw new DomainError(
+        'invalid',
         `availabilities.${Math.max(cur.i, prev.i)}: overlaps availabilities.${Math.min(cur.i, prev.i)} on ${DAY_NAMES[cur.s.dayOfWeek]}`,
       );
   }

@@ -3,9 +3,8 @@ import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { randomUUID } from 'node:crypto';
 import { EVENT_STORE, type EventMetadata, type EventStore } from '../../platform/event-store/event-store.js';
 import { SessionService } from '../../platform/auth/session.service.js';
-import { Problem } from '../../platform/http/problem.js';
 import { PersonalDataVault } from '../../platform/personal-data/personal-data-vault.js';
-import { UserError, decide, fold, type UserCommand } from '../user.decider.js';
+import { decide, fold, type UserCommand } from '../user.decider.js';
 import { userStream, type UserEvent, type UserEventType } from '../user.events.js';
 
 /** Runs one user command: load the stream, fold, decide, append with the revision read. */
@@ -46,13 +45,7 @@ export class UserCommandHandler implements ICommandHandler<ExecuteUserCommand, C
     const stream = userStream(userId);
     const recorded = await this.store.readStream(stream);
     const state = fold(recorded.map((e) => ({ type: e.type, data: e.data }) as UserEvent));
-    let events: UserEvent[];
-    try {
-      events = decide(command, state);
-    } catch (e) {
-      if (e instanceof UserError) throw new Problem(e.status, e.detail, { code: e.code });
-      throw e;
-    }
+    const events = decide(command, state);
     const last = recorded.at(-1);
     if (events.length === 0) return { position: (last?.position ?? 0n).toString() };
     // Crypto-shredding (decision 0014): the key goes first, so a crash between the two steps leaves

@@ -1,11 +1,5 @@
 import type { CustomFieldDefinition, CustomFieldsEvent } from '@portal/projections';
-
-/** A refused definition list or value; the detail names the field (`items.2.name`, `custom_fields.<id>`). */
-export class CustomFieldError extends Error {
-  constructor(readonly detail: string) {
-    super(detail);
-  }
-}
+import { DomainError } from '../../platform/domain/domain-error.js';
 
 export type CustomFieldsState = CustomFieldDefinition[];
 export type CustomFieldValue = string | number | null;
@@ -23,7 +17,7 @@ export function isCalendarDate(value: string): boolean {
 }
 
 const fail = (detail: string): never => {
-  throw new CustomFieldError(detail);
+  throw new DomainError('invalid', detail);
 };
 
 /**

@@ -30,7 +30,7 @@ import { UserAccess, forbidden, isUuid } from '../user-access.js';
 import { studentProfile } from '../user.view.js';
 import { PositionResponse, StudentFileView } from '../users.dto.js';
 import { UsersReadModel } from '../users.read.js';
-import { EhcpRuleError, decideReminders, foldReminders, recipientRefusal } from './ehcp.rules.js';
+import { decideReminders, foldReminders, recipientRefusal } from './ehcp.rules.js';
 
 const EHCP = NAMED_PERMISSIONS.EHCP;
 /** One PUT names at most this many students (the whole list of a large provider fits). */
@@ -156,19 +156,14 @@ export class EhcpController {
         `body[${missing}]: not a student you can see (${studentIds[missing]})`,
       );
     const within = ehcpScope(actor.permissions) === 'all' ? 'all' : await this.users.ids(scope);
-    try {
-      const { position } = await decideAndAppend<Set<string>, EhcpReminderEvent>(
-        this.store,
-        EHCP_REMINDERS_STREAM,
-        foldReminders,
-        (list) => decideReminders({ studentIds, within }, list),
-        metadataFor(req),
-      );
-      return { position };
-    } catch (e) {
-      if (e instanceof EhcpRuleError) throw new Problem(HttpStatus.UNPROCESSABLE_ENTITY, e.detail);
-      throw e;
-    }
+    const { position } = await decideAndAppend<Set<string>, EhcpReminderEvent>(
+      this.store,
+      EHCP_REMINDERS_STREAM,
+      foldReminders,
+      (list) => decideReminders({ studentIds, within }, list),
+      metadataFor(req),
+    );
+    return { position };
   }
 
   @Put(':id/ehcp-request')

@@ -1,16 +1,10 @@
 import type { EhcpReminderEvent } from '@portal/projections';
+import { DomainError } from '../../platform/domain/domain-error.js';
 
 /**
  * Pure rules of the EHCP reminder list and of EHCP requests (spec §7, decision 0035). The controller
  * gathers the facts from the read models; these functions decide.
  */
-
-export class EhcpRuleError extends Error {
-  constructor(readonly detail: string) {
-    super(detail);
-    this.name = 'EhcpRuleError';
-  }
-}
 
 /** The students on the reminder list after these events. */
 export function foldReminders(events: readonly EhcpReminderEvent[]): Set<string> {
@@ -36,7 +30,7 @@ export function decideReminders(
   const wanted = new Set(command.studentIds);
   const outside = [...wanted].filter((id) => !inScope(id));
   if (outside.length > 0)
-    throw new EhcpRuleError(`body: not students you can set reminders for (${outside.join(', ')})`);
+    throw new DomainError('invalid', `body: not students you can set reminders for (${outside.join(', ')})`);
   const added = [...wanted].filter((id) => !list.has(id));
   const removed = [...list].filter((id) => inScope(id) && !wanted.has(id));
   if (added.length === 0 && removed.length === 0) return [];

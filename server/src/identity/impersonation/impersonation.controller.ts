@@ -17,7 +17,7 @@ import { INTERNAL_PERMISSIONS, MARKER_PERMISSIONS, internalMay, isAdmin } from '
 import { fold } from '../user.decider.js';
 import { userStream, type UserEvent, type UserImpersonatedData } from '../user.events.js';
 import { forbidden, isUuid } from '../user-access.js';
-import { ImpersonationError, decideImpersonation } from './impersonation.decider.js';
+import { decideImpersonation } from './impersonation.decider.js';
 
 const IMPERSONATE = INTERNAL_PERMISSIONS.IMPERSONATE;
 
@@ -70,28 +70,23 @@ export class ImpersonationController {
       );
     if (!isUuid(id)) throw new Problem(HttpStatus.NOT_FOUND, 'User not found');
     const userId = id.toLowerCase();
-    try {
-      await decideAndAppend<ReturnType<typeof fold>, UserEvent>(
-        this.store,
-        userStream(userId),
-        (events) => fold(events),
-        (state) =>
-          decideImpersonation(
-            {
-              type: 'ImpersonateUser',
-              userId,
-              impersonatorId: actor.userId,
-              impersonatorIsAdmin: isAdmin(actor.permissions),
-              via,
-            },
-            state,
-          ),
-        metadataFor(req),
-      );
-    } catch (e) {
-      if (e instanceof ImpersonationError) throw new Problem(e.status, e.detail);
-      throw e;
-    }
+    await decideAndAppend<ReturnType<typeof fold>, UserEvent>(
+      this.store,
+      userStream(userId),
+      (events) => fold(events),
+      (state) =>
+        decideImpersonation(
+          {
+            type: 'ImpersonateUser',
+            userId,
+            impersonatorId: actor.userId,
+            impersonatorIsAdmin: isAdmin(actor.permissions),
+            via,
+          },
+          state,
+        ),
+      metadataFor(req),
+    );
     const { token } = await this.sessions.create(userId, actor.userId);
     return { access_token: token, token_type: 'bearer' };
   }

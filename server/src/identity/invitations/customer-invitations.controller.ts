@@ -54,12 +54,12 @@ import { MIN_PASSWORD_LENGTH, TokenLinkFlow, humanMinutes, invalidLink } from '.
 import { forbidden, partnerPermissionsFor } from '../user-access.js';
 import { UsersReadModel } from '../users.read.js';
 import {
-  InvitationError,
   decideInvitation,
   foldInvitation,
   type InvitationCommand,
   type InvitationState,
 } from './customer-invitation.decider.js';
+import { isDomainError } from '../../platform/domain/domain-error.js';
 
 /** Invitation links work for 14 days (docs/decisions/0016). */
 export const INVITATION_MINUTES = 14 * 24 * 60;
@@ -163,18 +163,13 @@ abstract class InvitationBase {
   ) {}
 
   protected async run(command: InvitationCommand, invitationId: string, metadata: Partial<EventMetadata>) {
-    try {
-      return await decideAndAppend<InvitationState, CustomerInvitationEvent>(
-        this.store,
-        customerInvitationStream(invitationId),
-        foldInvitation,
-        (state) => decideInvitation(command, state),
-        metadata,
-      );
-    } catch (e) {
-      if (e instanceof InvitationError) throw new Problem(e.status, e.detail);
-      throw e;
-    }
+    return await decideAndAppend<InvitationState, CustomerInvitationEvent>(
+      this.store,
+      customerInvitationStream(invitationId),
+      foldInvitation,
+      (state) => decideInvitation(command, state),
+      metadata,
+    );
   }
 
   protected async state(invitationId: string): Promise<InvitationState> {
@@ -362,7 +357,7 @@ export class PartnerRegistrationController extends InvitationBase {
         ),
       )
       .catch((e: unknown) => {
-        if (e instanceof Problem && e.getStatus() === 409)
+        if (isDomainError(e, 'conflict'))
           throw new Problem(HttpStatus.CONFLICT, 'An account with this e-mail address already exists');
         throw e;
       });

@@ -18,7 +18,7 @@ import { EVENT_STORE, type EventStore } from '../../platform/event-store/event-s
 import { Problem } from '../../platform/http/problem.js';
 import { INTERNAL_PERMISSIONS, MARKER_PERMISSIONS, hasAny, isAdmin } from '../policy/policy.js';
 import { forbidden, isUuid } from '../user-access.js';
-import { NetworkError, decideNetwork, foldNetwork, type NetworkCommand } from './network.decider.js';
+import { decideNetwork, foldNetwork, type NetworkCommand } from './network.decider.js';
 import { NetworksReadModel } from './networks.read.js';
 import { SearchPageQuery } from '../../platform/http/paging.js';
 
@@ -155,18 +155,13 @@ export class NetworksController {
   }
 
   private async run(req: AuthenticatedRequest, command: NetworkCommand): Promise<string> {
-    try {
-      const { position } = await decideAndAppend(
-        this.store,
-        networkStream(command.networkId),
-        foldNetwork,
-        (state) => decideNetwork(command, state),
-        metadataFor(req),
-      );
-      return position;
-    } catch (e) {
-      if (e instanceof NetworkError) throw new Problem(e.status, e.detail);
-      throw e;
-    }
+    const { position } = await decideAndAppend(
+      this.store,
+      networkStream(command.networkId),
+      foldNetwork,
+      (state) => decideNetwork(command, state),
+      metadataFor(req),
+    );
+    return position;
   }
 }

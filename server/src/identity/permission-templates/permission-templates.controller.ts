@@ -36,7 +36,6 @@ import { INTERNAL_PERMISSIONS, MARKER_PERMISSIONS, internalMay } from '../policy
 import { forbidden, isUuid } from '../user-access.js';
 import { PARTNER_PERMISSION_INFOS, PermissionInfo } from '../permissions/permission-catalogue.js';
 import {
-  PermissionTemplateError,
   decidePermissionTemplate,
   foldPermissionTemplate,
   type PermissionTemplateCommand,
@@ -256,18 +255,13 @@ export class PermissionTemplatesController {
   }
 
   private async run(req: AuthenticatedRequest, command: PermissionTemplateCommand): Promise<string> {
-    try {
-      const { position } = await decideAndAppend(
-        this.store,
-        permissionTemplateStream(command.templateId),
-        foldPermissionTemplate,
-        (state) => decidePermissionTemplate(command, state),
-        metadataFor(req),
-      );
-      return position;
-    } catch (e) {
-      if (e instanceof PermissionTemplateError) throw new Problem(e.status, e.detail);
-      throw e;
-    }
+    const { position } = await decideAndAppend(
+      this.store,
+      permissionTemplateStream(command.templateId),
+      foldPermissionTemplate,
+      (state) => decidePermissionTemplate(command, state),
+      metadataFor(req),
+    );
+    return position;
   }
 }
