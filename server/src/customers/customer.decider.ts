@@ -1,5 +1,6 @@
-import type { CustomerEvent } from '@portal/projections';
+import { customerStream, type CustomerEvent } from '@portal/projections';
 import { DomainError } from '../platform/domain/domain-error.js';
+import type { Aggregate } from '../platform/event-store/aggregate.js';
 
 /** A customer's state as the decider needs it, folded from its stream. */
 export interface CustomerState {
@@ -55,3 +56,12 @@ export function decideCustomer(command: CustomerCommand, state: CustomerState): 
     }
   }
 }
+
+/** The customer aggregate: its stream, state and rules, for `Commands.run`. */
+export const customerAggregate: Aggregate<CustomerState, CustomerCommand, CustomerEvent> = {
+  stream: customerStream,
+  idOf: (command) => command.customerId,
+  initialState: () => initialCustomerState,
+  evolve: evolveCustomer,
+  decide: decideCustomer,
+};

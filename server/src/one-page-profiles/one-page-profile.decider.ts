@@ -1,5 +1,6 @@
-import type { OnePageProfileEvent, OnePageProfileFields } from '@portal/projections';
+import { onePageProfileStream, type OnePageProfileEvent, OnePageProfileFields } from '@portal/projections';
 import { DomainError } from '../platform/domain/domain-error.js';
+import type { Aggregate } from '../platform/event-store/aggregate.js';
 
 export interface OnePageProfileState {
   profileId: string | null;
@@ -63,3 +64,16 @@ export function decideOnePageProfile(
     }
   }
 }
+
+/** The onePageProfile aggregate: its stream, state and rules, for `Commands.run`. */
+export const onePageProfileAggregate: Aggregate<
+  OnePageProfileState,
+  OnePageProfileCommand,
+  OnePageProfileEvent
+> = {
+  stream: onePageProfileStream,
+  idOf: (command) => command.userId,
+  initialState: () => initialOnePageProfileState,
+  evolve: evolveOnePageProfile,
+  decide: decideOnePageProfile,
+};

@@ -1,5 +1,6 @@
-import type { NetworkEvent } from '@portal/projections';
+import { networkStream, type NetworkEvent } from '@portal/projections';
 import { DomainError, type ErrorKind } from '../../platform/domain/domain-error.js';
+import type { Aggregate } from '../../platform/event-store/aggregate.js';
 
 /** A network as the decider needs it, folded from its stream. */
 export interface NetworkState {
@@ -86,3 +87,12 @@ export function decideNetwork(command: NetworkCommand, state: NetworkState): Net
     events.push({ type: 'NetworkPrimaryColourChanged', data: { networkId, primaryColour: colour } });
   return events;
 }
+
+/** The network aggregate: its stream, state and rules, for `Commands.run`. */
+export const networkAggregate: Aggregate<NetworkState, NetworkCommand, NetworkEvent> = {
+  stream: networkStream,
+  idOf: (command) => command.networkId,
+  initialState: () => initialNetworkState,
+  evolve: evolveNetwork,
+  decide: decideNetwork,
+};

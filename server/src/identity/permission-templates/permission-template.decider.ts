@@ -1,6 +1,7 @@
-import type { PermissionTemplateEvent } from '@portal/projections';
+import { permissionTemplateStream, type PermissionTemplateEvent } from '@portal/projections';
 import { isAssignablePartnerPermission } from '../permissions/permission-catalogue.js';
 import { DomainError, type ErrorKind } from '../../platform/domain/domain-error.js';
+import type { Aggregate } from '../../platform/event-store/aggregate.js';
 
 /** A permission template as the decider needs it, folded from its stream. */
 export interface PermissionTemplateState {
@@ -88,3 +89,16 @@ export function decidePermissionTemplate(
   }
   return events;
 }
+
+/** The permissionTemplate aggregate: its stream, state and rules, for `Commands.run`. */
+export const permissionTemplateAggregate: Aggregate<
+  PermissionTemplateState,
+  PermissionTemplateCommand,
+  PermissionTemplateEvent
+> = {
+  stream: permissionTemplateStream,
+  idOf: (command) => command.templateId,
+  initialState: () => initialPermissionTemplateState,
+  evolve: evolvePermissionTemplate,
+  decide: decidePermissionTemplate,
+};
