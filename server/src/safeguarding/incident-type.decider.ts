@@ -1,5 +1,6 @@
-import type { IncidentTypeEvent } from '@portal/projections';
+import { incidentTypeStream, type IncidentTypeEvent } from '@portal/projections';
 import { DomainError } from '../platform/domain/domain-error.js';
+import type { Aggregate } from '../platform/event-store/aggregate.js';
 
 export interface IncidentTypeState {
   exists: boolean;
@@ -68,3 +69,12 @@ export function decideIncidentType(
       return [{ type: 'SafeguardingIncidentTypeRetired', data: { typeId: command.typeId } }];
   }
 }
+
+/** The incidentType aggregate: its stream, state and rules, for `Commands.run`. */
+export const incidentTypeAggregate: Aggregate<IncidentTypeState, IncidentTypeCommand, IncidentTypeEvent> = {
+  stream: incidentTypeStream,
+  idOf: (command) => command.typeId,
+  initialState: () => initialIncidentTypeState,
+  evolve: evolveIncidentType,
+  decide: decideIncidentType,
+};

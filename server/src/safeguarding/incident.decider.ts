@@ -1,11 +1,14 @@
-import type {
-  CorrectableField,
-  IncidentEvent,
-  IncidentReportedData,
-  IncidentStatus,
-  RiskLevel,
+import {
+  incidentStream,
+  type CorrectableField,
+  type IncidentEvent,
+  type IncidentReportedData,
+  type IncidentStatus,
+  type RiskLevel,
 } from '@portal/projections';
 import { DomainError } from '../platform/domain/domain-error.js';
+import type { Aggregate } from '../platform/event-store/aggregate.js';
+import { chainLinks } from './hash-chain.js';
 
 /** An incident's state as the workflow needs it, folded from its stream. */
 export interface IncidentState {
@@ -265,3 +268,13 @@ export function decideIncident(command: IncidentCommand, state: IncidentState): 
       ];
   }
 }
+
+/** The incident aggregate: every event is linked into the stream's hash chain (decision 0026). */
+export const incidentAggregate: Aggregate<IncidentState, IncidentCommand, IncidentEvent> = {
+  stream: incidentStream,
+  idOf: (command) => command.incidentId,
+  initialState: () => initialIncidentState,
+  evolve: evolveIncident,
+  decide: decideIncident,
+  linkMetadata: chainLinks,
+};

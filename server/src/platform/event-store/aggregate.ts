@@ -39,7 +39,7 @@ export interface Aggregate<S, C, E extends DomainEvent> {
   evolve(state: S, event: E): S;
   /** The events a command causes in this state, or a thrown DomainError. Pure. */
   decide(command: C, state: S): E[];
-  linkMetadata?(last: RecordedEvent | undefined, events: readonly E[]): Record<string, unknown>[];
+  linkMetadata?(last: RecordedEvent | undefined, events: readonly E[]): object[];
   beforeAppend?(context: AppendContext<S, C, E>): Promise<void>;
   afterAppend?(context: AppendContext<S, C, E> & { position: string }): Promise<void>;
 }
