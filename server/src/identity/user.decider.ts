@@ -11,6 +11,8 @@ import type {
 } from './user.events.js';
 import { ALL_MARKER_PERMISSIONS } from './policy/policy.js';
 import { DomainError, type ErrorKind } from '../platform/domain/domain-error.js';
+import type { Aggregate } from '../platform/event-store/aggregate.js';
+import { userStream } from './user.events.js';
 
 /** Why a user command was refused. Every code has exactly one error kind (see `userErrorKind`). */
 export enum UserErrorCode {
@@ -497,3 +499,16 @@ export function decide(command: UserCommand, state: UserState): UserEvent[] {
     }
   }
 }
+
+/** Which user a command addresses. */
+export const userIdOf = (command: UserCommand): string =>
+  command.type === 'CreateUser' ? command.data.userId : command.userId;
+
+/** The user aggregate (`user-{id}` streams); `UserCommands` adds the vault and session hooks. */
+export const userAggregate: Aggregate<UserState, UserCommand, UserEvent> = {
+  stream: userStream,
+  idOf: userIdOf,
+  initialState: () => initialState,
+  evolve,
+  decide,
+};

@@ -12,16 +12,10 @@ import {
   Min,
   ValidateNested,
 } from 'class-validator';
-import {
-  availabilityStream,
-  type AvailabilityEvent,
-  type AvailabilityRow,
-  type AvailabilitySlot,
-} from '@portal/projections';
+import { type AvailabilityRow, type AvailabilitySlot } from '@portal/projections';
 import { AnyAuthenticatedUser } from '../../platform/auth/public.decorator.js';
 import { metadataFor, type AuthenticatedRequest } from '../../platform/auth/request-context.js';
-import { EVENT_STORE, type EventStore } from '../../platform/event-store/event-store.js';
-import { decideAndAppend } from '../../platform/event-store/decide-and-append.js';
+import { Commands } from '../../platform/event-store/commands.js';
 import { Problem } from '../../platform/http/problem.js';
 import type { SqlClient } from '../../platform/sql/sql-client.js';
 import { SQL_CLIENT } from '../../platform/tokens.js';
@@ -32,9 +26,7 @@ import {
   MAX_SLOTS,
   WORKING_DAY_END,
   WORKING_DAY_START,
-  decideAvailability,
-  foldAvailability,
-  type AvailabilityState,
+  availabilityAggregate,
 } from './availability.decider.js';
 
 export const DEFAULT_AVAILABILITY_TYPE = 'default';
@@ -131,7 +123,7 @@ export function checkWeek(week: string | undefined): string | null {
 export class AvailabilityController {
   constructor(
     private readonly access: UserAccess,
-    @Inject(EVENT_STORE) private readonly store: EventStore,
+    private readonly commands: Commands,
     @Inject(SQL_CLIENT) private readonly sql: SqlClient,
   ) {}
 
@@ -211,25 +203,19 @@ export class AvailabilityController {
     body: AvailabilityBody,
   ): Promise<PositionResponse> {
     const week = checkWeek(q.week);
-    const { position } = await decideAndAppend<AvailabilityState, AvailabilityEvent>(
-      this.store,
-      availabilityStream(userId),
-      foldAvailability,
-      (state) =>
-        decideAvailability(
-          {
-            type: 'SetAvailability',
-            userId,
-            availabilityType: q.type ?? DEFAULT_AVAILABILITY_TYPE,
-            week,
-            availabilities: body.availabilities.map((a) => ({
-              dayOfWeek: a.day_of_week,
-              startMinute: a.start_minute,
-              endMinute: a.end_minute,
-            })),
-          },
-          state,
-        ),
+    const { position } = await this.commands.run(
+      availabilityAggregate,
+      {
+        type: 'SetAvailability',
+        userId,
+        availabilityType: q.type ?? DEFAULT_AVAILABILITY_TYPE,
+        week,
+        availabilities: body.availabilities.map((a) => ({
+          dayOfWeek: a.day_of_week,
+          startMinute: a.start_minute,
+          endMinute: a.end_minute,
+        })),
+      },
       metadataFor(req),
     );
     return { position };

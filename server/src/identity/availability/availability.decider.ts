@@ -1,5 +1,6 @@
-import type { AvailabilityEvent, AvailabilitySlot } from '@portal/projections';
+import { availabilityStream, type AvailabilityEvent, type AvailabilitySlot } from '@portal/projections';
 import { DomainError } from '../../platform/domain/domain-error.js';
+import type { Aggregate } from '../../platform/event-store/aggregate.js';
 
 /** Spec §9: the working day runs from 07:00 (420) to 21:00 (1260). */
 export const WORKING_DAY_START = 420;
@@ -20,11 +21,11 @@ export interface SetAvailability {
 
 export const availabilityKey = (type: string, week: string | null) => `${type}|${week ?? ''}`;
 
-export function foldAvailability(events: AvailabilityEvent[]): AvailabilityState {
-  const state = new Map<string, AvailabilitySlot[]>();
-  for (const e of events) state.set(availabilityKey(e.data.type, e.data.week), e.data.availabilities);
-  return state;
-}
+export const evolveAvailability = (state: AvailabilityState, e: AvailabilityEvent): AvailabilityState =>
+  new Map(state).set(availabilityKey(e.data.type, e.data.week), e.data.availabilities);
+
+export const foldAvailability = (events: AvailabilityEvent[]): AvailabilityState =>
+  events.reduce(evolveAvailability, new Map<string, AvailabilitySlot[]>() as AvailabilityState);
 
 const sameSlots = (a: AvailabilitySlot[], b: AvailabilitySlot[]) =>
   a.length === b.length &&
@@ -97,3 +98,12 @@ export function mondayOf(at: Date): string {
     .toISOString()
     .slice(0, 10);
 }
+
+/** One user's availability lists: stream `user-availability-{userId}`. */
+export const availabilityAggregate: Aggregate<AvailabilityState, SetAvailability, AvailabilityEvent> = {
+  stream: availabilityStream,
+  idOf: (command) => command.userId,
+  initialState: () => new Map(),
+  evolve: evolveAvailability,
+  decide: decideAvailability,
+};

@@ -15,17 +15,14 @@ import {
   ValidateNested,
 } from 'class-validator';
 import {
-  CUSTOM_FIELDS_STREAM,
   CUSTOM_FIELD_TYPES,
   type CustomFieldDefinition,
   type CustomFieldType,
-  type CustomFieldsEvent,
   type CustomFieldsRow,
 } from '@portal/projections';
 import { RequirePermissions } from '../../platform/auth/public.decorator.js';
 import { metadataFor, type AuthenticatedRequest } from '../../platform/auth/request-context.js';
-import { EVENT_STORE, type EventStore } from '../../platform/event-store/event-store.js';
-import { decideAndAppend } from '../../platform/event-store/decide-and-append.js';
+import { Commands } from '../../platform/event-store/commands.js';
 import type { SqlClient } from '../../platform/sql/sql-client.js';
 import { SQL_CLIENT } from '../../platform/tokens.js';
 import { MARKER_PERMISSIONS } from '../policy/policy.js';
@@ -33,10 +30,9 @@ import { PositionResponse } from '../users.dto.js';
 import {
   MAX_CUSTOM_FIELDS,
   checkCustomFieldValues,
-  decideCustomFields,
-  foldCustomFields,
   type CustomFieldValue,
   type CustomFieldsState,
+  customFieldsAggregate,
 } from './custom-fields.decider.js';
 
 export class CustomFieldItem {
@@ -115,7 +111,7 @@ export class CustomFields {
 export class CustomFieldsController {
   constructor(
     private readonly customFields: CustomFields,
-    @Inject(EVENT_STORE) private readonly store: EventStore,
+    private readonly commands: Commands,
   ) {}
 
   @Get()
@@ -137,11 +133,9 @@ export class CustomFieldsController {
       options: f.options ?? [],
       required: f.required ?? false,
     }));
-    const { position } = await decideAndAppend<CustomFieldsState, CustomFieldsEvent>(
-      this.store,
-      CUSTOM_FIELDS_STREAM,
-      foldCustomFields,
-      (state) => decideCustomFields({ type: 'DefineCustomFields', fields }, state),
+    const { position } = await this.commands.run(
+      customFieldsAggregate,
+      { type: 'DefineCustomFields', fields },
       metadataFor(req),
     );
     return { position };

@@ -1,7 +1,8 @@
 import type { UserEvent, UserImpersonatedData } from '../user.events.js';
-import type { UserState } from '../user.decider.js';
+import { userAggregate, type UserState } from '../user.decider.js';
 import { isAdmin } from '../policy/policy.js';
 import { DomainError, type ErrorKind } from '../../platform/domain/domain-error.js';
+import type { Aggregate } from '../../platform/event-store/aggregate.js';
 
 export interface ImpersonateUser {
   type: 'ImpersonateUser';
@@ -40,3 +41,12 @@ export function decideImpersonation(command: ImpersonateUser, state: UserState):
     },
   ];
 }
+
+/** Impersonation is decided on the target user's own stream (`UserImpersonated`), with its own rules. */
+export const impersonationAggregate: Aggregate<UserState, ImpersonateUser, UserEvent> = {
+  stream: userAggregate.stream,
+  idOf: (command) => command.userId,
+  initialState: userAggregate.initialState,
+  evolve: userAggregate.evolve,
+  decide: decideImpersonation,
+};

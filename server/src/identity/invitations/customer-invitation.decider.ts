@@ -1,5 +1,10 @@
-import type { CustomerInvitationEvent, CustomerInvitationSentData } from '@portal/projections';
+import {
+  customerInvitationStream,
+  type CustomerInvitationEvent,
+  type CustomerInvitationSentData,
+} from '@portal/projections';
 import { DomainError } from '../../platform/domain/domain-error.js';
+import type { Aggregate } from '../../platform/event-store/aggregate.js';
 
 /** An invitation's state as the rules need it, folded from its stream. */
 export type InvitationState =
@@ -43,3 +48,12 @@ export function decideInvitation(
       ];
   }
 }
+
+/** A partner invitation: stream `customer-invitation-{id}`. */
+export const invitationAggregate: Aggregate<InvitationState, InvitationCommand, CustomerInvitationEvent> = {
+  stream: customerInvitationStream,
+  idOf: (command) => (command.type === 'SendInvitation' ? command.data.invitationId : command.invitationId),
+  initialState: () => ({ status: 'none' }),
+  evolve: evolveInvitation,
+  decide: decideInvitation,
+};

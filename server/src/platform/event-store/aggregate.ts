@@ -31,26 +31,15 @@ export interface AppendContext<S, C, E extends DomainEvent> {
  */
 export interface Aggregate<S, C, E extends DomainEvent> {
   /** The stream of the aggregate with this id. */
-  stream(id: string): string;
+  stream: (id: string) => string;
   /** Which aggregate a command addresses. */
-  idOf(command: C): string;
+  idOf: (command: C) => string;
   /** The state of an empty stream (a function, so that a mutable state is never shared). */
-  initialState(): S;
-  evolve(state: S, event: E): S;
+  initialState: () => S;
+  evolve: (state: S, event: E) => S;
   /** The events a command causes in this state, or a thrown DomainError. Pure. */
-  decide(command: C, state: S): E[];
-  linkMetadata?(last: RecordedEvent | undefined, events: readonly E[]): object[];
-  beforeAppend?(context: AppendContext<S, C, E>): Promise<void>;
-  afterAppend?(context: AppendContext<S, C, E> & { position: string }): Promise<void>;
-}
-
-/** Folds events (from a stream or a test's `given`) into an aggregate's state. */
-export function foldWith<S, E extends DomainEvent>(
-  aggregate: Pick<Aggregate<S, never, E>, 'initialState' | 'evolve'>,
-  events: Iterable<E>,
-  from: S = aggregate.initialState(),
-): S {
-  let state = from;
-  for (const e of events) state = aggregate.evolve(state, e);
-  return state;
+  decide: (command: C, state: S) => E[];
+  linkMetadata?: (last: RecordedEvent | undefined, events: readonly E[]) => object[];
+  beforeAppend?: (context: AppendContext<S, C, E>) => Promise<void>;
+  afterAppend?: (context: AppendContext<S, C, E> & { position: string }) => Promise<void>;
 }
