@@ -1,6 +1,5 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { APP_GUARD, APP_INTERCEPTOR, DiscoveryModule } from '@nestjs/core';
-import { CqrsModule } from '@nestjs/cqrs';
 import { PlatformModule, type PlatformContext } from './platform/platform.module.js';
 import { AuthGuard } from './platform/auth/auth.guard.js';
 import { MinPositionInterceptor } from './platform/http/min-position.interceptor.js';
@@ -22,7 +21,6 @@ export class AppModule {
       imports: [
         PlatformModule.forRoot(context),
         DiscoveryModule,
-        CqrsModule.forRoot(),
         IdentityModule,
         CustomersModule,
         SafeguardingModule,

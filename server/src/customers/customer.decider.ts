@@ -1,5 +1,6 @@
-import { HttpStatus } from '@nestjs/common';
-import type { CustomerEvent } from '@portal/projections';
+import { customerStream, type CustomerEvent } from '@portal/projections';
+import { DomainError } from '../platform/domain/domain-error.js';
+import type { Aggregate } from '../platform/event-store/aggregate.js';
 
 /** A customer's state as the decider needs it, folded from its stream. */
 export interface CustomerState {
@@ -11,15 +12,6 @@ export interface CustomerState {
 export type CustomerCommand =
   | { type: 'CreateCustomer'; customerId: string; name: string; networkId: string | null }
   | { type: 'UpdateCustomer'; customerId: string; name?: string; networkId?: string | null };
-
-export class CustomerError extends Error {
-  constructor(
-    readonly status: HttpStatus,
-    readonly detail: string,
-  ) {
-    super(detail);
-  }
-}
 
 export const initialCustomerState: CustomerState = { exists: false, name: '', networkId: null };
 
@@ -40,7 +32,7 @@ export const foldCustomer = (events: CustomerEvent[]) => events.reduce(evolveCus
 export function decideCustomer(command: CustomerCommand, state: CustomerState): CustomerEvent[] {
   switch (command.type) {
     case 'CreateCustomer':
-      if (state.exists) throw new CustomerError(HttpStatus.CONFLICT, 'Customer already exists');
+      if (state.exists) throw new DomainError('conflict', 'Customer already exists');
       return [
         {
           type: 'CustomerCreated',
@@ -48,7 +40,7 @@ export function decideCustomer(command: CustomerCommand, state: CustomerState): 
         },
       ];
     case 'UpdateCustomer': {
-      if (!state.exists) throw new CustomerError(HttpStatus.NOT_FOUND, 'Customer not found');
+      if (!state.exists) throw new DomainError('not_found', 'Customer not found');
       const events: CustomerEvent[] = [];
       if (command.name !== undefined && command.name !== state.name)
         events.push({
@@ -64,3 +56,12 @@ export function decideCustomer(command: CustomerCommand, state: CustomerState): 
     }
   }
 }
+
+/** The customer aggregate: its stream, state and rules, for `Commands.run`. */
+export const customerAggregate: Aggregate<CustomerState, CustomerCommand, CustomerEvent> = {
+  stream: customerStream,
+  idOf: (command) => command.customerId,
+  initialState: () => initialCustomerState,
+  evolve: evolveCustomer,
+  decide: decideCustomer,
+};

@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
+import { DomainError, type ErrorKind } from '../platform/domain/domain-error.js';
 import type { CustomerEvent } from '@portal/projections';
-import { CustomerError, decideCustomer, foldCustomer, type CustomerCommand } from './customer.decider.js';
+import { decideCustomer, foldCustomer, type CustomerCommand } from './customer.decider.js';
 
 const ID = '11111111-1111-4111-8111-111111111111';
 const NET = '22222222-2222-4222-8222-222222222222';
@@ -13,7 +14,7 @@ const rows: Array<{
   name: string;
   given: CustomerEvent[];
   when: CustomerCommand;
-  then: CustomerEvent[] | number;
+  then: CustomerEvent[] | ErrorKind;
 }> = [
   {
     name: 'creating a new customer records it',
@@ -25,7 +26,7 @@ const rows: Array<{
     name: 'creating it twice is a conflict',
     given: [created],
     when: { type: 'CreateCustomer', customerId: ID, name: 'Oak Academy', networkId: null },
-    then: 409,
+    then: 'conflict',
   },
   {
     name: 'renaming records the new name',
@@ -49,19 +50,19 @@ const rows: Array<{
     name: 'updating an unknown customer is not found',
     given: [],
     when: { type: 'UpdateCustomer', customerId: ID, name: 'X' },
-    then: 404,
+    then: 'not_found',
   },
 ];
 
 describe('customer decider', () => {
   it.each(rows)('$name', ({ given, when, then }) => {
     const run = () => decideCustomer(when, foldCustomer(given));
-    if (typeof then === 'number') {
-      expect(run).toThrow(CustomerError);
+    if (typeof then === 'string') {
+      expect(run).toThrow(DomainError);
       try {
         run();
       } catch (e) {
-        expect((e as CustomerError).status).toBe(then);
+        expect((e as DomainError).kind).toBe(then);
       }
     } else {
       expect(run()).toEqual(then);

@@ -21,11 +21,10 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import { IsNotEmpty, IsOptional, IsString, IsUUID, MaxLength, ValidateIf } from 'class-validator';
-import { customerStream, type CustomerRow } from '@portal/projections';
+import type { CustomerRow } from '@portal/projections';
 import { RequirePermissions } from '../platform/auth/public.decorator.js';
 import { metadataFor, type AuthenticatedRequest } from '../platform/auth/request-context.js';
-import { EVENT_STORE, type EventStore } from '../platform/event-store/event-store.js';
-import { decideAndAppend } from '../platform/event-store/decide-and-append.js';
+import { Commands } from '../platform/event-store/commands.js';
 import { Problem } from '../platform/http/problem.js';
 import type { SqlClient } from '../platform/sql/sql-client.js';
 import { SQL_CLIENT } from '../platform/tokens.js';
@@ -37,7 +36,7 @@ import {
 } from '../identity/policy/policy.js';
 import { UsersReadModel } from '../identity/users.read.js';
 import { NetworksReadModel } from '../identity/networks/networks.read.js';
-import { CustomerError, decideCustomer, foldCustomer, type CustomerCommand } from './customer.decider.js';
+import { customerAggregate } from './customer.decider.js';
 import { SearchPageQuery, containsPattern } from '../platform/http/paging.js';
 
 export class ListCustomersQuery extends SearchPageQuery {}
@@ -102,7 +101,7 @@ const view = (r: CustomerRow): CustomerView => ({
 @Controller('api/v1/customers')
 export class CustomersController {
   constructor(
-    @Inject(EVENT_STORE) private readonly store: EventStore,
+    private readonly commands: Commands,
     @Inject(SQL_CLIENT) private readonly sql: SqlClient,
     private readonly users: UsersReadModel,
     private readonly networks: NetworksReadModel,
@@ -158,12 +157,16 @@ export class CustomersController {
     this.mayEdit(req);
     await this.networks.requireKnown(body.network_id);
     const id = randomUUID();
-    const position = await this.run(req, {
-      type: 'CreateCustomer',
-      customerId: id,
-      name: body.name.trim(),
-      networkId: body.network_id ?? null,
-    });
+    const { position } = await this.commands.run(
+      customerAggregate,
+      {
+        type: 'CreateCustomer',
+        customerId: id,
+        name: body.name.trim(),
+        networkId: body.network_id ?? null,
+      },
+      metadataFor(req),
+    );
     return { id, position };
   }
 
@@ -178,12 +181,16 @@ export class CustomersController {
   ): Promise<CustomerWritten> {
     this.mayEdit(req);
     await this.networks.requireKnown(body.network_id);
-    const position = await this.run(req, {
-      type: 'UpdateCustomer',
-      customerId: id,
-      name: body.name?.trim(),
-      networkId: body.network_id,
-    });
+    const { position } = await this.commands.run(
+      customerAggregate,
+      {
+        type: 'UpdateCustomer',
+        customerId: id,
+        name: body.name?.trim(),
+        networkId: body.network_id,
+      },
+      metadataFor(req),
+    );
     return { id, position };
   }
 
@@ -201,21 +208,5 @@ export class CustomersController {
   private mayEdit(req: AuthenticatedRequest) {
     if (!internalMay(req.actor!.permissions, EDIT))
       throw new Problem(HttpStatus.FORBIDDEN, 'You do not have permission to do this');
-  }
-
-  private async run(req: AuthenticatedRequest, command: CustomerCommand): Promise<string> {
-    try {
-      const { position } = await decideAndAppend(
-        this.store,
-        customerStream(command.customerId),
-        foldCustomer,
-        (state) => decideCustomer(command, state),
-        metadataFor(req),
-      );
-      return position;
-    } catch (e) {
-      if (e instanceof CustomerError) throw new Problem(e.status, e.detail);
-      throw e;
-    }
   }
 }

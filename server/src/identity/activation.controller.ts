@@ -1,5 +1,4 @@
 import { Body, Controller, Get, HttpCode, HttpStatus, Injectable, Param, Post, Req } from '@nestjs/common';
-import { CommandBus } from '@nestjs/cqrs';
 import {
   ApiBadRequestResponse,
   ApiConflictResponse,
@@ -12,10 +11,11 @@ import type { AuthenticatedRequest } from '../platform/auth/request-context.js';
 import { MARKER_PERMISSIONS } from './policy/policy.js';
 import { UserAccess } from './user-access.js';
 import { Problem } from '../platform/http/problem.js';
-import { ExecuteUserCommand, type CommandResult } from './commands/user-command.handler.js';
+import { UserCommands } from './commands/user-command.handler.js';
 import { Credentials } from './credentials.js';
 import { TokenLinkFlow, TokenPasswordBody, humanMinutes, invalidLink } from './token-link-flow.js';
 import { UsersReadModel } from './users.read.js';
+import { isDomainError } from '../platform/domain/domain-error.js';
 
 /** Activation links work for 7 days (docs/decisions/0016). */
 export const ACTIVATION_MINUTES = 7 * 24 * 60;
@@ -72,7 +72,7 @@ export class ActivationController {
     private readonly links: TokenLinkFlow,
     private readonly users: UsersReadModel,
     private readonly credentials: Credentials,
-    private readonly commands: CommandBus,
+    private readonly commands: UserCommands,
   ) {}
 
   @Get(':token')
@@ -94,12 +94,10 @@ export class ActivationController {
   async activate(@Body() body: TokenPasswordBody): Promise<ActivatedView> {
     const userId = await this.links.use('activation', body.token, INVALID_ACTIVATION_LINK);
     const result = await this.commands
-      .execute<ExecuteUserCommand, CommandResult>(
-        new ExecuteUserCommand({ type: 'CompleteActivation', userId }, { actorId: userId }),
-      )
+      .run({ type: 'CompleteActivation', userId }, { actorId: userId })
       .catch((e: unknown) => {
         // Already activated (e.g. an administrator set a password meanwhile): the link is spent.
-        if (e instanceof Problem && e.getStatus() === 409) throw invalidLink(INVALID_ACTIVATION_LINK);
+        if (isDomainError(e, 'conflict')) throw invalidLink(INVALID_ACTIVATION_LINK);
         throw e;
       });
     await this.credentials.setPassword(userId, body.password);

@@ -36,6 +36,7 @@ import {
 } from './token-link-flow.js';
 import { UserAccess } from './user-access.js';
 import { PositionResponse } from './users.dto.js';
+import { isDomainError } from '../platform/domain/domain-error.js';
 
 /** Notification e-mail verification links work for 24 hours (docs/decisions/0016). */
 export const NOTIFICATION_EMAIL_MINUTES = 24 * 60;
@@ -268,7 +269,7 @@ export class CurrentUserController {
     const result = await this.access
       .run(req, { type: 'VerifyNotificationEmail', userId })
       .catch((e: unknown) => {
-        if (e instanceof Problem && e.getStatus() === 409) throw invalidLink(INVALID_VERIFICATION_LINK);
+        if (isDomainError(e, 'conflict')) throw invalidLink(INVALID_VERIFICATION_LINK);
         throw e;
       });
     const verified = (await this.store.readStream(userStream(userId)))

@@ -1,15 +1,9 @@
-import {
-  HttpException,
-  Inject,
-  Injectable,
-  type OnApplicationBootstrap,
-  type OnApplicationShutdown,
-} from '@nestjs/common';
-import { CommandBus } from '@nestjs/cqrs';
+import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { DomainError } from '../platform/domain/domain-error.js';
 import { ConcurrencyError } from '../platform/event-store/errors.js';
 import { LOGGER } from '../platform/tokens.js';
 import type { Log } from '../platform/logging/logger.js';
-import { ExecuteUserCommand } from './commands/user-command.handler.js';
+import { UserCommands } from './commands/user-command.handler.js';
 import { UsersReadModel } from './users.read.js';
 
 export const DEACTIVATION_INTERVAL_MS = 60_000;
@@ -27,7 +21,7 @@ export class DeactivationScheduler implements OnApplicationBootstrap, OnApplicat
 
   constructor(
     private readonly users: UsersReadModel,
-    private readonly commands: CommandBus,
+    private readonly commands: UserCommands,
     @Inject(LOGGER) private readonly log: Log,
   ) {}
 
@@ -54,15 +48,13 @@ export class DeactivationScheduler implements OnApplicationBootstrap, OnApplicat
     let applied = 0;
     for (const userId of await this.users.dueDeactivations(now)) {
       try {
-        await this.commands.execute(
-          new ExecuteUserCommand(
-            { type: 'ApplyDueDeactivation', userId, now: now.toISOString() },
-            { actorId: null, correlationId: `scheduled-deactivation:${userId}` },
-          ),
+        await this.commands.run(
+          { type: 'ApplyDueDeactivation', userId, now: now.toISOString() },
+          { actorId: null, correlationId: `scheduled-deactivation:${userId}` },
         );
         applied++;
       } catch (e) {
-        if (e instanceof ConcurrencyError || (e instanceof HttpException && e.getStatus() < 500)) continue;
+        if (e instanceof ConcurrencyError || e instanceof DomainError) continue;
         this.log.error({ err: e, userId }, 'scheduled deactivation failed');
       }
     }

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ACTOR_LOADER } from '../platform/auth/actor-loader.js';
-import { UserCommandHandler } from './commands/user-command.handler.js';
+import { UserCommands } from './commands/user-command.handler.js';
 import { Credentials } from './credentials.js';
 import { LoginThrottle } from './login-throttle.js';
 import { DeactivationScheduler } from './deactivation.scheduler.js';
@@ -88,7 +88,7 @@ import { PermissionTemplatesController } from './permission-templates/permission
     StudentLinksReadModel,
     NetworksReadModel,
     AccessLiveRules,
-    UserCommandHandler,
+    UserCommands,
     UserAccess,
     UserCreation,
     StudentActivityReadModel,

@@ -1,12 +1,11 @@
 import { Body, Controller, HttpCode, HttpStatus, Inject, Param, Post } from '@nestjs/common';
-import { CommandBus } from '@nestjs/cqrs';
 import { ApiOkResponse, ApiProperty, ApiTags } from '@nestjs/swagger';
 import { IsEmail, MaxLength } from 'class-validator';
 import { Public } from '../platform/auth/public.decorator.js';
 import { APP_CONFIG, LOGGER } from '../platform/tokens.js';
 import type { AppConfig } from '../platform/config/config.js';
 import type { Log } from '../platform/logging/logger.js';
-import { ExecuteUserCommand } from './commands/user-command.handler.js';
+import { UserCommands } from './commands/user-command.handler.js';
 import { Credentials } from './credentials.js';
 import { MIN_PASSWORD_LENGTH, TokenLinkFlow, TokenPasswordBody } from './token-link-flow.js';
 import { UsersReadModel } from './users.read.js';
@@ -41,7 +40,7 @@ export class PasswordRecoveryController {
     private readonly users: UsersReadModel,
     private readonly links: TokenLinkFlow,
     private readonly credentials: Credentials,
-    private readonly commands: CommandBus,
+    private readonly commands: UserCommands,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(LOGGER) private readonly log: Log,
   ) {}
@@ -64,9 +63,7 @@ export class PasswordRecoveryController {
   async setNewPassword(@Body() body: SetNewPasswordBody): Promise<Message & { position: string }> {
     const userId = await this.links.use('password-reset', body.token, INVALID_LINK);
     await this.credentials.setPassword(userId, body.password);
-    const result = await this.commands.execute<ExecuteUserCommand, { position: string }>(
-      new ExecuteUserCommand({ type: 'ChangePassword', userId }, { actorId: userId }),
-    );
+    const result = await this.commands.run({ type: 'ChangePassword', userId }, { actorId: userId });
     return {
       msg: 'Your password has been changed. Sign in with the new password.',
       position: result.position,

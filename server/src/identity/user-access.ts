@@ -1,9 +1,8 @@
 import { HttpStatus, Injectable } from '@nestjs/common';
-import { CommandBus } from '@nestjs/cqrs';
 import type { UserRow } from '@portal/projections';
 import { metadataFor, type AuthenticatedRequest } from '../platform/auth/request-context.js';
 import { Problem } from '../platform/http/problem.js';
-import { ExecuteUserCommand, type CommandResult } from './commands/user-command.handler.js';
+import { UserCommands, type CommandResult } from './commands/user-command.handler.js';
 import type { UserCommand } from './user.decider.js';
 import {
   PARTNER,
@@ -57,15 +56,13 @@ export function partnerPermissionsFor(
 @Injectable()
 export class UserAccess {
   constructor(
-    private readonly commands: CommandBus,
+    private readonly commands: UserCommands,
     private readonly users: UsersReadModel,
     private readonly links: StudentLinksReadModel,
   ) {}
 
   run(req: AuthenticatedRequest, command: UserCommand): Promise<CommandResult> {
-    return this.commands.execute<ExecuteUserCommand, CommandResult>(
-      new ExecuteUserCommand(command, metadataFor(req)),
-    );
+    return this.commands.run(command, metadataFor(req));
   }
 
   async actorRow(req: AuthenticatedRequest): Promise<UserRow> {

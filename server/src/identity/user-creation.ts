@@ -19,6 +19,7 @@ import {
 } from './policy/policy.js';
 import { UserAccess, forbidden, partnerPermissionsFor } from './user-access.js';
 import { UsersReadModel } from './users.read.js';
+import { isDomainError } from '../platform/domain/domain-error.js';
 
 /** A user to create: the fields of POST /users/ (already validated). */
 export interface NewUser {
@@ -124,8 +125,7 @@ export class UserCreation {
         },
       })
       .catch((e: unknown) => {
-        if (e instanceof Problem && e.getStatus() === 409)
-          throw new Problem(HttpStatus.CONFLICT, ALREADY_EXISTS);
+        if (isDomainError(e, 'conflict')) throw new Problem(HttpStatus.CONFLICT, ALREADY_EXISTS);
         throw e;
       });
     // Without a password the user chooses one through a mailed activation link (docs/decisions/0016).

@@ -1,4 +1,3 @@
-import { HttpStatus } from '@nestjs/common';
 import type {
   ContactFields,
   StudentFileAddedData,
@@ -11,8 +10,11 @@ import type {
   UserTypeName,
 } from './user.events.js';
 import { ALL_MARKER_PERMISSIONS } from './policy/policy.js';
+import { DomainError, type ErrorKind } from '../platform/domain/domain-error.js';
+import type { Aggregate } from '../platform/event-store/aggregate.js';
+import { userStream } from './user.events.js';
 
-/** Why a user command was refused. Every code has exactly one HTTP status (see `httpStatusOf`). */
+/** Why a user command was refused. Every code has exactly one error kind (see `userErrorKind`). */
 export enum UserErrorCode {
   NotFound = 'USER_NOT_FOUND',
   AlreadyExists = 'USER_ALREADY_EXISTS',
@@ -41,12 +43,12 @@ export enum UserErrorCode {
 }
 
 /** Exhaustive: a new code that is not mapped here does not compile. */
-export function httpStatusOf(code: UserErrorCode): HttpStatus {
+export function userErrorKind(code: UserErrorCode): ErrorKind {
   switch (code) {
     case UserErrorCode.NotFound:
     case UserErrorCode.ContactNotFound:
     case UserErrorCode.FileNotFound:
-      return HttpStatus.NOT_FOUND;
+      return 'not_found';
     case UserErrorCode.AlreadyExists:
     case UserErrorCode.AlreadyActive:
     case UserErrorCode.AlreadyDeactivated:
@@ -61,7 +63,7 @@ export function httpStatusOf(code: UserErrorCode): HttpStatus {
     case UserErrorCode.FileAlreadyExists:
     case UserErrorCode.AlreadyActivated:
     case UserErrorCode.NoNotificationEmailPending:
-      return HttpStatus.CONFLICT;
+      return 'conflict';
     case UserErrorCode.DeactivationDateNotInFuture:
     case UserErrorCode.MarkerPermissionChange:
     case UserErrorCode.CustomerRequired:
@@ -69,7 +71,7 @@ export function httpStatusOf(code: UserErrorCode): HttpStatus {
     case UserErrorCode.NoRecipients:
     case UserErrorCode.NotAPartner:
     case UserErrorCode.NotLinkableStudent:
-      return HttpStatus.UNPROCESSABLE_ENTITY;
+      return 'invalid';
     default: {
       const unmapped: never = code;
       throw new Error(`unmapped user error code ${String(unmapped)}`);
@@ -77,16 +79,12 @@ export function httpStatusOf(code: UserErrorCode): HttpStatus {
   }
 }
 
-export class UserError extends Error {
-  constructor(
-    readonly code: UserErrorCode,
-    readonly detail: string,
-  ) {
-    super(detail);
-    this.name = 'UserError';
-  }
-  get status(): HttpStatus {
-    return httpStatusOf(this.code);
+/** A refused user command: a DomainError whose `code` (sent to clients) is a `UserErrorCode`. */
+export class UserError extends DomainError {
+  override readonly name = 'UserError';
+  declare readonly code: UserErrorCode;
+  constructor(code: UserErrorCode, detail: string) {
+    super(userErrorKind(code), detail, code);
   }
 }
 
@@ -501,3 +499,16 @@ export function decide(command: UserCommand, state: UserState): UserEvent[] {
     }
   }
 }
+
+/** Which user a command addresses. */
+export const userIdOf = (command: UserCommand): string =>
+  command.type === 'CreateUser' ? command.data.userId : command.userId;
+
+/** The user aggregate (`user-{id}` streams); `UserCommands` adds the vault and session hooks. */
+export const userAggregate: Aggregate<UserState, UserCommand, UserEvent> = {
+  stream: userStream,
+  idOf: userIdOf,
+  initialState: () => initialState,
+  evolve,
+  decide,
+};

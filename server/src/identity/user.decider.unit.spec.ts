@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { HttpStatus } from '@nestjs/common';
-import { UserError, UserErrorCode, decide, fold, httpStatusOf, type UserCommand } from './user.decider.js';
+import { DomainError } from '../platform/domain/domain-error.js';
+import { UserError, UserErrorCode, decide, fold, userErrorKind, type UserCommand } from './user.decider.js';
 import type { UserCreatedData, UserEvent } from './user.events.js';
 
 const userId = '00000000-0000-4000-8000-000000000001';
@@ -632,13 +632,16 @@ describe('user decider: given events, when command, then events or error', () =>
     if (detail) expect((error as UserError).detail).toBe(detail);
   });
 
-  it('maps every error code to an HTTP status: 404 missing, 409 state conflicts, 422 bad values', () => {
-    const statuses = Object.values(UserErrorCode).map((code) => [code, httpStatusOf(code)] as const);
-    expect(statuses).toHaveLength(Object.keys(UserErrorCode).length);
-    expect(httpStatusOf(UserErrorCode.NotFound)).toBe(HttpStatus.NOT_FOUND);
-    expect(httpStatusOf(UserErrorCode.AlreadyBlocked)).toBe(HttpStatus.CONFLICT);
-    expect(httpStatusOf(UserErrorCode.DeactivationDateNotInFuture)).toBe(HttpStatus.UNPROCESSABLE_ENTITY);
-    for (const [, status] of statuses) expect([404, 409, 422]).toContain(status);
+  it('gives every error code one kind: not_found missing, conflict for the state, invalid for bad values', () => {
+    const kinds = Object.values(UserErrorCode).map((code) => [code, userErrorKind(code)] as const);
+    expect(kinds).toHaveLength(Object.keys(UserErrorCode).length);
+    expect(userErrorKind(UserErrorCode.NotFound)).toBe('not_found');
+    expect(userErrorKind(UserErrorCode.AlreadyBlocked)).toBe('conflict');
+    expect(userErrorKind(UserErrorCode.DeactivationDateNotInFuture)).toBe('invalid');
+    for (const [, kind] of kinds) expect(['not_found', 'conflict', 'invalid']).toContain(kind);
+    const error = new UserError(UserErrorCode.AlreadyBlocked, 'User is already blocked');
+    expect(error).toBeInstanceOf(DomainError);
+    expect(error).toMatchObject({ kind: 'conflict', code: 'USER_ALREADY_BLOCKED' });
   });
 
   it('folds a history into the state the rules read', () => {

@@ -1,5 +1,6 @@
-import { HttpStatus } from '@nestjs/common';
-import type { OnePageProfileEvent, OnePageProfileFields } from '@portal/projections';
+import { onePageProfileStream, type OnePageProfileEvent, OnePageProfileFields } from '@portal/projections';
+import { DomainError } from '../platform/domain/domain-error.js';
+import type { Aggregate } from '../platform/event-store/aggregate.js';
 
 export interface OnePageProfileState {
   profileId: string | null;
@@ -9,15 +10,6 @@ export interface OnePageProfileState {
 export type OnePageProfileCommand =
   | { type: 'CreateOnePageProfile'; profileId: string; userId: string; fields: OnePageProfileFields }
   | { type: 'UpdateOnePageProfile'; userId: string; changes: Partial<OnePageProfileFields> };
-
-export class OnePageProfileError extends Error {
-  constructor(
-    readonly status: HttpStatus,
-    readonly detail: string,
-  ) {
-    super(detail);
-  }
-}
 
 export const initialOnePageProfileState: OnePageProfileState = { profileId: null, fields: null };
 
@@ -47,8 +39,7 @@ export function decideOnePageProfile(
 ): OnePageProfileEvent[] {
   switch (command.type) {
     case 'CreateOnePageProfile':
-      if (state.profileId)
-        throw new OnePageProfileError(HttpStatus.CONFLICT, 'This student already has a one-page profile');
+      if (state.profileId) throw new DomainError('conflict', 'This student already has a one-page profile');
       return [
         {
           type: 'OnePageProfileCreated',
@@ -56,8 +47,7 @@ export function decideOnePageProfile(
         },
       ];
     case 'UpdateOnePageProfile': {
-      if (!state.profileId || !state.fields)
-        throw new OnePageProfileError(HttpStatus.NOT_FOUND, 'One-page profile not found');
+      if (!state.profileId || !state.fields) throw new DomainError('not_found', 'One-page profile not found');
       const current = state.fields;
       const changes = Object.fromEntries(
         Object.entries(command.changes).filter(
@@ -74,3 +64,16 @@ export function decideOnePageProfile(
     }
   }
 }
+
+/** The onePageProfile aggregate: its stream, state and rules, for `Commands.run`. */
+export const onePageProfileAggregate: Aggregate<
+  OnePageProfileState,
+  OnePageProfileCommand,
+  OnePageProfileEvent
+> = {
+  stream: onePageProfileStream,
+  idOf: (command) => command.userId,
+  initialState: () => initialOnePageProfileState,
+  evolve: evolveOnePageProfile,
+  decide: decideOnePageProfile,
+};

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
+import { DomainError, type ErrorKind } from '../platform/domain/domain-error.js';
 import type { OnePageProfileEvent, OnePageProfileFields } from '@portal/projections';
 import {
-  OnePageProfileError,
   decideOnePageProfile,
   foldOnePageProfile,
   type OnePageProfileCommand,
@@ -33,7 +33,7 @@ const rows: Array<{
   name: string;
   given: OnePageProfileEvent[];
   when: OnePageProfileCommand;
-  then: OnePageProfileEvent[] | number;
+  then: OnePageProfileEvent[] | ErrorKind;
 }> = [
   {
     name: 'creating a profile records every field',
@@ -45,7 +45,7 @@ const rows: Array<{
     name: 'a second profile for the same student is a conflict',
     given: [created],
     when: { type: 'CreateOnePageProfile', profileId: PROFILE, userId: USER, fields },
-    then: 409,
+    then: 'conflict',
   },
   {
     name: 'an update records only what changed',
@@ -79,19 +79,19 @@ const rows: Array<{
     name: 'updating a missing profile is not found',
     given: [],
     when: { type: 'UpdateOnePageProfile', userId: USER, changes: { progress: 10 } },
-    then: 404,
+    then: 'not_found',
   },
 ];
 
 describe('one-page profile decider', () => {
   it.each(rows)('$name', ({ given, when, then }) => {
     const run = () => decideOnePageProfile(when, foldOnePageProfile(given));
-    if (typeof then === 'number') {
-      expect(run).toThrow(OnePageProfileError);
+    if (typeof then === 'string') {
+      expect(run).toThrow(DomainError);
       try {
         run();
       } catch (e) {
-        expect((e as OnePageProfileError).status).toBe(then);
+        expect((e as DomainError).kind).toBe(then);
       }
     } else expect(run()).toEqual(then);
   });

@@ -33,16 +33,10 @@ import {
   Min,
   ValidateIf,
 } from 'class-validator';
-import {
-  onePageProfileStream,
-  type OnePageProfileFields,
-  type OnePageProfileRow,
-  type UserRow,
-} from '@portal/projections';
+import { type OnePageProfileFields, type OnePageProfileRow, type UserRow } from '@portal/projections';
 import { RequirePermissions } from '../platform/auth/public.decorator.js';
 import { metadataFor, type AuthenticatedRequest } from '../platform/auth/request-context.js';
-import { EVENT_STORE, type EventStore } from '../platform/event-store/event-store.js';
-import { decideAndAppend } from '../platform/event-store/decide-and-append.js';
+import { Commands } from '../platform/event-store/commands.js';
 import { Problem } from '../platform/http/problem.js';
 import type { SqlClient } from '../platform/sql/sql-client.js';
 import { SQL_CLIENT } from '../platform/tokens.js';
@@ -50,12 +44,7 @@ import { PORTAL_NAMESPACE, uuidV5 } from '../platform/uuid.js';
 import { MARKER_PERMISSIONS, isAdmin, partnerVisibility } from '../identity/policy/policy.js';
 import { linkedStudentIdsSql } from '../identity/relations/live-link.js';
 import { UserAccess } from '../identity/user-access.js';
-import {
-  OnePageProfileError,
-  decideOnePageProfile,
-  foldOnePageProfile,
-  type OnePageProfileCommand,
-} from './one-page-profile.decider.js';
+import { onePageProfileAggregate } from './one-page-profile.decider.js';
 import { SearchPageQuery, containsPattern } from '../platform/http/paging.js';
 
 const nullable = (key: string) => ValidateIf((o: Record<string, unknown>) => o[key] !== null);
@@ -257,7 +246,7 @@ const notFound = () => new Problem(HttpStatus.NOT_FOUND, 'One-page profile not f
 @Controller('api/v1/one-page-profiles')
 export class OnePageProfilesController {
   constructor(
-    @Inject(EVENT_STORE) private readonly store: EventStore,
+    private readonly commands: Commands,
     @Inject(SQL_CLIENT) private readonly sql: SqlClient,
     private readonly access: UserAccess,
   ) {}
@@ -341,12 +330,16 @@ export class OnePageProfilesController {
       notes: changes.notes ?? null,
       progress: changes.progress ?? 0,
     };
-    const position = await this.run(req, {
-      type: 'CreateOnePageProfile',
-      profileId,
-      userId: student.id,
-      fields,
-    });
+    const { position } = await this.commands.run(
+      onePageProfileAggregate,
+      {
+        type: 'CreateOnePageProfile',
+        profileId,
+        userId: student.id,
+        fields,
+      },
+      metadataFor(req),
+    );
     return { id: profileId, position };
   }
 
@@ -361,11 +354,15 @@ export class OnePageProfilesController {
   ): Promise<OnePageProfileWritten> {
     const row = await this.byId(id);
     const student = await this.editableStudent(req, row.user_id);
-    const position = await this.run(req, {
-      type: 'UpdateOnePageProfile',
-      userId: student.id,
-      changes: fieldsOf(body),
-    });
+    const { position } = await this.commands.run(
+      onePageProfileAggregate,
+      {
+        type: 'UpdateOnePageProfile',
+        userId: student.id,
+        changes: fieldsOf(body),
+      },
+      metadataFor(req),
+    );
     return { id, position };
   }
 
@@ -391,21 +388,5 @@ export class OnePageProfilesController {
       throw new Problem(HttpStatus.UNPROCESSABLE_ENTITY, 'user_id: one-page profiles are for students only');
     this.access.authorize(actor, student, 'edit');
     return student;
-  }
-
-  private async run(req: AuthenticatedRequest, command: OnePageProfileCommand): Promise<string> {
-    try {
-      const { position } = await decideAndAppend(
-        this.store,
-        onePageProfileStream(command.userId),
-        foldOnePageProfile,
-        (state) => decideOnePageProfile(command, state),
-        metadataFor(req),
-      );
-      return position;
-    } catch (e) {
-      if (e instanceof OnePageProfileError) throw new Problem(e.status, e.detail);
-      throw e;
-    }
   }
 }

@@ -6,6 +6,7 @@ import type { Log } from './logging/logger.js';
 import { ProjectionRunner } from './projections/projection-runner.js';
 import { SessionService } from './auth/session.service.js';
 import { MailOutbox } from './mail/mail-outbox.js';
+import { Commands } from './event-store/commands.js';
 import { MinPositionInterceptor } from './http/min-position.interceptor.js';
 import { Readiness } from './http/readiness.js';
 import { APP_CONFIG, EVENT_STORE, LOGGER, SQL_CLIENT } from './tokens.js';
@@ -37,6 +38,7 @@ export class PlatformModule implements OnApplicationShutdown {
       { provide: PersonalDataVault, useValue: context.infra.vault },
       { provide: ProjectionRunner, useValue: runner },
       SessionService,
+      Commands,
       MinPositionInterceptor,
       Readiness,
       MailOutbox,

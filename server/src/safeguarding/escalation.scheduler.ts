@@ -1,22 +1,21 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { incidentStream, type IncidentEvent } from '@portal/projections';
 import type { AppConfig } from '../platform/config/config.js';
+import { DomainError } from '../platform/domain/domain-error.js';
 import { ConcurrencyError } from '../platform/event-store/errors.js';
-import { EVENT_STORE, type EventStore } from '../platform/event-store/event-store.js';
+import { Commands } from '../platform/event-store/commands.js';
 import type { Log } from '../platform/logging/logger.js';
 import { MailOutbox } from '../platform/mail/mail-outbox.js';
 import { APP_CONFIG, LOGGER } from '../platform/tokens.js';
 import { SAFEGUARDING } from '../identity/policy/policy.js';
-import { decideAndAppendChained } from './hash-chain.js';
-import { decideIncident, foldIncident } from './incident.decider.js';
+import { incidentAggregate } from './incident.decider.js';
 import { IncidentsReadModel } from './incidents.read.js';
-import { SafeguardingError } from './safeguarding.errors.js';
 
 /**
  * Escalates incidents nobody acknowledged within SAFEGUARDING_ESCALATION_MINUTES: appends
  * `SafeguardingIncidentEscalated` (which the live channel pushes to the `safeguarding` room as the
- * alert) and queues an e-mail to every safeguarding lead. Every process runs it; the append expects the
- * revision it read, so only one process escalates an incident and only that one sends the mail.
+ * alert) and queues an e-mail to every safeguarding lead. Every process runs it; the runner appends at
+ * the revision it read and, when another process got there first, decides again on the new state, which
+ * refuses a second escalation: so only one process escalates an incident and only that one sends the mail.
  */
 @Injectable()
 export class EscalationScheduler implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -27,7 +26,7 @@ export class EscalationScheduler implements OnApplicationBootstrap, OnApplicatio
   constructor(
     private readonly incidents: IncidentsReadModel,
     private readonly outbox: MailOutbox,
-    @Inject(EVENT_STORE) private readonly store: EventStore,
+    private readonly commands: Commands,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(LOGGER) log: Log,
   ) {
@@ -71,24 +70,18 @@ export class EscalationScheduler implements OnApplicationBootstrap, OnApplicatio
       const waited =
         Math.round(((now.getTime() - new Date(incident.reported_at).getTime()) / 60_000) * 10) / 10;
       try {
-        await decideAndAppendChained<ReturnType<typeof foldIncident>, IncidentEvent>(
-          this.store,
-          incidentStream(incident.id),
-          foldIncident,
-          (state) =>
-            decideIncident(
-              {
-                type: 'EscalateIncident',
-                incidentId: incident.id,
-                minutesUnacknowledged: waited,
-                leadsNotified: leads.map((l) => l.id),
-              },
-              state,
-            ),
+        await this.commands.run(
+          incidentAggregate,
+          {
+            type: 'EscalateIncident',
+            incidentId: incident.id,
+            minutesUnacknowledged: waited,
+            leadsNotified: leads.map((l) => l.id),
+          },
           { actorId: null, correlationId: `safeguarding-escalation:${incident.id}` },
         );
       } catch (e) {
-        if (e instanceof ConcurrencyError || e instanceof SafeguardingError) continue;
+        if (e instanceof ConcurrencyError || e instanceof DomainError) continue;
         this.log.error({ err: e, incidentId: incident.id }, 'escalation failed');
         continue;
       }

@@ -1,5 +1,11 @@
-import type { FeedbackLinkEvent, FeedbackLinkStatus, IncidentStatus } from '@portal/projections';
-import { SafeguardingError } from './safeguarding.errors.js';
+import {
+  feedbackLinksStream,
+  type FeedbackLinkEvent,
+  type FeedbackLinkStatus,
+  type IncidentStatus,
+} from '@portal/projections';
+import { DomainError } from '../platform/domain/domain-error.js';
+import type { Aggregate } from '../platform/event-store/aggregate.js';
 
 /**
  * Partner feedback links (docs/decisions/0030-partner-feedback-links.md): pure fold and decide over an
@@ -39,41 +45,44 @@ export type FeedbackLinkCommand =
   | { type: 'RevokeLink'; incidentId: string; linkId: string; revokedBy: string; now: string }
   | { type: 'UseLink'; incidentId: string; linkId: string; feedbackId: string; now: string };
 
-export function foldFeedbackLinks(events: readonly FeedbackLinkEvent[]): FeedbackLinksState {
-  const links = new Map<string, FeedbackLinkState>();
-  for (const e of events) {
-    if (e.type === 'SafeguardingFeedbackLinkIssued') {
-      const d = e.data;
-      links.set(d.linkId, {
-        linkId: d.linkId,
-        recipientUserId: d.recipientUserId,
-        issuedBy: d.issuedBy,
-        issuedAt: d.issuedAt,
-        expiresAt: d.expiresAt,
-        opens: [],
-        revokedAt: null,
-        revokedBy: null,
-        usedAt: null,
-        feedbackId: null,
-      });
-      continue;
-    }
-    const link = links.get(e.data.linkId);
-    if (!link) continue;
-    switch (e.type) {
-      case 'SafeguardingFeedbackLinkOpened':
-        links.set(link.linkId, { ...link, opens: [...link.opens, e.data.openedAt] });
-        break;
-      case 'SafeguardingFeedbackLinkRevoked':
-        links.set(link.linkId, { ...link, revokedAt: e.data.revokedAt, revokedBy: e.data.revokedBy });
-        break;
-      case 'SafeguardingFeedbackLinkUsed':
-        links.set(link.linkId, { ...link, usedAt: e.data.usedAt, feedbackId: e.data.feedbackId });
-        break;
-    }
+export function evolveFeedbackLinks(state: FeedbackLinksState, e: FeedbackLinkEvent): FeedbackLinksState {
+  if (e.type === 'SafeguardingFeedbackLinkIssued') {
+    const d = e.data;
+    return new Map(state).set(d.linkId, {
+      linkId: d.linkId,
+      recipientUserId: d.recipientUserId,
+      issuedBy: d.issuedBy,
+      issuedAt: d.issuedAt,
+      expiresAt: d.expiresAt,
+      opens: [],
+      revokedAt: null,
+      revokedBy: null,
+      usedAt: null,
+      feedbackId: null,
+    });
   }
-  return links;
+  const link = state.get(e.data.linkId);
+  if (!link) return state;
+  switch (e.type) {
+    case 'SafeguardingFeedbackLinkOpened':
+      return new Map(state).set(link.linkId, { ...link, opens: [...link.opens, e.data.openedAt] });
+    case 'SafeguardingFeedbackLinkRevoked':
+      return new Map(state).set(link.linkId, {
+        ...link,
+        revokedAt: e.data.revokedAt,
+        revokedBy: e.data.revokedBy,
+      });
+    case 'SafeguardingFeedbackLinkUsed':
+      return new Map(state).set(link.linkId, {
+        ...link,
+        usedAt: e.data.usedAt,
+        feedbackId: e.data.feedbackId,
+      });
+  }
 }
+
+export const foldFeedbackLinks = (events: readonly FeedbackLinkEvent[]): FeedbackLinksState =>
+  events.reduce(evolveFeedbackLinks, new Map<string, FeedbackLinkState>() as FeedbackLinksState);
 
 /** used and revoked are final; then expiry; then whether anyone opened it. */
 export function linkStatus(link: FeedbackLinkState, now: string): FeedbackLinkStatus {
@@ -92,10 +101,10 @@ const GONE: Record<'used' | 'revoked' | 'expired', string> = {
 /** The link if its holder may still open it and submit through it; 404 / 410 otherwise. */
 function usable(state: FeedbackLinksState, linkId: string, now: string): FeedbackLinkState {
   const link = state.get(linkId);
-  if (!link) throw new SafeguardingError('not_found', 'Feedback link not found');
+  if (!link) throw new DomainError('not_found', 'Feedback link not found');
   const status = linkStatus(link, now);
   if (status === 'used' || status === 'revoked' || status === 'expired')
-    throw new SafeguardingError('gone', GONE[status]);
+    throw new DomainError('gone', GONE[status]);
   return link;
 }
 
@@ -107,13 +116,13 @@ export function decideFeedbackLink(
   switch (command.type) {
     case 'IssueLink':
       if (!ISSUE_FROM.includes(command.incidentStatus))
-        throw new SafeguardingError(
+        throw new DomainError(
           'conflict',
           `Cannot issue a feedback link for an incident that is ${command.incidentStatus} (allowed from: ${ISSUE_FROM.join(', ')})`,
         );
-      if (state.has(linkId)) throw new SafeguardingError('conflict', 'Feedback link already exists');
+      if (state.has(linkId)) throw new DomainError('conflict', 'Feedback link already exists');
       if (Date.parse(command.expiresAt) <= Date.parse(now))
-        throw new SafeguardingError('invalid', 'expires_in_hours must be positive');
+        throw new DomainError('invalid', 'expires_in_hours must be positive');
       return [
         {
           type: 'SafeguardingFeedbackLinkIssued',
@@ -132,10 +141,10 @@ export function decideFeedbackLink(
       return [{ type: 'SafeguardingFeedbackLinkOpened', data: { incidentId, linkId, openedAt: now } }];
     case 'RevokeLink': {
       const link = state.get(linkId);
-      if (!link) throw new SafeguardingError('not_found', 'Feedback link not found');
+      if (!link) throw new DomainError('not_found', 'Feedback link not found');
       const status = linkStatus(link, now);
       if (status === 'used' || status === 'revoked')
-        throw new SafeguardingError('conflict', `Feedback link is already ${status}`);
+        throw new DomainError('conflict', `Feedback link is already ${status}`);
       return [
         {
           type: 'SafeguardingFeedbackLinkRevoked',
@@ -153,3 +162,12 @@ export function decideFeedbackLink(
       ];
   }
 }
+
+/** The feedback links of one incident: stream `safeguarding-feedback-links-{incidentId}`. */
+export const feedbackLinksAggregate: Aggregate<FeedbackLinksState, FeedbackLinkCommand, FeedbackLinkEvent> = {
+  stream: feedbackLinksStream,
+  idOf: (command) => command.incidentId,
+  initialState: () => new Map(),
+  evolve: evolveFeedbackLinks,
+  decide: decideFeedbackLink,
+};

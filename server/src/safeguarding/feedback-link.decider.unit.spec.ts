@@ -7,6 +7,7 @@ import {
   type FeedbackLinkCommand,
 } from './feedback-link.decider.js';
 import { shortName } from './feedback-links.service.js';
+import { thrownKind } from '../platform/domain/domain-error.js';
 
 const incidentId = 'i-1';
 const linkId = 'l-1';
@@ -73,6 +74,17 @@ describe('feedback link decider (given / when / then)', () => {
     const state = foldFeedbackLinks(given);
     if (typeof then === 'string') expect(decideFeedbackLink(when, state).map((e) => e.type)).toEqual([then]);
     else expect(() => decideFeedbackLink(when, state)).toThrow(then);
+  });
+
+  it('refuses by kind: an unknown link is not_found, a dead one gone, a final one cannot be revoked again', () => {
+    const kind = (given: FeedbackLinkEvent[], when: FeedbackLinkCommand) =>
+      thrownKind(() => decideFeedbackLink(when, foldFeedbackLinks(given)));
+    expect(kind([], open(BEFORE))).toBe('not_found');
+    expect(kind([issued, used], use(BEFORE))).toBe('gone');
+    expect(kind([issued, revoked], open(BEFORE))).toBe('gone');
+    expect(kind([issued], use(AFTER))).toBe('gone');
+    expect(kind([issued, revoked], revoke(BEFORE))).toBe('conflict');
+    expect(kind([issued], open(BEFORE))).toBeUndefined();
   });
 
   it('issues only once the partner was informed and before the incident is closed', () => {

@@ -37,6 +37,7 @@ import {
 } from './feedback-links.dto.js';
 import { FeedbackLinksService } from './feedback-links.service.js';
 import { LEAD_PERMISSIONS } from './safeguarding-access.js';
+import { isDomainError } from '../platform/domain/domain-error.js';
 
 /** Leads issue, list and revoke an incident's partner feedback links (docs/decisions/0030). */
 @ApiTags('safeguarding')
@@ -156,7 +157,7 @@ export class FeedbackPublicController {
     try {
       return await work();
     } catch (e) {
-      if (e instanceof Problem && (e.getStatus() === 404 || e.getStatus() === 410))
+      if (isDomainError(e, 'not_found') || isDomainError(e, 'gone'))
         await this.failures.penalty(key, 1).catch(() => undefined);
       throw e;
     }

@@ -1,26 +1,19 @@
 import { randomUUID } from 'node:crypto';
-import { HttpStatus, Inject, Injectable } from '@nestjs/common';
-import {
-  feedbackLinksStream,
-  incidentStream,
-  type FeedbackLinkEvent,
-  type IncidentEvent,
-} from '@portal/projections';
+import { Inject, Injectable } from '@nestjs/common';
+import { incidentStream } from '@portal/projections';
 import type { AppConfig } from '../platform/config/config.js';
+import { Commands } from '../platform/event-store/commands.js';
 import type { EventMetadata, EventStore } from '../platform/event-store/event-store.js';
 import { EVENT_STORE } from '../platform/event-store/event-store.js';
-import { Problem } from '../platform/http/problem.js';
+import { DomainError } from '../platform/domain/domain-error.js';
 import { MailOutbox } from '../platform/mail/mail-outbox.js';
 import { APP_CONFIG, SQL_CLIENT } from '../platform/tokens.js';
 import type { SqlClient } from '../platform/sql/sql-client.js';
-import { decideAndAppendChained } from './hash-chain.js';
 import {
-  decideFeedbackLink,
-  foldFeedbackLinks,
+  feedbackLinksAggregate,
   linkStatus,
   type FeedbackLinkCommand,
   type FeedbackLinkState,
-  type FeedbackLinksState,
 } from './feedback-link.decider.js';
 import type {
   FeedbackLinkIssued,
@@ -30,18 +23,12 @@ import type {
   FeedbackSubmitted,
 } from './feedback-links.dto.js';
 import { FeedbackTokens } from './feedback-tokens.js';
-import { decideIncident, foldIncident } from './incident.decider.js';
+import { incidentAggregate } from './incident.decider.js';
 import { IncidentsReadModel } from './incidents.read.js';
-import { SafeguardingError, statusOf } from './safeguarding.errors.js';
 
 /** How long the receipt (confirmation) page of a submitted feedback stays reachable. */
 export const RECEIPT_MINUTES = 60;
 const LINK_NOT_FOUND = 'Feedback link not found';
-
-const toProblem = (e: unknown): never => {
-  if (e instanceof SafeguardingError) throw new Problem(statusOf(e.code), e.detail);
-  throw e;
-};
 
 /**
  * Partner feedback by token link (docs/decisions/0030-partner-feedback-links.md): issuing (mailed through
@@ -51,6 +38,7 @@ const toProblem = (e: unknown): never => {
 export class FeedbackLinksService {
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
+    private readonly commands: Commands,
     @Inject(SQL_CLIENT) private readonly sql: SqlClient,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly tokens: FeedbackTokens,
@@ -67,21 +55,16 @@ export class FeedbackLinksService {
     metadata: Partial<EventMetadata>,
   ): Promise<FeedbackLinkIssued> {
     const row = await this.incidents.byId(incidentId);
-    if (!row) throw new Problem(HttpStatus.NOT_FOUND, 'Incident not found');
+    if (!row) throw new DomainError('not_found', 'Incident not found');
     const recipient = await this.partnerFor(email, row.customer_ids);
     if (!recipient)
-      throw new Problem(
-        HttpStatus.UNPROCESSABLE_ENTITY,
-        "email: not a partner user of a customer of the incident's students",
-      );
-    const incidentEvents = await this.store.readStream(incidentStream(incidentId));
-    const status = foldIncident(
-      incidentEvents.map((e) => ({ type: e.type, data: e.data }) as IncidentEvent),
-    ).status;
+      throw new DomainError('invalid', "email: not a partner user of a customer of the incident's students");
+    const { status } = (await this.commands.load(incidentAggregate, incidentId)).state;
     const now = new Date();
     const expiresAt = new Date(now.getTime() + hours * 3_600_000);
     const linkId = randomUUID();
-    const position = await this.decide(
+    const { position } = await this.commands.run(
+      feedbackLinksAggregate,
       {
         type: 'IssueLink',
         incidentId,
@@ -115,10 +98,9 @@ export class FeedbackLinksService {
   }
 
   async list(incidentId: string): Promise<FeedbackLinkView[]> {
-    if (!(await this.incidents.byId(incidentId)))
-      throw new Problem(HttpStatus.NOT_FOUND, 'Incident not found');
+    if (!(await this.incidents.byId(incidentId))) throw new DomainError('not_found', 'Incident not found');
     const now = new Date().toISOString();
-    const links = [...(await this.links(incidentId)).state.values()];
+    const links = [...(await this.commands.load(feedbackLinksAggregate, incidentId)).state.values()];
     const emails = await this.emails(links.map((l) => l.recipientUserId));
     return links
       .map((l) => view(l, emails.get(l.recipientUserId) ?? '', now))
@@ -126,7 +108,8 @@ export class FeedbackLinksService {
   }
 
   async revoke(incidentId: string, linkId: string, metadata: Partial<EventMetadata>): Promise<string> {
-    const position = await this.decide(
+    const { position } = await this.commands.run(
+      feedbackLinksAggregate,
       { type: 'RevokeLink', incidentId, linkId, revokedBy: metadata.actorId!, now: new Date().toISOString() },
       metadata,
     );
@@ -139,18 +122,17 @@ export class FeedbackLinksService {
   /** Records the open and answers the minimum the holder needs to recognise the incident. */
   async open(token: string, metadata: Partial<EventMetadata>): Promise<FeedbackLinkSummary> {
     const found = await this.tokens.find('link', token);
-    if (!found) throw new Problem(HttpStatus.NOT_FOUND, LINK_NOT_FOUND);
+    if (!found) throw new DomainError('not_found', LINK_NOT_FOUND);
     const row = await this.incidents.byId(found.incident_id);
-    if (!row) throw new Problem(HttpStatus.NOT_FOUND, LINK_NOT_FOUND);
+    if (!row) throw new DomainError('not_found', LINK_NOT_FOUND);
     if (row.status !== 'partner_informed' && row.status !== 'partner_feedback')
-      throw new Problem(HttpStatus.GONE, 'This incident no longer takes feedback');
+      throw new DomainError('gone', 'This incident no longer takes feedback');
     const now = new Date().toISOString();
-    const { state } = await this.links(found.incident_id);
-    const events = this.tryDecide(
+    const { state } = await this.commands.run(
+      feedbackLinksAggregate,
       { type: 'OpenLink', incidentId: found.incident_id, linkId: found.link_id, now },
-      state,
+      metadata,
     );
-    await this.append(found.incident_id, events, metadata, 'any');
     const [incident] = await this.incidents.views([row]);
     return {
       occurred_at: incident!.occurred_at,
@@ -167,35 +149,41 @@ export class FeedbackLinksService {
     metadata: Partial<EventMetadata>,
   ): Promise<FeedbackSubmitted> {
     const found = await this.tokens.find('link', token);
-    if (!found) throw new Problem(HttpStatus.NOT_FOUND, LINK_NOT_FOUND);
+    if (!found) throw new DomainError('not_found', LINK_NOT_FOUND);
     const incidentId = found.incident_id;
     const linkId = found.link_id;
     const feedbackId = randomUUID();
-    const { state } = await this.links(incidentId);
-    const used = this.tryDecide(
-      { type: 'UseLink', incidentId, linkId, feedbackId, now: new Date().toISOString() },
-      state,
-    );
+    // Decided before the token is used up, so a dead link answers 404 / 410 and keeps its token;
+    // appended after the feedback, whatever happened to the link meanwhile (the token was single use).
+    const { state } = await this.commands.load(feedbackLinksAggregate, incidentId);
+    const use: FeedbackLinkCommand = {
+      type: 'UseLink',
+      incidentId,
+      linkId,
+      feedbackId,
+      now: new Date().toISOString(),
+    };
+    const used = feedbackLinksAggregate.decide(use, state);
     if (!(await this.tokens.consume(token)))
-      throw new Problem(HttpStatus.GONE, 'This feedback link has already been used');
+      throw new DomainError('gone', 'This feedback link has already been used');
     const linkMeta = { ...metadata, actorId: null, viaFeedbackLink: linkId };
     try {
-      await decideAndAppendChained<ReturnType<typeof foldIncident>, IncidentEvent>(
-        this.store,
-        incidentStream(incidentId),
-        foldIncident,
-        (s) =>
-          decideIncident(
-            { type: 'RecordPartnerFeedback', incidentId, feedback, via: { feedbackId, linkId } },
-            s,
-          ),
+      await this.commands.run(
+        incidentAggregate,
+        { type: 'RecordPartnerFeedback', incidentId, feedback, via: { feedbackId, linkId } },
         linkMeta,
       );
     } catch (e) {
       await this.tokens.release(token);
-      return toProblem(e);
+      throw e;
     }
-    await this.append(incidentId, used, linkMeta, 'any');
+    await this.commands.appendDecided(feedbackLinksAggregate, {
+      id: incidentId,
+      command: use,
+      state,
+      events: used,
+      metadata: linkMeta,
+    });
     const confirmExpires = new Date(Date.now() + RECEIPT_MINUTES * 60_000);
     const confirm = await this.tokens.issue('receipt', { linkId, incidentId, feedbackId }, confirmExpires);
     return {
@@ -209,7 +197,7 @@ export class FeedbackLinksService {
   async receipt(feedbackId: string, token: string): Promise<FeedbackReceipt> {
     const found = await this.tokens.find('receipt', token);
     if (!found || found.feedback_id !== feedbackId || new Date(found.expires_at).getTime() <= Date.now())
-      throw new Problem(HttpStatus.NOT_FOUND, 'Receipt not found or expired');
+      throw new DomainError('not_found', 'Receipt not found or expired');
     const events = await this.store.readStream(incidentStream(found.incident_id));
     const recorded = events.find(
       (e) =>
@@ -217,7 +205,7 @@ export class FeedbackLinksService {
         (e.data as { feedbackId?: string }).feedbackId === feedbackId,
     );
     const row = await this.incidents.byId(found.incident_id);
-    if (!recorded || !row) throw new Problem(HttpStatus.NOT_FOUND, 'Receipt not found or expired');
+    if (!recorded || !row) throw new DomainError('not_found', 'Receipt not found or expired');
     const [incident] = await this.incidents.views([row]);
     return {
       feedback_id: feedbackId,
@@ -252,43 +240,6 @@ export class FeedbackLinksService {
       [[...new Set(userIds)]],
     );
     return new Map(rows.map((r) => [r.id, r.email]));
-  }
-
-  private async links(incidentId: string) {
-    const recorded = await this.store.readStream(feedbackLinksStream(incidentId));
-    return {
-      state: foldFeedbackLinks(recorded.map((e) => ({ type: e.type, data: e.data }) as FeedbackLinkEvent)),
-      revision: recorded.at(-1)?.revision ?? null,
-    };
-  }
-
-  private tryDecide(command: FeedbackLinkCommand, state: FeedbackLinksState): FeedbackLinkEvent[] {
-    try {
-      return decideFeedbackLink(command, state);
-    } catch (e) {
-      return toProblem(e);
-    }
-  }
-
-  /** Issue and revoke: decided on the folded stream, appended at its revision (409 if it moved). */
-  private async decide(command: FeedbackLinkCommand, metadata: Partial<EventMetadata>): Promise<string> {
-    const { state, revision } = await this.links(command.incidentId);
-    const events = this.tryDecide(command, state);
-    return this.append(command.incidentId, events, metadata, revision ?? 'no_stream');
-  }
-
-  private async append(
-    incidentId: string,
-    events: FeedbackLinkEvent[],
-    metadata: Partial<EventMetadata>,
-    expectedRevision: bigint | 'no_stream' | 'any',
-  ): Promise<string> {
-    const result = await this.store.append(
-      feedbackLinksStream(incidentId),
-      events.map((e) => ({ id: randomUUID(), type: e.type, data: e.data, metadata })),
-      { expectedRevision },
-    );
-    return result.position.toString();
   }
 }
 

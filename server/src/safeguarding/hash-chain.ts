@@ -1,7 +1,7 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type { ChainLink } from '@portal/projections';
-import type { EventMetadata, EventStore, RecordedEvent } from '../platform/event-store/event-store.js';
-import type { DomainEvent } from '../platform/event-store/decide-and-append.js';
+import type { DomainEvent } from '../platform/event-store/aggregate.js';
+import type { RecordedEvent } from '../platform/event-store/event-store.js';
 
 /**
  * Tamper evidence for incident streams (docs/decisions/0026-safeguarding-hash-chain.md): every event
@@ -57,32 +57,10 @@ export function verifyChain(events: readonly RecordedEvent[]): ChainVerification
 }
 
 /**
- * `decideAndAppend` for chained streams: read, fold, decide, link each new event to the last stored
- * link, append with the expected revision.
+ * The aggregate hook (`linkMetadata`) that chains new events to the stream's last stored link; the
+ * runner appends them at the revision it read, so two writers cannot both link to the same event.
  */
-export async function decideAndAppendChained<State, Event extends DomainEvent>(
-  store: EventStore,
-  stream: string,
-  fold: (events: Event[]) => State,
-  decide: (state: State) => Event[],
-  metadata: Partial<EventMetadata>,
-): Promise<{ position: string; events: Event[] }> {
-  const recorded = await store.readStream(stream);
-  const state = fold(recorded.map((e) => ({ type: e.type, data: e.data }) as Event));
-  const events = decide(state);
-  const last = recorded.at(-1);
-  if (events.length === 0) return { position: (last?.position ?? 0n).toString(), events };
+export function chainLinks(last: RecordedEvent | undefined, events: readonly DomainEvent[]): ChainLink[] {
   const previous = (last?.metadata as Partial<ChainLink> | undefined)?.chainHash ?? '';
-  const links = linkEvents(events, previous);
-  const result = await store.append(
-    stream,
-    events.map((e, i) => ({
-      id: randomUUID(),
-      type: e.type,
-      data: e.data,
-      metadata: { ...metadata, ...links[i] },
-    })),
-    { expectedRevision: last ? last.revision : 'no_stream' },
-  );
-  return { position: result.position.toString(), events };
+  return linkEvents(events, previous);
 }

@@ -1,5 +1,6 @@
-import type { IncidentTypeEvent } from '@portal/projections';
-import { SafeguardingError } from './safeguarding.errors.js';
+import { incidentTypeStream, type IncidentTypeEvent } from '@portal/projections';
+import { DomainError } from '../platform/domain/domain-error.js';
+import type { Aggregate } from '../platform/event-store/aggregate.js';
 
 export interface IncidentTypeState {
   exists: boolean;
@@ -45,7 +46,7 @@ export function decideIncidentType(
 ): IncidentTypeEvent[] {
   switch (command.type) {
     case 'CreateIncidentType':
-      if (state.exists) throw new SafeguardingError('conflict', 'Incident type already exists');
+      if (state.exists) throw new DomainError('conflict', 'Incident type already exists');
       return [
         {
           type: 'SafeguardingIncidentTypeCreated',
@@ -53,8 +54,8 @@ export function decideIncidentType(
         },
       ];
     case 'UpdateIncidentType': {
-      if (!state.exists) throw new SafeguardingError('not_found', 'Incident type not found');
-      if (state.retired) throw new SafeguardingError('conflict', 'Incident type is retired');
+      if (!state.exists) throw new DomainError('not_found', 'Incident type not found');
+      if (state.retired) throw new DomainError('conflict', 'Incident type is retired');
       const data: { typeId: string; name?: string; guidance?: string } = { typeId: command.typeId };
       if (command.name !== undefined && command.name !== state.name) data.name = command.name;
       if (command.guidance !== undefined && command.guidance !== state.guidance)
@@ -63,8 +64,17 @@ export function decideIncidentType(
       return [{ type: 'SafeguardingIncidentTypeUpdated', data }];
     }
     case 'RetireIncidentType':
-      if (!state.exists) throw new SafeguardingError('not_found', 'Incident type not found');
+      if (!state.exists) throw new DomainError('not_found', 'Incident type not found');
       if (state.retired) return [];
       return [{ type: 'SafeguardingIncidentTypeRetired', data: { typeId: command.typeId } }];
   }
 }
+
+/** The incidentType aggregate: its stream, state and rules, for `Commands.run`. */
+export const incidentTypeAggregate: Aggregate<IncidentTypeState, IncidentTypeCommand, IncidentTypeEvent> = {
+  stream: incidentTypeStream,
+  idOf: (command) => command.typeId,
+  initialState: () => initialIncidentTypeState,
+  evolve: evolveIncidentType,
+  decide: decideIncidentType,
+};

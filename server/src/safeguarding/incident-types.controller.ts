@@ -23,17 +23,15 @@ import {
 } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
-import { incidentTypeStream, type IncidentTypeRow } from '@portal/projections';
+import type { IncidentTypeRow } from '@portal/projections';
 import { RequirePermissions } from '../platform/auth/public.decorator.js';
 import { metadataFor, type AuthenticatedRequest } from '../platform/auth/request-context.js';
-import { EVENT_STORE, type EventStore } from '../platform/event-store/event-store.js';
-import { decideAndAppend } from '../platform/event-store/decide-and-append.js';
+import { Commands } from '../platform/event-store/commands.js';
 import { Problem } from '../platform/http/problem.js';
 import type { SqlClient } from '../platform/sql/sql-client.js';
 import { SQL_CLIENT } from '../platform/tokens.js';
 import { mayManageIncidentTypes } from '../identity/policy/policy.js';
-import { decideIncidentType, foldIncidentType, type IncidentTypeCommand } from './incident-type.decider.js';
-import { SafeguardingError, statusOf } from './safeguarding.errors.js';
+import { incidentTypeAggregate } from './incident-type.decider.js';
 import { REPORTER_PERMISSIONS, mayReportAtAll, TYPE_MANAGERS } from './safeguarding-access.js';
 import { SearchPageQuery, containsPattern } from '../platform/http/paging.js';
 
@@ -99,7 +97,7 @@ const view = (r: IncidentTypeRow): IncidentTypeView => ({
 @Controller('api/v1/safeguarding-incident-types')
 export class IncidentTypesController {
   constructor(
-    @Inject(EVENT_STORE) private readonly store: EventStore,
+    private readonly commands: Commands,
     @Inject(SQL_CLIENT) private readonly sql: SqlClient,
   ) {}
 
@@ -156,12 +154,16 @@ export class IncidentTypesController {
   async create(@Req() req: AuthenticatedRequest, @Body() body: CreateIncidentTypeBody): Promise<Written> {
     this.mayManage(req);
     const id = randomUUID();
-    const position = await this.run(req, {
-      type: 'CreateIncidentType',
-      typeId: id,
-      name: body.name.trim(),
-      guidance: body.guidance ?? '',
-    });
+    const { position } = await this.commands.run(
+      incidentTypeAggregate,
+      {
+        type: 'CreateIncidentType',
+        typeId: id,
+        name: body.name.trim(),
+        guidance: body.guidance ?? '',
+      },
+      metadataFor(req),
+    );
     return { id, position };
   }
 
@@ -175,12 +177,16 @@ export class IncidentTypesController {
     @Body() body: UpdateIncidentTypeBody,
   ): Promise<Written> {
     this.mayManage(req);
-    const position = await this.run(req, {
-      type: 'UpdateIncidentType',
-      typeId: id,
-      name: body.name?.trim(),
-      guidance: body.guidance,
-    });
+    const { position } = await this.commands.run(
+      incidentTypeAggregate,
+      {
+        type: 'UpdateIncidentType',
+        typeId: id,
+        name: body.name?.trim(),
+        guidance: body.guidance,
+      },
+      metadataFor(req),
+    );
     return { id, position };
   }
 
@@ -190,7 +196,11 @@ export class IncidentTypesController {
   @ApiNotFoundResponse({ description: 'Incident type not found' })
   async retire(@Req() req: AuthenticatedRequest, @Param('id', ParseUUIDPipe) id: string): Promise<Written> {
     this.mayManage(req);
-    const position = await this.run(req, { type: 'RetireIncidentType', typeId: id });
+    const { position } = await this.commands.run(
+      incidentTypeAggregate,
+      { type: 'RetireIncidentType', typeId: id },
+      metadataFor(req),
+    );
     return { id, position };
   }
 
@@ -205,21 +215,5 @@ export class IncidentTypesController {
         HttpStatus.FORBIDDEN,
         'Managing incident types needs an administrator with safeguarding access',
       );
-  }
-
-  private async run(req: AuthenticatedRequest, command: IncidentTypeCommand): Promise<string> {
-    try {
-      const { position } = await decideAndAppend(
-        this.store,
-        incidentTypeStream(command.typeId),
-        foldIncidentType,
-        (state) => decideIncidentType(command, state),
-        metadataFor(req),
-      );
-      return position;
-    } catch (e) {
-      if (e instanceof SafeguardingError) throw new Problem(statusOf(e.code), e.detail);
-      throw e;
-    }
   }
 }

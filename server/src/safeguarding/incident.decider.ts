@@ -1,11 +1,14 @@
-import type {
-  CorrectableField,
-  IncidentEvent,
-  IncidentReportedData,
-  IncidentStatus,
-  RiskLevel,
+import {
+  incidentStream,
+  type CorrectableField,
+  type IncidentEvent,
+  type IncidentReportedData,
+  type IncidentStatus,
+  type RiskLevel,
 } from '@portal/projections';
-import { SafeguardingError } from './safeguarding.errors.js';
+import { DomainError } from '../platform/domain/domain-error.js';
+import type { Aggregate } from '../platform/event-store/aggregate.js';
+import { chainLinks } from './hash-chain.js';
 
 /** An incident's state as the workflow needs it, folded from its stream. */
 export interface IncidentState {
@@ -139,7 +142,7 @@ const VERB: Record<keyof typeof ALLOWED_FROM, string> = {
 
 function requireFrom(command: keyof typeof ALLOWED_FROM, state: IncidentState) {
   if (!ALLOWED_FROM[command].includes(state.status))
-    throw new SafeguardingError(
+    throw new DomainError(
       'conflict',
       `Cannot ${VERB[command]} an incident that is ${state.status} (allowed from: ${ALLOWED_FROM[command].join(', ')})`,
     );
@@ -151,13 +154,13 @@ const FUTURE_TOLERANCE_MS = 5 * 60_000;
 /** The safeguarding workflow's rules: pure, given the folded stream and a command, the new events. */
 export function decideIncident(command: IncidentCommand, state: IncidentState): IncidentEvent[] {
   if (command.type === 'ReportIncident') {
-    if (state.exists) throw new SafeguardingError('conflict', 'Incident already exists');
+    if (state.exists) throw new DomainError('conflict', 'Incident already exists');
     if (Date.parse(command.occurredAt) > Date.parse(command.now) + FUTURE_TOLERANCE_MS)
-      throw new SafeguardingError('invalid', 'occurred_at must not be in the future');
+      throw new DomainError('invalid', 'occurred_at must not be in the future');
     const { type: _type, now: _now, ...data } = command;
     return [{ type: 'SafeguardingIncidentReported', data }];
   }
-  if (!state.exists) throw new SafeguardingError('not_found', 'Incident not found');
+  if (!state.exists) throw new DomainError('not_found', 'Incident not found');
   const incidentId = command.incidentId;
   switch (command.type) {
     case 'AcknowledgeIncident':
@@ -212,11 +215,11 @@ export function decideIncident(command: IncidentCommand, state: IncidentState): 
       return [{ type: 'SafeguardingIncidentReopened', data: { incidentId, reason: command.reason } }];
     case 'ChangeRiskLevel':
       if (state.status === 'closed')
-        throw new SafeguardingError('conflict', 'Cannot change the risk level of an incident that is closed');
+        throw new DomainError('conflict', 'Cannot change the risk level of an incident that is closed');
       if (!command.reason.trim())
-        throw new SafeguardingError('invalid', 'reason is required to change the risk level');
+        throw new DomainError('invalid', 'reason is required to change the risk level');
       if (command.to === state.riskLevel)
-        throw new SafeguardingError('conflict', `Risk level is already ${state.riskLevel}`);
+        throw new DomainError('conflict', `Risk level is already ${state.riskLevel}`);
       return [
         {
           type: 'SafeguardingIncidentRiskLevelChanged',
@@ -224,10 +227,9 @@ export function decideIncident(command: IncidentCommand, state: IncidentState): 
         },
       ];
     case 'CorrectIncident':
-      if (!command.reason.trim())
-        throw new SafeguardingError('invalid', 'reason is required for a correction');
+      if (!command.reason.trim()) throw new DomainError('invalid', 'reason is required for a correction');
       if (command.field !== 'lesson_id' && !command.value)
-        throw new SafeguardingError('invalid', `value is required to correct ${command.field}`);
+        throw new DomainError('invalid', `value is required to correct ${command.field}`);
       return [
         {
           type: 'SafeguardingIncidentCorrected',
@@ -236,24 +238,24 @@ export function decideIncident(command: IncidentCommand, state: IncidentState): 
       ];
     case 'ClaimIncident':
       if (state.status === 'closed')
-        throw new SafeguardingError('conflict', 'Cannot claim an incident that is closed');
+        throw new DomainError('conflict', 'Cannot claim an incident that is closed');
       if (state.assignedLeadId === command.leadId)
-        throw new SafeguardingError('conflict', 'You have already claimed this incident');
+        throw new DomainError('conflict', 'You have already claimed this incident');
       if (state.assignedLeadId !== null)
-        throw new SafeguardingError(
+        throw new DomainError(
           'conflict',
           'Cannot claim an incident that is claimed by another lead (it must be released first)',
         );
       return [{ type: 'SafeguardingIncidentClaimed', data: { incidentId, leadId: command.leadId } }];
     case 'ReleaseIncident':
       if (state.status === 'closed')
-        throw new SafeguardingError('conflict', 'Cannot release an incident that is closed');
+        throw new DomainError('conflict', 'Cannot release an incident that is closed');
       if (state.assignedLeadId === null)
-        throw new SafeguardingError('conflict', 'Cannot release an incident that is not claimed');
+        throw new DomainError('conflict', 'Cannot release an incident that is not claimed');
       return [{ type: 'SafeguardingIncidentReleased', data: { incidentId, leadId: state.assignedLeadId } }];
     case 'EscalateIncident':
       requireFrom(command.type, state);
-      if (state.escalated) throw new SafeguardingError('conflict', 'Incident is already escalated');
+      if (state.escalated) throw new DomainError('conflict', 'Incident is already escalated');
       return [
         {
           type: 'SafeguardingIncidentEscalated',
@@ -266,3 +268,13 @@ export function decideIncident(command: IncidentCommand, state: IncidentState): 
       ];
   }
 }
+
+/** The incident aggregate: every event is linked into the stream's hash chain (decision 0026). */
+export const incidentAggregate: Aggregate<IncidentState, IncidentCommand, IncidentEvent> = {
+  stream: incidentStream,
+  idOf: (command) => command.incidentId,
+  initialState: () => initialIncidentState,
+  evolve: evolveIncident,
+  decide: decideIncident,
+  linkMetadata: chainLinks,
+};

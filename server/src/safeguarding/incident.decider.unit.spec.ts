@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import type { IncidentEvent, IncidentTypeEvent } from '@portal/projections';
 import { decideIncident, foldIncident, type IncidentCommand } from './incident.decider.js';
 import { decideIncidentType, foldIncidentType, type IncidentTypeCommand } from './incident-type.decider.js';
-import { SafeguardingError, statusOf } from './safeguarding.errors.js';
+import { DomainError } from '../platform/domain/domain-error.js';
 
 const ID = '11111111-1111-4111-8111-111111111111';
 const LEAD = '22222222-2222-4222-8222-222222222222';
@@ -121,21 +121,26 @@ const rows: Array<{
     name: 'a report in the future is refused',
     given: [],
     when: { ...report, occurredAt: '2026-11-03T10:00:00.000Z' },
-    then: '422 occurred_at must not be in the future',
+    then: 'invalid occurred_at must not be in the future',
   },
-  { name: 'reporting twice conflicts', given: [reported], when: report, then: '409 Incident already exists' },
+  {
+    name: 'reporting twice conflicts',
+    given: [reported],
+    when: report,
+    then: 'conflict Incident already exists',
+  },
   {
     name: 'a step on an unknown incident is not found',
     given: [],
     when: ack,
-    then: '404 Incident not found',
+    then: 'not_found Incident not found',
   },
   { name: 'a lead acknowledges a new report', given: [reported], when: ack, then: [acknowledged] },
   {
     name: 'acknowledging twice names the state',
     given: [reported, acknowledged],
     when: ack,
-    then: '409 Cannot acknowledge an incident that is acknowledged (allowed from: reported)',
+    then: 'conflict Cannot acknowledge an incident that is acknowledged (allowed from: reported)',
   },
   {
     name: 'review starts after acknowledgement',
@@ -147,7 +152,7 @@ const rows: Array<{
     name: 'review cannot skip acknowledgement',
     given: [reported],
     when: review,
-    then: '409 Cannot start the review of an incident that is reported (allowed from: acknowledged)',
+    then: 'conflict Cannot start the review of an incident that is reported (allowed from: acknowledged)',
   },
   {
     name: 'actions are added under review',
@@ -165,7 +170,7 @@ const rows: Array<{
     name: 'no action before review',
     given: [reported],
     when: addAction,
-    then: '409 Cannot add an action to an incident that is reported (allowed from: under_review, actions)',
+    then: 'conflict Cannot add an action to an incident that is reported (allowed from: under_review, actions)',
   },
   {
     name: 'partner informed after actions',
@@ -183,7 +188,7 @@ const rows: Array<{
     name: 'no feedback before the partner was informed',
     given: [reported, acknowledged, reviewing],
     when: recordFeedback,
-    then: '409 Cannot record partner feedback on an incident that is under_review (allowed from: partner_informed, partner_feedback)',
+    then: 'conflict Cannot record partner feedback on an incident that is under_review (allowed from: partner_informed, partner_feedback)',
   },
   {
     name: 'closing after feedback',
@@ -195,7 +200,7 @@ const rows: Array<{
     name: 'a new report cannot be closed',
     given: [reported],
     when: close,
-    then: '409 Cannot close an incident that is reported (allowed from: under_review, actions, partner_informed, partner_feedback)',
+    then: 'conflict Cannot close an incident that is reported (allowed from: under_review, actions, partner_informed, partner_feedback)',
   },
   {
     name: 'a closed incident reopens',
@@ -207,7 +212,7 @@ const rows: Array<{
     name: 'an open incident cannot be reopened',
     given: [reported],
     when: reopen,
-    then: '409 Cannot reopen an incident that is reported (allowed from: closed)',
+    then: 'conflict Cannot reopen an incident that is reported (allowed from: closed)',
   },
   {
     name: 'a reopened incident is under review again (actions allowed)',
@@ -230,19 +235,19 @@ const rows: Array<{
     name: 'changing the risk level needs a reason',
     given: [reported],
     when: { type: 'ChangeRiskLevel', incidentId: ID, to: 'high', reason: '  ' },
-    then: '422 reason is required to change the risk level',
+    then: 'invalid reason is required to change the risk level',
   },
   {
     name: 'the same risk level is a conflict',
     given: [reported],
     when: { type: 'ChangeRiskLevel', incidentId: ID, to: 'medium', reason: 'x' },
-    then: '409 Risk level is already medium',
+    then: 'conflict Risk level is already medium',
   },
   {
     name: 'a closed incident keeps its risk level',
     given: [reported, acknowledged, reviewing, closed],
     when: { type: 'ChangeRiskLevel', incidentId: ID, to: 'low', reason: 'x' },
-    then: '409 Cannot change the risk level of an incident that is closed',
+    then: 'conflict Cannot change the risk level of an incident that is closed',
   },
   {
     name: 'a correction is a new event',
@@ -265,7 +270,7 @@ const rows: Array<{
     name: 'a correction needs a reason',
     given: [reported],
     when: { type: 'CorrectIncident', incidentId: ID, field: 'description', value: 'x', reason: '' },
-    then: '422 reason is required for a correction',
+    then: 'invalid reason is required for a correction',
   },
   {
     name: 'an unacknowledged report escalates',
@@ -288,13 +293,13 @@ const rows: Array<{
       },
     ],
     when: escalate,
-    then: '409 Incident is already escalated',
+    then: 'conflict Incident is already escalated',
   },
   {
     name: 'an acknowledged incident does not escalate',
     given: [reported, acknowledged],
     when: escalate,
-    then: '409 Cannot escalate an incident that is acknowledged (allowed from: reported)',
+    then: 'conflict Cannot escalate an incident that is acknowledged (allowed from: reported)',
   },
   { name: 'a lead claims a new report', given: [reported], when: claim, then: [claimed] },
   {
@@ -307,25 +312,25 @@ const rows: Array<{
     name: 'claiming twice is a conflict',
     given: [reported, claimed],
     when: claim,
-    then: '409 You have already claimed this incident',
+    then: 'conflict You have already claimed this incident',
   },
   {
     name: 'an incident claimed by another lead is not taken over',
     given: [reported, claimed],
     when: { ...claim, leadId: OTHER_LEAD },
-    then: '409 Cannot claim an incident that is claimed by another lead (it must be released first)',
+    then: 'conflict Cannot claim an incident that is claimed by another lead (it must be released first)',
   },
   {
     name: 'the lead assigned by the review holds the claim',
     given: [reported, acknowledged, reviewing],
     when: { ...claim, leadId: OTHER_LEAD },
-    then: '409 Cannot claim an incident that is claimed by another lead (it must be released first)',
+    then: 'conflict Cannot claim an incident that is claimed by another lead (it must be released first)',
   },
   {
     name: 'a closed incident cannot be claimed',
     given: [reported, acknowledged, reviewing, released, closed],
     when: claim,
-    then: '409 Cannot claim an incident that is closed',
+    then: 'conflict Cannot claim an incident that is closed',
   },
   { name: 'the holder releases a claim', given: [reported, claimed], when: release, then: [released] },
   {
@@ -338,7 +343,7 @@ const rows: Array<{
     name: 'releasing an unclaimed incident is a conflict',
     given: [reported],
     when: release,
-    then: '409 Cannot release an incident that is not claimed',
+    then: 'conflict Cannot release an incident that is not claimed',
   },
   {
     name: 'a claim can be taken again after a release',
@@ -352,7 +357,7 @@ function outcome(run: () => unknown): unknown {
   try {
     return run();
   } catch (e) {
-    if (e instanceof SafeguardingError) return `${statusOf(e.code)} ${e.detail}`;
+    if (e instanceof DomainError) return `${e.kind} ${e.detail}`;
     throw e;
   }
 }
@@ -403,13 +408,13 @@ const typeRows: Array<{
     name: 'a retired type cannot be edited',
     given: [created, retired],
     when: { type: 'UpdateIncidentType', typeId: TYPE, name: 'X' },
-    then: '409 Incident type is retired',
+    then: 'conflict Incident type is retired',
   },
   {
     name: 'an unknown type is not found',
     given: [],
     when: { type: 'RetireIncidentType', typeId: TYPE },
-    then: '404 Incident type not found',
+    then: 'not_found Incident type not found',
   },
 ];
 

@@ -26,7 +26,6 @@ import {
 import {
   incidentStream,
   incidentViewsStream,
-  type IncidentEvent,
   type IncidentRow,
   type IncidentViewedData,
   type ViewedVia,
@@ -44,9 +43,10 @@ import {
 } from '../identity/policy/policy.js';
 import { UsersReadModel } from '../identity/users.read.js';
 import { documentStream } from '../platform/collaboration/collab.protocol.js';
-import { decideAndAppendChained, verifyChain } from './hash-chain.js';
+import { verifyChain } from './hash-chain.js';
+import { Commands } from '../platform/event-store/commands.js';
 import { renderIncidentPdf, writeUpText } from './incident-pdf.js';
-import { decideIncident, foldIncident, type IncidentCommand } from './incident.decider.js';
+import { incidentAggregate } from './incident.decider.js';
 import {
   AddActionBody,
   ChronologyPage,
@@ -77,7 +77,6 @@ import {
   mayReadIncident,
   reportRefusal,
 } from './safeguarding-access.js';
-import { SafeguardingError, statusOf } from './safeguarding.errors.js';
 import { StudentLinks } from './student-links.js';
 import { INCIDENT_DOCUMENT_KIND } from './safeguarding.setup.js';
 
@@ -96,6 +95,7 @@ const NO_CUSTOMER = '00000000-0000-0000-0000-000000000000';
 export class IncidentsController {
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
+    private readonly commands: Commands,
     private readonly incidents: IncidentsReadModel,
     private readonly users: UsersReadModel,
     private readonly links: StudentLinks,
@@ -308,20 +308,24 @@ export class IncidentsController {
         `type_ids: ${missing.join(', ')} ${missing.length === 1 ? 'is not an' : 'are not'} active incident type${missing.length === 1 ? '' : 's'}`,
       );
     const id = randomUUID();
-    const position = await this.run(req, {
-      type: 'ReportIncident',
-      now: new Date().toISOString(),
-      incidentId: id,
-      reporterId: actor.userId,
-      students: students.map((s) => ({ studentId: s.id, customerId: s.customerId })),
-      typeIds,
-      occurredAt: new Date(body.occurred_at).toISOString(),
-      lessonId: body.lesson_id ?? null,
-      description: body.description,
-      immediateAction: body.immediate_action,
-      leadToldVerbally: body.lead_told_verbally,
-      riskLevel: body.risk_level ?? 'medium',
-    });
+    const { position } = await this.commands.run(
+      incidentAggregate,
+      {
+        type: 'ReportIncident',
+        now: new Date().toISOString(),
+        incidentId: id,
+        reporterId: actor.userId,
+        students: students.map((s) => ({ studentId: s.id, customerId: s.customerId })),
+        typeIds,
+        occurredAt: new Date(body.occurred_at).toISOString(),
+        lessonId: body.lesson_id ?? null,
+        description: body.description,
+        immediateAction: body.immediate_action,
+        leadToldVerbally: body.lead_told_verbally,
+        riskLevel: body.risk_level ?? 'medium',
+      },
+      metadataFor(req),
+    );
     return { id, position };
   }
 
@@ -334,7 +338,11 @@ export class IncidentsController {
     this.requireLead(req);
     return this.written(
       id,
-      await this.run(req, { type: 'AcknowledgeIncident', incidentId: id, leadId: req.actor!.userId }),
+      await this.commands.run(
+        incidentAggregate,
+        { type: 'AcknowledgeIncident', incidentId: id, leadId: req.actor!.userId },
+        metadataFor(req),
+      ),
     );
   }
 
@@ -355,7 +363,14 @@ export class IncidentsController {
       if (!lead || !isSafeguardingLead(new Set(lead.permissions)))
         throw new Problem(HttpStatus.UNPROCESSABLE_ENTITY, 'lead_id: not a safeguarding lead');
     }
-    return this.written(id, await this.run(req, { type: 'StartReview', incidentId: id, leadId }));
+    return this.written(
+      id,
+      await this.commands.run(
+        incidentAggregate,
+        { type: 'StartReview', incidentId: id, leadId },
+        metadataFor(req),
+      ),
+    );
   }
 
   @Post(':id/claim')
@@ -367,7 +382,11 @@ export class IncidentsController {
     this.requireLead(req);
     return this.written(
       id,
-      await this.run(req, { type: 'ClaimIncident', incidentId: id, leadId: req.actor!.userId }),
+      await this.commands.run(
+        incidentAggregate,
+        { type: 'ClaimIncident', incidentId: id, leadId: req.actor!.userId },
+        metadataFor(req),
+      ),
     );
   }
 
@@ -380,7 +399,11 @@ export class IncidentsController {
     this.requireLead(req);
     return this.written(
       id,
-      await this.run(req, { type: 'ReleaseIncident', incidentId: id, byLeadId: req.actor!.userId }),
+      await this.commands.run(
+        incidentAggregate,
+        { type: 'ReleaseIncident', incidentId: id, byLeadId: req.actor!.userId },
+        metadataFor(req),
+      ),
     );
   }
 
@@ -399,17 +422,21 @@ export class IncidentsController {
       throw new Problem(HttpStatus.UNPROCESSABLE_ENTITY, 'assignee_id: user not found');
     return this.written(
       id,
-      await this.run(req, {
-        type: 'AddAction',
-        incidentId: id,
-        actionId: randomUUID(),
-        description: body.description,
-        assigneeId: body.assignee_id,
-        dueDate: body.due_date,
-        referral: body.referral_agency
-          ? { agency: body.referral_agency, reference: body.referral_reference ?? null }
-          : null,
-      }),
+      await this.commands.run(
+        incidentAggregate,
+        {
+          type: 'AddAction',
+          incidentId: id,
+          actionId: randomUUID(),
+          description: body.description,
+          assigneeId: body.assignee_id,
+          dueDate: body.due_date,
+          referral: body.referral_agency
+            ? { agency: body.referral_agency, reference: body.referral_reference ?? null }
+            : null,
+        },
+        metadataFor(req),
+      ),
     );
   }
 
@@ -426,7 +453,11 @@ export class IncidentsController {
     this.requireLead(req);
     return this.written(
       id,
-      await this.run(req, { type: 'InformPartner', incidentId: id, method: body.method, note: body.note }),
+      await this.commands.run(
+        incidentAggregate,
+        { type: 'InformPartner', incidentId: id, method: body.method, note: body.note },
+        metadataFor(req),
+      ),
     );
   }
 
@@ -443,7 +474,11 @@ export class IncidentsController {
     this.requireLead(req);
     return this.written(
       id,
-      await this.run(req, { type: 'RecordPartnerFeedback', incidentId: id, feedback: body.feedback }),
+      await this.commands.run(
+        incidentAggregate,
+        { type: 'RecordPartnerFeedback', incidentId: id, feedback: body.feedback },
+        metadataFor(req),
+      ),
     );
   }
 
@@ -460,7 +495,11 @@ export class IncidentsController {
     this.requireLead(req);
     return this.written(
       id,
-      await this.run(req, { type: 'CloseIncident', incidentId: id, outcome: body.outcome }),
+      await this.commands.run(
+        incidentAggregate,
+        { type: 'CloseIncident', incidentId: id, outcome: body.outcome },
+        metadataFor(req),
+      ),
     );
   }
 
@@ -477,7 +516,11 @@ export class IncidentsController {
     this.requireLead(req);
     return this.written(
       id,
-      await this.run(req, { type: 'ReopenIncident', incidentId: id, reason: body.reason }),
+      await this.commands.run(
+        incidentAggregate,
+        { type: 'ReopenIncident', incidentId: id, reason: body.reason },
+        metadataFor(req),
+      ),
     );
   }
 
@@ -494,12 +537,16 @@ export class IncidentsController {
     this.requireLead(req);
     return this.written(
       id,
-      await this.run(req, {
-        type: 'ChangeRiskLevel',
-        incidentId: id,
-        to: body.risk_level,
-        reason: body.reason,
-      }),
+      await this.commands.run(
+        incidentAggregate,
+        {
+          type: 'ChangeRiskLevel',
+          incidentId: id,
+          to: body.risk_level,
+          reason: body.reason,
+        },
+        metadataFor(req),
+      ),
     );
   }
 
@@ -528,13 +575,17 @@ export class IncidentsController {
     }
     return this.written(
       id,
-      await this.run(req, {
-        type: 'CorrectIncident',
-        incidentId: id,
-        field: body.field,
-        value,
-        reason: body.reason,
-      }),
+      await this.commands.run(
+        incidentAggregate,
+        {
+          type: 'CorrectIncident',
+          incidentId: id,
+          field: body.field,
+          value,
+          reason: body.reason,
+        },
+        metadataFor(req),
+      ),
     );
   }
 
@@ -579,23 +630,7 @@ export class IncidentsController {
     );
   }
 
-  private written(id: string, position: string): IncidentWritten {
+  private written(id: string, { position }: { position: string }): IncidentWritten {
     return { id, position };
-  }
-
-  private async run(req: AuthenticatedRequest, command: IncidentCommand): Promise<string> {
-    try {
-      const { position } = await decideAndAppendChained<ReturnType<typeof foldIncident>, IncidentEvent>(
-        this.store,
-        incidentStream(command.incidentId),
-        foldIncident,
-        (state) => decideIncident(command, state),
-        metadataFor(req),
-      );
-      return position;
-    } catch (e) {
-      if (e instanceof SafeguardingError) throw new Problem(statusOf(e.code), e.detail);
-      throw e;
-    }
   }
 }

@@ -12,16 +12,10 @@ import {
   Min,
   ValidateNested,
 } from 'class-validator';
-import {
-  availabilityStream,
-  type AvailabilityEvent,
-  type AvailabilityRow,
-  type AvailabilitySlot,
-} from '@portal/projections';
+import { type AvailabilityRow, type AvailabilitySlot } from '@portal/projections';
 import { AnyAuthenticatedUser } from '../../platform/auth/public.decorator.js';
 import { metadataFor, type AuthenticatedRequest } from '../../platform/auth/request-context.js';
-import { EVENT_STORE, type EventStore } from '../../platform/event-store/event-store.js';
-import { decideAndAppend } from '../../platform/event-store/decide-and-append.js';
+import { Commands } from '../../platform/event-store/commands.js';
 import { Problem } from '../../platform/http/problem.js';
 import type { SqlClient } from '../../platform/sql/sql-client.js';
 import { SQL_CLIENT } from '../../platform/tokens.js';
@@ -29,13 +23,10 @@ import { isAdmin } from '../policy/policy.js';
 import { UserAccess, forbidden } from '../user-access.js';
 import { PositionResponse } from '../users.dto.js';
 import {
-  AvailabilityError,
   MAX_SLOTS,
   WORKING_DAY_END,
   WORKING_DAY_START,
-  decideAvailability,
-  foldAvailability,
-  type AvailabilityState,
+  availabilityAggregate,
 } from './availability.decider.js';
 
 export const DEFAULT_AVAILABILITY_TYPE = 'default';
@@ -132,7 +123,7 @@ export function checkWeek(week: string | undefined): string | null {
 export class AvailabilityController {
   constructor(
     private readonly access: UserAccess,
-    @Inject(EVENT_STORE) private readonly store: EventStore,
+    private readonly commands: Commands,
     @Inject(SQL_CLIENT) private readonly sql: SqlClient,
   ) {}
 
@@ -212,32 +203,21 @@ export class AvailabilityController {
     body: AvailabilityBody,
   ): Promise<PositionResponse> {
     const week = checkWeek(q.week);
-    try {
-      const { position } = await decideAndAppend<AvailabilityState, AvailabilityEvent>(
-        this.store,
-        availabilityStream(userId),
-        foldAvailability,
-        (state) =>
-          decideAvailability(
-            {
-              type: 'SetAvailability',
-              userId,
-              availabilityType: q.type ?? DEFAULT_AVAILABILITY_TYPE,
-              week,
-              availabilities: body.availabilities.map((a) => ({
-                dayOfWeek: a.day_of_week,
-                startMinute: a.start_minute,
-                endMinute: a.end_minute,
-              })),
-            },
-            state,
-          ),
-        metadataFor(req),
-      );
-      return { position };
-    } catch (e) {
-      if (e instanceof AvailabilityError) throw new Problem(HttpStatus.UNPROCESSABLE_ENTITY, e.detail);
-      throw e;
-    }
+    const { position } = await this.commands.run(
+      availabilityAggregate,
+      {
+        type: 'SetAvailability',
+        userId,
+        availabilityType: q.type ?? DEFAULT_AVAILABILITY_TYPE,
+        week,
+        availabilities: body.availabilities.map((a) => ({
+          dayOfWeek: a.day_of_week,
+          startMinute: a.start_minute,
+          endMinute: a.end_minute,
+        })),
+      },
+      metadataFor(req),
+    );
+    return { position };
   }
 }

@@ -1,4 +1,6 @@
-import type { AvailabilityEvent, AvailabilitySlot } from '@portal/projections';
+import { availabilityStream, type AvailabilityEvent, type AvailabilitySlot } from '@portal/projections';
+import { DomainError } from '../../platform/domain/domain-error.js';
+import type { Aggregate } from '../../platform/event-store/aggregate.js';
 
 /** Spec §9: the working day runs from 07:00 (420) to 21:00 (1260). */
 export const WORKING_DAY_START = 420;
@@ -17,20 +19,13 @@ export interface SetAvailability {
   availabilities: AvailabilitySlot[];
 }
 
-/** A refused list: `field` names the offending entry (e.g. `availabilities.2`). */
-export class AvailabilityError extends Error {
-  constructor(readonly detail: string) {
-    super(detail);
-  }
-}
-
 export const availabilityKey = (type: string, week: string | null) => `${type}|${week ?? ''}`;
 
-export function foldAvailability(events: AvailabilityEvent[]): AvailabilityState {
-  const state = new Map<string, AvailabilitySlot[]>();
-  for (const e of events) state.set(availabilityKey(e.data.type, e.data.week), e.data.availabilities);
-  return state;
-}
+export const evolveAvailability = (state: AvailabilityState, e: AvailabilityEvent): AvailabilityState =>
+  new Map(state).set(availabilityKey(e.data.type, e.data.week), e.data.availabilities);
+
+export const foldAvailability = (events: AvailabilityEvent[]): AvailabilityState =>
+  events.reduce(evolveAvailability, new Map<string, AvailabilitySlot[]>() as AvailabilityState);
 
 const sameSlots = (a: AvailabilitySlot[], b: AvailabilitySlot[]) =>
   a.length === b.length &&
@@ -47,17 +42,20 @@ const sameSlots = (a: AvailabilitySlot[], b: AvailabilitySlot[]) =>
  */
 export function decideAvailability(command: SetAvailability, state: AvailabilityState): AvailabilityEvent[] {
   const slots = command.availabilities;
-  if (slots.length > MAX_SLOTS) throw new AvailabilityError(`availabilities: at most ${MAX_SLOTS} entries`);
+  if (slots.length > MAX_SLOTS)
+    throw new DomainError('invalid', `availabilities: at most ${MAX_SLOTS} entries`);
   slots.forEach((s, i) => {
     const field = `availabilities.${i}`;
     if (!Number.isInteger(s.dayOfWeek) || s.dayOfWeek < 0 || s.dayOfWeek > 6)
-      throw new AvailabilityError(`${field}.day_of_week: must be 0 (Monday) to 6 (Sunday)`);
+      throw new DomainError('invalid', `${field}.day_of_week: must be 0 (Monday) to 6 (Sunday)`);
     if (s.startMinute < WORKING_DAY_START || s.startMinute >= WORKING_DAY_END)
-      throw new AvailabilityError(
+      throw new DomainError(
+        'invalid',
         `${field}.start_minute: must be within the working day (${WORKING_DAY_START} to ${WORKING_DAY_END - 1})`,
       );
     if (s.endMinute <= s.startMinute || s.endMinute > WORKING_DAY_END)
-      throw new AvailabilityError(
+      throw new DomainError(
+        'invalid',
         `${field}.end_minute: must be after start_minute and at most ${WORKING_DAY_END}`,
       );
   });
@@ -68,7 +66,8 @@ export function decideAvailability(command: SetAvailability, state: Availability
     const prev = order[k - 1]!;
     const cur = order[k]!;
     if (cur.s.dayOfWeek === prev.s.dayOfWeek && cur.s.startMinute < prev.s.endMinute)
-      throw new AvailabilityError(
+      throw new DomainError(
+        'invalid',
         `availabilities.${Math.max(cur.i, prev.i)}: overlaps availabilities.${Math.min(cur.i, prev.i)} on ${DAY_NAMES[cur.s.dayOfWeek]}`,
       );
   }
@@ -99,3 +98,12 @@ export function mondayOf(at: Date): string {
     .toISOString()
     .slice(0, 10);
 }
+
+/** One user's availability lists: stream `user-availability-{userId}`. */
+export const availabilityAggregate: Aggregate<AvailabilityState, SetAvailability, AvailabilityEvent> = {
+  stream: availabilityStream,
+  idOf: (command) => command.userId,
+  initialState: () => new Map(),
+  evolve: evolveAvailability,
+  decide: decideAvailability,
+};

@@ -1,20 +1,11 @@
-import { Inject } from '@nestjs/common';
-import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { randomUUID } from 'node:crypto';
-import { EVENT_STORE, type EventMetadata, type EventStore } from '../../platform/event-store/event-store.js';
+import { Injectable } from '@nestjs/common';
 import { SessionService } from '../../platform/auth/session.service.js';
-import { Problem } from '../../platform/http/problem.js';
+import type { Aggregate } from '../../platform/event-store/aggregate.js';
+import { Commands } from '../../platform/event-store/commands.js';
+import type { EventMetadata } from '../../platform/event-store/event-store.js';
 import { PersonalDataVault } from '../../platform/personal-data/personal-data-vault.js';
-import { UserError, decide, fold, type UserCommand } from '../user.decider.js';
-import { userStream, type UserEvent, type UserEventType } from '../user.events.js';
-
-/** Runs one user command: load the stream, fold, decide, append with the revision read. */
-export class ExecuteUserCommand {
-  constructor(
-    readonly command: UserCommand,
-    readonly metadata: Partial<EventMetadata>,
-  ) {}
-}
+import { userAggregate, type UserCommand, type UserState } from '../user.decider.js';
+import type { UserEvent, UserEventType } from '../user.events.js';
 
 export interface CommandResult {
   /** Global position of the last event written (or of the stream's last event when nothing changed). */
@@ -30,40 +21,35 @@ const ENDS_SESSIONS: ReadonlySet<UserEventType> = new Set([
   'UserDeleted',
 ]);
 
-const userIdOf = (command: UserCommand) =>
-  command.type === 'CreateUser' ? command.data.userId : command.userId;
+/**
+ * Runs user commands (docs/decisions/0041-aggregates-and-command-runner.md): the pure `userAggregate`
+ * plus the two hooks that need services. Before `UserPersonalDataErased` is stored the user's key is
+ * destroyed (decision 0014: a crash between the two steps leaves the data unreadable and the command can
+ * simply be sent again, never an erase event with a live key); after blocking, deactivation, a password
+ * change, erasure or deletion every session of the user ends.
+ */
+@Injectable()
+export class UserCommands {
+  private readonly aggregate: Aggregate<UserState, UserCommand, UserEvent>;
 
-@CommandHandler(ExecuteUserCommand)
-export class UserCommandHandler implements ICommandHandler<ExecuteUserCommand, CommandResult> {
   constructor(
-    @Inject(EVENT_STORE) private readonly store: EventStore,
-    private readonly sessions: SessionService,
-    private readonly vault: PersonalDataVault,
-  ) {}
+    private readonly commands: Commands,
+    sessions: SessionService,
+    vault: PersonalDataVault,
+  ) {
+    this.aggregate = {
+      ...userAggregate,
+      beforeAppend: async ({ id, events }) => {
+        if (events.some((e) => e.type === 'UserPersonalDataErased')) await vault.erase(id);
+      },
+      afterAppend: async ({ id, events }) => {
+        if (events.some((e) => ENDS_SESSIONS.has(e.type))) await sessions.revokeAllForUser(id);
+      },
+    };
+  }
 
-  async execute({ command, metadata }: ExecuteUserCommand): Promise<CommandResult> {
-    const userId = userIdOf(command);
-    const stream = userStream(userId);
-    const recorded = await this.store.readStream(stream);
-    const state = fold(recorded.map((e) => ({ type: e.type, data: e.data }) as UserEvent));
-    let events: UserEvent[];
-    try {
-      events = decide(command, state);
-    } catch (e) {
-      if (e instanceof UserError) throw new Problem(e.status, e.detail, { code: e.code });
-      throw e;
-    }
-    const last = recorded.at(-1);
-    if (events.length === 0) return { position: (last?.position ?? 0n).toString() };
-    // Crypto-shredding (decision 0014): the key goes first, so a crash between the two steps leaves
-    // the data unreadable (and the command can simply be sent again), never an erase event with a live key.
-    if (events.some((e) => e.type === 'UserPersonalDataErased')) await this.vault.erase(userId);
-    const result = await this.store.append(
-      stream,
-      events.map((e) => ({ id: randomUUID(), type: e.type, data: e.data, metadata })),
-      { expectedRevision: last ? last.revision : 'no_stream' },
-    );
-    if (events.some((e) => ENDS_SESSIONS.has(e.type))) await this.sessions.revokeAllForUser(userId);
-    return { position: result.position.toString() };
+  async run(command: UserCommand, metadata: Partial<EventMetadata>): Promise<CommandResult> {
+    const { position } = await this.commands.run(this.aggregate, command, metadata);
+    return { position };
   }
 }

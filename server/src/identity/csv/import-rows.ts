@@ -1,6 +1,7 @@
 import { parse } from 'csv-parse/sync';
 import { z } from 'zod';
 import { CUSTOMER_ROLES, USER_TYPES, type CustomerRole, type UserType } from '../policy/policy.js';
+import { DomainError } from '../../platform/domain/domain-error.js';
 import { loginOf, type NewUser } from '../user-creation.js';
 
 /**
@@ -41,12 +42,13 @@ export interface RowError {
 }
 
 /** The file itself cannot be read (not CSV, no header, unknown or missing columns, too many rows). */
-export class ImportFileError extends Error {
+export class ImportFileError extends DomainError {
+  override readonly name = 'ImportFileError';
   constructor(
-    readonly detail: string,
+    detail: string,
     readonly tooLarge = false,
   ) {
-    super(detail);
+    super(tooLarge ? 'too_large' : 'invalid', detail);
   }
 }
 

@@ -38,7 +38,6 @@ import { UsersReadModel } from '../users.read.js';
 import { GeneratePasswordsBody, ImportQuery, ImportResult } from './csv.dto.js';
 import {
   IMPORT_COLUMNS,
-  ImportFileError,
   MAX_IMPORT_BYTES,
   MAX_IMPORT_ROWS,
   parseImportFile,
@@ -105,7 +104,7 @@ export class UserImportsController {
     @Query() q: ImportQuery,
     @UploadedFiles() files: UploadedCsv[] | undefined,
   ): Promise<ImportResult & { position: string }> {
-    return this.run(req, q, files?.[0], 'file');
+    return this.importFile(req, q, files?.[0], 'file');
   }
 
   @Post('create_users_csv')
@@ -121,7 +120,7 @@ export class UserImportsController {
     @Query() q: ImportQuery,
     @UploadedFile() file: UploadedCsv | undefined,
   ): Promise<ImportResult & { position: string }> {
-    return this.run(req, q, file, 'csvfile');
+    return this.importFile(req, q, file, 'csvfile');
   }
 
   @Post('generate_passwords')
@@ -170,7 +169,7 @@ export class UserImportsController {
     });
   }
 
-  private async run(
+  private async importFile(
     req: AuthenticatedRequest,
     q: ImportQuery,
     file: UploadedCsv | undefined,
@@ -178,17 +177,7 @@ export class UserImportsController {
   ): Promise<ImportResult & { position: string }> {
     if (!file) throw new Problem(HttpStatus.UNPROCESSABLE_ENTITY, `${field}: a CSV file is required`);
     const actor = await this.access.actorRow(req);
-    let rows;
-    try {
-      rows = parseImportFile(file.buffer);
-    } catch (e) {
-      if (e instanceof ImportFileError)
-        throw new Problem(
-          e.tooLarge ? HttpStatus.PAYLOAD_TOO_LARGE : HttpStatus.UNPROCESSABLE_ENTITY,
-          e.detail,
-        );
-      throw e;
-    }
+    const rows = parseImportFile(file.buffer);
     // Partners create users of their own customer: an empty customer_id means theirs.
     if (!isAdmin(actor.permissions) && actor.customer_id)
       for (const r of rows) r.values.customer_id ||= actor.customer_id;

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Body, Controller, Get, HttpStatus, Inject, Injectable, Put, Req } from '@nestjs/common';
+import { Body, Controller, Get, Inject, Injectable, Put, Req } from '@nestjs/common';
 import { ApiOkResponse, ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
@@ -15,30 +15,24 @@ import {
   ValidateNested,
 } from 'class-validator';
 import {
-  CUSTOM_FIELDS_STREAM,
   CUSTOM_FIELD_TYPES,
   type CustomFieldDefinition,
   type CustomFieldType,
-  type CustomFieldsEvent,
   type CustomFieldsRow,
 } from '@portal/projections';
 import { RequirePermissions } from '../../platform/auth/public.decorator.js';
 import { metadataFor, type AuthenticatedRequest } from '../../platform/auth/request-context.js';
-import { EVENT_STORE, type EventStore } from '../../platform/event-store/event-store.js';
-import { decideAndAppend } from '../../platform/event-store/decide-and-append.js';
-import { Problem } from '../../platform/http/problem.js';
+import { Commands } from '../../platform/event-store/commands.js';
 import type { SqlClient } from '../../platform/sql/sql-client.js';
 import { SQL_CLIENT } from '../../platform/tokens.js';
 import { MARKER_PERMISSIONS } from '../policy/policy.js';
 import { PositionResponse } from '../users.dto.js';
 import {
-  CustomFieldError,
   MAX_CUSTOM_FIELDS,
   checkCustomFieldValues,
-  decideCustomFields,
-  foldCustomFields,
   type CustomFieldValue,
   type CustomFieldsState,
+  customFieldsAggregate,
 } from './custom-fields.decider.js';
 
 export class CustomFieldItem {
@@ -104,12 +98,7 @@ export class CustomFields {
     // admin-only definitions) creates the user without them; the details page flags the missing
     // required ones. Values that are sent are checked, and on create they must include the required ones.
     if (values === undefined) return undefined;
-    try {
-      return checkCustomFieldValues(fields, values ?? {}, mode);
-    } catch (e) {
-      if (e instanceof CustomFieldError) throw new Problem(HttpStatus.UNPROCESSABLE_ENTITY, e.detail);
-      throw e;
-    }
+    return checkCustomFieldValues(fields, values ?? {}, mode);
   }
 }
 
@@ -122,7 +111,7 @@ export class CustomFields {
 export class CustomFieldsController {
   constructor(
     private readonly customFields: CustomFields,
-    @Inject(EVENT_STORE) private readonly store: EventStore,
+    private readonly commands: Commands,
   ) {}
 
   @Get()
@@ -144,18 +133,11 @@ export class CustomFieldsController {
       options: f.options ?? [],
       required: f.required ?? false,
     }));
-    try {
-      const { position } = await decideAndAppend<CustomFieldsState, CustomFieldsEvent>(
-        this.store,
-        CUSTOM_FIELDS_STREAM,
-        foldCustomFields,
-        (state) => decideCustomFields({ type: 'DefineCustomFields', fields }, state),
-        metadataFor(req),
-      );
-      return { position };
-    } catch (e) {
-      if (e instanceof CustomFieldError) throw new Problem(HttpStatus.UNPROCESSABLE_ENTITY, e.detail);
-      throw e;
-    }
+    const { position } = await this.commands.run(
+      customFieldsAggregate,
+      { type: 'DefineCustomFields', fields },
+      metadataFor(req),
+    );
+    return { position };
   }
 }

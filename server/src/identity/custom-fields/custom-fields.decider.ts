@@ -1,19 +1,27 @@
-import type { CustomFieldDefinition, CustomFieldsEvent } from '@portal/projections';
-
-/** A refused definition list or value; the detail names the field (`items.2.name`, `custom_fields.<id>`). */
-export class CustomFieldError extends Error {
-  constructor(readonly detail: string) {
-    super(detail);
-  }
-}
+import {
+  CUSTOM_FIELDS_STREAM,
+  type CustomFieldDefinition,
+  type CustomFieldsEvent,
+} from '@portal/projections';
+import { DomainError } from '../../platform/domain/domain-error.js';
+import type { Aggregate } from '../../platform/event-store/aggregate.js';
 
 export type CustomFieldsState = CustomFieldDefinition[];
 export type CustomFieldValue = string | number | null;
 
 export const MAX_CUSTOM_FIELDS = 100;
 
+/** Each definition event replaces the whole list. */
+export const evolveCustomFields = (_state: CustomFieldsState, e: CustomFieldsEvent): CustomFieldsState =>
+  e.data.fields;
+
 export const foldCustomFields = (events: CustomFieldsEvent[]): CustomFieldsState =>
-  events.reduce<CustomFieldsState>((_state, e) => e.data.fields, []);
+  events.reduce<CustomFieldsState>(evolveCustomFields, []);
+
+export interface DefineCustomFields {
+  type: 'DefineCustomFields';
+  fields: CustomFieldDefinition[];
+}
 
 /** `yyyy-MM-dd` naming a real calendar day. */
 export function isCalendarDate(value: string): boolean {
@@ -23,7 +31,7 @@ export function isCalendarDate(value: string): boolean {
 }
 
 const fail = (detail: string): never => {
-  throw new CustomFieldError(detail);
+  throw new DomainError('invalid', detail);
 };
 
 /**
@@ -31,7 +39,7 @@ const fail = (detail: string): never => {
  * option and no duplicates, other types without options. The same list again writes nothing.
  */
 export function decideCustomFields(
-  command: { type: 'DefineCustomFields'; fields: CustomFieldDefinition[] },
+  command: DefineCustomFields,
   state: CustomFieldsState,
 ): CustomFieldsEvent[] {
   const fields = command.fields.map((f) => ({
@@ -106,3 +114,12 @@ export function checkCustomFieldValues(
         fail(`custom_fields.${def.id}: "${def.name}" is required`);
   return out;
 }
+
+/** The one list of custom field definitions: stream `user-custom-fields`. */
+export const customFieldsAggregate: Aggregate<CustomFieldsState, DefineCustomFields, CustomFieldsEvent> = {
+  stream: () => CUSTOM_FIELDS_STREAM,
+  idOf: () => CUSTOM_FIELDS_STREAM,
+  initialState: () => [],
+  evolve: evolveCustomFields,
+  decide: decideCustomFields,
+};

@@ -1,11 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
+import { thrownKind } from '../../platform/domain/domain-error.js';
 import type { CustomFieldDefinition, CustomFieldsEvent } from '@portal/projections';
-import {
-  CustomFieldError,
-  checkCustomFieldValues,
-  decideCustomFields,
-  foldCustomFields,
-} from './custom-fields.decider.js';
+import { checkCustomFieldValues, decideCustomFields, foldCustomFields } from './custom-fields.decider.js';
 
 const id = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
 const text: CustomFieldDefinition = {
@@ -69,7 +65,7 @@ describe('custom fields decider: given events, when the list is replaced, then e
       expect(decideCustomFields(define(fields), state)).toEqual(then);
       return;
     }
-    expect(() => decideCustomFields(define(fields), state)).toThrow(CustomFieldError);
+    expect(thrownKind(() => decideCustomFields(define(fields), state))).toBe('invalid');
     expect(() => decideCustomFields(define(fields), state)).toThrow(then);
   });
 });

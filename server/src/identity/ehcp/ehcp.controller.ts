@@ -1,17 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { Body, Controller, Get, HttpStatus, Inject, Param, Put, Req } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiProperty, ApiTags } from '@nestjs/swagger';
-import {
-  EHCP_REMINDERS_STREAM,
-  type EhcpReminderEvent,
-  type EhcpReminderRow,
-  type UserRow,
-} from '@portal/projections';
+import { type EhcpReminderRow, type UserRow } from '@portal/projections';
 import { RequirePermissions } from '../../platform/auth/public.decorator.js';
 import { metadataFor, type AuthenticatedRequest } from '../../platform/auth/request-context.js';
 import type { AppConfig } from '../../platform/config/config.js';
-import { decideAndAppend } from '../../platform/event-store/decide-and-append.js';
-import { EVENT_STORE, type EventStore } from '../../platform/event-store/event-store.js';
+import { Commands } from '../../platform/event-store/commands.js';
 import { Problem } from '../../platform/http/problem.js';
 import { MailOutbox } from '../../platform/mail/mail-outbox.js';
 import type { SqlClient } from '../../platform/sql/sql-client.js';
@@ -30,7 +24,7 @@ import { UserAccess, forbidden, isUuid } from '../user-access.js';
 import { studentProfile } from '../user.view.js';
 import { PositionResponse, StudentFileView } from '../users.dto.js';
 import { UsersReadModel } from '../users.read.js';
-import { EhcpRuleError, decideReminders, foldReminders, recipientRefusal } from './ehcp.rules.js';
+import { recipientRefusal, remindersAggregate } from './ehcp.rules.js';
 
 const EHCP = NAMED_PERMISSIONS.EHCP;
 /** One PUT names at most this many students (the whole list of a large provider fits). */
@@ -93,7 +87,7 @@ export class EhcpController {
   constructor(
     private readonly access: UserAccess,
     private readonly users: UsersReadModel,
-    @Inject(EVENT_STORE) private readonly store: EventStore,
+    private readonly commands: Commands,
     @Inject(SQL_CLIENT) private readonly sql: SqlClient,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly outbox: MailOutbox,
@@ -156,19 +150,12 @@ export class EhcpController {
         `body[${missing}]: not a student you can see (${studentIds[missing]})`,
       );
     const within = ehcpScope(actor.permissions) === 'all' ? 'all' : await this.users.ids(scope);
-    try {
-      const { position } = await decideAndAppend<Set<string>, EhcpReminderEvent>(
-        this.store,
-        EHCP_REMINDERS_STREAM,
-        foldReminders,
-        (list) => decideReminders({ studentIds, within }, list),
-        metadataFor(req),
-      );
-      return { position };
-    } catch (e) {
-      if (e instanceof EhcpRuleError) throw new Problem(HttpStatus.UNPROCESSABLE_ENTITY, e.detail);
-      throw e;
-    }
+    const { position } = await this.commands.run(
+      remindersAggregate,
+      { studentIds, within },
+      metadataFor(req),
+    );
+    return { position };
   }
 
   @Put(':id/ehcp-request')

@@ -1,25 +1,26 @@
-import type { EhcpReminderEvent } from '@portal/projections';
+import { EHCP_REMINDERS_STREAM, type EhcpReminderEvent } from '@portal/projections';
+import { DomainError } from '../../platform/domain/domain-error.js';
+import type { Aggregate } from '../../platform/event-store/aggregate.js';
 
 /**
  * Pure rules of the EHCP reminder list and of EHCP requests (spec §7, decision 0035). The controller
  * gathers the facts from the read models; these functions decide.
  */
 
-export class EhcpRuleError extends Error {
-  constructor(readonly detail: string) {
-    super(detail);
-    this.name = 'EhcpRuleError';
-  }
+export function evolveReminders(list: ReadonlySet<string>, e: EhcpReminderEvent): ReadonlySet<string> {
+  const next = new Set(list);
+  for (const id of e.data.removed) next.delete(id);
+  for (const id of e.data.added) next.add(id);
+  return next;
 }
 
 /** The students on the reminder list after these events. */
-export function foldReminders(events: readonly EhcpReminderEvent[]): Set<string> {
-  const list = new Set<string>();
-  for (const e of events) {
-    for (const id of e.data.removed) list.delete(id);
-    for (const id of e.data.added) list.add(id);
-  }
-  return list;
+export const foldReminders = (events: readonly EhcpReminderEvent[]): ReadonlySet<string> =>
+  events.reduce(evolveReminders, new Set<string>() as ReadonlySet<string>);
+
+export interface SetReminders {
+  studentIds: readonly string[];
+  within: ReadonlySet<string> | 'all';
 }
 
 /**
@@ -28,20 +29,26 @@ export function foldReminders(events: readonly EhcpReminderEvent[]): Set<string>
  * internal EHCP holders; the students of their own customer they can see for a partner): students
  * outside it stay on the list untouched, and asking for one of them is refused.
  */
-export function decideReminders(
-  command: { studentIds: readonly string[]; within: ReadonlySet<string> | 'all' },
-  list: ReadonlySet<string>,
-): EhcpReminderEvent[] {
+export function decideReminders(command: SetReminders, list: ReadonlySet<string>): EhcpReminderEvent[] {
   const inScope = (id: string) => command.within === 'all' || command.within.has(id);
   const wanted = new Set(command.studentIds);
   const outside = [...wanted].filter((id) => !inScope(id));
   if (outside.length > 0)
-    throw new EhcpRuleError(`body: not students you can set reminders for (${outside.join(', ')})`);
+    throw new DomainError('invalid', `body: not students you can set reminders for (${outside.join(', ')})`);
   const added = [...wanted].filter((id) => !list.has(id));
   const removed = [...list].filter((id) => inScope(id) && !wanted.has(id));
   if (added.length === 0 && removed.length === 0) return [];
   return [{ type: 'EhcpRemindersChanged', data: { added, removed } }];
 }
+
+/** The one EHCP reminder list: stream `ehcp-reminders`. */
+export const remindersAggregate: Aggregate<ReadonlySet<string>, SetReminders, EhcpReminderEvent> = {
+  stream: () => EHCP_REMINDERS_STREAM,
+  idOf: () => EHCP_REMINDERS_STREAM,
+  initialState: () => new Set(),
+  evolve: evolveReminders,
+  decide: decideReminders,
+};
 
 /** What the rules need to know about a person named in an EHCP request. */
 export interface RecipientFacts {

@@ -1,12 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
+import { thrownKind } from '../../platform/domain/domain-error.js';
 import type { EhcpReminderEvent } from '@portal/projections';
-import {
-  EhcpRuleError,
-  decideReminders,
-  foldReminders,
-  recipientRefusal,
-  type RecipientFacts,
-} from './ehcp.rules.js';
+import { decideReminders, foldReminders, recipientRefusal, type RecipientFacts } from './ehcp.rules.js';
 
 const changed = (added: string[], removed: string[] = []): EhcpReminderEvent => ({
   type: 'EhcpRemindersChanged',
@@ -77,7 +72,7 @@ describe('EHCP reminder list: given events, when the list is replaced, then the 
       expect(decideReminders(command, list)).toEqual(then);
       return;
     }
-    expect(() => decideReminders(command, list)).toThrow(EhcpRuleError);
+    expect(thrownKind(() => decideReminders(command, list))).toBe('invalid');
     expect(() => decideReminders(command, list)).toThrow(then);
   });
 

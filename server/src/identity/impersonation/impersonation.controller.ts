@@ -1,4 +1,4 @@
-import { Controller, HttpCode, HttpStatus, Inject, Param, Post, Req } from '@nestjs/common';
+import { Controller, HttpCode, HttpStatus, Param, Post, Req } from '@nestjs/common';
 import {
   ApiConflictResponse,
   ApiForbiddenResponse,
@@ -9,15 +9,13 @@ import {
 import { RequirePermissions } from '../../platform/auth/public.decorator.js';
 import { metadataFor, type AuthenticatedRequest } from '../../platform/auth/request-context.js';
 import { SessionService } from '../../platform/auth/session.service.js';
-import { decideAndAppend } from '../../platform/event-store/decide-and-append.js';
-import { EVENT_STORE, type EventStore } from '../../platform/event-store/event-store.js';
+import { Commands } from '../../platform/event-store/commands.js';
 import { Problem } from '../../platform/http/problem.js';
 import { AccessToken } from '../login.controller.js';
 import { INTERNAL_PERMISSIONS, MARKER_PERMISSIONS, internalMay, isAdmin } from '../policy/policy.js';
-import { fold } from '../user.decider.js';
-import { userStream, type UserEvent, type UserImpersonatedData } from '../user.events.js';
+import type { UserImpersonatedData } from '../user.events.js';
 import { forbidden, isUuid } from '../user-access.js';
-import { ImpersonationError, decideImpersonation } from './impersonation.decider.js';
+import { impersonationAggregate } from './impersonation.decider.js';
 
 const IMPERSONATE = INTERNAL_PERMISSIONS.IMPERSONATE;
 
@@ -31,7 +29,7 @@ const IMPERSONATE = INTERNAL_PERMISSIONS.IMPERSONATE;
 @Controller('api/v1')
 export class ImpersonationController {
   constructor(
-    @Inject(EVENT_STORE) private readonly store: EventStore,
+    private readonly commands: Commands,
     private readonly sessions: SessionService,
   ) {}
 
@@ -70,28 +68,17 @@ export class ImpersonationController {
       );
     if (!isUuid(id)) throw new Problem(HttpStatus.NOT_FOUND, 'User not found');
     const userId = id.toLowerCase();
-    try {
-      await decideAndAppend<ReturnType<typeof fold>, UserEvent>(
-        this.store,
-        userStream(userId),
-        (events) => fold(events),
-        (state) =>
-          decideImpersonation(
-            {
-              type: 'ImpersonateUser',
-              userId,
-              impersonatorId: actor.userId,
-              impersonatorIsAdmin: isAdmin(actor.permissions),
-              via,
-            },
-            state,
-          ),
-        metadataFor(req),
-      );
-    } catch (e) {
-      if (e instanceof ImpersonationError) throw new Problem(e.status, e.detail);
-      throw e;
-    }
+    await this.commands.run(
+      impersonationAggregate,
+      {
+        type: 'ImpersonateUser',
+        userId,
+        impersonatorId: actor.userId,
+        impersonatorIsAdmin: isAdmin(actor.permissions),
+        via,
+      },
+      metadataFor(req),
+    );
     const { token, expiresIn } = await this.sessions.create(userId, actor.userId);
     return { access_token: token, token_type: 'bearer', expires_in: expiresIn };
   }

@@ -1,7 +1,8 @@
-import { HttpStatus } from '@nestjs/common';
 import type { UserEvent, UserImpersonatedData } from '../user.events.js';
-import type { UserState } from '../user.decider.js';
+import { userAggregate, type UserState } from '../user.decider.js';
 import { isAdmin } from '../policy/policy.js';
+import { DomainError, type ErrorKind } from '../../platform/domain/domain-error.js';
+import type { Aggregate } from '../../platform/event-store/aggregate.js';
 
 export interface ImpersonateUser {
   type: 'ImpersonateUser';
@@ -12,18 +13,8 @@ export interface ImpersonateUser {
   via: UserImpersonatedData['via'];
 }
 
-export class ImpersonationError extends Error {
-  constructor(
-    readonly status: HttpStatus,
-    readonly detail: string,
-  ) {
-    super(detail);
-    this.name = 'ImpersonationError';
-  }
-}
-
-const refuse = (status: HttpStatus, detail: string): never => {
-  throw new ImpersonationError(status, detail);
+const refuse = (kind: ErrorKind, detail: string): never => {
+  throw new DomainError(kind, detail);
 };
 
 /**
@@ -33,16 +24,16 @@ const refuse = (status: HttpStatus, detail: string): never => {
  * The caller's own rights (the named permission, not already impersonating) are checked before.
  */
 export function decideImpersonation(command: ImpersonateUser, state: UserState): UserEvent[] {
-  if (!state.exists) return refuse(HttpStatus.NOT_FOUND, 'User not found');
-  if (state.userId === command.impersonatorId) refuse(HttpStatus.CONFLICT, 'You cannot impersonate yourself');
+  if (!state.exists) return refuse('not_found', 'User not found');
+  if (state.userId === command.impersonatorId) refuse('conflict', 'You cannot impersonate yourself');
   if (state.userType === 'super_admin' || isAdmin(state.permissions))
-    refuse(HttpStatus.FORBIDDEN, 'Administrators cannot be impersonated');
+    refuse('forbidden', 'Administrators cannot be impersonated');
   if (command.via === 'student-token' && state.userType !== 'student')
-    refuse(HttpStatus.CONFLICT, 'Only students can be impersonated with a student token');
+    refuse('conflict', 'Only students can be impersonated with a student token');
   if (state.userType === 'teacher' && !command.impersonatorIsAdmin)
-    refuse(HttpStatus.FORBIDDEN, 'Only administrators can impersonate teachers');
-  if (state.isBlocked) refuse(HttpStatus.CONFLICT, 'User is blocked');
-  if (!state.hasAccess) refuse(HttpStatus.CONFLICT, 'User is deactivated');
+    refuse('forbidden', 'Only administrators can impersonate teachers');
+  if (state.isBlocked) refuse('conflict', 'User is blocked');
+  if (!state.hasAccess) refuse('conflict', 'User is deactivated');
   return [
     {
       type: 'UserImpersonated',
@@ -50,3 +41,12 @@ export function decideImpersonation(command: ImpersonateUser, state: UserState):
     },
   ];
 }
+
+/** Impersonation is decided on the target user's own stream (`UserImpersonated`), with its own rules. */
+export const impersonationAggregate: Aggregate<UserState, ImpersonateUser, UserEvent> = {
+  stream: userAggregate.stream,
+  idOf: (command) => command.userId,
+  initialState: userAggregate.initialState,
+  evolve: userAggregate.evolve,
+  decide: decideImpersonation,
+};

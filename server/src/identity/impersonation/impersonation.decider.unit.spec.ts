@@ -1,8 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
-import { HttpStatus } from '@nestjs/common';
+import { DomainError, type ErrorKind } from '../../platform/domain/domain-error.js';
 import { fold } from '../user.decider.js';
 import type { UserCreatedData, UserEvent } from '../user.events.js';
-import { ImpersonationError, decideImpersonation, type ImpersonateUser } from './impersonation.decider.js';
+import { decideImpersonation, type ImpersonateUser } from './impersonation.decider.js';
 
 const TARGET = '11111111-1111-4111-8111-111111111111';
 const ADMIN = '22222222-2222-4222-8222-222222222222';
@@ -40,7 +40,7 @@ const rows: Array<{
   name: string;
   given: UserEvent[];
   when: ImpersonateUser;
-  then: UserEvent[] | [number, string];
+  then: UserEvent[] | [ErrorKind, string];
 }> = [
   {
     name: 'an admin impersonates a student',
@@ -64,37 +64,37 @@ const rows: Array<{
     name: 'a teacher with the permission cannot impersonate another teacher',
     given: [teacher],
     when: { ...byAdmin, impersonatorIsAdmin: false },
-    then: [HttpStatus.FORBIDDEN, 'Only administrators can impersonate teachers'],
+    then: ['forbidden', 'Only administrators can impersonate teachers'],
   },
   {
     name: 'nobody impersonates an administrator',
     given: [admin],
     when: byAdmin,
-    then: [HttpStatus.FORBIDDEN, 'Administrators cannot be impersonated'],
+    then: ['forbidden', 'Administrators cannot be impersonated'],
   },
   {
     name: 'an unknown user is not found',
     given: [],
     when: byAdmin,
-    then: [HttpStatus.NOT_FOUND, 'User not found'],
+    then: ['not_found', 'User not found'],
   },
   {
     name: 'nobody impersonates themselves',
     given: [teacher],
     when: { ...byAdmin, impersonatorId: TARGET },
-    then: [HttpStatus.CONFLICT, 'You cannot impersonate yourself'],
+    then: ['conflict', 'You cannot impersonate yourself'],
   },
   {
     name: 'a blocked user cannot be impersonated',
     given: [student, { type: 'UserBlocked', data: { userId: TARGET } }],
     when: byAdmin,
-    then: [HttpStatus.CONFLICT, 'User is blocked'],
+    then: ['conflict', 'User is blocked'],
   },
   {
     name: 'a deactivated user cannot be impersonated',
     given: [student, { type: 'UserDeactivated', data: { userId: TARGET, scheduled: false } }],
     when: byAdmin,
-    then: [HttpStatus.CONFLICT, 'User is deactivated'],
+    then: ['conflict', 'User is deactivated'],
   },
   {
     name: 'the student token impersonates a student',
@@ -106,7 +106,7 @@ const rows: Array<{
     name: 'the student token refuses a teacher',
     given: [teacher],
     when: { ...byAdmin, via: 'student-token' },
-    then: [HttpStatus.CONFLICT, 'Only students can be impersonated with a student token'],
+    then: ['conflict', 'Only students can be impersonated with a student token'],
   },
   {
     name: 'an impersonation leaves the account as it was',
@@ -119,16 +119,16 @@ const rows: Array<{
 describe('impersonation decider', () => {
   it.each(rows)('$name', ({ given, when, then }) => {
     const state = fold(given);
-    if (then.length > 0 && typeof then[0] === 'number') {
-      const [status, detail] = then as [number, string];
+    if (then.length > 0 && typeof then[0] === 'string') {
+      const [kind, detail] = then as [ErrorKind, string];
       let error: unknown;
       try {
         decideImpersonation(when, state);
       } catch (e) {
         error = e;
       }
-      expect(error).toBeInstanceOf(ImpersonationError);
-      expect(error).toMatchObject({ status, detail });
+      expect(error).toBeInstanceOf(DomainError);
+      expect(error).toMatchObject({ kind, detail });
     } else {
       expect(decideImpersonation(when, state)).toEqual(then);
     }

@@ -1,5 +1,10 @@
-import { HttpStatus } from '@nestjs/common';
-import type { CustomerInvitationEvent, CustomerInvitationSentData } from '@portal/projections';
+import {
+  customerInvitationStream,
+  type CustomerInvitationEvent,
+  type CustomerInvitationSentData,
+} from '@portal/projections';
+import { DomainError } from '../../platform/domain/domain-error.js';
+import type { Aggregate } from '../../platform/event-store/aggregate.js';
 
 /** An invitation's state as the rules need it, folded from its stream. */
 export type InvitationState =
@@ -9,15 +14,6 @@ export type InvitationState =
 export type InvitationCommand =
   | { type: 'SendInvitation'; data: CustomerInvitationSentData }
   | { type: 'AcceptInvitation'; invitationId: string; userId: string };
-
-export class InvitationError extends Error {
-  constructor(
-    readonly status: HttpStatus,
-    readonly detail: string,
-  ) {
-    super(detail);
-  }
-}
 
 export function evolveInvitation(state: InvitationState, event: CustomerInvitationEvent): InvitationState {
   switch (event.type) {
@@ -38,13 +34,12 @@ export function decideInvitation(
 ): CustomerInvitationEvent[] {
   switch (command.type) {
     case 'SendInvitation':
-      if (state.status !== 'none')
-        throw new InvitationError(HttpStatus.CONFLICT, 'Invitation already exists');
+      if (state.status !== 'none') throw new DomainError('conflict', 'Invitation already exists');
       return [{ type: 'CustomerInvitationSent', data: command.data }];
     case 'AcceptInvitation':
-      if (state.status === 'none') throw new InvitationError(HttpStatus.NOT_FOUND, 'Invitation not found');
+      if (state.status === 'none') throw new DomainError('not_found', 'Invitation not found');
       if (state.status === 'accepted')
-        throw new InvitationError(HttpStatus.CONFLICT, 'Invitation has already been accepted');
+        throw new DomainError('conflict', 'Invitation has already been accepted');
       return [
         {
           type: 'CustomerInvitationAccepted',
@@ -53,3 +48,12 @@ export function decideInvitation(
       ];
   }
 }
+
+/** A partner invitation: stream `customer-invitation-{id}`. */
+export const invitationAggregate: Aggregate<InvitationState, InvitationCommand, CustomerInvitationEvent> = {
+  stream: customerInvitationStream,
+  idOf: (command) => (command.type === 'SendInvitation' ? command.data.invitationId : command.invitationId),
+  initialState: () => ({ status: 'none' }),
+  evolve: evolveInvitation,
+  decide: decideInvitation,
+};

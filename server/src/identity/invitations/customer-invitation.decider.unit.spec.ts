@@ -1,11 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
+import { DomainError, type ErrorKind } from '../../platform/domain/domain-error.js';
 import type { CustomerInvitationEvent, CustomerInvitationSentData } from '@portal/projections';
-import {
-  InvitationError,
-  decideInvitation,
-  foldInvitation,
-  type InvitationCommand,
-} from './customer-invitation.decider.js';
+import { decideInvitation, foldInvitation, type InvitationCommand } from './customer-invitation.decider.js';
 
 const invitationId = '00000000-0000-4000-8000-00000000000a';
 const userId = '00000000-0000-4000-8000-00000000000b';
@@ -22,18 +18,18 @@ const accepted: CustomerInvitationEvent = {
   data: { invitationId, userId },
 };
 
-type Row = [string, CustomerInvitationEvent[], InvitationCommand, CustomerInvitationEvent[] | number];
+type Row = [string, CustomerInvitationEvent[], InvitationCommand, CustomerInvitationEvent[] | ErrorKind];
 const table: Row[] = [
   ['send an invitation', [], { type: 'SendInvitation', data: sent }, [sentEvent]],
-  ['send the same invitation twice', [sentEvent], { type: 'SendInvitation', data: sent }, 409],
+  ['send the same invitation twice', [sentEvent], { type: 'SendInvitation', data: sent }, 'conflict'],
   [
     'accept a pending invitation',
     [sentEvent],
     { type: 'AcceptInvitation', invitationId, userId },
     [accepted],
   ],
-  ['accept twice', [sentEvent, accepted], { type: 'AcceptInvitation', invitationId, userId }, 409],
-  ['accept an unknown invitation', [], { type: 'AcceptInvitation', invitationId, userId }, 404],
+  ['accept twice', [sentEvent, accepted], { type: 'AcceptInvitation', invitationId, userId }, 'conflict'],
+  ['accept an unknown invitation', [], { type: 'AcceptInvitation', invitationId, userId }, 'not_found'],
 ];
 
 describe('customer invitation decider: given events, when command, then events or error', () => {
@@ -43,11 +39,11 @@ describe('customer invitation decider: given events, when command, then events o
       expect(decideInvitation(command, state)).toEqual(then);
       return;
     }
-    expect(() => decideInvitation(command, state)).toThrow(InvitationError);
+    expect(() => decideInvitation(command, state)).toThrow(DomainError);
     try {
       decideInvitation(command, state);
     } catch (e) {
-      expect((e as InvitationError).status).toBe(then);
+      expect((e as DomainError).kind).toBe(then);
     }
   });
 });

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { Body, Controller, Get, HttpCode, HttpStatus, Inject, Param, Post, Query, Req } from '@nestjs/common';
-import { CommandBus } from '@nestjs/cqrs';
 import {
   ApiBadRequestResponse,
   ApiConflictResponse,
@@ -24,20 +23,16 @@ import {
   MaxLength,
   Min,
 } from 'class-validator';
-import {
-  customerInvitationStream,
-  type CustomerInvitationEvent,
-  type CustomerInvitationRow,
-} from '@portal/projections';
+import type { CustomerInvitationRow } from '@portal/projections';
 import { Public, RequirePermissions } from '../../platform/auth/public.decorator.js';
 import { metadataFor, type AuthenticatedRequest } from '../../platform/auth/request-context.js';
-import { EVENT_STORE, type EventMetadata, type EventStore } from '../../platform/event-store/event-store.js';
-import { decideAndAppend } from '../../platform/event-store/decide-and-append.js';
+import type { EventMetadata } from '../../platform/event-store/event-store.js';
+import { Commands } from '../../platform/event-store/commands.js';
 import { Problem } from '../../platform/http/problem.js';
 import type { SqlClient } from '../../platform/sql/sql-client.js';
 import { SQL_CLIENT } from '../../platform/tokens.js';
 import { PORTAL_NAMESPACE, uuidV5 } from '../../platform/uuid.js';
-import { ExecuteUserCommand, type CommandResult } from '../commands/user-command.handler.js';
+import { UserCommands } from '../commands/user-command.handler.js';
 import { Credentials } from '../credentials.js';
 import {
   CUSTOMER_ROLES,
@@ -53,13 +48,8 @@ import {
 import { MIN_PASSWORD_LENGTH, TokenLinkFlow, humanMinutes, invalidLink } from '../token-link-flow.js';
 import { forbidden, partnerPermissionsFor } from '../user-access.js';
 import { UsersReadModel } from '../users.read.js';
-import {
-  InvitationError,
-  decideInvitation,
-  foldInvitation,
-  type InvitationCommand,
-  type InvitationState,
-} from './customer-invitation.decider.js';
+import { type InvitationState, invitationAggregate } from './customer-invitation.decider.js';
+import { isDomainError } from '../../platform/domain/domain-error.js';
 
 /** Invitation links work for 14 days (docs/decisions/0016). */
 export const INVITATION_MINUTES = 14 * 24 * 60;
@@ -158,28 +148,12 @@ const view = (r: InvitationRowWithName): InvitationView => ({
 /** Shared by both controllers: the invitation stream's write side and the customers' names. */
 abstract class InvitationBase {
   constructor(
-    protected readonly store: EventStore,
+    protected readonly commands: Commands,
     protected readonly sql: SqlClient,
   ) {}
 
-  protected async run(command: InvitationCommand, invitationId: string, metadata: Partial<EventMetadata>) {
-    try {
-      return await decideAndAppend<InvitationState, CustomerInvitationEvent>(
-        this.store,
-        customerInvitationStream(invitationId),
-        foldInvitation,
-        (state) => decideInvitation(command, state),
-        metadata,
-      );
-    } catch (e) {
-      if (e instanceof InvitationError) throw new Problem(e.status, e.detail);
-      throw e;
-    }
-  }
-
   protected async state(invitationId: string): Promise<InvitationState> {
-    const events = await this.store.readStream(customerInvitationStream(invitationId));
-    return foldInvitation(events.map((e) => ({ type: e.type, data: e.data }) as CustomerInvitationEvent));
+    return (await this.commands.load(invitationAggregate, invitationId)).state;
   }
 
   protected async customerName(customerId: string): Promise<string | null> {
@@ -199,12 +173,12 @@ abstract class InvitationBase {
 @Controller('api/v1/customer-invitations')
 export class CustomerInvitationsController extends InvitationBase {
   constructor(
-    @Inject(EVENT_STORE) store: EventStore,
+    commands: Commands,
     @Inject(SQL_CLIENT) sql: SqlClient,
     private readonly users: UsersReadModel,
     private readonly links: TokenLinkFlow,
   ) {
-    super(store, sql);
+    super(commands, sql);
   }
 
   @Post()
@@ -230,12 +204,12 @@ export class CustomerInvitationsController extends InvitationBase {
     if (await this.users.byLogin(email))
       throw new Problem(HttpStatus.CONFLICT, 'A user with this e-mail address already exists');
     const invitationId = randomUUID();
-    const { position } = await this.run(
+    const { position } = await this.commands.run(
+      invitationAggregate,
       {
         type: 'SendInvitation',
         data: { invitationId, customerId, email, customerType: body.customer_type, invitedBy: actor.id },
       },
-      invitationId,
       metadataFor(req),
     );
     await this.links.mail({
@@ -298,13 +272,13 @@ export class CustomerInvitationsController extends InvitationBase {
 @Controller('api/v1/register/partner')
 export class PartnerRegistrationController extends InvitationBase {
   constructor(
-    @Inject(EVENT_STORE) store: EventStore,
+    commands: Commands,
     @Inject(SQL_CLIENT) sql: SqlClient,
     private readonly links: TokenLinkFlow,
     private readonly credentials: Credentials,
-    private readonly commands: CommandBus,
+    private readonly users: UserCommands,
   ) {
-    super(store, sql);
+    super(commands, sql);
   }
 
   @Get('invite/:token')
@@ -337,39 +311,37 @@ export class PartnerRegistrationController extends InvitationBase {
     const { email, customerId, customerType } = state.invitation;
     const userId = uuidV5(`user:${email}`, PORTAL_NAMESPACE);
     const metadata: Partial<EventMetadata> = { actorId: userId, causationId: invitationId };
-    await this.commands
-      .execute<ExecuteUserCommand, CommandResult>(
-        new ExecuteUserCommand(
-          {
-            type: 'CreateUser',
-            data: {
-              userId,
-              login: email,
-              email,
-              firstName: body.first_name.trim(),
-              lastName: body.last_name.trim(),
-              userType: 'partner',
-              permissions: initialPermissions('partner', customerType),
-              customerId,
-              customerType,
-              networkId: null,
-              timezone: null,
-              notes: null,
-              awaitingActivation: false,
-            },
+    await this.users
+      .run(
+        {
+          type: 'CreateUser',
+          data: {
+            userId,
+            login: email,
+            email,
+            firstName: body.first_name.trim(),
+            lastName: body.last_name.trim(),
+            userType: 'partner',
+            permissions: initialPermissions('partner', customerType),
+            customerId,
+            customerType,
+            networkId: null,
+            timezone: null,
+            notes: null,
+            awaitingActivation: false,
           },
-          metadata,
-        ),
+        },
+        metadata,
       )
       .catch((e: unknown) => {
-        if (e instanceof Problem && e.getStatus() === 409)
+        if (isDomainError(e, 'conflict'))
           throw new Problem(HttpStatus.CONFLICT, 'An account with this e-mail address already exists');
         throw e;
       });
     await this.credentials.setPassword(userId, body.password);
-    const { position } = await this.run(
+    const { position } = await this.commands.run(
+      invitationAggregate,
       { type: 'AcceptInvitation', invitationId, userId },
-      invitationId,
       metadata,
     );
     return { id: userId, position };

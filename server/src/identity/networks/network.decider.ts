@@ -1,5 +1,6 @@
-import { HttpStatus } from '@nestjs/common';
-import type { NetworkEvent } from '@portal/projections';
+import { networkStream, type NetworkEvent } from '@portal/projections';
+import { DomainError, type ErrorKind } from '../../platform/domain/domain-error.js';
+import type { Aggregate } from '../../platform/event-store/aggregate.js';
 
 /** A network as the decider needs it, folded from its stream. */
 export interface NetworkState {
@@ -12,16 +13,6 @@ export interface NetworkState {
 export type NetworkCommand =
   | { type: 'CreateNetwork'; networkId: string; name: string; timezone: string; primaryColour: string }
   | { type: 'UpdateNetwork'; networkId: string; name?: string; timezone?: string; primaryColour?: string };
-
-export class NetworkError extends Error {
-  constructor(
-    readonly status: HttpStatus,
-    readonly detail: string,
-  ) {
-    super(detail);
-    this.name = 'NetworkError';
-  }
-}
 
 export const initialNetworkState: NetworkState = { exists: false, name: '', timezone: '', primaryColour: '' };
 
@@ -45,15 +36,14 @@ export function evolveNetwork(state: NetworkState, event: NetworkEvent): Network
 
 export const foldNetwork = (events: NetworkEvent[]) => events.reduce(evolveNetwork, initialNetworkState);
 
-const fail = (status: HttpStatus, detail: string): never => {
-  throw new NetworkError(status, detail);
+const fail = (kind: ErrorKind, detail: string): never => {
+  throw new DomainError(kind, detail);
 };
 
 /** "#ABC" → "#aabbcc"; anything but a 3- or 6-digit hex colour is refused. */
 export function normaliseColour(colour: string): string {
   const match = /^#([0-9a-f]{3}|[0-9a-f]{6})$/i.exec(colour.trim());
-  if (!match)
-    return fail(HttpStatus.UNPROCESSABLE_ENTITY, 'primary_colour: must be a hex colour like #0f716c');
+  if (!match) return fail('invalid', 'primary_colour: must be a hex colour like #0f716c');
   const hex = match[1]!.toLowerCase();
   return `#${hex.length === 3 ? [...hex].map((c) => c + c).join('') : hex}`;
 }
@@ -64,7 +54,7 @@ export function checkTimezone(timezone: string): string {
     new Intl.DateTimeFormat('en-GB', { timeZone: timezone });
     return timezone;
   } catch {
-    return fail(HttpStatus.UNPROCESSABLE_ENTITY, `timezone: unknown time zone ${timezone}`);
+    return fail('invalid', `timezone: unknown time zone ${timezone}`);
   }
 }
 
@@ -72,7 +62,7 @@ export function checkTimezone(timezone: string): string {
 export function decideNetwork(command: NetworkCommand, state: NetworkState): NetworkEvent[] {
   const networkId = command.networkId;
   if (command.type === 'CreateNetwork') {
-    if (state.exists) fail(HttpStatus.CONFLICT, 'Network already exists');
+    if (state.exists) fail('conflict', 'Network already exists');
     return [
       {
         type: 'NetworkCreated',
@@ -85,7 +75,7 @@ export function decideNetwork(command: NetworkCommand, state: NetworkState): Net
       },
     ];
   }
-  if (!state.exists) fail(HttpStatus.NOT_FOUND, 'Network not found');
+  if (!state.exists) fail('not_found', 'Network not found');
   const timezone = command.timezone === undefined ? undefined : checkTimezone(command.timezone);
   const colour = command.primaryColour === undefined ? undefined : normaliseColour(command.primaryColour);
   const events: NetworkEvent[] = [];
@@ -97,3 +87,12 @@ export function decideNetwork(command: NetworkCommand, state: NetworkState): Net
     events.push({ type: 'NetworkPrimaryColourChanged', data: { networkId, primaryColour: colour } });
   return events;
 }
+
+/** The network aggregate: its stream, state and rules, for `Commands.run`. */
+export const networkAggregate: Aggregate<NetworkState, NetworkCommand, NetworkEvent> = {
+  stream: networkStream,
+  idOf: (command) => command.networkId,
+  initialState: () => initialNetworkState,
+  evolve: evolveNetwork,
+  decide: decideNetwork,
+};

@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
+import { DomainError, type ErrorKind } from '../../platform/domain/domain-error.js';
 import type { NetworkEvent } from '@portal/projections';
-import { NetworkError, decideNetwork, foldNetwork, type NetworkCommand } from './network.decider.js';
+import { decideNetwork, foldNetwork, type NetworkCommand } from './network.decider.js';
 import { timezoneInfo, utcOffsetMinutes } from './timezone-info.js';
 
 const ID = '11111111-1111-4111-8111-111111111111';
@@ -21,7 +22,7 @@ const rows: Array<{
   name: string;
   given: NetworkEvent[];
   when: NetworkCommand;
-  then: NetworkEvent[] | [number, string];
+  then: NetworkEvent[] | [ErrorKind, string];
 }> = [
   { name: 'creating records name, time zone and colour', given: [], when: create(), then: [created] },
   {
@@ -34,19 +35,19 @@ const rows: Array<{
     name: 'creating twice is a conflict',
     given: [created],
     when: create(),
-    then: [409, 'Network already exists'],
+    then: ['conflict', 'Network already exists'],
   },
   {
     name: 'an unknown time zone is refused naming the field',
     given: [],
     when: create({ timezone: 'Mars/Olympus' }),
-    then: [422, 'timezone: unknown time zone Mars/Olympus'],
+    then: ['invalid', 'timezone: unknown time zone Mars/Olympus'],
   },
   {
     name: 'a colour that is not hex is refused naming the field',
     given: [],
     when: create({ primaryColour: 'red' }),
-    then: [422, 'primary_colour: must be a hex colour like #0f716c'],
+    then: ['invalid', 'primary_colour: must be a hex colour like #0f716c'],
   },
   {
     name: 'an update records each changed field',
@@ -80,23 +81,23 @@ const rows: Array<{
     name: 'updating an unknown network is not found',
     given: [],
     when: { type: 'UpdateNetwork', networkId: ID, name: 'X' },
-    then: [404, 'Network not found'],
+    then: ['not_found', 'Network not found'],
   },
 ];
 
 describe('network decider', () => {
   it.each(rows)('$name', ({ given, when, then }) => {
     const state = foldNetwork(given);
-    if (typeof then[0] === 'number') {
-      const [status, detail] = then as [number, string];
+    if (typeof then[0] === 'string') {
+      const [kind, detail] = then as [ErrorKind, string];
       let error: unknown;
       try {
         decideNetwork(when, state);
       } catch (e) {
         error = e;
       }
-      expect(error).toBeInstanceOf(NetworkError);
-      expect(error).toMatchObject({ status, detail });
+      expect(error).toBeInstanceOf(DomainError);
+      expect(error).toMatchObject({ kind, detail });
     } else {
       expect(decideNetwork(when, state)).toEqual(then);
     }

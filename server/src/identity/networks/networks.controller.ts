@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Body, Controller, Get, HttpStatus, Inject, Param, Post, Put, Query, Req } from '@nestjs/common';
+import { Body, Controller, Get, HttpStatus, Param, Post, Put, Query, Req } from '@nestjs/common';
 import {
   ApiCreatedResponse,
   ApiNotFoundResponse,
@@ -10,15 +10,14 @@ import {
   ApiUnprocessableEntityResponse,
 } from '@nestjs/swagger';
 import { IsNotEmpty, IsOptional, IsString, IsTimeZone, Matches, MaxLength } from 'class-validator';
-import { DEFAULT_NETWORK_COLOUR, networkStream, type NetworkRow } from '@portal/projections';
+import { DEFAULT_NETWORK_COLOUR, type NetworkRow } from '@portal/projections';
 import { RequirePermissions } from '../../platform/auth/public.decorator.js';
 import { metadataFor, type AuthenticatedRequest } from '../../platform/auth/request-context.js';
-import { decideAndAppend } from '../../platform/event-store/decide-and-append.js';
-import { EVENT_STORE, type EventStore } from '../../platform/event-store/event-store.js';
+import { Commands } from '../../platform/event-store/commands.js';
 import { Problem } from '../../platform/http/problem.js';
 import { INTERNAL_PERMISSIONS, MARKER_PERMISSIONS, hasAny, isAdmin } from '../policy/policy.js';
 import { forbidden, isUuid } from '../user-access.js';
-import { NetworkError, decideNetwork, foldNetwork, type NetworkCommand } from './network.decider.js';
+import { networkAggregate } from './network.decider.js';
 import { NetworksReadModel } from './networks.read.js';
 import { SearchPageQuery } from '../../platform/http/paging.js';
 
@@ -86,7 +85,7 @@ const notFound = () => new Problem(HttpStatus.NOT_FOUND, 'Network not found');
 @Controller('api/v1/networks')
 export class NetworksController {
   constructor(
-    @Inject(EVENT_STORE) private readonly store: EventStore,
+    private readonly commands: Commands,
     private readonly networks: NetworksReadModel,
   ) {}
 
@@ -117,13 +116,17 @@ export class NetworksController {
   async create(@Req() req: AuthenticatedRequest, @Body() body: CreateNetworkBody): Promise<NetworkWritten> {
     this.mayModify(req);
     const id = randomUUID();
-    const position = await this.run(req, {
-      type: 'CreateNetwork',
-      networkId: id,
-      name: body.name.trim(),
-      timezone: body.timezone,
-      primaryColour: body.primary_colour ?? DEFAULT_NETWORK_COLOUR,
-    });
+    const { position } = await this.commands.run(
+      networkAggregate,
+      {
+        type: 'CreateNetwork',
+        networkId: id,
+        name: body.name.trim(),
+        timezone: body.timezone,
+        primaryColour: body.primary_colour ?? DEFAULT_NETWORK_COLOUR,
+      },
+      metadataFor(req),
+    );
     return { id, position };
   }
 
@@ -139,34 +142,22 @@ export class NetworksController {
     this.mayModify(req);
     if (!isUuid(id)) throw notFound();
     const networkId = id.toLowerCase();
-    const position = await this.run(req, {
-      type: 'UpdateNetwork',
-      networkId,
-      name: body.name?.trim(),
-      timezone: body.timezone,
-      primaryColour: body.primary_colour,
-    });
+    const { position } = await this.commands.run(
+      networkAggregate,
+      {
+        type: 'UpdateNetwork',
+        networkId,
+        name: body.name?.trim(),
+        timezone: body.timezone,
+        primaryColour: body.primary_colour,
+      },
+      metadataFor(req),
+    );
     return { id: networkId, position };
   }
 
   private mayModify(req: AuthenticatedRequest): void {
     const perms = req.actor!.permissions;
     if (!isAdmin(perms) || !hasAny(perms, NETWORK)) throw forbidden();
-  }
-
-  private async run(req: AuthenticatedRequest, command: NetworkCommand): Promise<string> {
-    try {
-      const { position } = await decideAndAppend(
-        this.store,
-        networkStream(command.networkId),
-        foldNetwork,
-        (state) => decideNetwork(command, state),
-        metadataFor(req),
-      );
-      return position;
-    } catch (e) {
-      if (e instanceof NetworkError) throw new Problem(e.status, e.detail);
-      throw e;
-    }
   }
 }

@@ -1,6 +1,7 @@
-import { HttpStatus } from '@nestjs/common';
-import type { PermissionTemplateEvent } from '@portal/projections';
+import { permissionTemplateStream, type PermissionTemplateEvent } from '@portal/projections';
 import { isAssignablePartnerPermission } from '../permissions/permission-catalogue.js';
+import { DomainError, type ErrorKind } from '../../platform/domain/domain-error.js';
+import type { Aggregate } from '../../platform/event-store/aggregate.js';
 
 /** A permission template as the decider needs it, folded from its stream. */
 export interface PermissionTemplateState {
@@ -13,16 +14,6 @@ export type PermissionTemplateCommand =
   | { type: 'CreatePermissionTemplate'; templateId: string; name: string; permissions: string[] }
   | { type: 'UpdatePermissionTemplate'; templateId: string; name?: string; permissions?: string[] }
   | { type: 'DeletePermissionTemplate'; templateId: string };
-
-export class PermissionTemplateError extends Error {
-  constructor(
-    readonly status: HttpStatus,
-    readonly detail: string,
-  ) {
-    super(detail);
-    this.name = 'PermissionTemplateError';
-  }
-}
 
 export const initialPermissionTemplateState: PermissionTemplateState = {
   status: 'none',
@@ -49,15 +40,14 @@ export function evolvePermissionTemplate(
 export const foldPermissionTemplate = (events: PermissionTemplateEvent[]) =>
   events.reduce(evolvePermissionTemplate, initialPermissionTemplateState);
 
-const fail = (status: HttpStatus, detail: string): never => {
-  throw new PermissionTemplateError(status, detail);
+const fail = (kind: ErrorKind, detail: string): never => {
+  throw new DomainError(kind, detail);
 };
 
 /** Only assignable partner permissions (spec §6), each once, in the order given. */
 function validPermissions(permissions: string[]): string[] {
   const unknown = permissions.filter((p) => !isAssignablePartnerPermission(p));
-  if (unknown.length > 0)
-    fail(HttpStatus.UNPROCESSABLE_ENTITY, `permissions: not assignable: ${[...new Set(unknown)].join(', ')}`);
+  if (unknown.length > 0) fail('invalid', `permissions: not assignable: ${[...new Set(unknown)].join(', ')}`);
   return [...new Set(permissions)];
 }
 
@@ -71,7 +61,7 @@ export function decidePermissionTemplate(
 ): PermissionTemplateEvent[] {
   const templateId = command.templateId;
   if (command.type === 'CreatePermissionTemplate') {
-    if (state.status !== 'none') fail(HttpStatus.CONFLICT, 'Permission template already exists');
+    if (state.status !== 'none') fail('conflict', 'Permission template already exists');
     return [
       {
         type: 'PermissionTemplateCreated',
@@ -79,7 +69,7 @@ export function decidePermissionTemplate(
       },
     ];
   }
-  if (state.status !== 'active') fail(HttpStatus.NOT_FOUND, 'Permission template not found');
+  if (state.status !== 'active') fail('not_found', 'Permission template not found');
   if (command.type === 'DeletePermissionTemplate')
     return [{ type: 'PermissionTemplateDeleted', data: { templateId } }];
   const events: PermissionTemplateEvent[] = [];
@@ -99,3 +89,16 @@ export function decidePermissionTemplate(
   }
   return events;
 }
+
+/** The permissionTemplate aggregate: its stream, state and rules, for `Commands.run`. */
+export const permissionTemplateAggregate: Aggregate<
+  PermissionTemplateState,
+  PermissionTemplateCommand,
+  PermissionTemplateEvent
+> = {
+  stream: permissionTemplateStream,
+  idOf: (command) => command.templateId,
+  initialState: () => initialPermissionTemplateState,
+  evolve: evolvePermissionTemplate,
+  decide: decidePermissionTemplate,
+};

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
+import { DomainError, type ErrorKind } from '../../platform/domain/domain-error.js';
 import type { PermissionTemplateEvent } from '@portal/projections';
 import {
-  PermissionTemplateError,
   decidePermissionTemplate,
   foldPermissionTemplate,
   type PermissionTemplateCommand,
@@ -20,7 +20,7 @@ const rows: Array<{
   name: string;
   given: PermissionTemplateEvent[];
   when: PermissionTemplateCommand;
-  then: PermissionTemplateEvent[] | [number, string];
+  then: PermissionTemplateEvent[] | [ErrorKind, string];
 }> = [
   {
     name: 'creating records the name and the permissions, each once',
@@ -32,7 +32,7 @@ const rows: Array<{
     name: 'creating twice is a conflict',
     given: [created],
     when: { type: 'CreatePermissionTemplate', templateId: ID, name: 'Parents', permissions: [] },
-    then: [409, 'Permission template already exists'],
+    then: ['conflict', 'Permission template already exists'],
   },
   {
     name: 'a marker or unknown permission is refused, naming the field',
@@ -43,7 +43,7 @@ const rows: Array<{
       name: 'X',
       permissions: [SEE, 'USER_IS_ADMIN', 'NOPE'],
     },
-    then: [422, 'permissions: not assignable: USER_IS_ADMIN, NOPE'],
+    then: ['invalid', 'permissions: not assignable: USER_IS_ADMIN, NOPE'],
   },
   {
     name: 'a separately granted permission is not assignable',
@@ -54,7 +54,7 @@ const rows: Array<{
       name: 'X',
       permissions: ['PARTNER_CAN_SET_ABSENCE_REASON'],
     },
-    then: [422, 'permissions: not assignable: PARTNER_CAN_SET_ABSENCE_REASON'],
+    then: ['invalid', 'permissions: not assignable: PARTNER_CAN_SET_ABSENCE_REASON'],
   },
   {
     name: 'renaming records the new name',
@@ -83,13 +83,13 @@ const rows: Array<{
     name: 'an update with an unassignable permission is refused',
     given: [created],
     when: { type: 'UpdatePermissionTemplate', templateId: ID, permissions: ['CAN_IMPERSONATE'] },
-    then: [422, 'permissions: not assignable: CAN_IMPERSONATE'],
+    then: ['invalid', 'permissions: not assignable: CAN_IMPERSONATE'],
   },
   {
     name: 'updating an unknown template is not found',
     given: [],
     when: { type: 'UpdatePermissionTemplate', templateId: ID, name: 'X' },
-    then: [404, 'Permission template not found'],
+    then: ['not_found', 'Permission template not found'],
   },
   {
     name: 'deleting records it',
@@ -101,35 +101,35 @@ const rows: Array<{
     name: 'a deleted template cannot be deleted again',
     given: [created, deleted],
     when: { type: 'DeletePermissionTemplate', templateId: ID },
-    then: [404, 'Permission template not found'],
+    then: ['not_found', 'Permission template not found'],
   },
   {
     name: 'a deleted template cannot be updated',
     given: [created, deleted],
     when: { type: 'UpdatePermissionTemplate', templateId: ID, name: 'Back' },
-    then: [404, 'Permission template not found'],
+    then: ['not_found', 'Permission template not found'],
   },
   {
     name: 'a deleted template cannot be created again under the same id',
     given: [created, deleted],
     when: { type: 'CreatePermissionTemplate', templateId: ID, name: 'Back', permissions: [] },
-    then: [409, 'Permission template already exists'],
+    then: ['conflict', 'Permission template already exists'],
   },
 ];
 
 describe('permission template decider', () => {
   it.each(rows)('$name', ({ given, when, then }) => {
     const state = foldPermissionTemplate(given);
-    if (typeof then[0] === 'number') {
-      const [status, detail] = then as [number, string];
+    if (typeof then[0] === 'string') {
+      const [kind, detail] = then as [ErrorKind, string];
       let error: unknown;
       try {
         decidePermissionTemplate(when, state);
       } catch (e) {
         error = e;
       }
-      expect(error).toBeInstanceOf(PermissionTemplateError);
-      expect(error).toMatchObject({ status, detail });
+      expect(error).toBeInstanceOf(DomainError);
+      expect(error).toMatchObject({ kind, detail });
     } else {
       expect(decidePermissionTemplate(when, state)).toEqual(then);
     }

@@ -24,23 +24,17 @@ import {
   ApiUnprocessableEntityResponse,
 } from '@nestjs/swagger';
 import { ArrayMaxSize, IsArray, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
-import { permissionTemplateStream, type PermissionTemplateRow } from '@portal/projections';
+import type { PermissionTemplateRow } from '@portal/projections';
 import { RequirePermissions } from '../../platform/auth/public.decorator.js';
 import { metadataFor, type AuthenticatedRequest } from '../../platform/auth/request-context.js';
-import { decideAndAppend } from '../../platform/event-store/decide-and-append.js';
-import { EVENT_STORE, type EventStore } from '../../platform/event-store/event-store.js';
+import { Commands } from '../../platform/event-store/commands.js';
 import { Problem } from '../../platform/http/problem.js';
 import type { SqlClient } from '../../platform/sql/sql-client.js';
 import { SQL_CLIENT } from '../../platform/tokens.js';
 import { INTERNAL_PERMISSIONS, MARKER_PERMISSIONS, internalMay } from '../policy/policy.js';
 import { forbidden, isUuid } from '../user-access.js';
 import { PARTNER_PERMISSION_INFOS, PermissionInfo } from '../permissions/permission-catalogue.js';
-import {
-  PermissionTemplateError,
-  decidePermissionTemplate,
-  foldPermissionTemplate,
-  type PermissionTemplateCommand,
-} from './permission-template.decider.js';
+import { permissionTemplateAggregate } from './permission-template.decider.js';
 import { SearchPageQuery, containsPattern } from '../../platform/http/paging.js';
 
 export class ListPermissionTemplatesQuery extends SearchPageQuery {}
@@ -120,7 +114,7 @@ const ACTION = PARTNER_PERMISSION_INFOS.filter((p) => p.kind === 'action');
 @Controller('api/v1/permission-templates')
 export class PermissionTemplatesController {
   constructor(
-    @Inject(EVENT_STORE) private readonly store: EventStore,
+    private readonly commands: Commands,
     @Inject(SQL_CLIENT) private readonly sql: SqlClient,
   ) {}
 
@@ -185,12 +179,16 @@ export class PermissionTemplatesController {
     const name = body.name.trim();
     await this.nameIsFree(name);
     const id = randomUUID();
-    const position = await this.run(req, {
-      type: 'CreatePermissionTemplate',
-      templateId: id,
-      name,
-      permissions: body.permissions,
-    });
+    const { position } = await this.commands.run(
+      permissionTemplateAggregate,
+      {
+        type: 'CreatePermissionTemplate',
+        templateId: id,
+        name,
+        permissions: body.permissions,
+      },
+      metadataFor(req),
+    );
     return { id, position };
   }
 
@@ -208,12 +206,16 @@ export class PermissionTemplatesController {
     if (!isUuid(id)) throw notFound();
     const name = body.name?.trim();
     if (name !== undefined) await this.nameIsFree(name, id.toLowerCase());
-    const position = await this.run(req, {
-      type: 'UpdatePermissionTemplate',
-      templateId: id.toLowerCase(),
-      name,
-      permissions: body.permissions,
-    });
+    const { position } = await this.commands.run(
+      permissionTemplateAggregate,
+      {
+        type: 'UpdatePermissionTemplate',
+        templateId: id.toLowerCase(),
+        name,
+        permissions: body.permissions,
+      },
+      metadataFor(req),
+    );
     return { id: id.toLowerCase(), position };
   }
 
@@ -228,7 +230,11 @@ export class PermissionTemplatesController {
   ): Promise<PermissionTemplateWritten> {
     this.authorize(req);
     if (!isUuid(id)) throw notFound();
-    const position = await this.run(req, { type: 'DeletePermissionTemplate', templateId: id.toLowerCase() });
+    const { position } = await this.commands.run(
+      permissionTemplateAggregate,
+      { type: 'DeletePermissionTemplate', templateId: id.toLowerCase() },
+      metadataFor(req),
+    );
     return { id: id.toLowerCase(), position };
   }
 
@@ -253,21 +259,5 @@ export class PermissionTemplatesController {
     );
     if (rows.some((r) => r.id !== exceptId))
       throw new Problem(HttpStatus.CONFLICT, 'A permission template with this name already exists');
-  }
-
-  private async run(req: AuthenticatedRequest, command: PermissionTemplateCommand): Promise<string> {
-    try {
-      const { position } = await decideAndAppend(
-        this.store,
-        permissionTemplateStream(command.templateId),
-        foldPermissionTemplate,
-        (state) => decidePermissionTemplate(command, state),
-        metadataFor(req),
-      );
-      return position;
-    } catch (e) {
-      if (e instanceof PermissionTemplateError) throw new Problem(e.status, e.detail);
-      throw e;
-    }
   }
 }

@@ -1,5 +1,6 @@
 import { Catch, HttpException, HttpStatus, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import type { Request, Response } from 'express';
+import { DomainError, type ErrorKind } from '../domain/domain-error.js';
 import { ConcurrencyError, EventStoreUnavailableError } from '../event-store/errors.js';
 import type { Log } from '../logging/logger.js';
 
@@ -7,6 +8,28 @@ interface BodyParserError {
   type?: string;
   status?: number;
   message?: string;
+}
+
+/** The one place a domain refusal becomes an HTTP status (docs/decisions/0040-one-domain-error.md). */
+export function statusOfKind(kind: ErrorKind): HttpStatus {
+  switch (kind) {
+    case 'invalid':
+      return HttpStatus.UNPROCESSABLE_ENTITY;
+    case 'not_found':
+      return HttpStatus.NOT_FOUND;
+    case 'conflict':
+      return HttpStatus.CONFLICT;
+    case 'forbidden':
+      return HttpStatus.FORBIDDEN;
+    case 'gone':
+      return HttpStatus.GONE;
+    case 'too_large':
+      return HttpStatus.PAYLOAD_TOO_LARGE;
+    default: {
+      const unmapped: never = kind;
+      throw new Error(`unmapped domain error kind ${String(unmapped)}`);
+    }
+  }
 }
 
 /**
@@ -27,6 +50,10 @@ export class AllExceptionsFilter implements ExceptionFilter {
   }
 
   private describe(exception: unknown, req: Request): [number, Record<string, unknown>] {
+    if (exception instanceof DomainError) {
+      const { kind, detail, code } = exception;
+      return [statusOfKind(kind), code === undefined ? { detail } : { detail, code }];
+    }
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
       const response = exception.getResponse();

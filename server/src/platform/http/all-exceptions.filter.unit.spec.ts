@@ -1,9 +1,10 @@
 import { describe, expect, it } from '@jest/globals';
 import type { ArgumentsHost } from '@nestjs/common';
 import { HttpStatus, NotFoundException } from '@nestjs/common';
+import { DomainError, ERROR_KINDS } from '../domain/domain-error.js';
 import { ConcurrencyError, EventStoreUnavailableError } from '../event-store/errors.js';
 import { recordingLog } from '../testing/recording-log.js';
-import { AllExceptionsFilter } from './all-exceptions.filter.js';
+import { AllExceptionsFilter, statusOfKind } from './all-exceptions.filter.js';
 import { Problem } from './problem.js';
 
 function answer(exception: unknown) {
@@ -31,6 +32,28 @@ describe('AllExceptionsFilter: every error leaves as { detail }', () => {
     const { status, body } = answer(new ConcurrencyError('user-1', '3', '4'));
     expect(status).toBe(409);
     expect(body).toEqual({ detail: expect.stringMatching(/changed by someone else/) });
+  });
+
+  it('maps each domain error kind to its one status; the code is sent only when there is one', () => {
+    expect(ERROR_KINDS.map((k) => [k, statusOfKind(k)])).toEqual([
+      ['invalid', 422],
+      ['not_found', 404],
+      ['conflict', 409],
+      ['forbidden', 403],
+      ['gone', 410],
+      ['too_large', 413],
+    ]);
+    expect(answer(new DomainError('conflict', 'Customer already exists'))).toMatchObject({
+      status: 409,
+      body: { detail: 'Customer already exists' },
+    });
+    expect(answer(new DomainError('conflict', 'Customer already exists')).body).not.toHaveProperty('code');
+    expect(answer(new DomainError('not_found', 'User not found', 'USER_NOT_FOUND'))).toMatchObject({
+      status: 404,
+      body: { detail: 'User not found', code: 'USER_NOT_FOUND' },
+    });
+    const { log } = answer(new DomainError('gone', 'This feedback link has expired'));
+    expect(log.entries).toHaveLength(0);
   });
 
   it('keeps a Problem as it is and turns Nest exceptions into a detail string', () => {
