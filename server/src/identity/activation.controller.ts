@@ -95,7 +95,8 @@ export class ActivationController {
     const userId = await this.links.use('activation', body.token, INVALID_ACTIVATION_LINK);
     const result = await this.commands
       .execute<ExecuteUserCommand, CommandResult>(
-        new ExecuteUserCommand({ type: 'CompleteActivation', userId }, { actorId: userId }),
+        // The mailed link's holder completes their own activation: no other user acts.
+        new ExecuteUserCommand({ type: 'CompleteActivation', userId }, { actorId: userId }, 'system'),
       )
       .catch((e: unknown) => {
         // Already activated (e.g. an administrator set a password meanwhile): the link is spent.

@@ -58,6 +58,7 @@ export class DeactivationScheduler implements OnApplicationBootstrap, OnApplicat
           new ExecuteUserCommand(
             { type: 'ApplyDueDeactivation', userId, now: now.toISOString() },
             { actorId: null, correlationId: `scheduled-deactivation:${userId}` },
+            'system',
           ),
         );
         applied++;

@@ -65,7 +65,7 @@ export class PasswordRecoveryController {
     const userId = await this.links.use('password-reset', body.token, INVALID_LINK);
     await this.credentials.setPassword(userId, body.password);
     const result = await this.commands.execute<ExecuteUserCommand, { position: string }>(
-      new ExecuteUserCommand({ type: 'ChangePassword', userId }, { actorId: userId }),
+      new ExecuteUserCommand({ type: 'ChangePassword', userId }, { actorId: userId }, 'system'),
     );
     return {
       msg: 'Your password has been changed. Sign in with the new password.',

@@ -64,7 +64,10 @@ export class UserAccess {
 
   run(req: AuthenticatedRequest, command: UserCommand): Promise<CommandResult> {
     return this.commands.execute<ExecuteUserCommand, CommandResult>(
-      new ExecuteUserCommand(command, metadataFor(req)),
+      new ExecuteUserCommand(command, metadataFor(req), {
+        userId: req.actor!.userId,
+        permissions: req.actor!.permissions,
+      }),
     );
   }
 

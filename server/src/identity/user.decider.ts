@@ -10,7 +10,7 @@ import type {
   UserProfileChanges,
   UserTypeName,
 } from './user.events.js';
-import { ALL_MARKER_PERMISSIONS } from './policy/policy.js';
+import { ALL_MARKER_PERMISSIONS, mayActOnAccountOf } from './policy/policy.js';
 
 /** Why a user command was refused. Every code has exactly one HTTP status (see `httpStatusOf`). */
 export enum UserErrorCode {
@@ -38,11 +38,15 @@ export enum UserErrorCode {
   NoRecipients = 'NO_RECIPIENTS',
   NotAPartner = 'NOT_A_PARTNER',
   NotLinkableStudent = 'NOT_LINKABLE_STUDENT',
+  /** A non-administrator acting on an administrator's account (decision 0037). */
+  AdministratorsOnly = 'ADMINISTRATORS_ONLY',
 }
 
 /** Exhaustive: a new code that is not mapped here does not compile. */
 export function httpStatusOf(code: UserErrorCode): HttpStatus {
   switch (code) {
+    case UserErrorCode.AdministratorsOnly:
+      return HttpStatus.FORBIDDEN;
     case UserErrorCode.NotFound:
     case UserErrorCode.ContactNotFound:
     case UserErrorCode.FileNotFound:
@@ -168,6 +172,12 @@ export type UserCommand =
   /** Recipients and permissions are checked by the caller (policy, ehcp/ehcp-request.rules.ts). */
   | { type: 'RequestEhcp'; userId: string; requestId: string; recipientIds: string[] };
 
+/**
+ * Who sends a command: a signed-in user (their id and permissions at the time), or the portal itself
+ * ('system': the deactivation scheduler and the mailed-link flows, where no other user acts).
+ */
+export type CommandIssuer = { userId: string; permissions: Iterable<string> } | 'system';
+
 export function evolve(state: UserState, event: UserEvent): UserState {
   if (event.type === 'UserCreated') {
     const d = event.data;
@@ -289,11 +299,20 @@ function existing(state: UserState): ExistingUser {
   return state;
 }
 
-/** Pure business rules of a user account: the events a command causes, or a UserError. */
-export function decide(command: UserCommand, state: UserState): UserEvent[] {
+const ADMINISTRATORS_ONLY = "Only administrators can change an administrator's account";
+
+/**
+ * Pure business rules of a user account: the events a command causes, or a UserError. `issuer`: who
+ * sends it; whoever it is, only administrators act on an administrator's account (decision 0037),
+ * checked here so that every path (block, deactivate, schedule, quality issue, permissions, profile,
+ * password, deletion) is covered.
+ */
+export function decide(command: UserCommand, state: UserState, issuer: CommandIssuer): UserEvent[] {
   if (command.type === 'CreateUser') {
     if (state.exists) fail(UserErrorCode.AlreadyExists, 'User already exists');
     const d = command.data;
+    if (issuer !== 'system' && !mayActOnAccountOf(issuer.permissions, d.permissions))
+      fail(UserErrorCode.AdministratorsOnly, 'Only administrators can create administrators');
     if ((d.userType === 'partner' || d.userType === 'student') && !d.customerId)
       fail(UserErrorCode.CustomerRequired, `customer_id: is required for ${d.userType} users`);
     if (d.userType === 'partner' && !d.customerType)
@@ -304,6 +323,13 @@ export function decide(command: UserCommand, state: UserState): UserEvent[] {
   const userId = user.userId;
   // A deleted user is gone for every command except the erasure of their personal data (0015).
   if (user.deleted && command.type !== 'ErasePersonalData') fail(UserErrorCode.NotFound, 'User not found');
+  // The stream's own permissions decide whether the target is an administrator, not a read model.
+  if (
+    issuer !== 'system' &&
+    issuer.userId !== userId &&
+    !mayActOnAccountOf(issuer.permissions, user.permissions)
+  )
+    fail(UserErrorCode.AdministratorsOnly, ADMINISTRATORS_ONLY);
   const refuseIfErased = () => {
     if (user.personalDataErased)
       fail(UserErrorCode.PersonalDataErased, "This user's personal data has been erased");
@@ -376,7 +402,7 @@ export function decide(command: UserCommand, state: UserState): UserEvent[] {
     case 'AdjustPermissions': {
       const revoke = new Set(command.revoke);
       const permissions = [...user.permissions.filter((p) => !revoke.has(p)), ...command.grant];
-      return decide({ type: 'ChangePermissions', userId, permissions }, state);
+      return decide({ type: 'ChangePermissions', userId, permissions }, state, issuer);
     }
     case 'ChangeActiveNetwork':
       if (user.activeNetworkId === command.networkId) return [];

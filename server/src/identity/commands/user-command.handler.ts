@@ -5,14 +5,18 @@ import { EVENT_STORE, type EventMetadata, type EventStore } from '../../platform
 import { SessionService } from '../../platform/auth/session.service.js';
 import { Problem } from '../../platform/http/problem.js';
 import { PersonalDataVault } from '../../platform/personal-data/personal-data-vault.js';
-import { UserError, decide, fold, type UserCommand } from '../user.decider.js';
+import { UserError, decide, fold, type CommandIssuer, type UserCommand } from '../user.decider.js';
 import { userStream, type UserEvent, type UserEventType } from '../user.events.js';
 
-/** Runs one user command: load the stream, fold, decide, append with the revision read. */
+/**
+ * Runs one user command: load the stream, fold, decide, append with the revision read. `issuer` is who
+ * sends it (the signed-in user, or 'system'); the decider's rules about who may act on whom use it.
+ */
 export class ExecuteUserCommand {
   constructor(
     readonly command: UserCommand,
     readonly metadata: Partial<EventMetadata>,
+    readonly issuer: CommandIssuer,
   ) {}
 }
 
@@ -41,14 +45,14 @@ export class UserCommandHandler implements ICommandHandler<ExecuteUserCommand, C
     private readonly vault: PersonalDataVault,
   ) {}
 
-  async execute({ command, metadata }: ExecuteUserCommand): Promise<CommandResult> {
+  async execute({ command, metadata, issuer }: ExecuteUserCommand): Promise<CommandResult> {
     const userId = userIdOf(command);
     const stream = userStream(userId);
     const recorded = await this.store.readStream(stream);
     const state = fold(recorded.map((e) => ({ type: e.type, data: e.data }) as UserEvent));
     let events: UserEvent[];
     try {
-      events = decide(command, state);
+      events = decide(command, state, issuer);
     } catch (e) {
       if (e instanceof UserError) throw new Problem(e.status, e.detail, { code: e.code });
       throw e;

@@ -359,6 +359,8 @@ export class PartnerRegistrationController extends InvitationBase {
             },
           },
           metadata,
+          // The invitation (sent by someone allowed to) creates the partner user.
+          'system',
         ),
       )
       .catch((e: unknown) => {

@@ -246,6 +246,16 @@ export const isInternal = (perms: PermissionSource) =>
 export const isPartner = (perms: PermissionSource) => hasAny(perms, MARKER_PERMISSIONS.partner);
 export const isStudent = (perms: PermissionSource) => hasAny(perms, MARKER_PERMISSIONS.student);
 
+/**
+ * Only administrators act on an administrator's account (docs/decisions/0037-first-user-trust-access.md):
+ * an internal named permission (blocking, quality issues, modify-user) or a partner permission never
+ * reaches an administrator, so a teacher holding CAN_BLOCK_USERS cannot lock the administrators out.
+ * The user decider applies it to every command one user sends about another's account.
+ */
+export function mayActOnAccountOf(actor: PermissionSource, target: PermissionSource): boolean {
+  return !isAdmin(target) || isAdmin(actor);
+}
+
 /** The user type given by the marker permissions (admin wins over teacher over partner over student). */
 export function userTypeOf(perms: PermissionSource): UserType | null {
   if (isAdmin(perms)) return 'super_admin';
