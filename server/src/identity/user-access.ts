@@ -129,8 +129,4 @@ export class UserAccess {
     if (!internalMay(req.actor!.permissions, permission)) throw forbidden();
     return this.targetRow(id);
   }
-
-  hidesNotes(actor: UserRow): boolean {
-    return isPartner(actor.permissions) && actor.customer_type === 'parent';
-  }
 }

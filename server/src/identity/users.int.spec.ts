@@ -376,7 +376,9 @@ describe.each(modes)('users API, $name', (mode) => {
     const own = await call('GET', '/users/', parent);
     expect((own.body.items as Json[]).map((u) => u.id)).toEqual([ids.parent]);
     expect((await call('GET', `/users/${ids.student1!}`, parent)).status).toBe(404);
-    expect((await call('GET', '/users/me', parent)).body.notes).toBe('private note');
+    // Parents see no additional notes, not even about themselves (spec §6, decision 0037).
+    expect((await call('GET', '/users/me', parent)).body.notes).toBeNull();
+    expect((await call('GET', `/users/${ids.parent!}`, admin)).body.notes).toBe('private note');
     const sysadmin = await tokenFor('sysadmin@school-one.example.com');
     expect((await call('GET', `/users/${ids.partner!}`, sysadmin)).status).toBe(404);
     expect((await call('GET', `/users/${ids.parent!}`, sysadmin)).status).toBe(200);

@@ -332,6 +332,61 @@ export function ehcpScope(perms: PermissionSource): 'all' | 'own-customer' | nul
   return isPartner(perms) ? 'own-customer' : null;
 }
 
+/** Any EHCP access (decision 0037): EHCP files, EHCP entries in a student's files, the latest EHCP file. */
+export const mayAccessEhcp = (perms: PermissionSource): boolean => ehcpScope(perms) !== null;
+
+/** The reader of a user record: their permissions and, for partners, their customer role. */
+export interface RecordReader {
+  permissions: PermissionSource;
+  customerType: string | null;
+}
+
+/**
+ * Additional notes about a user (the user's `notes`, their contacts' notes and their one-page profile's
+ * notes) are the provider's and the school's staff notes (decision 0037): administrators and partner
+ * users read them; parents never (spec §6 "Parents cannot see additional user notes"), nor students
+ * (about themselves) or teachers.
+ */
+export function mayReadStaffNotes(reader: RecordReader): boolean {
+  if (isAdmin(reader.permissions)) return true;
+  return isPartner(reader.permissions) && reader.customerType !== 'parent';
+}
+
+/**
+ * A link contact sees "basic parent details" (spec §6): of a parent, who they are and whether they can
+ * sign in, not the full user record (decision 0037).
+ */
+export function seesBasicDetailsOnly(
+  reader: RecordReader,
+  target: { userType: string; customerType: string | null },
+): boolean {
+  return (
+    !isAdmin(reader.permissions) &&
+    isPartner(reader.permissions) &&
+    reader.customerType === 'link-contact' &&
+    target.userType === 'partner' &&
+    target.customerType === 'parent'
+  );
+}
+
+/**
+ * Full user records (permission list, notes, quality-issue reason, settings) are for administrators, and
+ * for partners about the users of their own customer they may see. Other internal users listing users
+ * (teachers and the tutors list) get the spec's "simple user" (§3), decision 0037.
+ */
+export const seesFullUserRecords = (perms: PermissionSource): boolean => isAdmin(perms) || isPartner(perms);
+
+/**
+ * Whose online status (open live connections) a user may read (decision 0037): administrators
+ * everyone's; teachers only other tutors' (the users their lists show them); nobody else. Being online
+ * tells when someone is at their screen, so it follows who may list the person.
+ */
+export function onlineStatusScope(perms: PermissionSource): 'all' | readonly UserType[] | null {
+  if (isAdmin(perms)) return 'all';
+  if (isTeacher(perms)) return ['teacher'];
+  return null;
+}
+
 /**
  * Spec §6: "Sending EHCP requests needs a super admin or admin customer profile plus EHCP access and
  * user relations access". Only partner users have a customer profile, so administrators do not send
