@@ -335,6 +335,23 @@ export function ehcpScope(perms: PermissionSource): 'all' | 'own-customer' | nul
 /** Any EHCP access (decision 0037): EHCP files, EHCP entries in a student's files, the latest EHCP file. */
 export const mayAccessEhcp = (perms: PermissionSource): boolean => ehcpScope(perms) !== null;
 
+export type StudentFileAction = 'view' | 'upload' | 'delete';
+
+/**
+ * Student files (decision 0037), for a reader who may see the student. "EHCP access and upload" is the
+ * spec's one file permission: adding files (an upload URL, registering a file of any type: an upload URL
+ * does not know what the file will be) and deleting them need it, and so does anything about an EHCP file
+ * (listing, downloading). Without it, whoever sees the student reads and downloads its other files.
+ */
+export function mayUseStudentFiles(
+  perms: PermissionSource,
+  action: StudentFileAction,
+  fileType: string | null,
+): boolean {
+  if (mayAccessEhcp(perms)) return true;
+  return action === 'view' && fileType !== 'EHCP';
+}
+
 /** The reader of a user record: their permissions and, for partners, their customer role. */
 export interface RecordReader {
   permissions: PermissionSource;
