@@ -94,7 +94,8 @@ export class ActivationController {
   async activate(@Body() body: TokenPasswordBody): Promise<ActivatedView> {
     const userId = await this.links.use('activation', body.token, INVALID_ACTIVATION_LINK);
     const result = await this.commands
-      .run({ type: 'CompleteActivation', userId }, { actorId: userId })
+      // The mailed link's holder completes their own activation: no other user acts.
+      .run({ type: 'CompleteActivation', userId }, { actorId: userId }, 'system')
       .catch((e: unknown) => {
         // Already activated (e.g. an administrator set a password meanwhile): the link is spent.
         if (isDomainError(e, 'conflict')) throw invalidLink(INVALID_ACTIVATION_LINK);

@@ -51,6 +51,7 @@ export class DeactivationScheduler implements OnApplicationBootstrap, OnApplicat
         await this.commands.run(
           { type: 'ApplyDueDeactivation', userId, now: now.toISOString() },
           { actorId: null, correlationId: `scheduled-deactivation:${userId}` },
+          'system',
         );
         applied++;
       } catch (e) {

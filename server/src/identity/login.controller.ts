@@ -23,7 +23,7 @@ import { LoginThrottle } from './login-throttle.js';
 import type { Response } from 'express';
 import { UsersReadModel } from './users.read.js';
 import { UserView } from './users.dto.js';
-import { toUserView } from './user.view.js';
+import { userViewFor } from './user.view.js';
 import { isAdmin } from './policy/policy.js';
 import { NetworksReadModel } from './networks/networks.read.js';
 import { NetworkView, networkView } from './networks/networks.controller.js';
@@ -149,7 +149,8 @@ export class LoginController {
   async me(@Req() req: AuthenticatedRequest): Promise<CurrentUser> {
     const user = await this.users.byId(req.actor!.userId);
     if (!user) throw new Problem(HttpStatus.NOT_FOUND, 'User not found');
-    const view = toUserView(user);
+    // Their own record as they may read it: no staff notes for students, teachers or parents (0037).
+    const view = userViewFor(user, user);
     const activeId = user.active_network_id ?? user.network_id;
     const own = [...new Set([user.network_id, user.active_network_id].filter((id) => id !== null))];
     const networks = isAdmin(user.permissions)

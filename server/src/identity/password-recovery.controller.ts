@@ -63,7 +63,7 @@ export class PasswordRecoveryController {
   async setNewPassword(@Body() body: SetNewPasswordBody): Promise<Message & { position: string }> {
     const userId = await this.links.use('password-reset', body.token, INVALID_LINK);
     await this.credentials.setPassword(userId, body.password);
-    const result = await this.commands.run({ type: 'ChangePassword', userId }, { actorId: userId });
+    const result = await this.commands.run({ type: 'ChangePassword', userId }, { actorId: userId }, 'system');
     return {
       msg: 'Your password has been changed. Sign in with the new password.',
       position: result.position,

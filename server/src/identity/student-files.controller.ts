@@ -17,7 +17,7 @@ import { AnyAuthenticatedUser } from '../platform/auth/public.decorator.js';
 import type { AuthenticatedRequest } from '../platform/auth/request-context.js';
 import { Problem } from '../platform/http/problem.js';
 import { StorageService } from '../platform/storage/storage.service.js';
-import { ehcpScope, isPartner } from './policy/policy.js';
+import { ehcpScope, isPartner, mayUseStudentFiles, type StudentFileAction } from './policy/policy.js';
 import { STUDENT_FILE_TYPES, type StudentFileType } from './user.events.js';
 import { PositionResponse } from './users.dto.js';
 import { UserAccess, forbidden } from './user-access.js';
@@ -97,15 +97,17 @@ export class FileRegisteredResponse extends PositionResponse {
   @ApiProperty() id!: string;
 }
 
-type FileAction = 'view' | 'upload' | 'delete';
 const studentNotFound = () => new Problem(HttpStatus.NOT_FOUND, 'Student not found');
+const needsEhcp = () => forbidden('Adding and deleting student files needs EHCP access and upload');
+const notAFile = () => new Problem(HttpStatus.NOT_FOUND, 'file_path: not a file of this student');
 
 /**
  * Student files (spec §7): uploads go to the storage service through a signed form post; the files
  * are events on the student (`StudentFileAdded`, `StudentFilesDeleted`) and the user view's
- * `student_profile.files` comes from the users projection. Who: administrators, internal holders of
- * CAN_ACCESS_AND_UPLOAD_EHCP (policy `ehcpScope`), and partners who can see the student (deleting also
- * needs their edit permission for students).
+ * `student_profile.files` comes from the users projection. Who reaches the student: administrators
+ * and internal holders of CAN_ACCESS_AND_UPLOAD_EHCP (policy `ehcpScope`), and partners who can see the
+ * student; what they may do with the files is the policy's `mayUseStudentFiles` (decision 0037: adding,
+ * deleting and EHCP files need EHCP access and upload; deleting also needs a partner's edit permission).
  */
 @ApiTags('student files')
 @Controller('api/v1/users/students')
@@ -123,7 +125,7 @@ export class StudentFilesController {
     @Param('id') id: string,
     @Query() _q: UploadUrlQuery,
   ): Promise<UploadUrlResponse> {
-    const student = await this.student(req, id, 'upload');
+    const { student } = await this.student(req, id, 'upload');
     const form = await this.storage.createUploadForm(this.storage.baseUrlFor(req), `students/${student.id}/`);
     return {
       url: form.url,
@@ -142,9 +144,10 @@ export class StudentFilesController {
     @Param('id') id: string,
     @Query() q: DownloadUrlQuery,
   ): Promise<DownloadUrlResponse> {
-    const student = await this.student(req, id, 'view');
+    const { actor, student } = await this.student(req, id, 'view');
+    // Only the files this reader may see (EHCP files need EHCP access): others are not found.
     const file = (student.files ?? []).find((f) => f.file_path === q.file_path);
-    if (!file) throw new Problem(HttpStatus.NOT_FOUND, 'file_path: not a file of this student');
+    if (!file || !mayUseStudentFiles(actor.permissions, 'view', file.file_type)) throw notAFile();
     return this.storage.downloadUrl(this.storage.baseUrlFor(req), file.file_path, file.file_name);
   }
 
@@ -156,7 +159,7 @@ export class StudentFilesController {
     @Param('id') id: string,
     @Body() body: RegisterFileBody,
   ): Promise<FileRegisteredResponse> {
-    const student = await this.student(req, id, 'upload');
+    const { student } = await this.student(req, id, 'upload');
     const prefix = `students/${student.id}/`;
     const fileId = body.file_path.slice(prefix.length);
     if (!body.file_path.startsWith(prefix) || !/^[0-9a-f-]{36}$/.test(fileId))
@@ -191,7 +194,7 @@ export class StudentFilesController {
     @Param('id') id: string,
     @Body() body: DeleteFilesBody,
   ): Promise<CommandResult> {
-    const student = await this.student(req, id, 'delete');
+    const { student } = await this.student(req, id, 'delete');
     const ids = body.files_uuids.map((u) => u.toLowerCase());
     const result = await this.access.run(req, {
       type: 'DeleteStudentFiles',
@@ -203,7 +206,12 @@ export class StudentFilesController {
     return result;
   }
 
-  private async student(req: AuthenticatedRequest, id: string, action: FileAction): Promise<UserRow> {
+  /** The student if the caller reaches them (else 404, or 403 for those who reach no student's files). */
+  private async student(
+    req: AuthenticatedRequest,
+    id: string,
+    action: StudentFileAction,
+  ): Promise<{ actor: UserRow; student: UserRow }> {
     const actor = await this.access.actorRow(req);
     let target: UserRow;
     if (ehcpScope(actor.permissions) === 'all') {
@@ -219,6 +227,7 @@ export class StudentFilesController {
       throw forbidden();
     }
     if (target.user_type !== 'student') throw studentNotFound();
-    return target;
+    if (action !== 'view' && !mayUseStudentFiles(actor.permissions, action, null)) throw needsEhcp();
+    return { actor, student: target };
   }
 }

@@ -4,7 +4,12 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { portalModes, startTestPortal, type TestPortal } from '../platform/testing/portal-harness.js';
+import {
+  portalModes,
+  startTestPortal,
+  type Answer,
+  type TestPortal,
+} from '../platform/testing/portal-harness.js';
 
 interface UploadForm {
   url: string;
@@ -20,6 +25,7 @@ describe.each(portalModes)('student files, $name', (mode) => {
   let storageDir: string;
   let studentId: string;
   let otherStudentId: string;
+  let oak: string;
   const tokens: Record<string, string> = {};
 
   const secret = async () =>
@@ -63,8 +69,7 @@ describe.each(portalModes)('student files, $name', (mode) => {
       STORAGE_MAX_UPLOAD_BYTES: '4096',
     });
     const { call, admin, settle } = portal;
-    const oak = (await settle(await call('POST', '/customers/', admin, { name: 'Oakfield' }))).body
-      .id as string;
+    oak = (await settle(await call('POST', '/customers/', admin, { name: 'Oakfield' }))).body.id as string;
     const elm = (await settle(await call('POST', '/customers/', admin, { name: 'Elm' }))).body.id as string;
     studentId = await portal.createUser({
       email: 'sam.student@example.com',
@@ -101,7 +106,17 @@ describe.each(portalModes)('student files, $name', (mode) => {
       user_type: 'teacher',
       permissions: ['CAN_ACCESS_AND_UPLOAD_EHCP'],
     });
+    await portal.createUser({
+      email: 'senco@oak.example.com',
+      first_name: 'E',
+      last_name: 'O',
+      user_type: 'partner',
+      customer_id: oak,
+      customer_type: 'super-admin',
+      permissions: ['CAN_ACCESS_AND_UPLOAD_EHCP'],
+    });
     tokens.partner = await portal.tokenFor('head@oak.example.com');
+    tokens.ehcpPartner = await portal.tokenFor('senco@oak.example.com');
     tokens.teacher = await portal.tokenFor('plain@example.com');
     tokens.senco = await portal.tokenFor('senco@example.com');
     tokens.student = await portal.tokenFor('sam.student@example.com');
@@ -154,7 +169,7 @@ describe.each(portalModes)('student files, $name', (mode) => {
     const link = await portal.call(
       'GET',
       `/users/students/${studentId}/files-download-url?file_path=${encodeURIComponent(form.file_path)}`,
-      tokens.partner,
+      tokens.ehcpPartner,
     );
     expect(link.status).toBe(200);
     const download = await fetch(link.body.url as string);
@@ -289,7 +304,7 @@ describe.each(portalModes)('student files, $name', (mode) => {
     expect(badType.body.detail).toMatch(/file_type/);
   });
 
-  it('lets admins, EHCP permission holders and partners who see the student in; no one else', async () => {
+  it('gives upload URLs to admins and EHCP holders (partners: students they see); no one else', async () => {
     expect(
       (
         await portal.call(
@@ -304,7 +319,7 @@ describe.each(portalModes)('student files, $name', (mode) => {
         await portal.call(
           'GET',
           `/users/students/${studentId}/files-upload-url?file_name=a.pdf`,
-          tokens.partner,
+          tokens.ehcpPartner,
         )
       ).status,
     ).toBe(200);
@@ -313,10 +328,20 @@ describe.each(portalModes)('student files, $name', (mode) => {
         await portal.call(
           'GET',
           `/users/students/${otherStudentId}/files-upload-url?file_name=a.pdf`,
-          tokens.partner,
+          tokens.ehcpPartner,
         )
       ).status,
     ).toBe(404);
+    // A partner who sees the student but has no EHCP access and upload gets no upload URL (decision 0037).
+    expect(
+      (
+        await portal.call(
+          'GET',
+          `/users/students/${studentId}/files-upload-url?file_name=a.pdf`,
+          tokens.partner,
+        )
+      ).status,
+    ).toBe(403);
     expect(
       (
         await portal.call(
@@ -386,5 +411,183 @@ describe.each(portalModes)('student files, $name', (mode) => {
       portal.admin,
     );
     expect(audit.body.total).toBe(1);
+  });
+
+  it('EHCP files and all uploads need EHCP access and upload; other files are read by whoever sees the student', async () => {
+    const { call, admin, settle } = portal;
+    const pupil = await portal.createUser({
+      email: 'pia.pupil@example.com',
+      first_name: 'Pia',
+      last_name: 'Pupil',
+      user_type: 'student',
+      customer_id: oak,
+    });
+    for (const [key, customerType] of [
+      ['link', 'link-contact'],
+      ['parent', 'parent'],
+    ] as const) {
+      const id = await portal.createUser({
+        email: `${key}@oak.example.com`,
+        first_name: key,
+        last_name: 'O',
+        user_type: 'partner',
+        customer_id: oak,
+        customer_type: customerType,
+      });
+      // Their "selected" student (decision 0034): they see Pia.
+      await settle(await call('PUT', `/users/${id}/linked-students`, admin, { student_ids: [pupil] }));
+      tokens[key] = await portal.tokenFor(`${key}@oak.example.com`);
+    }
+    tokens.pupil = await portal.tokenFor('pia.pupil@example.com');
+    /** Uploads as the administrator and registers the file with this type; answers the file. */
+    const addFile = async (fileType: 'EHCP' | 'OTHER', name: string) => {
+      const form = await uploadForm(pupil);
+      expect((await post(form.url, form.fields)).status).toBe(201);
+      await settle(
+        await call('PUT', `/users/students/files/${pupil}`, admin, {
+          file_path: form.file_path,
+          file_name: name,
+          file_type: fileType,
+        }),
+      );
+      return form;
+    };
+    const ehcp = await addFile('EHCP', 'Pia EHCP.pdf');
+    const other = await addFile('OTHER', 'Pia timetable.pdf');
+
+    type Role =
+      'none' | 'admin' | 'senco' | 'ehcpPartner' | 'partner' | 'link' | 'parent' | 'teacher' | 'pupil';
+    const roles: Role[] = [
+      'none',
+      'admin',
+      'senco',
+      'ehcpPartner',
+      'partner',
+      'link',
+      'parent',
+      'teacher',
+      'pupil',
+    ];
+    const token = (role: Role) => (role === 'none' ? undefined : role === 'admin' ? admin : tokens[role]);
+    const download = (path: string) =>
+      `/users/students/${pupil}/files-download-url?file_path=${encodeURIComponent(path)}`;
+    /** Registering a freshly uploaded key as an EHCP file (each role gets its own key). */
+    const registerEhcp = async (role: Role) => {
+      const form = await uploadForm(pupil);
+      expect((await post(form.url, form.fields)).status).toBe(201);
+      return call('PUT', `/users/students/files/${pupil}`, token(role), {
+        file_path: form.file_path,
+        file_name: `by ${role}.pdf`,
+        file_type: 'EHCP',
+      });
+    };
+    const rows: [string, (role: Role) => Promise<Answer>, Record<Role, number>][] = [
+      [
+        'upload URL',
+        (role) => call('GET', `/users/students/${pupil}/files-upload-url?file_name=a.pdf`, token(role)),
+        {
+          none: 401,
+          admin: 200,
+          senco: 200,
+          ehcpPartner: 200,
+          partner: 403,
+          link: 403,
+          parent: 403,
+          teacher: 403,
+          pupil: 403,
+        },
+      ],
+      [
+        'register as EHCP',
+        registerEhcp,
+        {
+          none: 401,
+          admin: 200,
+          senco: 200,
+          ehcpPartner: 200,
+          partner: 403,
+          link: 403,
+          parent: 403,
+          teacher: 403,
+          pupil: 403,
+        },
+      ],
+      [
+        'download an EHCP file',
+        (role) => call('GET', download(ehcp.file_path), token(role)),
+        {
+          none: 401,
+          admin: 200,
+          senco: 200,
+          ehcpPartner: 200,
+          partner: 404,
+          link: 404,
+          parent: 404,
+          teacher: 403,
+          pupil: 403,
+        },
+      ],
+      [
+        'download another file',
+        (role) => call('GET', download(other.file_path), token(role)),
+        {
+          none: 401,
+          admin: 200,
+          senco: 200,
+          ehcpPartner: 200,
+          partner: 200,
+          link: 200,
+          parent: 200,
+          teacher: 403,
+          pupil: 403,
+        },
+      ],
+    ];
+    const seen: string[] = [];
+    const wanted: string[] = [];
+    for (const [what, attempt, expected] of rows)
+      for (const role of roles) {
+        const answer = await attempt(role);
+        if (typeof answer.body.position === 'string') await settle(answer);
+        seen.push(`${what} ${role} ${answer.status}`);
+        wanted.push(`${what} ${role} ${expected[role]}`);
+      }
+    // What each reader's user view lists: EHCP entries (and the latest EHCP file) only with EHCP access.
+    const registeredBy = ['admin', 'senco', 'ehcpPartner'];
+    for (const role of ['admin', 'ehcpPartner', 'partner', 'link', 'parent', 'pupil'] as Role[]) {
+      const answer = await call('GET', role === 'pupil' ? '/users/me' : `/users/${pupil}`, token(role));
+      const profile = answer.body.student_profile as {
+        files: { file_name: string; file_type: string }[];
+        latest_ehcp_file: { file_name: string } | null;
+      };
+      seen.push(
+        `view ${role} ${answer.status} ${profile.files
+          .map((f) => f.file_name)
+          .sort()
+          .join(', ')} latest=${profile.latest_ehcp_file?.file_name ?? 'none'}`,
+      );
+      const ehcpReader = role === 'admin' || role === 'ehcpPartner';
+      const names = ehcpReader
+        ? ['Pia EHCP.pdf', 'Pia timetable.pdf', ...registeredBy.map((r) => `by ${r}.pdf`)].sort()
+        : ['Pia timetable.pdf'];
+      wanted.push(
+        `view ${role} 200 ${names.join(', ')} latest=${ehcpReader ? 'by ehcpPartner.pdf' : 'none'}`,
+      );
+    }
+    // Deleting: EHCP access and upload too (a partner also needs their edit permission for students).
+    const otherId = other.file_id;
+    for (const role of ['partner', 'link', 'teacher'] as Role[]) {
+      const answer = await call('POST', `/users/students/${pupil}/files/delete`, token(role), {
+        files_uuids: [otherId],
+      });
+      seen.push(`delete ${role} ${answer.status}`);
+      wanted.push(`delete ${role} 403`);
+    }
+    expect(seen).toEqual(wanted);
+    await settle(
+      await call('POST', `/users/students/${pupil}/files/delete`, tokens.ehcpPartner, {
+        files_uuids: [otherId],
+      }),
+    );
   });
 });

@@ -62,7 +62,10 @@ export class UserAccess {
   ) {}
 
   run(req: AuthenticatedRequest, command: UserCommand): Promise<CommandResult> {
-    return this.commands.run(command, metadataFor(req));
+    return this.commands.run(command, metadataFor(req), {
+      userId: req.actor!.userId,
+      permissions: req.actor!.permissions,
+    });
   }
 
   async actorRow(req: AuthenticatedRequest): Promise<UserRow> {
@@ -122,9 +125,5 @@ export class UserAccess {
   async internalTarget(req: AuthenticatedRequest, id: string, permission: InternalPermission) {
     if (!internalMay(req.actor!.permissions, permission)) throw forbidden();
     return this.targetRow(id);
-  }
-
-  hidesNotes(actor: UserRow): boolean {
-    return isPartner(actor.permissions) && actor.customer_type === 'parent';
   }
 }

@@ -9,7 +9,7 @@ import type {
   UserProfileChanges,
   UserTypeName,
 } from './user.events.js';
-import { ALL_MARKER_PERMISSIONS } from './policy/policy.js';
+import { ALL_MARKER_PERMISSIONS, mayActOnAccountOf } from './policy/policy.js';
 import { DomainError, type ErrorKind } from '../platform/domain/domain-error.js';
 import type { Aggregate } from '../platform/event-store/aggregate.js';
 import { userStream } from './user.events.js';
@@ -40,11 +40,15 @@ export enum UserErrorCode {
   NoRecipients = 'NO_RECIPIENTS',
   NotAPartner = 'NOT_A_PARTNER',
   NotLinkableStudent = 'NOT_LINKABLE_STUDENT',
+  /** A non-administrator acting on an administrator's account (decision 0037). */
+  AdministratorsOnly = 'ADMINISTRATORS_ONLY',
 }
 
 /** Exhaustive: a new code that is not mapped here does not compile. */
 export function userErrorKind(code: UserErrorCode): ErrorKind {
   switch (code) {
+    case UserErrorCode.AdministratorsOnly:
+      return 'forbidden';
     case UserErrorCode.NotFound:
     case UserErrorCode.ContactNotFound:
     case UserErrorCode.FileNotFound:
@@ -165,6 +169,12 @@ export type UserCommand =
   | { type: 'VerifyNotificationEmail'; userId: string }
   /** Recipients and permissions are checked by the caller (policy, ehcp/ehcp-request.rules.ts). */
   | { type: 'RequestEhcp'; userId: string; requestId: string; recipientIds: string[] };
+
+/**
+ * Who sends a command: a signed-in user (their id and permissions at the time), or the portal itself
+ * ('system': the deactivation scheduler and the mailed-link flows, where no other user acts).
+ */
+export type CommandIssuer = { userId: string; permissions: Iterable<string> } | 'system';
 
 export function evolve(state: UserState, event: UserEvent): UserState {
   if (event.type === 'UserCreated') {
@@ -287,11 +297,20 @@ function existing(state: UserState): ExistingUser {
   return state;
 }
 
-/** Pure business rules of a user account: the events a command causes, or a UserError. */
-export function decide(command: UserCommand, state: UserState): UserEvent[] {
+const ADMINISTRATORS_ONLY = "Only administrators can change an administrator's account";
+
+/**
+ * Pure business rules of a user account: the events a command causes, or a UserError. `issuer`: who
+ * sends it; whoever it is, only administrators act on an administrator's account (decision 0037),
+ * checked here so that every path (block, deactivate, schedule, quality issue, permissions, profile,
+ * password, deletion) is covered.
+ */
+export function decide(command: UserCommand, state: UserState, issuer: CommandIssuer): UserEvent[] {
   if (command.type === 'CreateUser') {
     if (state.exists) fail(UserErrorCode.AlreadyExists, 'User already exists');
     const d = command.data;
+    if (issuer !== 'system' && !mayActOnAccountOf(issuer.permissions, d.permissions))
+      fail(UserErrorCode.AdministratorsOnly, 'Only administrators can create administrators');
     if ((d.userType === 'partner' || d.userType === 'student') && !d.customerId)
       fail(UserErrorCode.CustomerRequired, `customer_id: is required for ${d.userType} users`);
     if (d.userType === 'partner' && !d.customerType)
@@ -302,6 +321,13 @@ export function decide(command: UserCommand, state: UserState): UserEvent[] {
   const userId = user.userId;
   // A deleted user is gone for every command except the erasure of their personal data (0015).
   if (user.deleted && command.type !== 'ErasePersonalData') fail(UserErrorCode.NotFound, 'User not found');
+  // The stream's own permissions decide whether the target is an administrator, not a read model.
+  if (
+    issuer !== 'system' &&
+    issuer.userId !== userId &&
+    !mayActOnAccountOf(issuer.permissions, user.permissions)
+  )
+    fail(UserErrorCode.AdministratorsOnly, ADMINISTRATORS_ONLY);
   const refuseIfErased = () => {
     if (user.personalDataErased)
       fail(UserErrorCode.PersonalDataErased, "This user's personal data has been erased");
@@ -374,7 +400,7 @@ export function decide(command: UserCommand, state: UserState): UserEvent[] {
     case 'AdjustPermissions': {
       const revoke = new Set(command.revoke);
       const permissions = [...user.permissions.filter((p) => !revoke.has(p)), ...command.grant];
-      return decide({ type: 'ChangePermissions', userId, permissions }, state);
+      return decide({ type: 'ChangePermissions', userId, permissions }, state, issuer);
     }
     case 'ChangeActiveNetwork':
       if (user.activeNetworkId === command.networkId) return [];
@@ -504,11 +530,19 @@ export function decide(command: UserCommand, state: UserState): UserEvent[] {
 export const userIdOf = (command: UserCommand): string =>
   command.type === 'CreateUser' ? command.data.userId : command.userId;
 
-/** The user aggregate (`user-{id}` streams); `UserCommands` adds the vault and session hooks. */
-export const userAggregate: Aggregate<UserState, UserCommand, UserEvent> = {
+/** The `user-{id}` stream's shape, shared by every aggregate over it (users, impersonation). */
+export const userStreamShape = {
   stream: userStream,
   idOf: userIdOf,
   initialState: () => initialState,
   evolve,
-  decide,
 };
+
+/**
+ * The user aggregate for commands sent by `issuer` (the rules about who may act on whom need it);
+ * `UserCommands` adds the vault and session hooks.
+ */
+export const userAggregateFor = (issuer: CommandIssuer): Aggregate<UserState, UserCommand, UserEvent> => ({
+  ...userStreamShape,
+  decide: (command, state) => decide(command, state, issuer),
+});

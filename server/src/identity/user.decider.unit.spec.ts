@@ -1,6 +1,14 @@
 import { describe, expect, it } from '@jest/globals';
 import { DomainError } from '../platform/domain/domain-error.js';
-import { UserError, UserErrorCode, decide, fold, userErrorKind, type UserCommand } from './user.decider.js';
+import {
+  UserError,
+  UserErrorCode,
+  decide,
+  fold,
+  userErrorKind,
+  type CommandIssuer,
+  type UserCommand,
+} from './user.decider.js';
 import type { UserCreatedData, UserEvent } from './user.events.js';
 
 const userId = '00000000-0000-4000-8000-000000000001';
@@ -78,6 +86,12 @@ const linkedS1: UserEvent = {
 };
 
 type Row = [string, UserEvent[], UserCommand, UserEvent[] | UserErrorCode, string?];
+
+/** The rows below are sent by an administrator (the rules about who acts on whom have their own table). */
+const byAdmin: CommandIssuer = {
+  userId: '00000000-0000-4000-8000-0000000000ad',
+  permissions: ['USER_IS_ADMIN'],
+};
 
 const table: Row[] = [
   ['create a teacher', [], { type: 'CreateUser', data: teacher }, [created]],
@@ -618,12 +632,12 @@ describe('user decider: given events, when command, then events or error', () =>
     const [, given, command, then, detail] = row;
     const state = fold(given);
     if (Array.isArray(then)) {
-      expect(decide(command, state)).toEqual(then);
+      expect(decide(command, state, byAdmin)).toEqual(then);
       return;
     }
     let error: unknown;
     try {
-      decide(command, state);
+      decide(command, state, byAdmin);
     } catch (e) {
       error = e;
     }
@@ -632,13 +646,14 @@ describe('user decider: given events, when command, then events or error', () =>
     if (detail) expect((error as UserError).detail).toBe(detail);
   });
 
-  it('gives every error code one kind: not_found missing, conflict for the state, invalid for bad values', () => {
+  it('gives every error code one kind: forbidden administrators only, not_found missing, conflict for the state, invalid for bad values', () => {
     const kinds = Object.values(UserErrorCode).map((code) => [code, userErrorKind(code)] as const);
     expect(kinds).toHaveLength(Object.keys(UserErrorCode).length);
     expect(userErrorKind(UserErrorCode.NotFound)).toBe('not_found');
     expect(userErrorKind(UserErrorCode.AlreadyBlocked)).toBe('conflict');
     expect(userErrorKind(UserErrorCode.DeactivationDateNotInFuture)).toBe('invalid');
-    for (const [, kind] of kinds) expect(['not_found', 'conflict', 'invalid']).toContain(kind);
+    expect(userErrorKind(UserErrorCode.AdministratorsOnly)).toBe('forbidden');
+    for (const [, kind] of kinds) expect(['forbidden', 'not_found', 'conflict', 'invalid']).toContain(kind);
     const error = new UserError(UserErrorCode.AlreadyBlocked, 'User is already blocked');
     expect(error).toBeInstanceOf(DomainError);
     expect(error).toMatchObject({ kind: 'conflict', code: 'USER_ALREADY_BLOCKED' });
@@ -654,5 +669,93 @@ describe('user decider: given events, when command, then events or error', () =>
       scheduledDeactivationAt: LATER,
       contacts: [{ id: 'c1', name: 'Pat' }],
     });
+  });
+});
+
+// Decision 0037: only administrators act on an administrator's account, whatever path sends the command.
+const adminId = '00000000-0000-4000-8000-0000000000a1';
+const adminData: UserCreatedData = {
+  ...teacher,
+  userId: adminId,
+  userType: 'super_admin',
+  permissions: ['USER_IS_ADMIN'],
+};
+const adminCreated: UserEvent = { type: 'UserCreated', data: adminData };
+const teacherWithEverything: CommandIssuer = {
+  userId: '00000000-0000-4000-8000-0000000000b7',
+  permissions: ['USER_IS_TEACHER', 'CAN_BLOCK_USERS', 'CAN_SET_QUALITY_ISSUE', 'CAN_MODIFY_USER'],
+};
+const otherAdmin: CommandIssuer = {
+  userId: '00000000-0000-4000-8000-0000000000a2',
+  permissions: ['USER_IS_ADMIN'],
+};
+const onAdmin: UserCommand[] = [
+  { type: 'BlockUser', userId: adminId },
+  { type: 'UnblockUser', userId: adminId },
+  { type: 'DeactivateUser', userId: adminId },
+  { type: 'ScheduleDeactivation', userId: adminId, at: LATER, now: NOW },
+  { type: 'ActivateUser', userId: adminId },
+  { type: 'SetQualityIssue', userId: adminId, reason: 'x' },
+  { type: 'UnsetQualityIssue', userId: adminId },
+  { type: 'ChangePermissions', userId: adminId, permissions: ['USER_IS_ADMIN', 'CAN_AUDIT'] },
+  { type: 'AdjustPermissions', userId: adminId, grant: [], revoke: ['USER_IS_ADMIN'] },
+  { type: 'UpdateUserProfile', userId: adminId, changes: { notes: 'x' } },
+  { type: 'ChangePassword', userId: adminId },
+  { type: 'DeleteUser', userId: adminId },
+  { type: 'ErasePersonalData', userId: adminId },
+];
+
+describe('user decider: only administrators act on an administrator (decision 0037)', () => {
+  it.each(onAdmin.map((c) => [c.type, c] as const))(
+    '%s on an administrator by a teacher holding every named permission: forbidden',
+    (_type, command) => {
+      let error: unknown;
+      try {
+        decide(command, fold([adminCreated]), teacherWithEverything);
+      } catch (e) {
+        error = e;
+      }
+      expect(error).toBeInstanceOf(UserError);
+      expect((error as UserError).code).toBe(UserErrorCode.AdministratorsOnly);
+      expect((error as UserError).kind).toBe('forbidden');
+    },
+  );
+
+  it('another administrator, and the portal itself (scheduler, mailed links), still act on administrators', () => {
+    expect(decide({ type: 'BlockUser', userId: adminId }, fold([adminCreated]), otherAdmin)).toEqual([
+      { type: 'UserBlocked', data: { userId: adminId } },
+    ]);
+    const scheduled: UserEvent = {
+      type: 'UserDeactivationScheduled',
+      data: { userId: adminId, at: EARLIER },
+    };
+    expect(
+      decide(
+        { type: 'ApplyDueDeactivation', userId: adminId, now: NOW },
+        fold([adminCreated, scheduled]),
+        'system',
+      ),
+    ).toEqual([{ type: 'UserDeactivated', data: { userId: adminId, scheduled: true } }]);
+    expect(
+      decide({ type: 'ChangePassword', userId: adminId }, fold([adminCreated]), {
+        userId: adminId,
+        permissions: ['USER_IS_ADMIN'],
+      }),
+    ).toEqual([{ type: 'PasswordChanged', data: { userId: adminId } }]);
+  });
+
+  it('a teacher still blocks and sets quality issues on teachers', () => {
+    expect(decide({ type: 'BlockUser', userId }, fold([created]), teacherWithEverything)).toEqual([
+      { type: 'UserBlocked', data: { userId } },
+    ]);
+    expect(
+      decide({ type: 'SetQualityIssue', userId, reason: 'Late' }, fold([created]), teacherWithEverything),
+    ).toEqual([{ type: 'QualityIssueSet', data: { userId, reason: 'Late' } }]);
+  });
+
+  it('only administrators create administrators', () => {
+    const create: UserCommand = { type: 'CreateUser', data: adminData };
+    expect(() => decide(create, fold([]), teacherWithEverything)).toThrow(UserError);
+    expect(decide(create, fold([]), otherAdmin)).toEqual([adminCreated]);
   });
 });

@@ -1,5 +1,11 @@
 import { ERASED, type UserRow } from '@portal/projections';
-import { CUSTOMER_ROLE_LABELS, type CustomerRole } from './policy/policy.js';
+import {
+  CUSTOMER_ROLE_LABELS,
+  mayAccessEhcp,
+  mayReadStaffNotes,
+  seesBasicDetailsOnly,
+  type CustomerRole,
+} from './policy/policy.js';
 import type { UserView } from './users.dto.js';
 
 /** Used when a user has no timezone of their own (spec §3: "if null, a default timezone is set"). */
@@ -7,8 +13,61 @@ export const DEFAULT_TIMEZONE = 'Europe/London';
 
 const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
 
-/** The API shape of a user row. `hideNotes` for parents (spec §6: parents cannot see additional notes). */
-export function toUserView(row: UserRow, options: { hideNotes?: boolean } = {}): UserView {
+/** Who reads a user record: their own row (id, permissions and customer role). */
+export type RecordViewer = Pick<UserRow, 'id' | 'permissions' | 'customer_type'>;
+
+const readerOf = (viewer: RecordViewer) => ({
+  permissions: viewer.permissions,
+  customerType: viewer.customer_type,
+});
+
+/**
+ * A user row as `viewer` may read it (docs/decisions/0037-first-user-trust-access.md): without the
+ * right to staff notes, the user's notes and their contacts' notes are null; without EHCP access, the
+ * student's EHCP files are not there (so neither is the latest EHCP file). Every user view, simple user,
+ * contacts page and contacts export starts from this, so the rules live in one place (the policy).
+ */
+export function rowFor(viewer: RecordViewer, row: UserRow): UserRow {
+  let out = row;
+  if (!mayReadStaffNotes(readerOf(viewer)))
+    out = { ...out, notes: null, contacts: out.contacts.map((c) => ({ ...c, notes: null })) };
+  if (!mayAccessEhcp(viewer.permissions) && (out.files ?? []).some((f) => f.file_type === 'EHCP'))
+    out = { ...out, files: (out.files ?? []).filter((f) => f.file_type !== 'EHCP') };
+  return out;
+}
+
+/** `rowFor` over a stream of rows (exports). */
+export async function* rowsFor(viewer: RecordViewer, rows: AsyncIterable<UserRow>): AsyncGenerator<UserRow> {
+  for await (const row of rows) yield rowFor(viewer, row);
+}
+
+/**
+ * The API shape of a user row as `viewer` may see it (see `rowFor`); a link contact gets "basic parent
+ * details" of a parent (spec §6): the same shape, with only who they are, their customer and whether
+ * they can sign in filled in.
+ */
+export function userViewFor(viewer: RecordViewer, row: UserRow): UserView {
+  const view = toUserView(rowFor(viewer, row));
+  if (!seesBasicDetailsOnly(readerOf(viewer), { userType: row.user_type, customerType: row.customer_type }))
+    return view;
+  return {
+    ...view,
+    notes: null,
+    contacts: [],
+    permission_list: [],
+    custom_fields: {},
+    one_page_profile: null,
+    birth_date: null,
+    last_action: 'N/A',
+    notification_email: null,
+    receive_weekly_summary_reports: false,
+    requested_number_of_lessons_per_week: null,
+    scheduled_for_deactivation: null,
+  };
+}
+
+/** The whole record, nothing withheld: only through `userViewFor`, which applies the viewer's rules. */
+function toUserView(row: UserRow): UserView {
   const customerType = row.customer_type as CustomerRole | null;
   return {
     id: row.id,
@@ -37,7 +96,7 @@ export function toUserView(row: UserRow, options: { hideNotes?: boolean } = {}):
     network_id: row.network_id,
     active_network: row.active_network_id,
     timezone: row.timezone ?? DEFAULT_TIMEZONE,
-    notes: options.hideNotes ? null : row.notes,
+    notes: row.notes,
     has_access: row.has_access,
     is_blocked: row.is_blocked,
     scheduled_for_deactivation: iso(row.scheduled_for_deactivation),
@@ -56,7 +115,10 @@ export function toUserView(row: UserRow, options: { hideNotes?: boolean } = {}):
   };
 }
 
-/** spec §3: student_profile.files and the derived "latest EHCP file". */
+/**
+ * spec §3: student_profile.files and the derived "latest EHCP file", of a row already passed through
+ * `rowFor` (or read by someone with EHCP access: the EHCP reminder list).
+ */
 export function studentProfile(row: UserRow) {
   const files = row.files ?? [];
   const ehcp = files.filter((f) => f.file_type === 'EHCP');

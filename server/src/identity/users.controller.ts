@@ -45,7 +45,7 @@ import {
 } from './users.dto.js';
 import { UsersReadModel } from './users.read.js';
 import { pagedUsers } from './lists/user-list-query.js';
-import { toUserView } from './user.view.js';
+import { userViewFor } from './user.view.js';
 import { NetworksReadModel } from './networks/networks.read.js';
 import { UserCreation } from './user-creation.js';
 import { UserAccess, forbidden, isUuid } from './user-access.js';
@@ -80,8 +80,7 @@ export class UsersController {
   async list(@Req() req: AuthenticatedRequest, @Query() q: ListUsersQuery): Promise<UserPage> {
     const actor = await this.access.actorRow(req);
     const { rows, ...page } = await pagedUsers(this.users, actor, q);
-    const hideNotes = this.access.hidesNotes(actor);
-    return { items: rows.map((r) => toUserView(r, { hideNotes })), ...page };
+    return { items: rows.map((r) => userViewFor(actor, r)), ...page };
   }
 
   @Get(':id')
@@ -91,7 +90,7 @@ export class UsersController {
   async get(@Req() req: AuthenticatedRequest, @Param('id') id: string): Promise<UserView> {
     const actor = await this.access.actorRow(req);
     const target = await this.access.visibleTarget(actor, id);
-    return toUserView(target, { hideNotes: this.access.hidesNotes(actor) });
+    return userViewFor(actor, target);
   }
 
   // ---- create and edit ----

@@ -359,7 +359,12 @@ export class UserView {
   @ApiProperty({ nullable: true, type: String }) network_id!: string | null;
   @ApiProperty({ nullable: true, type: String }) active_network!: string | null;
   @ApiProperty() timezone!: string;
-  @ApiProperty({ nullable: true, type: String, description: 'Not shown to parents' }) notes!: string | null;
+  @ApiProperty({
+    nullable: true,
+    type: String,
+    description: 'Staff notes: null for readers who may not see them (parents, students, teachers)',
+  })
+  notes!: string | null;
   @ApiProperty() has_access!: boolean;
   @ApiProperty() is_blocked!: boolean;
   @ApiProperty({ nullable: true, type: String, format: 'date-time' }) scheduled_for_deactivation!:

@@ -376,7 +376,9 @@ describe.each(modes)('users API, $name', (mode) => {
     const own = await call('GET', '/users/', parent);
     expect((own.body.items as Json[]).map((u) => u.id)).toEqual([ids.parent]);
     expect((await call('GET', `/users/${ids.student1!}`, parent)).status).toBe(404);
-    expect((await call('GET', '/users/me', parent)).body.notes).toBe('private note');
+    // Parents see no additional notes, not even about themselves (spec §6, decision 0037).
+    expect((await call('GET', '/users/me', parent)).body.notes).toBeNull();
+    expect((await call('GET', `/users/${ids.parent!}`, admin)).body.notes).toBe('private note');
     const sysadmin = await tokenFor('sysadmin@school-one.example.com');
     expect((await call('GET', `/users/${ids.partner!}`, sysadmin)).status).toBe(404);
     expect((await call('GET', `/users/${ids.parent!}`, sysadmin)).status).toBe(200);
@@ -735,8 +737,16 @@ describe.each(modes)('users API, $name', (mode) => {
       last_name: 'Teacher',
       user_type: 'teacher',
     });
+    // Another administrator: only administrators act on administrators (decision 0037).
+    await createUser('m_admin', {
+      email: 'm.admin@example.com',
+      first_name: 'M',
+      last_name: 'Admin',
+      user_type: 'super_admin',
+    });
     const s = ids.m_student!;
     const t = ids.m_teacher!;
+    const a = ids.m_admin!;
     const contact = await settle(await call('POST', `/users/${s}/contacts`, admin, { name: 'Aunt' }));
     const c = contact.body.id as string;
     const future = new Date(Date.now() + 86_400_000).toISOString();
@@ -808,6 +818,50 @@ describe.each(modes)('users API, $name', (mode) => {
         `/users/${t}/permissions`,
         () => ({ permissions: ['USER_IS_TEACHER'] }),
         { none: 401, teacher: 403, partner: 403, trusted: 403, admin: 200 },
+      ],
+      // A teacher holding the block, quality-issue and modify-user permissions acts on teachers, never
+      // on administrators (decision 0037): they could otherwise lock every administrator out.
+      [
+        'PUT',
+        `/users/${a}/block`,
+        undefined,
+        { none: 401, teacher: 403, partner: 403, trusted: 403, admin: 200 },
+      ],
+      [
+        'PUT',
+        `/users/${a}/unblock`,
+        undefined,
+        { none: 401, teacher: 403, partner: 403, trusted: 403, admin: 200 },
+      ],
+      [
+        'PUT',
+        `/users/${a}/set-quality-issue`,
+        () => ({ reason: 'r' }),
+        { none: 401, teacher: 403, partner: 403, trusted: 403, admin: 409 },
+      ],
+      [
+        'PUT',
+        `/users/${a}/unset-quality-issue`,
+        undefined,
+        { none: 401, teacher: 403, partner: 403, trusted: 403, admin: 409 },
+      ],
+      [
+        'PUT',
+        `/users/${a}/deactivate/schedule`,
+        () => ({ date: future }),
+        { none: 401, teacher: 403, partner: 404, trusted: 403, admin: 200 },
+      ],
+      [
+        'PUT',
+        `/users/${a}/deactivate`,
+        undefined,
+        { none: 401, teacher: 403, partner: 404, trusted: 403, admin: 200 },
+      ],
+      [
+        'PUT',
+        `/users/${a}/activate`,
+        undefined,
+        { none: 401, teacher: 403, partner: 404, trusted: 403, admin: 200 },
       ],
       [
         'PUT',

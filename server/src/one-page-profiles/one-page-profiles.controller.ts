@@ -41,7 +41,12 @@ import { Problem } from '../platform/http/problem.js';
 import type { SqlClient } from '../platform/sql/sql-client.js';
 import { SQL_CLIENT } from '../platform/tokens.js';
 import { PORTAL_NAMESPACE, uuidV5 } from '../platform/uuid.js';
-import { MARKER_PERMISSIONS, isAdmin, partnerVisibility } from '../identity/policy/policy.js';
+import {
+  MARKER_PERMISSIONS,
+  isAdmin,
+  mayReadStaffNotes,
+  partnerVisibility,
+} from '../identity/policy/policy.js';
 import { linkedStudentIdsSql } from '../identity/relations/live-link.js';
 import { UserAccess } from '../identity/user-access.js';
 import { onePageProfileAggregate } from './one-page-profile.decider.js';
@@ -190,7 +195,8 @@ type JoinedRow = OnePageProfileRow & Pick<UserRow, 'first_name' | 'last_name' | 
 const JOINED = `SELECT p.*, u.first_name, u.last_name, u.full_name, u.customer_id
                   FROM rm_one_page_profiles p JOIN rm_users u ON u.id = p.user_id`;
 
-const view = (r: JoinedRow): OnePageProfileView => ({
+/** `notes`: whether the reader may see staff notes (not parents: spec §6, decision 0037). */
+const view = (r: JoinedRow, reader: Pick<UserRow, 'permissions' | 'customer_type'>): OnePageProfileView => ({
   id: r.id,
   user_id: r.user_id,
   year_group_id: r.year_group_id,
@@ -204,7 +210,9 @@ const view = (r: JoinedRow): OnePageProfileView => ({
   least_favourite_subjects: r.least_favourite_subjects,
   hobbies: r.hobbies,
   career_aspirations: r.career_aspirations,
-  notes: r.notes,
+  notes: mayReadStaffNotes({ permissions: reader.permissions, customerType: reader.customer_type })
+    ? r.notes
+    : null,
   progress: r.progress,
   created_at: new Date(r.created_at).toISOString(),
   updated_at: new Date(r.updated_at).toISOString(),
@@ -288,7 +296,7 @@ export class OnePageProfilesController {
       `${JOINED} ${whereSql} ORDER BY u.full_name, p.id LIMIT ${size} OFFSET ${(page - 1) * size}`,
       params,
     );
-    return { items: rows.map(view), total: Number(count[0]?.total ?? 0), page, size };
+    return { items: rows.map((r) => view(r, actor)), total: Number(count[0]?.total ?? 0), page, size };
   }
 
   @Get(':id')
@@ -300,8 +308,8 @@ export class OnePageProfilesController {
     @Param('id', ParseUUIDPipe) id: string,
   ): Promise<OnePageProfileView> {
     const row = await this.byId(id);
-    await this.visibleStudent(req, row.user_id);
-    return view(row);
+    const { actor } = await this.visibleStudent(req, row.user_id);
+    return view(row, actor);
   }
 
   @Post()

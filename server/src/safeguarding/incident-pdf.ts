@@ -8,7 +8,7 @@ import {
   type DocumentUpdatedData,
 } from '../platform/collaboration/collab.protocol.js';
 import { fromBase64 } from '../platform/collaboration/document-persistence.js';
-import type { ChronologyEntryView, IncidentView } from './incidents.dto.js';
+import type { IncidentDetailsView } from './incidents.dto.js';
 
 /** The write-up's text, rebuilt from its document stream (plain `body` text and Tiptap's `default` fragment). */
 export function writeUpText(events: readonly RecordedEvent[]): string {
@@ -29,8 +29,8 @@ export function writeUpText(events: readonly RecordedEvent[]): string {
 }
 
 export interface IncidentPdfInput {
-  incident: IncidentView;
-  timeline: ChronologyEntryView[];
+  /** The reader's view (decision 0037): sections its view leaves out are left out of the PDF. */
+  incident: IncidentDetailsView;
   writeUp: string;
   /** Highest global position among the events the document was built from. */
   position: bigint;
@@ -40,12 +40,12 @@ export interface IncidentPdfInput {
 const when = (iso: string | null) =>
   iso ? new Date(iso).toISOString().replace('T', ' ').slice(0, 16) + ' UTC' : '—';
 
-/** Renders the incident, its chronology, actions, partner steps and write-up as a PDF. */
+/** Renders the incident, its chronology, actions, partner steps and write-up (those the view has) as a PDF. */
 export function renderIncidentPdf(
   input: IncidentPdfInput,
   options: { compress?: boolean } = {},
 ): Promise<Buffer> {
-  const { incident: i, timeline, writeUp, position, names } = input;
+  const { incident: i, writeUp, position, names } = input;
   const name = (id: string | null) => (id ? (names.get(id) ?? id) : '—');
   const doc = new PDFDocument({
     size: 'A4',
@@ -98,11 +98,9 @@ export function renderIncidentPdf(
   field('Reported', `${when(i.reported_at)} by ${i.reporter.name || i.reporter.id}`);
   field('Lesson', i.lesson_id ?? '—');
   field('Lead told verbally', i.lead_told_verbally ? 'yes' : 'no');
-  field(
-    'Acknowledged',
-    i.acknowledged_at ? `${when(i.acknowledged_at)} by ${name(i.acknowledged_by)}` : 'not yet',
-  );
-  field('Assigned lead', name(i.assigned_lead_id));
+  const acknowledgedBy = i.acknowledged_by !== undefined ? ` by ${name(i.acknowledged_by)}` : '';
+  field('Acknowledged', i.acknowledged_at ? `${when(i.acknowledged_at)}${acknowledgedBy}` : 'not yet');
+  if (i.assigned_lead_id !== undefined) field('Assigned lead', name(i.assigned_lead_id));
   if (i.escalated_at) field('Escalated', when(i.escalated_at));
   if (i.closed_at) field('Closed', when(i.closed_at));
   heading('Description');
@@ -110,31 +108,39 @@ export function renderIncidentPdf(
   heading('Immediate action taken');
   doc.text(i.immediate_action || '—');
 
-  heading('Actions');
-  const actions = i.actions as {
-    description: string;
-    assignee_id: string;
-    due_date: string;
-    referral: { agency: string; reference: string | null } | null;
-  }[];
-  if (actions.length === 0) doc.fontSize(10).text('None recorded.');
-  for (const a of actions) {
-    const referral = a.referral
-      ? ` — referral to ${a.referral.agency}${a.referral.reference ? ` (ref. ${a.referral.reference})` : ''}`
-      : '';
-    doc.fontSize(10).text(`• ${a.description} — ${name(a.assignee_id)}, due ${a.due_date}${referral}`);
+  if (i.actions) {
+    heading('Actions');
+    const actions = i.actions as {
+      description: string;
+      assignee_id?: string;
+      due_date: string;
+      referral: { agency: string; reference?: string | null } | null;
+    }[];
+    if (actions.length === 0) doc.fontSize(10).text('None recorded.');
+    for (const a of actions) {
+      const referral = a.referral
+        ? ` — referral to ${a.referral.agency}${a.referral.reference ? ` (ref. ${a.referral.reference})` : ''}`
+        : '';
+      const who = a.assignee_id !== undefined ? ` — ${name(a.assignee_id)},` : ',';
+      doc.fontSize(10).text(`• ${a.description}${who} due ${a.due_date}${referral}`);
+    }
   }
 
-  heading('Partner');
-  const steps = [
-    ...(i.partner_informed as { at: string; text: string }[]).map((s) => ({ ...s, label: 'Informed' })),
-    ...(i.partner_feedback as { at: string; text: string }[]).map((s) => ({ ...s, label: 'Feedback' })),
-  ];
-  if (steps.length === 0) doc.fontSize(10).text('Not informed yet.');
-  for (const s of steps) doc.fontSize(10).text(`${s.label}, ${when(s.at)}: ${s.text}`);
+  if (i.partner_informed && i.partner_feedback) {
+    heading('Partner');
+    const steps = [
+      ...(i.partner_informed as { at: string; text?: string }[]).map((s) => ({ ...s, label: 'Informed' })),
+      ...(i.partner_feedback as { at: string; text?: string }[]).map((s) => ({ ...s, label: 'Feedback' })),
+    ];
+    if (steps.length === 0) doc.fontSize(10).text('Not informed yet.');
+    for (const s of steps)
+      doc.fontSize(10).text(`${s.label}, ${when(s.at)}${s.text !== undefined ? `: ${s.text}` : ''}`);
+  }
 
-  heading('Chronology');
-  for (const t of timeline) doc.fontSize(10).text(`${when(t.occurred_at)} — ${t.kind}: ${t.summary}`);
+  if (i.timeline) {
+    heading('Chronology');
+    for (const t of i.timeline) doc.fontSize(10).text(`${when(t.occurred_at)} — ${t.kind}: ${t.summary}`);
+  }
 
   heading('Write-up');
   doc.fontSize(10).text(writeUp || 'No write-up yet.');

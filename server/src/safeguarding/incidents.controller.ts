@@ -54,6 +54,7 @@ import {
   CorrectionBody,
   IncidentDetailsView,
   IncidentPage,
+  PartnerIncidentPage,
   IncidentViewsPage,
   IncidentWritten,
   ListIncidentsQuery,
@@ -74,9 +75,11 @@ import {
   PARTNER_SEE,
   REPORTER_PERMISSIONS,
   SEE_PERMISSIONS,
-  mayReadIncident,
+  incidentAudience,
+  incidentViewFor,
   reportRefusal,
 } from './safeguarding-access.js';
+import type { IncidentAudience } from './incidents.dto.js';
 import { StudentLinks } from './student-links.js';
 import { INCIDENT_DOCUMENT_KIND } from './safeguarding.setup.js';
 
@@ -84,6 +87,18 @@ const FORBIDDEN = 'You do not have permission to do this';
 const NOT_FOUND = 'Incident not found';
 /** Matches no customer: a partner without a customer sees nothing. */
 const NO_CUSTOMER = '00000000-0000-0000-0000-000000000000';
+/** How a read of the details is recorded in the views log, by the reader's view. */
+const VIEWED_VIA: Record<IncidentAudience, ViewedVia> = {
+  case: 'details',
+  partner: 'partner',
+  reporter: 'reporter',
+};
+
+/** The risk level the reporter chose (the report event), whatever a lead changed it to since. */
+function reportedRiskLevel(events: readonly { type: string; data: unknown }[]): string | undefined {
+  const report = events.find((e) => e.type === 'SafeguardingIncidentReported');
+  return (report?.data as { riskLevel?: string } | undefined)?.riskLevel;
+}
 
 /**
  * Safeguarding incidents (docs/decisions/0025-safeguarding-workflow-api.md): report, the workflow's
@@ -113,11 +128,18 @@ export class IncidentsController {
 
   @Get('partner')
   @RequirePermissions(...PARTNER_SEE)
-  @ApiOkResponse({ type: IncidentPage, description: "Incidents about the partner's own customer's students" })
-  async partnerList(@Req() req: AuthenticatedRequest, @Query() q: ListIncidentsQuery): Promise<IncidentPage> {
+  @ApiOkResponse({
+    type: PartnerIncidentPage,
+    description: "Incidents about the partner's own customer's students, as partner views (decision 0037)",
+  })
+  async partnerList(
+    @Req() req: AuthenticatedRequest,
+    @Query() q: ListIncidentsQuery,
+  ): Promise<PartnerIncidentPage> {
     if (!isPartner(req.actor!.permissions)) throw new Problem(HttpStatus.FORBIDDEN, FORBIDDEN);
     const me = await this.users.byId(req.actor!.userId);
-    return this.incidents.list({ ...q, customer_id: undefined }, me?.customer_id ?? NO_CUSTOMER);
+    const page = await this.incidents.list({ ...q, customer_id: undefined }, me?.customer_id ?? NO_CUSTOMER);
+    return { ...page, items: page.items.map((i) => incidentViewFor('partner', i)) };
   }
 
   @Get('reportable-students')
@@ -185,26 +207,25 @@ export class IncidentsController {
   @RequirePermissions(...SEE_PERMISSIONS, ...REPORTER_PERMISSIONS)
   @ApiOkResponse({
     type: IncidentDetailsView,
-    description: 'The read is recorded (SafeguardingIncidentViewed)',
+    description:
+      'The read is recorded (SafeguardingIncidentViewed). Safeguarding staff get the case, partners the ' +
+      'partner view, a reporter without access what they reported and its status (decision 0037)',
   })
   @ApiNotFoundResponse({ description: NOT_FOUND })
   async details(
     @Req() req: AuthenticatedRequest,
     @Param('id', ParseUUIDPipe) id: string,
   ): Promise<IncidentDetailsView> {
-    const row = await this.readable(req, id);
-    const perms = req.actor!.permissions;
-    await this.recordView(
-      req,
-      id,
-      hasSafeguardingAccess(perms)
-        ? 'details'
-        : row.reporter_id === req.actor!.userId
-          ? 'reporter'
-          : 'partner',
-    );
+    const { row, audience } = await this.readable(req, id);
+    await this.recordView(req, id, VIEWED_VIA[audience]);
     const [view] = await this.incidents.views([row]);
-    return { ...view!, timeline: await this.incidents.timeline(id) };
+    return incidentViewFor(audience, view!, {
+      timeline: audience === 'reporter' ? undefined : await this.incidents.timeline(id),
+      reportedRiskLevel:
+        audience === 'reporter'
+          ? reportedRiskLevel(await this.store.readStream(incidentStream(id)))
+          : undefined,
+    });
   }
 
   @Get(':id/pdf')
@@ -219,7 +240,7 @@ export class IncidentsController {
     @Param('id', ParseUUIDPipe) id: string,
     @Res({ passthrough: true }) res: Response,
   ): Promise<StreamableFile> {
-    const row = await this.readable(req, id);
+    const { row, audience } = await this.readable(req, id);
     await this.recordView(req, id, 'pdf');
     const [incidentEvents, writeUpEvents] = await Promise.all([
       this.store.readStream(incidentStream(id)),
@@ -229,11 +250,18 @@ export class IncidentsController {
       (max, e) => (e.position > max ? e.position : max),
       0n,
     );
-    const [incident] = await this.incidents.views([row]);
-    const people = [row.acknowledged_by, row.assigned_lead_id, ...row.actions.map((a) => a.assignee_id)];
+    const [full] = await this.incidents.views([row]);
+    // The PDF holds what the reader's view holds, no more (decision 0037).
+    const incident = incidentViewFor(audience, full!, {
+      timeline: audience === 'reporter' ? undefined : await this.incidents.timeline(id),
+      reportedRiskLevel: reportedRiskLevel(incidentEvents),
+    });
+    const people =
+      audience === 'case'
+        ? [row.acknowledged_by, row.assigned_lead_id, ...row.actions.map((a) => a.assignee_id)]
+        : [];
     const buffer = await renderIncidentPdf({
-      incident: incident!,
-      timeline: await this.incidents.timeline(id),
+      incident,
       writeUp: writeUpText(writeUpEvents),
       position,
       names: await this.incidents.userNames(people.filter((p): p is string => !!p)),
@@ -606,19 +634,20 @@ export class IncidentsController {
     return row;
   }
 
-  /** The incident if this user may read it; 404 otherwise (no hint that it exists). */
-  private async readable(req: AuthenticatedRequest, id: string): Promise<IncidentRow> {
+  /** The incident and the view this user gets of it; 404 when they may not read it (no hint it exists). */
+  private async readable(
+    req: AuthenticatedRequest,
+    id: string,
+  ): Promise<{ row: IncidentRow; audience: IncidentAudience }> {
     const actor = req.actor!;
     const row = await this.existing(id);
     const me = isPartner(actor.permissions) ? await this.users.byId(actor.userId) : null;
-    if (
-      !mayReadIncident(
-        { userId: actor.userId, permissions: actor.permissions, customerId: me?.customer_id ?? null },
-        row,
-      )
-    )
-      throw new Problem(HttpStatus.NOT_FOUND, NOT_FOUND);
-    return row;
+    const audience = incidentAudience(
+      { userId: actor.userId, permissions: actor.permissions, customerId: me?.customer_id ?? null },
+      row,
+    );
+    if (!audience) throw new Problem(HttpStatus.NOT_FOUND, NOT_FOUND);
+    return { row, audience };
   }
 
   private async recordView(req: AuthenticatedRequest, incidentId: string, via: ViewedVia): Promise<void> {

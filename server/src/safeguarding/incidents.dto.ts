@@ -220,13 +220,86 @@ export class ChronologyEntryView {
   @ApiProperty({ nullable: true, type: String }) actor_id!: string | null;
 }
 
-export class IncidentDetailsView extends IncidentView {
-  @ApiProperty({ type: [ChronologyEntryView], description: "The incident's steps, by when they happened" })
-  timeline!: ChronologyEntryView[];
+/** Who reads an incident, and so which view they get (docs/decisions/0037-first-user-trust-access.md). */
+export const INCIDENT_AUDIENCES = ['case', 'partner', 'reporter'] as const;
+export type IncidentAudience = (typeof INCIDENT_AUDIENCES)[number];
+
+const CASE_ONLY = 'Safeguarding staff only (absent in the partner and reporter views)';
+const NOT_FOR_REPORTER = 'Absent in the reporter view';
+
+/**
+ * An incident as its reader may see it: safeguarding staff the whole case ('case', every field of
+ * IncidentView); partners who see their customer's reports the facts, the steps and what was done
+ * without the lead's case notes ('partner'); a reporter without safeguarding access what they reported
+ * and its status ('reporter'). Fields a view leaves out are absent.
+ */
+export class ReaderIncidentView {
+  @ApiProperty({ enum: INCIDENT_AUDIENCES, description: 'Which view this is' }) audience!: IncidentAudience;
+  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty({ enum: INCIDENT_STATUSES }) status!: string;
+  @ApiProperty({
+    enum: RISK_LEVELS,
+    description: 'The current level; in the reporter view, the level they reported',
+  })
+  risk_level!: string;
+  @ApiProperty({ type: NamedRef }) reporter!: NamedRef;
+  @ApiProperty({ type: [NamedRef] }) students!: NamedRef[];
+  @ApiPropertyOptional({ type: [String], description: NOT_FOR_REPORTER }) customer_ids?: string[];
+  @ApiProperty({ type: [NamedRef] }) types!: NamedRef[];
+  @ApiProperty() occurred_at!: string;
+  @ApiProperty() reported_at!: string;
+  @ApiProperty({ nullable: true, type: String }) lesson_id!: string | null;
+  @ApiProperty() description!: string;
+  @ApiProperty() immediate_action!: string;
+  @ApiProperty() lead_told_verbally!: boolean;
+  @ApiProperty({ nullable: true, type: String }) acknowledged_at!: string | null;
+  @ApiPropertyOptional({ nullable: true, type: String, description: CASE_ONLY }) acknowledged_by?:
+    string | null;
+  @ApiPropertyOptional({ nullable: true, type: String, description: CASE_ONLY }) assigned_lead_id?:
+    string | null;
+  @ApiPropertyOptional({ nullable: true, type: NamedRef, description: CASE_ONLY })
+  assigned_lead?: NamedRef | null;
+  @ApiPropertyOptional({ nullable: true, type: String, description: CASE_ONLY }) escalated_at?: string | null;
+  @ApiProperty({ nullable: true, type: String }) closed_at!: string | null;
+  @ApiPropertyOptional({
+    type: 'array',
+    items: { type: 'object' },
+    description:
+      'Partner view: id, description, due_date, added_at and the referral agency only (no reference, no ' +
+      'assignee). Absent in the reporter view',
+  })
+  actions?: unknown[];
+  @ApiPropertyOptional({
+    type: 'array',
+    items: { type: 'object' },
+    description: "Partner view: when only (not the lead's note). Absent in the reporter view",
+  })
+  partner_informed?: unknown[];
+  @ApiPropertyOptional({ type: 'array', items: { type: 'object' }, description: NOT_FOR_REPORTER })
+  partner_feedback?: unknown[];
+  @ApiProperty({ description: "Global position of the incident's last event" }) position!: string;
+}
+
+export class IncidentDetailsView extends ReaderIncidentView {
+  @ApiPropertyOptional({
+    type: [ChronologyEntryView],
+    description:
+      "The incident's steps, by when they happened. Partner view: without escalations, claims and the " +
+      "lead's reasons and notes. Absent in the reporter view",
+  })
+  timeline?: ChronologyEntryView[];
 }
 
 export class IncidentPage {
   @ApiProperty({ type: [IncidentView] }) items!: IncidentView[];
+  @ApiProperty() total!: number;
+  @ApiProperty() page!: number;
+  @ApiProperty() size!: number;
+}
+
+export class PartnerIncidentPage {
+  @ApiProperty({ type: [ReaderIncidentView], description: "Partner views (audience 'partner')" })
+  items!: ReaderIncidentView[];
   @ApiProperty() total!: number;
   @ApiProperty() page!: number;
   @ApiProperty() size!: number;

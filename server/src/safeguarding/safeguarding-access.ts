@@ -1,3 +1,4 @@
+import type { IncidentActionRow, IncidentStepRow } from '@portal/projections';
 import {
   MARKER_PERMISSIONS,
   PARTNER,
@@ -7,6 +8,13 @@ import {
   isInternal,
   isPartner,
 } from '../identity/policy/policy.js';
+import type {
+  ChronologyEntryView,
+  IncidentAudience,
+  IncidentDetailsView,
+  IncidentView,
+  ReaderIncidentView,
+} from './incidents.dto.js';
 
 /**
  * Who may do what with safeguarding incidents (docs/decisions/0024-safeguarding-access-tiers.md).
@@ -81,17 +89,28 @@ export interface Reader {
 }
 
 /**
- * May this user read this incident? Users with safeguarding access (and leads); the reporter (their own
- * report); a partner with SEE_SAFEGUARDING_INCIDENT_REPORTS when a student of the incident belongs to
- * their customer.
+ * Which view of this incident this user gets, or null when they may not read it (decision 0037):
+ * - 'case': users with safeguarding access (and leads), the whole record;
+ * - 'partner': a partner with SEE_SAFEGUARDING_INCIDENT_REPORTS when a student of the incident belongs to
+ *   their customer: the facts, the steps and what was done, without the lead's case notes;
+ * - 'reporter': whoever reported it (without access of their own): what they reported and its status.
  */
+export function incidentAudience(
+  reader: Reader,
+  incident: { reporter_id: string; customer_ids: string[] },
+): IncidentAudience | null {
+  if (hasSafeguardingAccess(reader.permissions)) return 'case';
+  if (partnerMaySeeIncident(reader, incident)) return 'partner';
+  if (incident.reporter_id === reader.userId) return 'reporter';
+  return null;
+}
+
+/** May this user read this incident at all (in one of the views of `incidentAudience`)? */
 export function mayReadIncident(
   reader: Reader,
   incident: { reporter_id: string; customer_ids: string[] },
 ): boolean {
-  if (hasSafeguardingAccess(reader.permissions)) return true;
-  if (incident.reporter_id === reader.userId) return true;
-  return partnerMaySeeIncident(reader, incident);
+  return incidentAudience(reader, incident) !== null;
 }
 
 export function partnerMaySeeIncident(reader: Reader, incident: { customer_ids: string[] }): boolean {
@@ -101,4 +120,85 @@ export function partnerMaySeeIncident(reader: Reader, incident: { customer_ids: 
     reader.customerId !== null &&
     incident.customer_ids.includes(reader.customerId)
   );
+}
+
+/**
+ * The partner's chronology: steps the school may know of, with the lead's own words replaced where they
+ * are case notes (risk reasons, correction reasons, the note on informing the partner, reopening
+ * reasons). Escalations and claims (internal triage) and any kind not named here are left out.
+ */
+const PARTNER_TIMELINE: Readonly<Record<string, 'as-is' | { summary: string }>> = {
+  reported: 'as-is',
+  acknowledged: 'as-is',
+  under_review: 'as-is',
+  action: 'as-is',
+  referral: 'as-is',
+  partner_informed: { summary: 'Partner informed' },
+  partner_feedback: 'as-is',
+  risk_changed: { summary: 'Risk level changed' },
+  corrected: { summary: 'Record corrected' },
+  closed: 'as-is',
+  reopened: { summary: 'Reopened' },
+};
+
+function partnerTimeline(timeline: readonly ChronologyEntryView[]): ChronologyEntryView[] {
+  return timeline.flatMap((entry) => {
+    const rule = PARTNER_TIMELINE[entry.kind];
+    if (rule === undefined) return [];
+    return [{ ...entry, summary: rule === 'as-is' ? entry.summary : rule.summary, actor_id: null }];
+  });
+}
+
+/**
+ * An incident as `audience` may read it. `reportedRiskLevel`: the level the reporter chose (the
+ * reporter view shows what they reported, not the lead's later assessment). `timeline`: the
+ * incident's chronology, for the details (the lists have none).
+ */
+export function incidentViewFor(
+  audience: IncidentAudience,
+  incident: IncidentView,
+  options: { timeline?: readonly ChronologyEntryView[]; reportedRiskLevel?: string } = {},
+): IncidentDetailsView {
+  const timeline = options.timeline ? [...options.timeline] : undefined;
+  if (audience === 'case') return { audience, ...incident, ...(timeline ? { timeline } : {}) };
+  const reported: ReaderIncidentView = {
+    audience,
+    id: incident.id,
+    status: incident.status,
+    risk_level: incident.risk_level,
+    reporter: incident.reporter,
+    students: incident.students,
+    types: incident.types,
+    occurred_at: incident.occurred_at,
+    reported_at: incident.reported_at,
+    lesson_id: incident.lesson_id,
+    description: incident.description,
+    immediate_action: incident.immediate_action,
+    lead_told_verbally: incident.lead_told_verbally,
+    acknowledged_at: incident.acknowledged_at,
+    closed_at: incident.closed_at,
+    position: incident.position,
+  };
+  if (audience === 'reporter')
+    return { ...reported, risk_level: options.reportedRiskLevel ?? incident.risk_level };
+  return {
+    ...reported,
+    customer_ids: incident.customer_ids,
+    // What was done, and that a referral was made and to whom; not the agency's reference (the lead's
+    // handle on the case) nor who on the staff is assigned.
+    actions: (incident.actions as IncidentActionRow[]).map((a) => ({
+      id: a.id,
+      description: a.description,
+      due_date: a.due_date,
+      added_at: a.added_at,
+      referral: a.referral ? { agency: a.referral.agency } : null,
+    })),
+    partner_informed: (incident.partner_informed as IncidentStepRow[]).map((p) => ({ at: p.at })),
+    // The school's own feedback.
+    partner_feedback: (incident.partner_feedback as IncidentStepRow[]).map((p) => ({
+      at: p.at,
+      text: p.text,
+    })),
+    ...(timeline ? { timeline: partnerTimeline(timeline) } : {}),
+  };
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import type { RecordedEvent } from '../platform/event-store/event-store.js';
 import { RoomPolicy } from '../platform/live/room-policy.js';
 import { canonicalJson, linkEvents, verifyChain } from './hash-chain.js';
-import { reportRefusal, mayReadIncident } from './safeguarding-access.js';
+import { incidentAudience, mayReadIncident, reportRefusal } from './safeguarding-access.js';
 import { registerSafeguardingLiveRules } from './safeguarding-live.js';
 
 const OAK = 'oak';
@@ -65,35 +65,43 @@ describe('who may report', () => {
 describe('who may read an incident', () => {
   const incident = { reporter_id: 'teacher', customer_ids: [OAK] };
   it.each([
-    ['an admin without safeguarding access', 'a', perms('USER_IS_ADMIN'), null, false],
-    ['an admin with safeguarding access', 'a', perms('USER_IS_ADMIN', 'CAN_ACCESS_SAFEGUARDING'), null, true],
-    ['a lead', 'l', perms('USER_IS_TEACHER', 'CAN_LEAD_SAFEGUARDING'), null, true],
-    ['the reporter', 'teacher', perms('USER_IS_TEACHER'), null, true],
-    ['another teacher', 't2', perms('USER_IS_TEACHER'), null, false],
+    ['an admin without safeguarding access', 'a', perms('USER_IS_ADMIN'), null, null],
+    [
+      'an admin with safeguarding access',
+      'a',
+      perms('USER_IS_ADMIN', 'CAN_ACCESS_SAFEGUARDING'),
+      null,
+      'case',
+    ],
+    ['a lead', 'l', perms('USER_IS_TEACHER', 'CAN_LEAD_SAFEGUARDING'), null, 'case'],
+    ['the reporter (no access of their own)', 'teacher', perms('USER_IS_TEACHER'), null, 'reporter'],
+    ['another teacher', 't2', perms('USER_IS_TEACHER'), null, null],
     [
       'a partner who sees reports, own customer',
       'p',
       perms('USER_IS_PARTNER', 'PARTNER_CAN_SEE_SAFEGUARDING_INCIDENT_REPORTS'),
       OAK,
-      true,
+      'partner',
     ],
     [
       'a partner who sees reports, other customer',
       'p',
       perms('USER_IS_PARTNER', 'PARTNER_CAN_SEE_SAFEGUARDING_INCIDENT_REPORTS'),
       ELM,
-      false,
+      null,
     ],
-    ['a partner without the permission', 'p', perms('USER_IS_PARTNER'), OAK, false],
+    ['a partner without the permission', 'p', perms('USER_IS_PARTNER'), OAK, null],
     [
       'a partner holding an internal safeguarding name',
       'p',
       perms('USER_IS_PARTNER', 'CAN_ACCESS_SAFEGUARDING'),
       ELM,
-      false,
+      null,
     ],
-  ])('%s', (_name, userId, permissions, customerId, expected) => {
-    expect(mayReadIncident({ userId, permissions, customerId }, incident)).toBe(expected);
+  ] as const)('%s: %s view', (_name, userId, permissions, customerId, expected) => {
+    // Which view (decision 0037): the case for safeguarding staff, the partner view, the reporter view.
+    expect(incidentAudience({ userId, permissions, customerId }, incident)).toBe(expected);
+    expect(mayReadIncident({ userId, permissions, customerId }, incident)).toBe(expected !== null);
   });
 });
 

@@ -5,6 +5,7 @@ import {
   type Answer,
   type TestPortal,
 } from '../platform/testing/portal-harness.js';
+import { pdfText } from './testing-pdf-text.js';
 
 /** Roles of the authorization matrix (docs/decisions/0024-safeguarding-access-tiers.md). */
 const ROLES = [
@@ -446,6 +447,109 @@ describe.each(portalModes)('safeguarding API, $name', (mode) => {
     expect(elmItems.every((i) => i.customer_ids.includes(id.elm))).toBe(true);
     const oakIncident = oakItems[0] as unknown as { id: string };
     expect((await as('partnerElm', 'GET', `/safeguarding-incidents/${oakIncident.id}`)).status).toBe(404);
+  });
+
+  it('gives each reader their view: leads the case, partners no case notes, the reporter what they reported', async () => {
+    const { settle } = portal;
+    const incident = (await settle(await report('teacher', { risk_level: 'low' }))).body.id as string;
+    const step = (path: string, body: unknown = {}) =>
+      as('lead', 'POST', `/safeguarding-incidents/${incident}/${path}`, body);
+    await settle(await step('acknowledge'));
+    await settle(await step('review'));
+    await settle(
+      await step('actions', {
+        description: 'Referral for early help',
+        assignee_id: id.lead,
+        due_date: '2026-12-03',
+        referral_agency: "Children's services",
+        referral_reference: 'CS-REF-9876',
+      }),
+    );
+    await settle(await step('risk', { risk_level: 'high', reason: 'RISK-REASON sibling disclosed more' }));
+    await settle(await step('partner-informed', { method: 'phone', note: 'CONTACT-NOTE head was evasive' }));
+    const last = await settle(await step('partner-feedback', { feedback: 'School knows the family' }));
+    const position = last.body.position as string;
+    const read = (role: Role) =>
+      as(role, 'GET', `/safeguarding-incidents/${incident}`, undefined, position).then((a) => a.body);
+    const pdf = async (role: Role) => {
+      const res = await fetch(`${portal.base}/api/v1/safeguarding-incidents/${incident}/pdf`, {
+        headers: { RequestVerificationToken: token[role]! },
+      });
+      expect(res.status).toBe(200);
+      return pdfText(Buffer.from(await res.arrayBuffer()));
+    };
+    const CASE_NOTES = ['CS-REF-9876', 'RISK-REASON', 'CONTACT-NOTE'];
+    const seen = (text: string) => CASE_NOTES.filter((n) => text.includes(n));
+
+    // Safeguarding staff: the whole case.
+    const lead = await read('lead');
+    expect(lead).toMatchObject({
+      audience: 'case',
+      risk_level: 'high',
+      assigned_lead_id: id.lead,
+      actions: [{ referral: { agency: "Children's services", reference: 'CS-REF-9876' } }],
+    });
+    expect(seen(JSON.stringify(lead))).toEqual(CASE_NOTES);
+    expect(seen(await pdf('lead'))).toEqual(CASE_NOTES);
+
+    // The reporter (a teacher without safeguarding access): what they reported and its status.
+    const reporter = await read('teacher');
+    expect(Object.keys(reporter).sort()).toEqual(
+      [
+        'audience',
+        'id',
+        'status',
+        'risk_level',
+        'reporter',
+        'students',
+        'types',
+        'occurred_at',
+        'reported_at',
+        'lesson_id',
+        'description',
+        'immediate_action',
+        'lead_told_verbally',
+        'acknowledged_at',
+        'closed_at',
+        'position',
+      ].sort(),
+    );
+    expect(reporter).toMatchObject({ audience: 'reporter', status: 'partner_feedback', risk_level: 'low' });
+    const reporterPdf = await pdf('teacher');
+    expect(seen(reporterPdf)).toEqual([]);
+    expect(reporterPdf).not.toContain("Children's services");
+    expect(reporterPdf).toContain('Came in hungry again, no coat');
+
+    // Partners who see their school's reports (decision 0037): what was done and that a referral was
+    // made, to which agency; not its reference, the lead's reasons and notes, nor who is assigned.
+    const partner = await read('partnerSee');
+    expect(partner).toMatchObject({
+      audience: 'partner',
+      risk_level: 'high',
+      actions: [{ description: 'Referral for early help', referral: { agency: "Children's services" } }],
+      partner_feedback: [{ text: 'School knows the family' }],
+    });
+    for (const key of ['assigned_lead_id', 'assigned_lead', 'acknowledged_by', 'escalated_at'])
+      expect([key, key in partner]).toEqual([key, false]);
+    expect(seen(JSON.stringify(partner))).toEqual([]);
+    expect((partner.timeline as { kind: string; summary: string }[]).map((t) => [t.kind, t.summary])).toEqual(
+      [
+        ['reported', 'Came in hungry again, no coat'],
+        ['acknowledged', 'Acknowledged by a safeguarding lead'],
+        ['under_review', 'Review started'],
+        ['referral', "Referral to Children's services: Referral for early help (due 2026-12-03)"],
+        ['risk_changed', 'Risk level changed'],
+        ['partner_informed', 'Partner informed'],
+        ['partner_feedback', 'School knows the family'],
+      ],
+    );
+    const partnerPdf = await pdf('partnerSee');
+    expect(seen(partnerPdf)).toEqual([]);
+    expect(partnerPdf).toContain("referral to Children's services");
+    const list = await as('partnerSee', 'GET', '/safeguarding-incidents/partner?size=500');
+    const listed = (list.body.items as Record<string, unknown>[]).find((i) => i.id === incident)!;
+    expect(listed).toMatchObject({ audience: 'partner' });
+    expect(seen(JSON.stringify(listed))).toEqual([]);
   });
 
   it('verifies the hash chain and detects an event edited in the database', async () => {

@@ -59,20 +59,22 @@ export interface NamedRef {
   name: string;
 }
 
+/** In a partner's view an action has no assignee and its referral no reference (ADR 0037). */
 export interface IncidentAction {
   id: string;
   description: string;
-  assignee_id: string;
+  assignee_id?: string;
   due_date: string;
-  referral: { agency: string; reference: string | null } | null;
-  added_by: string | null;
+  referral: { agency: string; reference?: string | null } | null;
+  added_by?: string | null;
   added_at: string;
 }
 
+/** In a partner's view, "partner informed" steps carry only when (not the lead's note). */
 export interface IncidentStep {
   at: string;
-  by: string | null;
-  text: string;
+  by?: string | null;
+  text?: string;
 }
 
 export interface Incident {
@@ -111,8 +113,24 @@ export interface ChronologyEntry {
   actor_id: string | null;
 }
 
-export interface IncidentDetails extends Incident {
-  timeline: ChronologyEntry[];
+/** Which view of an incident the server answered (ADR 0037). */
+export type IncidentAudience = 'case' | 'partner' | 'reporter';
+
+/** Safeguarding staff only: absent in a partner's and a reporter's view. */
+type CaseOnly = 'acknowledged_by' | 'assigned_lead_id' | 'assigned_lead' | 'escalated_at';
+/** Absent in a reporter's view (what they reported and its status, nothing more). */
+type NotForReporter = 'customer_ids' | 'actions' | 'partner_informed' | 'partner_feedback';
+
+/**
+ * An incident as its reader may see it: the whole case for safeguarding staff ('case'), the partner
+ * view, or the reporter view. The triage list's items are whole cases (no `audience`).
+ */
+export type ReaderIncident = Omit<Incident, CaseOnly | NotForReporter> &
+  Partial<Pick<Incident, CaseOnly | NotForReporter>> & { audience?: IncidentAudience };
+
+export interface IncidentDetails extends ReaderIncident {
+  /** Absent in a reporter's view; a partner's has no escalations, claims or the lead's notes. */
+  timeline?: ChronologyEntry[];
 }
 
 export interface Page<T> {
@@ -178,7 +196,7 @@ export const safeguardingApi = {
   list: (filters: IncidentFilters) =>
     apiRequest<Page<Incident>>(`${BASE}/`, { query: filters as unknown as Query }),
   partnerList: (page: number, size: number) =>
-    apiRequest<Page<Incident>>(`${BASE}/partner`, { query: { page, size } }),
+    apiRequest<Page<ReaderIncident>>(`${BASE}/partner`, { query: { page, size } }),
   get: (id: string) => apiRequest<IncidentDetails>(`${BASE}/${encodeURIComponent(id)}`),
   views: (id: string) =>
     apiRequest<Page<IncidentViewEntry>>(`${BASE}/${encodeURIComponent(id)}/views`, { query: { size: 100 } }),

@@ -4,7 +4,7 @@ import type { Aggregate } from '../../platform/event-store/aggregate.js';
 import { Commands } from '../../platform/event-store/commands.js';
 import type { EventMetadata } from '../../platform/event-store/event-store.js';
 import { PersonalDataVault } from '../../platform/personal-data/personal-data-vault.js';
-import { userAggregate, type UserCommand, type UserState } from '../user.decider.js';
+import { userAggregateFor, type CommandIssuer, type UserCommand, type UserState } from '../user.decider.js';
 import type { UserEvent, UserEventType } from '../user.events.js';
 
 export interface CommandResult {
@@ -30,15 +30,14 @@ const ENDS_SESSIONS: ReadonlySet<UserEventType> = new Set([
  */
 @Injectable()
 export class UserCommands {
-  private readonly aggregate: Aggregate<UserState, UserCommand, UserEvent>;
+  private readonly hooks: Pick<Aggregate<UserState, UserCommand, UserEvent>, 'beforeAppend' | 'afterAppend'>;
 
   constructor(
     private readonly commands: Commands,
     sessions: SessionService,
     vault: PersonalDataVault,
   ) {
-    this.aggregate = {
-      ...userAggregate,
+    this.hooks = {
       beforeAppend: async ({ id, events }) => {
         if (events.some((e) => e.type === 'UserPersonalDataErased')) await vault.erase(id);
       },
@@ -48,8 +47,17 @@ export class UserCommands {
     };
   }
 
-  async run(command: UserCommand, metadata: Partial<EventMetadata>): Promise<CommandResult> {
-    const { position } = await this.commands.run(this.aggregate, command, metadata);
+  /**
+   * `issuer` is who sends the command (the signed-in user, or 'system' for the scheduler, mailed links
+   * and invitations); the decider's rules about who may act on whom use it (decision 0037).
+   */
+  async run(
+    command: UserCommand,
+    metadata: Partial<EventMetadata>,
+    issuer: CommandIssuer,
+  ): Promise<CommandResult> {
+    const aggregate = { ...userAggregateFor(issuer), ...this.hooks };
+    const { position } = await this.commands.run(aggregate, command, metadata);
     return { position };
   }
 }

@@ -8,6 +8,7 @@ import { MARKER_PERMISSIONS, isAdmin } from '../policy/policy.js';
 import { UserAccess, forbidden } from '../user-access.js';
 import { listFilterFor } from '../user-list-filter.js';
 import { ContactView } from '../users.dto.js';
+import { rowFor, rowsFor } from '../user.view.js';
 import { UsersReadModel } from '../users.read.js';
 import { ExportUsersQuery } from './csv.dto.js';
 import { sendTable } from './tabular.js';
@@ -87,7 +88,12 @@ export class StudentContactsController {
     const actor = await this.access.actorRow(req);
     const filter = listFilterFor(actor, { ...q, type: ['students'] });
     const { rows, total } = await this.users.list(filter);
-    return { items: rows.map(studentWithContacts), total, page: filter.page, size: filter.size };
+    return {
+      items: rows.map((r) => studentWithContacts(rowFor(actor, r))),
+      total,
+      page: filter.page,
+      size: filter.size,
+    };
   }
 
   @Get('students/overview/report')
@@ -102,7 +108,7 @@ export class StudentContactsController {
       asExcel: q.as_excel ?? false,
       sheetName: 'Student contacts',
       columns: STUDENT_CONTACT_COLUMNS,
-      rows: contactLines(this.users.stream(filter)),
+      rows: contactLines(rowsFor(actor, this.users.stream(filter))),
     });
   }
 
@@ -126,7 +132,7 @@ export class StudentContactsController {
       asExcel: q.as_excel ?? false,
       sheetName: 'Student contacts',
       columns: STUDENT_CONTACT_COLUMNS,
-      rows: contactLines(this.users.stream(filter)),
+      rows: contactLines(rowsFor(actor, this.users.stream(filter))),
     });
   }
 }

@@ -1,5 +1,5 @@
 import type { UserEvent, UserImpersonatedData } from '../user.events.js';
-import { userAggregate, type UserState } from '../user.decider.js';
+import { userStreamShape, type UserState } from '../user.decider.js';
 import { isAdmin } from '../policy/policy.js';
 import { DomainError, type ErrorKind } from '../../platform/domain/domain-error.js';
 import type { Aggregate } from '../../platform/event-store/aggregate.js';
@@ -44,9 +44,9 @@ export function decideImpersonation(command: ImpersonateUser, state: UserState):
 
 /** Impersonation is decided on the target user's own stream (`UserImpersonated`), with its own rules. */
 export const impersonationAggregate: Aggregate<UserState, ImpersonateUser, UserEvent> = {
-  stream: userAggregate.stream,
+  stream: userStreamShape.stream,
   idOf: (command) => command.userId,
-  initialState: userAggregate.initialState,
-  evolve: userAggregate.evolve,
+  initialState: userStreamShape.initialState,
+  evolve: userStreamShape.evolve,
   decide: decideImpersonation,
 };

@@ -332,6 +332,8 @@ export class PartnerRegistrationController extends InvitationBase {
           },
         },
         metadata,
+        // The invitation (sent by someone allowed to) creates the partner user.
+        'system',
       )
       .catch((e: unknown) => {
         if (isDomainError(e, 'conflict'))

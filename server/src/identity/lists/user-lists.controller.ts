@@ -7,9 +7,9 @@ import type { UserRow } from '@portal/projections';
 import { AnyAuthenticatedUser, RequirePermissions } from '../../platform/auth/public.decorator.js';
 import type { AuthenticatedRequest } from '../../platform/auth/request-context.js';
 import { LiveServer } from '../../platform/live/live-server.js';
-import { MARKER_PERMISSIONS } from '../policy/policy.js';
-import { UserAccess } from '../user-access.js';
-import { toUserView } from '../user.view.js';
+import { MARKER_PERMISSIONS, onlineStatusScope, seesFullUserRecords } from '../policy/policy.js';
+import { UserAccess, forbidden } from '../user-access.js';
+import { rowFor, userViewFor } from '../user.view.js';
 import { ContactView, ListUsersQuery, UserPage } from '../users.dto.js';
 import { UsersReadModel, type UserListFilter } from '../users.read.js';
 import { pagedUsers, scopeFor } from './user-list-query.js';
@@ -85,6 +85,14 @@ export class SimpleUserList {
   @ApiProperty({ type: [SimpleUser] }) items!: SimpleUser[];
 }
 
+/** A page of simple users: the typed lists as non-administrator staff get them (decision 0037). */
+export class SimpleUserPage {
+  @ApiProperty({ type: [SimpleUser] }) items!: SimpleUser[];
+  @ApiProperty() total!: number;
+  @ApiProperty() page!: number;
+  @ApiProperty() size!: number;
+}
+
 export class ActiveCount {
   @ApiProperty({ description: 'Students with access who are not blocked' }) count!: number;
 }
@@ -136,7 +144,7 @@ export class UserListsController {
   @Get('students')
   @RequirePermissions(ADMIN, PARTNER)
   @ApiOkResponse({ type: UserPage })
-  students(@Req() req: AuthenticatedRequest, @Query() q: ListUsersQuery): Promise<UserPage> {
+  students(@Req() req: AuthenticatedRequest, @Query() q: ListUsersQuery): Promise<UserPage | SimpleUserPage> {
     return this.page(req, q, 'student');
   }
 
@@ -170,8 +178,13 @@ export class UserListsController {
 
   @Get('tutors')
   @RequirePermissions(ADMIN, TEACHER)
-  @ApiOkResponse({ type: UserPage })
-  tutors(@Req() req: AuthenticatedRequest, @Query() q: ListUsersQuery): Promise<UserPage> {
+  @ApiOkResponse({
+    type: UserPage,
+    description:
+      'Administrators get user views; teachers get the same page of simple users (SimpleUserPage): no ' +
+      'permission lists, quality-issue reasons or notes (decision 0037)',
+  })
+  tutors(@Req() req: AuthenticatedRequest, @Query() q: ListUsersQuery): Promise<UserPage | SimpleUserPage> {
     return this.page(req, q, 'teacher');
   }
 
@@ -185,7 +198,10 @@ export class UserListsController {
   @Get('customers')
   @RequirePermissions(ADMIN, PARTNER)
   @ApiOkResponse({ type: UserPage })
-  customers(@Req() req: AuthenticatedRequest, @Query() q: ListUsersQuery): Promise<UserPage> {
+  customers(
+    @Req() req: AuthenticatedRequest,
+    @Query() q: ListUsersQuery,
+  ): Promise<UserPage | SimpleUserPage> {
     return this.page(req, q, 'partner');
   }
 
@@ -202,13 +218,19 @@ export class UserListsController {
     let rows: UserRow[] = [];
     if (actor.user_type === 'partner') rows = await this.links.studentsOf(actor.id, q.has_access);
     else if (actor.user_type === 'student') rows = await this.links.partnersOf(actor.id, q.has_access);
-    return { items: rows.map((r) => toSimpleUser(r, false)) };
+    return { items: rows.map((r) => toSimpleUser(rowFor(actor, r), false)) };
   }
 
   @Get('online/status')
   @RequirePermissions(ADMIN, TEACHER)
-  @ApiOkResponse({ type: OnlineStatus })
-  async online(@Query() q: OnlineStatusQuery): Promise<OnlineStatus> {
+  @ApiOkResponse({
+    type: OnlineStatus,
+    description:
+      "Administrators: anyone's; teachers: other tutors' only (ids of other users are left out), decision 0037",
+  })
+  async online(@Req() req: AuthenticatedRequest, @Query() q: OnlineStatusQuery): Promise<OnlineStatus> {
+    const scope = onlineStatusScope(req.actor!.permissions);
+    if (!scope) throw forbidden();
     const counts = new Map<string, number>();
     const live = this.modules.get(LiveServer, { strict: false });
     const sockets = (await live.namespace?.fetchSockets()) ?? [];
@@ -216,19 +238,27 @@ export class UserListsController {
       const userId = (socket.data as { userId?: string }).userId;
       if (userId) counts.set(userId, (counts.get(userId) ?? 0) + 1);
     }
-    const ids = q.user_ids
-      ? [...new Set(q.user_ids.map((id) => id.toLowerCase()))]
-      : [...counts.keys()].sort();
+    let ids = q.user_ids ? [...new Set(q.user_ids.map((id) => id.toLowerCase()))] : [...counts.keys()].sort();
+    if (scope !== 'all') {
+      const readable = await this.users.ids({ ids, userTypes: [...scope] });
+      ids = ids.filter((id) => readable.has(id));
+    }
     return {
       items: ids.map((id) => ({ user_id: id, online: counts.has(id), connections: counts.get(id) ?? 0 })),
     };
   }
 
-  private async page(req: AuthenticatedRequest, q: ListUsersQuery, userType: string): Promise<UserPage> {
+  /** A typed list: user views for those who read full records, simple users for other staff. */
+  private async page(
+    req: AuthenticatedRequest,
+    q: ListUsersQuery,
+    userType: string,
+  ): Promise<UserPage | SimpleUserPage> {
     const actor = await this.access.actorRow(req);
     const { rows, ...page } = await pagedUsers(this.users, actor, q, [userType]);
-    const hideNotes = this.access.hidesNotes(actor);
-    return { items: rows.map((r) => toUserView(r, { hideNotes })), ...page };
+    if (seesFullUserRecords(actor.permissions))
+      return { items: rows.map((r) => userViewFor(actor, r)), ...page };
+    return { items: rows.map((r) => toSimpleUser(rowFor(actor, r), false)), ...page };
   }
 
   private async simpleList(
@@ -249,6 +279,6 @@ export class UserListsController {
       ...extra,
       ...scopeFor(actor),
     });
-    return { items: rows.map((r) => toSimpleUser(r, withContacts)) };
+    return { items: rows.map((r) => toSimpleUser(rowFor(actor, r), withContacts)) };
   }
 }

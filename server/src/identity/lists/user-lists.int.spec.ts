@@ -160,6 +160,36 @@ describe.each(portalModes)('user lists, $name', (mode) => {
     expect(logins((await get('/tutors/simple', tokens.t1)).body.items)).toHaveLength(2);
   });
 
+  it('gives teachers the tutors as simple users: no permission lists, quality-issue reasons or notes', async () => {
+    const { call, admin, settle } = portal;
+    await settle(await call('PUT', `/users/${ids.t2}`, admin, { notes: 'Admin: probation until June' }));
+    await settle(
+      await call('PUT', `/users/${ids.t2}/set-quality-issue`, admin, { reason: 'Late to lessons' }),
+    );
+    await settle(
+      await call('PUT', `/users/${ids.t2}/permissions`, admin, {
+        permissions: ['USER_IS_TEACHER', 'CAN_BLOCK_USERS'],
+      }),
+    );
+    const simpleKeys = Object.keys(
+      ((await get('/tutors/simple', tokens.t1)).body.items as object[])[0]!,
+    ).sort();
+    const asTeacher = await get('/tutors', tokens.t1);
+    expect(asTeacher.body).toMatchObject({ total: 2, page: 1, size: 50 });
+    for (const item of asTeacher.body.items as Record<string, unknown>[])
+      expect(Object.keys(item).sort()).toEqual(simpleKeys);
+    expect(JSON.stringify(asTeacher.body)).not.toMatch(
+      /probation|Late to lessons|CAN_BLOCK_USERS|USER_IS_TEACHER/,
+    );
+    // Administrators still get the whole record.
+    const t2 = ((await get('/tutors')).body.items as Record<string, unknown>[]).find((i) => i.id === ids.t2);
+    expect(t2).toMatchObject({
+      notes: 'Admin: probation until June',
+      permission_list: ['USER_IS_TEACHER', 'CAN_BLOCK_USERS'],
+      teacher_profile: { has_quality_issue: true, quality_issue_reason: 'Late to lessons' },
+    });
+  });
+
   it('lists customer (partner) users, partners only their own visible ones', async () => {
     expect(logins((await get('/customers')).body.items)).toEqual([
       'elmcontact@example.com',
@@ -222,6 +252,156 @@ describe.each(portalModes)('user lists, $name', (mode) => {
       ],
     });
     expect((await get('/online/status?user_ids=nope')).status).toBe(422);
+    // Teachers read other tutors' online status only (decision 0037): a partner online is left out.
+    const partnerSocket = connectClient(`${portal.base}${LIVE_NAMESPACE}`, {
+      path: LIVE_PATH,
+      auth: { token: tokens.head },
+      forceNew: true,
+      reconnection: false,
+      transports: ['websocket'],
+    });
+    sockets.push(partnerSocket);
+    await new Promise<void>((resolve, reject) => {
+      partnerSocket.once('connect', () => resolve());
+      partnerSocket.once('connect_error', reject);
+    });
+    expect((await get('/online/status')).body.items).toEqual(
+      expect.arrayContaining([{ user_id: ids.head, online: true, connections: 1 }]),
+    );
+    expect((await get('/online/status', tokens.t1)).body).toEqual({
+      items: [{ user_id: ids.t1, online: true, connections: 2 }],
+    });
+    expect((await get(`/online/status?user_ids=${ids.head}&user_ids=${ids.t2}`, tokens.t1)).body).toEqual({
+      items: [{ user_id: ids.t2, online: false, connections: 0 }],
+    });
+  });
+
+  it('withholds staff notes from parents and students, and gives link contacts basic parent details', async () => {
+    const { call, admin, settle } = portal;
+    const note = {
+      student: 'Staff: needs a quiet room',
+      contact: 'Staff: call after 5pm',
+      profile: 'Staff: anxious on Mondays',
+      parent: 'Staff: prefers e-mail',
+    };
+    // Staff notes on a student, their contact and their one-page profile; the parent is linked to them.
+    await settle(await call('PUT', `/users/${ids.s1}`, admin, { notes: note.student }));
+    const student = (await get(`/${ids.s1}`)).body as {
+      contacts: { id: string }[];
+      one_page_profile: { id: string };
+    };
+    await settle(
+      await call('PUT', `/users/${ids.s1}/contacts/${student.contacts[0]!.id}`, admin, {
+        name: 'Mum',
+        phone: '0123',
+        notes: note.contact,
+      }),
+    );
+    const profile = student.one_page_profile.id;
+    await settle(await call('PUT', `/one-page-profiles/${profile}`, admin, { notes: note.profile }));
+    await settle(await call('PUT', `/users/${ids.parent}`, admin, { notes: note.parent }));
+    await settle(await call('PUT', `/users/${ids.parent}/linked-students`, admin, { student_ids: [ids.s1] }));
+    await portal.createUser({
+      email: 'oaklink@example.com',
+      first_name: 'oaklink',
+      last_name: 'L',
+      user_type: 'partner',
+      customer_id: oak,
+      customer_type: 'link-contact',
+    });
+    tokens.oaklink = await portal.tokenFor('oaklink@example.com');
+    tokens.s1 = await portal.tokenFor('s1@example.com');
+
+    type Reader = 'admin' | 'head' | 'parent' | 'oaklink' | 's1';
+    type Body = Record<string, unknown>;
+    const contactNotes = (b: Body) => (b.contacts as { notes: string | null }[])[0]!.notes;
+    const s1Of = (b: Body) => (b.items as Body[]).find((i) => i.id === ids.s1)!;
+    const basic = (b: Body) => ({
+      notes: b.notes,
+      permission_list: b.permission_list,
+      full_name: b.full_name,
+    });
+    /** [what, path, what is read of the answer, reader → expected]. */
+    const matrix: [string, string, (b: Body) => unknown, Partial<Record<Reader, unknown>>][] = [
+      [
+        'student notes',
+        `/users/${ids.s1}`,
+        (b) => b.notes,
+        { admin: note.student, head: note.student, parent: null },
+      ],
+      [
+        'contact notes',
+        `/users/${ids.s1}`,
+        contactNotes,
+        { admin: note.contact, head: note.contact, parent: null },
+      ],
+      [
+        'contact notes, simple students',
+        '/users/students/simple?with_contacts=true',
+        (b) => contactNotes(s1Of(b)),
+        { admin: note.contact, head: note.contact, parent: null },
+      ],
+      [
+        'contact notes, contacts overview',
+        '/student-contacts/students/overview',
+        (b) => contactNotes(s1Of(b)),
+        { admin: note.contact, head: note.contact, parent: null },
+      ],
+      [
+        'one-page profile notes',
+        `/one-page-profiles/${profile}`,
+        (b) => b.notes,
+        { admin: note.profile, head: note.profile, parent: null },
+      ],
+      [
+        'one-page profile notes, list',
+        '/one-page-profiles/',
+        (b) => (b.items as Body[]).find((i) => i.id === profile)!.notes,
+        { admin: note.profile, head: note.profile, parent: null },
+      ],
+      ['own notes', '/users/me', (b) => b.notes, { s1: null, parent: null }],
+      [
+        'a parent',
+        `/users/${ids.parent}`,
+        basic,
+        {
+          admin: {
+            notes: note.parent,
+            permission_list: expect.arrayContaining(['USER_IS_PARTNER']),
+            full_name: 'parent L',
+          },
+          head: {
+            notes: note.parent,
+            permission_list: expect.arrayContaining(['USER_IS_PARTNER']),
+            full_name: 'parent L',
+          },
+          oaklink: { notes: null, permission_list: [], full_name: 'parent L' },
+        },
+      ],
+      [
+        'a parent in the customers list',
+        '/users/customers?customer_type=parent',
+        (b) => basic((b.items as Body[])[0]!),
+        { oaklink: { notes: null, permission_list: [], full_name: 'parent L' } },
+      ],
+    ];
+    const token = (r: Reader) => (r === 'admin' ? admin : tokens[r]);
+    const seen: unknown[] = [];
+    const wanted: unknown[] = [];
+    for (const [what, path, read, expected] of matrix)
+      for (const [reader, value] of Object.entries(expected) as [Reader, unknown][]) {
+        const answer = await portal.call('GET', path, token(reader));
+        seen.push([what, reader, answer.status, answer.status === 200 ? read(answer.body) : null]);
+        wanted.push([what, reader, 200, value]);
+      }
+    expect(seen).toEqual(wanted);
+    // The CSV of the contacts has no contact notes for a parent either.
+    const csv = await fetch(`${portal.base}/api/v1/student-contacts/students/overview/report`, {
+      headers: { RequestVerificationToken: tokens.parent! },
+    });
+    expect(csv.status).toBe(200);
+    expect(await csv.text()).not.toContain(note.contact);
+    await settle(await call('PUT', `/users/${ids.parent}/linked-students`, admin, { student_ids: [] }));
   });
 
   it('authorizes every list: no token 401, and only the roles each list is for', async () => {

@@ -15,6 +15,8 @@ const created: UserEvent = {
     permissions: ['USER_IS_TEACHER', 'CAN_BLOCK_USERS'],
   },
 };
+/** Permission changes are sent by administrators (PUT /permissions/{id}/assign). */
+const byAdmin = { userId: '00000000-0000-4000-8000-0000000000ad', permissions: ['USER_IS_ADMIN'] };
 const adjust = (grant: string[], revoke: string[]): UserCommand => ({
   type: 'AdjustPermissions',
   userId,
@@ -90,7 +92,7 @@ const rows: Array<{ name: string; given: UserEvent[]; when: UserCommand; then: U
 
 describe('AdjustPermissions (user decider)', () => {
   it.each(rows)('$name', ({ given, when, then }) => {
-    if (then === 'error') expect(() => decide(when, fold(given))).toThrow(UserError);
-    else expect(decide(when, fold(given))).toEqual(then);
+    if (then === 'error') expect(() => decide(when, fold(given), byAdmin)).toThrow(UserError);
+    else expect(decide(when, fold(given), byAdmin)).toEqual(then);
   });
 });

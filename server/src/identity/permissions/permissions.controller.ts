@@ -30,7 +30,7 @@ import { INTERNAL_PERMISSIONS, MARKER_PERMISSIONS, internalMay } from '../policy
 import { UserAccess, forbidden } from '../user-access.js';
 import { USER_COLUMNS } from '../users.read.js';
 import { UserView } from '../users.dto.js';
-import { toUserView } from '../user.view.js';
+import { userViewFor } from '../user.view.js';
 import { ALL_PERMISSION_INFOS, PermissionInfo, permissionInfo } from './permission-catalogue.js';
 import { containsPattern } from '../../platform/http/paging.js';
 
@@ -126,16 +126,24 @@ export class PermissionsController {
   @RequirePermissions(ADMIN)
   @ApiOkResponse({ type: PermissionUserPage })
   @ApiNotFoundResponse({ description: 'Permission not found' })
-  assigned(@Param('id') id: string, @Query() q: PermissionUsersQuery): Promise<PermissionUserPage> {
-    return this.users(id, q, true);
+  assigned(
+    @Req() req: AuthenticatedRequest,
+    @Param('id') id: string,
+    @Query() q: PermissionUsersQuery,
+  ): Promise<PermissionUserPage> {
+    return this.users(req, id, q, true);
   }
 
   @Get(':id/unassigned')
   @RequirePermissions(ADMIN)
   @ApiOkResponse({ type: PermissionUserPage })
   @ApiNotFoundResponse({ description: 'Permission not found' })
-  unassigned(@Param('id') id: string, @Query() q: PermissionUsersQuery): Promise<PermissionUserPage> {
-    return this.users(id, q, false);
+  unassigned(
+    @Req() req: AuthenticatedRequest,
+    @Param('id') id: string,
+    @Query() q: PermissionUsersQuery,
+  ): Promise<PermissionUserPage> {
+    return this.users(req, id, q, false);
   }
 
   @Put(':id/assign')
@@ -161,8 +169,14 @@ export class PermissionsController {
     return found;
   }
 
-  private async users(id: string, q: PermissionUsersQuery, holding: boolean): Promise<PermissionUserPage> {
+  private async users(
+    req: AuthenticatedRequest,
+    id: string,
+    q: PermissionUsersQuery,
+    holding: boolean,
+  ): Promise<PermissionUserPage> {
     const permission = this.permission(id);
+    const actor = await this.access.actorRow(req);
     const page = q.page ?? 1;
     const size = q.size ?? 50;
     const params: unknown[] = [permission.name];
@@ -190,7 +204,7 @@ export class PermissionsController {
     );
     return {
       permission,
-      items: rows.map((r) => toUserView(r)),
+      items: rows.map((r) => userViewFor(actor, r)),
       total: Number(count[0]?.total ?? 0),
       page,
       size,

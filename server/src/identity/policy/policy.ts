@@ -246,6 +246,16 @@ export const isInternal = (perms: PermissionSource) =>
 export const isPartner = (perms: PermissionSource) => hasAny(perms, MARKER_PERMISSIONS.partner);
 export const isStudent = (perms: PermissionSource) => hasAny(perms, MARKER_PERMISSIONS.student);
 
+/**
+ * Only administrators act on an administrator's account (docs/decisions/0037-first-user-trust-access.md):
+ * an internal named permission (blocking, quality issues, modify-user) or a partner permission never
+ * reaches an administrator, so a teacher holding CAN_BLOCK_USERS cannot lock the administrators out.
+ * The user decider applies it to every command one user sends about another's account.
+ */
+export function mayActOnAccountOf(actor: PermissionSource, target: PermissionSource): boolean {
+  return !isAdmin(target) || isAdmin(actor);
+}
+
 /** The user type given by the marker permissions (admin wins over teacher over partner over student). */
 export function userTypeOf(perms: PermissionSource): UserType | null {
   if (isAdmin(perms)) return 'super_admin';
@@ -320,6 +330,78 @@ export function ehcpScope(perms: PermissionSource): 'all' | 'own-customer' | nul
   if (!hasAny(perms, NAMED_PERMISSIONS.EHCP)) return null;
   if (isInternal(perms)) return 'all';
   return isPartner(perms) ? 'own-customer' : null;
+}
+
+/** Any EHCP access (decision 0037): EHCP files, EHCP entries in a student's files, the latest EHCP file. */
+export const mayAccessEhcp = (perms: PermissionSource): boolean => ehcpScope(perms) !== null;
+
+export type StudentFileAction = 'view' | 'upload' | 'delete';
+
+/**
+ * Student files (decision 0037), for a reader who may see the student. "EHCP access and upload" is the
+ * spec's one file permission: adding files (an upload URL, registering a file of any type: an upload URL
+ * does not know what the file will be) and deleting them need it, and so does anything about an EHCP file
+ * (listing, downloading). Without it, whoever sees the student reads and downloads its other files.
+ */
+export function mayUseStudentFiles(
+  perms: PermissionSource,
+  action: StudentFileAction,
+  fileType: string | null,
+): boolean {
+  if (mayAccessEhcp(perms)) return true;
+  return action === 'view' && fileType !== 'EHCP';
+}
+
+/** The reader of a user record: their permissions and, for partners, their customer role. */
+export interface RecordReader {
+  permissions: PermissionSource;
+  customerType: string | null;
+}
+
+/**
+ * Additional notes about a user (the user's `notes`, their contacts' notes and their one-page profile's
+ * notes) are the provider's and the school's staff notes (decision 0037): administrators and partner
+ * users read them; parents never (spec §6 "Parents cannot see additional user notes"), nor students
+ * (about themselves) or teachers.
+ */
+export function mayReadStaffNotes(reader: RecordReader): boolean {
+  if (isAdmin(reader.permissions)) return true;
+  return isPartner(reader.permissions) && reader.customerType !== 'parent';
+}
+
+/**
+ * A link contact sees "basic parent details" (spec §6): of a parent, who they are and whether they can
+ * sign in, not the full user record (decision 0037).
+ */
+export function seesBasicDetailsOnly(
+  reader: RecordReader,
+  target: { userType: string; customerType: string | null },
+): boolean {
+  return (
+    !isAdmin(reader.permissions) &&
+    isPartner(reader.permissions) &&
+    reader.customerType === 'link-contact' &&
+    target.userType === 'partner' &&
+    target.customerType === 'parent'
+  );
+}
+
+/**
+ * Full user records (permission list, notes, quality-issue reason, settings) are for administrators, and
+ * for partners about the users of their own customer they may see. Other internal users listing users
+ * (teachers and the tutors list) get the spec's "simple user" (§3), decision 0037.
+ */
+export const seesFullUserRecords = (perms: PermissionSource): boolean => isAdmin(perms) || isPartner(perms);
+
+/**
+ * Whose online status (open live connections) a user may read (decision 0037): administrators
+ * everyone's; teachers only other tutors' (the users their lists show them); nobody else. Being online
+ * tells when someone is at their screen, so it follows who may list the person.
+ */
+export function onlineStatusScope(perms: PermissionSource): 'all' | readonly UserType[] | null {
+  if (isAdmin(perms)) return 'all';
+  if (isTeacher(perms)) return ['teacher'];
+  return null;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { Avatar, Button, Group, Text, Tooltip } from '@mantine/core';
 import type { PresenceViewer } from '@portal/projections/live-contract';
 import type { KeyboardEvent, MouseEvent } from 'react';
-import { safeguardingApi, type Incident } from '../api';
+import { safeguardingApi, type ReaderIncident } from '../api';
 import { useSafeguardingCommand } from '../hooks';
 
 const SHOWN = 4;
@@ -56,7 +56,7 @@ export function ViewerAvatars({
 }
 
 /** "Claimed by …", or that nobody has claimed it yet (open incidents only). */
-export function ClaimedBy({ incident, meId }: { incident: Incident; meId?: string }) {
+export function ClaimedBy({ incident, meId }: { incident: ReaderIncident; meId?: string }) {
   if (incident.assigned_lead)
     return (
       <Text size="xs" fw={500}>
@@ -83,7 +83,7 @@ export function ClaimButton({
   size = 'xs',
   releaseOthers = false,
 }: {
-  incident: Incident;
+  incident: ReaderIncident;
   meId?: string;
   size?: 'xs' | 'sm';
   releaseOthers?: boolean;
@@ -93,7 +93,7 @@ export function ClaimButton({
   );
   if (incident.status === 'closed') return null;
   const mine = incident.assigned_lead?.id === meId;
-  const held = incident.assigned_lead !== null;
+  const held = Boolean(incident.assigned_lead);
   if (held && !mine && !releaseOthers) return null;
   const step = held ? 'release' : 'claim';
   const text = !held ? 'Claim' : mine ? 'Release' : `Release ${incident.assigned_lead!.name}'s claim`;

@@ -1,6 +1,6 @@
 import { Badge, Group, Stack, Table, Text } from '@mantine/core';
 import { formatInZone } from '../../../shared/dates';
-import type { Incident } from '../api';
+import type { ReaderIncident } from '../api';
 import { useIncidentViewers } from '../presence';
 import { RiskBadge, StatusBadge } from './IncidentBadges';
 import { ClaimButton, ClaimedBy, ViewerAvatars } from './IncidentPeople';
@@ -18,13 +18,14 @@ export function IncidentRow({
   onOpen,
   people,
 }: {
-  incident: Incident;
+  incident: ReaderIncident;
   timezone: string;
   fresh?: boolean;
   onOpen: () => void;
   people?: { meId?: string; isLead: boolean };
 }) {
-  const escalated = incident.escalated_at !== null && incident.status === 'reported';
+  // A partner's view has no escalated_at (ADR 0037).
+  const escalated = Boolean(incident.escalated_at) && incident.status === 'reported';
   const className = [classes.row, fresh && classes.fresh, escalated && classes.escalated]
     .filter(Boolean)
     .join(' ');
@@ -83,7 +84,15 @@ export function IncidentRow({
   );
 }
 
-function IncidentPeople({ incident, meId, isLead }: { incident: Incident; meId?: string; isLead: boolean }) {
+function IncidentPeople({
+  incident,
+  meId,
+  isLead,
+}: {
+  incident: ReaderIncident;
+  meId?: string;
+  isLead: boolean;
+}) {
   const viewers = useIncidentViewers(incident.id);
   return (
     <Stack gap={4} align="flex-start">

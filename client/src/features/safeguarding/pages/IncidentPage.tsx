@@ -22,7 +22,7 @@ import { notifyError } from '../../../shared/notify';
 import { formatInZone, viewerTimezone, DATE_FORMAT } from '../../../shared/dates';
 import { usePermissions, useSession } from '../../../shared/session';
 import { PRODUCT_NAME } from '../../../shared/ui/BrandMark';
-import { safeguardingApi, type IncidentDetails } from '../api';
+import { safeguardingApi, type ChronologyEntry, type IncidentDetails } from '../api';
 import { RiskBadge, StatusBadge } from '../components/IncidentBadges';
 import { FeedbackLinksCard } from '../components/FeedbackLinksCard';
 import { ClaimButton, ClaimedBy, ViewerAvatars } from '../components/IncidentPeople';
@@ -164,7 +164,7 @@ function IncidentView({
               </Suspense>
             </Card>
 
-            {incident.actions.length > 0 && (
+            {incident.actions && incident.actions.length > 0 && (
               <Card withBorder radius="md">
                 <Title order={2} fz="h5" mb="xs">
                   Actions
@@ -194,32 +194,52 @@ function IncidentView({
             {lead && !partnerView && (
               <FeedbackLinksCard incidentId={incident.id} status={incident.status} timezone={timezone} />
             )}
-            <Card withBorder radius="md">
-              <Title order={2} fz="h5" mb="sm">
-                Chronology
-              </Title>
-              <Timeline bulletSize={12} lineWidth={2} active={incident.timeline.length}>
-                {incident.timeline.map((entry) => (
-                  <Timeline.Item
-                    key={entry.position}
-                    title={
-                      <Text size="sm" fw={500}>
-                        {entry.summary}
-                      </Text>
-                    }
-                  >
-                    <Text size="xs" c="dimmed">
-                      {formatInZone(entry.occurred_at, timezone)}
-                    </Text>
-                  </Timeline.Item>
-                ))}
-              </Timeline>
-            </Card>
+            {incident.timeline ? (
+              <IncidentTimeline timeline={incident.timeline} timezone={timezone} />
+            ) : (
+              // The reporter's view (ADR 0037): what they reported and its status, not the case.
+              <Card withBorder radius="md">
+                <Title order={2} fz="h5" mb={4}>
+                  Your report
+                </Title>
+                <Text size="sm" c="dimmed">
+                  You reported this concern. The safeguarding team follows it up; you see what you reported
+                  and where it stands.
+                </Text>
+              </Card>
+            )}
             {lead && !partnerView && <LeadTools incidentId={incident.id} timezone={timezone} />}
           </Stack>
         </Grid.Col>
       </Grid>
     </Stack>
+  );
+}
+
+/** The incident's steps, by when they happened (safeguarding staff and partners). */
+function IncidentTimeline({ timeline, timezone }: { timeline: ChronologyEntry[]; timezone: string }) {
+  return (
+    <Card withBorder radius="md">
+      <Title order={2} fz="h5" mb="sm">
+        Chronology
+      </Title>
+      <Timeline bulletSize={12} lineWidth={2} active={timeline.length}>
+        {timeline.map((entry) => (
+          <Timeline.Item
+            key={entry.position}
+            title={
+              <Text size="sm" fw={500}>
+                {entry.summary}
+              </Text>
+            }
+          >
+            <Text size="xs" c="dimmed">
+              {formatInZone(entry.occurred_at, timezone)}
+            </Text>
+          </Timeline.Item>
+        ))}
+      </Timeline>
+    </Card>
   );
 }
 

@@ -275,7 +275,14 @@ export function UserDetailsPage({ area = 'users' }: { area?: UsersArea }) {
       )}
       {admin && <UserCustomFields user={user} />}
       <ContactsCard user={user} canEdit={canEdit} />
-      {seesFiles && <StudentFilesCard user={user} canUpload canDelete={admin || ehcp || canEdit} />}
+      {seesFiles && (
+        // Adding and deleting files need EHCP access and upload (ADR 0037); a partner also edits students.
+        <StudentFilesCard
+          user={user}
+          canUpload={admin || ehcp}
+          canDelete={admin || (ehcp && (!isPartner(permissions) || canEdit))}
+        />
+      )}
       {seesAvailability && <AvailabilityCard user={user} canEdit />}
       {user.user_type === 'partner' && (manageRelations || ownPage) && (
         <LinkedStudentsCard key={user.id} user={user} canEdit={manageRelations} />
