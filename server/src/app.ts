@@ -2,11 +2,11 @@ import 'reflect-metadata';
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { NestFactory } from '@nestjs/core';
+import { NestFactory, Reflector } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { randomUUID } from 'node:crypto';
-import type { NextFunction, Request, Response } from 'express';
+import { json, type NextFunction, type Request, type Response } from 'express';
 import { pinoHttp } from 'pino-http';
 import type { Logger } from 'pino';
 import { AppModule } from './app.module.js';
@@ -14,6 +14,7 @@ import type { AppConfig } from './platform/config/config.js';
 import { openInfrastructure, type Infrastructure } from './platform/infrastructure.js';
 import { AllExceptionsFilter } from './platform/http/all-exceptions.filter.js';
 import { createValidationPipe } from './platform/http/validation.js';
+import { ContentTypeGuard, verifyJsonDepth } from './platform/http/body-limits.js';
 import { ProjectionRunner } from './platform/projections/projection-runner.js';
 import { LiveServer } from './platform/live/live-server.js';
 import { SESSION_SCHEMA } from './platform/auth/session.service.js';
@@ -104,8 +105,12 @@ export async function startApp(config: AppConfig, log: Logger): Promise<RunningA
         },
       }),
     );
-    app.useBodyParser('json', { limit: '1mb' });
+    // Input limits (docs/decisions/0038): JSON nested at most 32 deep (checked before parsing), a
+    // media type the route declares (415 otherwise), and the shared validation pipe.
+    // express.json directly: Nest's useBodyParser types leave `verify` out (it keeps it for rawBody).
+    app.use(json({ limit: '1mb', verify: verifyJsonDepth() }));
     app.useBodyParser('urlencoded', { extended: false, limit: '64kb' });
+    app.useGlobalGuards(new ContentTypeGuard(app.get(Reflector)));
     app.useGlobalPipes(createValidationPipe());
     app.useGlobalFilters(new AllExceptionsFilter(log));
 

@@ -7,7 +7,6 @@ import {
   HttpStatus,
   Inject,
   Param,
-  ParseUUIDPipe,
   Post,
   Put,
   Query,
@@ -36,6 +35,7 @@ import { decideIncidentType, foldIncidentType, type IncidentTypeCommand } from '
 import { SafeguardingError, statusOf } from './safeguarding.errors.js';
 import { REPORTER_PERMISSIONS, mayReportAtAll, TYPE_MANAGERS } from './safeguarding-access.js';
 import { SearchPageQuery, containsPattern } from '../platform/http/paging.js';
+import { UuidPipe } from '../platform/http/validation.js';
 
 export class ListIncidentTypesQuery extends SearchPageQuery {
   @ApiPropertyOptional({ description: 'Include retired types (default false)' })
@@ -137,10 +137,7 @@ export class IncidentTypesController {
   @RequirePermissions(...REPORTER_PERMISSIONS)
   @ApiOkResponse({ type: IncidentTypeView })
   @ApiNotFoundResponse({ description: 'Incident type not found' })
-  async get(
-    @Req() req: AuthenticatedRequest,
-    @Param('id', ParseUUIDPipe) id: string,
-  ): Promise<IncidentTypeView> {
+  async get(@Req() req: AuthenticatedRequest, @Param('id', UuidPipe) id: string): Promise<IncidentTypeView> {
     this.mayRead(req);
     const { rows } = await this.sql.query<IncidentTypeRow>(
       'SELECT * FROM rm_sg_incident_types WHERE id = $1',
@@ -171,7 +168,7 @@ export class IncidentTypesController {
   @ApiNotFoundResponse({ description: 'Incident type not found' })
   async update(
     @Req() req: AuthenticatedRequest,
-    @Param('id', ParseUUIDPipe) id: string,
+    @Param('id', UuidPipe) id: string,
     @Body() body: UpdateIncidentTypeBody,
   ): Promise<Written> {
     this.mayManage(req);
@@ -188,7 +185,7 @@ export class IncidentTypesController {
   @RequirePermissions(...TYPE_MANAGERS)
   @ApiOkResponse({ type: Written, description: 'Retired (kept for history)' })
   @ApiNotFoundResponse({ description: 'Incident type not found' })
-  async retire(@Req() req: AuthenticatedRequest, @Param('id', ParseUUIDPipe) id: string): Promise<Written> {
+  async retire(@Req() req: AuthenticatedRequest, @Param('id', UuidPipe) id: string): Promise<Written> {
     this.mayManage(req);
     const position = await this.run(req, { type: 'RetireIncidentType', typeId: id });
     return { id, position };

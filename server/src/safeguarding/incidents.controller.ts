@@ -7,7 +7,6 @@ import {
   HttpStatus,
   Inject,
   Param,
-  ParseUUIDPipe,
   Post,
   Query,
   Req,
@@ -80,6 +79,7 @@ import {
 import { SafeguardingError, statusOf } from './safeguarding.errors.js';
 import { StudentLinks } from './student-links.js';
 import { INCIDENT_DOCUMENT_KIND } from './safeguarding.setup.js';
+import { UuidPipe } from '../platform/http/validation.js';
 
 const FORBIDDEN = 'You do not have permission to do this';
 const NOT_FOUND = 'Incident not found';
@@ -171,7 +171,7 @@ export class IncidentsController {
   })
   async chronology(
     @Req() req: AuthenticatedRequest,
-    @Param('studentId', ParseUUIDPipe) studentId: string,
+    @Param('studentId', UuidPipe) studentId: string,
     @Query() q: PagingQuery,
   ): Promise<ChronologyPage> {
     this.requireAccess(req);
@@ -190,7 +190,7 @@ export class IncidentsController {
   @ApiNotFoundResponse({ description: NOT_FOUND })
   async details(
     @Req() req: AuthenticatedRequest,
-    @Param('id', ParseUUIDPipe) id: string,
+    @Param('id', UuidPipe) id: string,
   ): Promise<IncidentDetailsView> {
     const row = await this.readable(req, id);
     const perms = req.actor!.permissions;
@@ -216,7 +216,7 @@ export class IncidentsController {
   @ApiNotFoundResponse({ description: NOT_FOUND })
   async pdf(
     @Req() req: AuthenticatedRequest,
-    @Param('id', ParseUUIDPipe) id: string,
+    @Param('id', UuidPipe) id: string,
     @Res({ passthrough: true }) res: Response,
   ): Promise<StreamableFile> {
     const row = await this.readable(req, id);
@@ -252,7 +252,7 @@ export class IncidentsController {
   @ApiNotFoundResponse({ description: NOT_FOUND })
   async views(
     @Req() req: AuthenticatedRequest,
-    @Param('id', ParseUUIDPipe) id: string,
+    @Param('id', UuidPipe) id: string,
     @Query() q: PagingQuery,
   ): Promise<IncidentViewsPage> {
     this.requireLead(req);
@@ -264,10 +264,7 @@ export class IncidentsController {
   @RequirePermissions(...LEAD_PERMISSIONS)
   @ApiOkResponse({ type: VerifyView, description: "Recomputes the stream's hash chain" })
   @ApiNotFoundResponse({ description: NOT_FOUND })
-  async verify(
-    @Req() req: AuthenticatedRequest,
-    @Param('id', ParseUUIDPipe) id: string,
-  ): Promise<VerifyView> {
+  async verify(@Req() req: AuthenticatedRequest, @Param('id', UuidPipe) id: string): Promise<VerifyView> {
     this.requireLead(req);
     const events = await this.store.readStream(incidentStream(id));
     if (events.length === 0) throw new Problem(HttpStatus.NOT_FOUND, NOT_FOUND);
@@ -330,7 +327,7 @@ export class IncidentsController {
   @RequirePermissions(...LEAD_PERMISSIONS)
   @ApiOkResponse({ type: IncidentWritten })
   @ApiConflictResponse({ description: 'Not in a state this step starts from' })
-  async acknowledge(@Req() req: AuthenticatedRequest, @Param('id', ParseUUIDPipe) id: string) {
+  async acknowledge(@Req() req: AuthenticatedRequest, @Param('id', UuidPipe) id: string) {
     this.requireLead(req);
     return this.written(
       id,
@@ -345,7 +342,7 @@ export class IncidentsController {
   @ApiConflictResponse({ description: 'Not in a state this step starts from' })
   async review(
     @Req() req: AuthenticatedRequest,
-    @Param('id', ParseUUIDPipe) id: string,
+    @Param('id', UuidPipe) id: string,
     @Body() body: StartReviewBody,
   ) {
     this.requireLead(req);
@@ -363,7 +360,7 @@ export class IncidentsController {
   @RequirePermissions(...LEAD_PERMISSIONS)
   @ApiOkResponse({ type: IncidentWritten })
   @ApiConflictResponse({ description: 'Closed, or already claimed' })
-  async claim(@Req() req: AuthenticatedRequest, @Param('id', ParseUUIDPipe) id: string) {
+  async claim(@Req() req: AuthenticatedRequest, @Param('id', UuidPipe) id: string) {
     this.requireLead(req);
     return this.written(
       id,
@@ -376,7 +373,7 @@ export class IncidentsController {
   @RequirePermissions(...LEAD_PERMISSIONS)
   @ApiOkResponse({ type: IncidentWritten })
   @ApiConflictResponse({ description: 'Closed, or not claimed' })
-  async release(@Req() req: AuthenticatedRequest, @Param('id', ParseUUIDPipe) id: string) {
+  async release(@Req() req: AuthenticatedRequest, @Param('id', UuidPipe) id: string) {
     this.requireLead(req);
     return this.written(
       id,
@@ -391,7 +388,7 @@ export class IncidentsController {
   @ApiConflictResponse({ description: 'Not in a state this step starts from' })
   async addAction(
     @Req() req: AuthenticatedRequest,
-    @Param('id', ParseUUIDPipe) id: string,
+    @Param('id', UuidPipe) id: string,
     @Body() body: AddActionBody,
   ) {
     this.requireLead(req);
@@ -420,7 +417,7 @@ export class IncidentsController {
   @ApiConflictResponse({ description: 'Not in a state this step starts from' })
   async partnerInformed(
     @Req() req: AuthenticatedRequest,
-    @Param('id', ParseUUIDPipe) id: string,
+    @Param('id', UuidPipe) id: string,
     @Body() body: PartnerInformedBody,
   ) {
     this.requireLead(req);
@@ -437,7 +434,7 @@ export class IncidentsController {
   @ApiConflictResponse({ description: 'Not in a state this step starts from' })
   async partnerFeedback(
     @Req() req: AuthenticatedRequest,
-    @Param('id', ParseUUIDPipe) id: string,
+    @Param('id', UuidPipe) id: string,
     @Body() body: PartnerFeedbackBody,
   ) {
     this.requireLead(req);
@@ -452,11 +449,7 @@ export class IncidentsController {
   @RequirePermissions(...LEAD_PERMISSIONS)
   @ApiOkResponse({ type: IncidentWritten })
   @ApiConflictResponse({ description: 'Not in a state this step starts from' })
-  async close(
-    @Req() req: AuthenticatedRequest,
-    @Param('id', ParseUUIDPipe) id: string,
-    @Body() body: CloseBody,
-  ) {
+  async close(@Req() req: AuthenticatedRequest, @Param('id', UuidPipe) id: string, @Body() body: CloseBody) {
     this.requireLead(req);
     return this.written(
       id,
@@ -471,7 +464,7 @@ export class IncidentsController {
   @ApiConflictResponse({ description: 'Only a closed incident can be reopened' })
   async reopen(
     @Req() req: AuthenticatedRequest,
-    @Param('id', ParseUUIDPipe) id: string,
+    @Param('id', UuidPipe) id: string,
     @Body() body: ReasonBody,
   ) {
     this.requireLead(req);
@@ -486,11 +479,7 @@ export class IncidentsController {
   @RequirePermissions(...LEAD_PERMISSIONS)
   @ApiOkResponse({ type: IncidentWritten })
   @ApiConflictResponse({ description: 'Closed, or already at that level' })
-  async risk(
-    @Req() req: AuthenticatedRequest,
-    @Param('id', ParseUUIDPipe) id: string,
-    @Body() body: RiskBody,
-  ) {
+  async risk(@Req() req: AuthenticatedRequest, @Param('id', UuidPipe) id: string, @Body() body: RiskBody) {
     this.requireLead(req);
     return this.written(
       id,
@@ -509,7 +498,7 @@ export class IncidentsController {
   @ApiOkResponse({ type: IncidentWritten, description: 'A correction is a new event; the original stays' })
   async correct(
     @Req() req: AuthenticatedRequest,
-    @Param('id', ParseUUIDPipe) id: string,
+    @Param('id', UuidPipe) id: string,
     @Body() body: CorrectionBody,
   ) {
     const row = await this.existing(id);

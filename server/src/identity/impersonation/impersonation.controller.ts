@@ -18,6 +18,7 @@ import { fold } from '../user.decider.js';
 import { userStream, type UserEvent, type UserImpersonatedData } from '../user.events.js';
 import { forbidden, isUuid } from '../user-access.js';
 import { ImpersonationError, decideImpersonation } from './impersonation.decider.js';
+import { UuidPipe } from '../../platform/http/validation.js';
 
 const IMPERSONATE = INTERNAL_PERMISSIONS.IMPERSONATE;
 
@@ -42,7 +43,7 @@ export class ImpersonationController {
   @ApiForbiddenResponse({ description: 'No impersonation permission, or the target is an administrator' })
   @ApiNotFoundResponse({ description: 'User not found' })
   @ApiConflictResponse({ description: 'Already impersonating, or the target is blocked or deactivated' })
-  impersonate(@Req() req: AuthenticatedRequest, @Param('id') id: string): Promise<AccessToken> {
+  impersonate(@Req() req: AuthenticatedRequest, @Param('id', UuidPipe) id: string): Promise<AccessToken> {
     return this.start(req, id, 'access-token');
   }
 
@@ -52,7 +53,10 @@ export class ImpersonationController {
   @ApiOkResponse({ type: AccessToken, description: 'A session of student {id}, impersonated by the caller' })
   @ApiNotFoundResponse({ description: 'User not found' })
   @ApiConflictResponse({ description: 'Not a student, already impersonating, blocked or deactivated' })
-  impersonateStudent(@Req() req: AuthenticatedRequest, @Param('id') id: string): Promise<AccessToken> {
+  impersonateStudent(
+    @Req() req: AuthenticatedRequest,
+    @Param('id', UuidPipe) id: string,
+  ): Promise<AccessToken> {
     return this.start(req, id, 'student-token');
   }
 

@@ -42,6 +42,7 @@ import {
   type PermissionTemplateCommand,
 } from './permission-template.decider.js';
 import { SearchPageQuery, containsPattern } from '../../platform/http/paging.js';
+import { UuidPipe } from '../../platform/http/validation.js';
 
 export class ListPermissionTemplatesQuery extends SearchPageQuery {}
 
@@ -165,7 +166,10 @@ export class PermissionTemplatesController {
   @RequirePermissions(ADMIN, TEMPLATES)
   @ApiOkResponse({ type: PermissionTemplateView })
   @ApiNotFoundResponse({ description: 'Permission template not found' })
-  async get(@Req() req: AuthenticatedRequest, @Param('id') id: string): Promise<PermissionTemplateView> {
+  async get(
+    @Req() req: AuthenticatedRequest,
+    @Param('id', UuidPipe) id: string,
+  ): Promise<PermissionTemplateView> {
     this.authorize(req);
     const row = await this.byId(id);
     if (!row) throw notFound();
@@ -201,7 +205,7 @@ export class PermissionTemplatesController {
   @ApiUnprocessableEntityResponse({ description: 'A permission is not assignable' })
   async update(
     @Req() req: AuthenticatedRequest,
-    @Param('id') id: string,
+    @Param('id', UuidPipe) id: string,
     @Body() body: UpdatePermissionTemplateBody,
   ): Promise<PermissionTemplateWritten> {
     this.authorize(req);
@@ -224,7 +228,7 @@ export class PermissionTemplatesController {
   @ApiNotFoundResponse({ description: 'Permission template not found' })
   async remove(
     @Req() req: AuthenticatedRequest,
-    @Param('id') id: string,
+    @Param('id', UuidPipe) id: string,
   ): Promise<PermissionTemplateWritten> {
     this.authorize(req);
     if (!isUuid(id)) throw notFound();
