@@ -22,7 +22,7 @@ import { CREDENTIALS_SCHEMA } from './identity/credentials.js';
 import { TOKEN_LINK_SCHEMA } from './identity/token-links.js';
 import { FEEDBACK_TOKEN_SCHEMA } from './safeguarding/feedback-tokens.js';
 import { MAIL_OUTBOX_SCHEMA } from './platform/mail/mail-outbox.js';
-import { STORAGE_SECRETS_SCHEMA } from './platform/storage/storage.service.js';
+import { STORAGE_SECRETS_SCHEMA, STORAGE_UPLOADS_SCHEMA } from './platform/storage/storage.service.js';
 import { FirstSuperuser, type FirstSuperuserOutcome } from './identity/first-superuser.js';
 import { DemoData, type DemoSummary } from './demo/demo-data.js';
 import type { AuthenticatedRequest } from './platform/auth/request-context.js';
@@ -51,6 +51,7 @@ async function ensureStateTables(sql: SqlClient): Promise<void> {
       ...FEEDBACK_TOKEN_SCHEMA,
       ...MAIL_OUTBOX_SCHEMA,
       ...STORAGE_SECRETS_SCHEMA,
+      ...STORAGE_UPLOADS_SCHEMA,
     ]) {
       await tx.query(ddl);
     }

@@ -76,7 +76,9 @@ export class DeleteFilesBody {
 export class UploadFormFields {
   @ApiProperty() key!: string;
   @ApiProperty() AWSAccessKeyId!: string;
-  @ApiProperty({ description: 'base64 JSON policy: expiration, key prefix, size and content types' })
+  @ApiProperty({
+    description: 'base64 JSON policy: expiration, the one key, size and content types (one upload)',
+  })
   policy!: string;
   @ApiProperty({ description: 'hex HMAC-SHA256 of the policy' }) signature!: string;
 }
