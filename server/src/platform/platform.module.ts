@@ -10,6 +10,7 @@ import { MinPositionInterceptor } from './http/min-position.interceptor.js';
 import { APP_CONFIG, EVENT_STORE, LOGGER, SQL_CLIENT } from './tokens.js';
 import { PersonalDataVault } from './personal-data/personal-data-vault.js';
 import { StorageService } from './storage/storage.service.js';
+import { RateLimits } from './rate-limit/rate-limits.js';
 
 export interface PlatformContext {
   config: AppConfig;
@@ -39,6 +40,7 @@ export class PlatformModule implements OnApplicationShutdown {
       MinPositionInterceptor,
       MailOutbox,
       StorageService,
+      RateLimits,
     ];
     return {
       module: PlatformModule,
