@@ -115,8 +115,11 @@ export async function startApp(config: AppConfig, log: Logger): Promise<RunningA
     app.useGlobalPipes(createValidationPipe());
     app.useGlobalFilters(new AllExceptionsFilter(log));
 
-    const document = openApiDocument(app);
-    SwaggerModule.setup('api/docs', app, document, { jsonDocumentUrl: 'api/docs-json' });
+    // The API document is public outside production mode, or when PUBLIC_DIAGNOSTICS=true (ADR 0038).
+    if (config.publicDiagnostics) {
+      const document = openApiDocument(app);
+      SwaggerModule.setup('api/docs', app, document, { jsonDocumentUrl: 'api/docs-json' });
+    }
 
     serveClient(app, config, log);
 

@@ -1,6 +1,11 @@
-import { Controller, Get, Inject } from '@nestjs/common';
-import { ApiOkResponse, ApiProperty, ApiTags } from '@nestjs/swagger';
+import { Controller, Get, Inject, Req } from '@nestjs/common';
+import { ApiOkResponse, ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
 import { Public } from '../platform/auth/public.decorator.js';
+import { tokenFrom } from '../platform/auth/auth.guard.js';
+import { ACTOR_LOADER, type ActorLoader } from '../platform/auth/actor-loader.js';
+import type { AuthenticatedRequest } from '../platform/auth/request-context.js';
+import { SessionService } from '../platform/auth/session.service.js';
+import { MARKER_PERMISSIONS } from '../identity/policy/policy.js';
 import { APP_CONFIG, EVENT_STORE } from '../platform/tokens.js';
 import type { AppConfig } from '../platform/config/config.js';
 import type { EventStore } from '../platform/event-store/event-store.js';
@@ -14,13 +19,17 @@ export class ProjectionHealth {
   @ApiProperty({ nullable: true, type: String }) updated_at!: string | null;
 }
 
+const DETAILS =
+  'Left out for anonymous callers when diagnostics are not public (production mode; docs/decisions/0038)';
+
 export class Health {
   @ApiProperty({ example: 'ok' }) status!: 'ok';
-  @ApiProperty({ enum: ['embedded', 'server', 'production'] }) mode!: string;
-  @ApiProperty({ enum: ['pglite', 'postgres', 'eventstoredb'] }) event_store!: string;
-  @ApiProperty({ description: 'Global position of the last event' }) head_position!: string;
-  @ApiProperty({ description: 'Whether this process runs the projections' }) projection_leader!: boolean;
-  @ApiProperty({ type: [ProjectionHealth] }) projections!: ProjectionHealth[];
+  @ApiPropertyOptional({ enum: ['embedded', 'server', 'production'], description: DETAILS }) mode?: string;
+  @ApiPropertyOptional({ enum: ['pglite', 'postgres', 'eventstoredb'] }) event_store?: string;
+  @ApiPropertyOptional({ description: 'Global position of the last event' }) head_position?: string;
+  @ApiPropertyOptional({ description: 'Whether this process runs the projections' })
+  projection_leader?: boolean;
+  @ApiPropertyOptional({ type: [ProjectionHealth] }) projections?: ProjectionHealth[];
 }
 
 @ApiTags('health')
@@ -30,12 +39,20 @@ export class HealthController {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(EVENT_STORE) private readonly store: EventStore,
     private readonly runner: ProjectionRunner,
+    private readonly sessions: SessionService,
+    @Inject(ACTOR_LOADER) private readonly actors: ActorLoader,
   ) {}
 
+  /**
+   * Public (load balancers and container health checks call it). The details (mode, store, positions,
+   * leadership) are public unless PUBLIC_DIAGNOSTICS is off (the production default); then only an
+   * administrator's session sees them and everyone else gets `{ status: "ok" }`.
+   */
   @Get()
   @Public()
   @ApiOkResponse({ type: Health })
-  async health(): Promise<Health> {
+  async health(@Req() req: AuthenticatedRequest): Promise<Health> {
+    if (!this.config.publicDiagnostics && !(await this.isAdministrator(req))) return { status: 'ok' };
     const status = await this.runner.status();
     return {
       status: 'ok',
@@ -51,5 +68,14 @@ export class HealthController {
         updated_at: p.updatedAt?.toISOString() ?? null,
       })),
     };
+  }
+
+  private async isAdministrator(req: AuthenticatedRequest): Promise<boolean> {
+    const token = tokenFrom(req);
+    if (!token) return false;
+    const check = await this.sessions.verify(token);
+    if (!check.ok) return false;
+    const actor = await this.actors.load(check.session.userId);
+    return !!actor?.hasAccess && actor.permissions.includes(MARKER_PERMISSIONS.admin);
   }
 }
