@@ -119,7 +119,9 @@ function messageOf(e: ValidationError): string | undefined {
   const names = Object.keys(constraints);
   if (names.length === 0) return undefined;
   if (constraints.whitelistValidation) return constraints.whitelistValidation;
-  if (e.value === undefined || e.value === null) return `${e.property} is required`;
+  // An error with children had an object or list (the pipe strips its value): present, not missing.
+  const hasChildren = (e.children?.length ?? 0) > 0;
+  if (!hasChildren && (e.value === undefined || e.value === null)) return `${e.property} is required`;
   const type = TYPE_CONSTRAINTS.find((name) => constraints[name] !== undefined);
   return constraints[type ?? names[0]!];
 }
