@@ -2,11 +2,11 @@ import 'reflect-metadata';
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { NestFactory } from '@nestjs/core';
+import { NestFactory, Reflector } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { randomUUID } from 'node:crypto';
-import type { NextFunction, Request, Response } from 'express';
+import { json, type NextFunction, type Request, type Response } from 'express';
 import { pinoHttp } from 'pino-http';
 import type { Logger } from 'pino';
 import { AppModule } from './app.module.js';
@@ -16,6 +16,7 @@ import { AllExceptionsFilter } from './platform/http/all-exceptions.filter.js';
 import { createValidationPipe } from './platform/http/validation.js';
 import { Readiness } from './platform/http/readiness.js';
 import { securityHeaders } from './platform/http/security-headers.js';
+import { ContentTypeGuard, verifyJsonDepth } from './platform/http/body-limits.js';
 import { ProjectionRunner } from './platform/projections/projection-runner.js';
 import { LiveServer } from './platform/live/live-server.js';
 import { SESSION_SCHEMA } from './platform/auth/session.service.js';
@@ -23,7 +24,7 @@ import { CREDENTIALS_SCHEMA } from './identity/credentials.js';
 import { TOKEN_LINK_SCHEMA } from './identity/token-links.js';
 import { FEEDBACK_TOKEN_SCHEMA } from './safeguarding/feedback-tokens.js';
 import { MAIL_OUTBOX_SCHEMA } from './platform/mail/mail-outbox.js';
-import { STORAGE_SECRETS_SCHEMA } from './platform/storage/storage.service.js';
+import { STORAGE_SECRETS_SCHEMA, STORAGE_UPLOADS_SCHEMA } from './platform/storage/storage.service.js';
 import { FirstSuperuser, type FirstSuperuserOutcome } from './identity/first-superuser.js';
 import { DEMO_STARTING, DemoData, type DemoSummary } from './demo/demo-data.js';
 import type { AuthenticatedRequest } from './platform/auth/request-context.js';
@@ -52,6 +53,7 @@ async function ensureStateTables(sql: SqlClient): Promise<void> {
       ...FEEDBACK_TOKEN_SCHEMA,
       ...MAIL_OUTBOX_SCHEMA,
       ...STORAGE_SECRETS_SCHEMA,
+      ...STORAGE_UPLOADS_SCHEMA,
     ]) {
       await tx.query(ddl);
     }
@@ -123,13 +125,20 @@ export async function startApp(
     const readiness = app.get(Readiness);
     if (options.onStarting) readiness.onChange(options.onStarting);
     app.use(readiness.gate());
-    app.useBodyParser('json', { limit: '1mb' });
+    // Input limits (docs/decisions/0038): JSON nested at most 32 deep (checked before parsing), a
+    // media type the route declares (415 otherwise), and the shared validation pipe.
+    // express.json directly: Nest's useBodyParser types leave `verify` out (it keeps it for rawBody).
+    app.use(json({ limit: '1mb', verify: verifyJsonDepth() }));
     app.useBodyParser('urlencoded', { extended: false, limit: '64kb' });
+    app.useGlobalGuards(new ContentTypeGuard(app.get(Reflector)));
     app.useGlobalPipes(createValidationPipe());
     app.useGlobalFilters(new AllExceptionsFilter(log));
 
-    const document = openApiDocument(app);
-    SwaggerModule.setup('api/docs', app, document, { jsonDocumentUrl: 'api/docs-json' });
+    // The API document is public outside production mode, or when PUBLIC_DIAGNOSTICS=true (ADR 0038).
+    if (config.publicDiagnostics) {
+      const document = openApiDocument(app);
+      SwaggerModule.setup('api/docs', app, document, { jsonDocumentUrl: 'api/docs-json' });
+    }
 
     serveClient(app, config, log);
 

@@ -36,7 +36,9 @@ async function main(): Promise<void> {
   const lines = [
     '',
     `  Tutoring Portal is running at ${running.url}  (mode: ${config.mode}, event store: ${running.infra.eventStore.kind})`,
-    `  API docs: ${running.url}/api/docs`,
+    config.publicDiagnostics
+      ? `  API docs: ${running.url}/api/docs`
+      : '  API docs: not served (PUBLIC_DIAGNOSTICS=false, the production default)',
     `  Sign in as ${firstSuperuser.email}` +
       (config.firstSuperuser.isDefaultPassword
         ? ` with the demo password ${config.firstSuperuser.password} (set FIRST_SUPERUSER_PASSWORD to choose your own)`

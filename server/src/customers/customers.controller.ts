@@ -1,17 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import {
-  Body,
-  Controller,
-  Get,
-  HttpStatus,
-  Inject,
-  Param,
-  ParseUUIDPipe,
-  Post,
-  Put,
-  Query,
-  Req,
-} from '@nestjs/common';
+import { Body, Controller, Get, HttpStatus, Inject, Param, Post, Put, Query, Req } from '@nestjs/common';
 import {
   ApiCreatedResponse,
   ApiNotFoundResponse,
@@ -38,6 +26,7 @@ import { UsersReadModel } from '../identity/users.read.js';
 import { NetworksReadModel } from '../identity/networks/networks.read.js';
 import { customerAggregate } from './customer.decider.js';
 import { SearchPageQuery, containsPattern } from '../platform/http/paging.js';
+import { UuidPipe } from '../platform/http/validation.js';
 
 export class ListCustomersQuery extends SearchPageQuery {}
 
@@ -141,7 +130,7 @@ export class CustomersController {
   @RequirePermissions(ADMIN, EDIT, MARKER_PERMISSIONS.partner)
   @ApiOkResponse({ type: CustomerView })
   @ApiNotFoundResponse({ description: 'Customer not found' })
-  async get(@Req() req: AuthenticatedRequest, @Param('id', ParseUUIDPipe) id: string): Promise<CustomerView> {
+  async get(@Req() req: AuthenticatedRequest, @Param('id', UuidPipe) id: string): Promise<CustomerView> {
     const scope = await this.partnerScope(req);
     const { rows } = await this.sql.query<CustomerRow>('SELECT * FROM rm_customers WHERE id = $1', [id]);
     const row = rows[0];
@@ -176,7 +165,7 @@ export class CustomersController {
   @ApiNotFoundResponse({ description: 'Customer not found' })
   async update(
     @Req() req: AuthenticatedRequest,
-    @Param('id', ParseUUIDPipe) id: string,
+    @Param('id', UuidPipe) id: string,
     @Body() body: UpdateCustomerBody,
   ): Promise<CustomerWritten> {
     this.mayEdit(req);

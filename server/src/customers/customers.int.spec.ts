@@ -130,6 +130,6 @@ describe.each(portalModes)('customers API, $name', (mode) => {
       name: 'Y',
     });
     expect(missing).toMatchObject({ status: 404, body: { detail: 'Customer not found' } });
-    expect((await call('GET', '/customers/not-a-uuid', admin)).status).toBe(400);
+    expect((await call('GET', '/customers/not-a-uuid', admin)).status).toBe(422);
   });
 });

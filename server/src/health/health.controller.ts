@@ -1,7 +1,18 @@
-import { Controller, Get, Inject, Res } from '@nestjs/common';
+import { Controller, Get, Inject, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
-import { ApiOkResponse, ApiProperty, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
+import {
+  ApiOkResponse,
+  ApiProperty,
+  ApiPropertyOptional,
+  ApiServiceUnavailableResponse,
+  ApiTags,
+} from '@nestjs/swagger';
 import { Public } from '../platform/auth/public.decorator.js';
+import { tokenFrom } from '../platform/auth/auth.guard.js';
+import { ACTOR_LOADER, type ActorLoader } from '../platform/auth/actor-loader.js';
+import type { AuthenticatedRequest } from '../platform/auth/request-context.js';
+import { SessionService } from '../platform/auth/session.service.js';
+import { MARKER_PERMISSIONS } from '../identity/policy/policy.js';
 import { APP_CONFIG, EVENT_STORE } from '../platform/tokens.js';
 import type { AppConfig } from '../platform/config/config.js';
 import type { EventStore } from '../platform/event-store/event-store.js';
@@ -26,18 +37,22 @@ export class StartingProgressView {
   @ApiProperty({ example: 'loading demo data, step 4 of 6: students (12 of 40)' }) message!: string;
 }
 
+const DETAILS =
+  'Left out for anonymous callers when diagnostics are not public (production mode; docs/decisions/0038)';
+
 export class Health {
   @ApiProperty({
     enum: ['ok', 'starting'],
     description: '`starting` (HTTP 503) while start-up work such as the demo data is still loading',
   })
   status!: 'ok' | 'starting';
-  @ApiProperty({ type: StartingProgressView, required: false }) starting?: StartingProgressView;
-  @ApiProperty({ enum: ['embedded', 'server', 'production'] }) mode!: string;
-  @ApiProperty({ enum: ['pglite', 'postgres', 'eventstoredb'] }) event_store!: string;
-  @ApiProperty({ description: 'Global position of the last event' }) head_position!: string;
-  @ApiProperty({ description: 'Whether this process runs the projections' }) projection_leader!: boolean;
-  @ApiProperty({ type: [ProjectionHealth] }) projections!: ProjectionHealth[];
+  @ApiPropertyOptional({ type: StartingProgressView }) starting?: StartingProgressView;
+  @ApiPropertyOptional({ enum: ['embedded', 'server', 'production'], description: DETAILS }) mode?: string;
+  @ApiPropertyOptional({ enum: ['pglite', 'postgres', 'eventstoredb'] }) event_store?: string;
+  @ApiPropertyOptional({ description: 'Global position of the last event' }) head_position?: string;
+  @ApiPropertyOptional({ description: 'Whether this process runs the projections' })
+  projection_leader?: boolean;
+  @ApiPropertyOptional({ type: [ProjectionHealth] }) projections?: ProjectionHealth[];
 }
 
 @ApiTags('health')
@@ -48,30 +63,40 @@ export class HealthController {
     @Inject(EVENT_STORE) private readonly store: EventStore,
     private readonly runner: ProjectionRunner,
     private readonly readiness: Readiness,
+    private readonly sessions: SessionService,
+    @Inject(ACTOR_LOADER) private readonly actors: ActorLoader,
   ) {}
 
+  /**
+   * Public (load balancers and container health checks call it). The details (mode, store, positions,
+   * leadership) are public unless PUBLIC_DIAGNOSTICS is off (the production default); then only an
+   * administrator's session sees them and everyone else gets `{ status: "ok" }`.
+   */
   @Get()
   @Public()
   @ApiOkResponse({ type: Health })
   @ApiServiceUnavailableResponse({ type: Health, description: 'Still starting (see `starting`)' })
-  async health(@Res({ passthrough: true }) res: Response): Promise<Health> {
-    const status = await this.runner.status();
+  async health(@Req() req: AuthenticatedRequest, @Res({ passthrough: true }) res: Response): Promise<Health> {
     const starting = this.readiness.starting;
     if (starting) res.status(503);
+    const progress = starting
+      ? {
+          starting: {
+            stage: starting.stage,
+            stage_number: starting.stageNumber,
+            stages: starting.stages,
+            done: starting.done,
+            total: starting.total,
+            message: this.readiness.describe(),
+          },
+        }
+      : {};
+    if (!this.config.publicDiagnostics && !(await this.isAdministrator(req)))
+      return { status: starting ? 'starting' : 'ok', ...progress };
+    const status = await this.runner.status();
     return {
       status: starting ? 'starting' : 'ok',
-      ...(starting
-        ? {
-            starting: {
-              stage: starting.stage,
-              stage_number: starting.stageNumber,
-              stages: starting.stages,
-              done: starting.done,
-              total: starting.total,
-              message: this.readiness.describe(),
-            },
-          }
-        : {}),
+      ...progress,
       mode: this.config.mode,
       event_store: this.store.kind,
       head_position: status.head.toString(),
@@ -84,5 +109,14 @@ export class HealthController {
         updated_at: p.updatedAt?.toISOString() ?? null,
       })),
     };
+  }
+
+  private async isAdministrator(req: AuthenticatedRequest): Promise<boolean> {
+    const token = tokenFrom(req);
+    if (!token) return false;
+    const check = await this.sessions.verify(token);
+    if (!check.ok) return false;
+    const actor = await this.actors.load(check.session.userId);
+    return !!actor?.hasAccess && actor.permissions.includes(MARKER_PERMISSIONS.admin);
   }
 }

@@ -16,6 +16,7 @@ import { Credentials } from './credentials.js';
 import { TokenLinkFlow, TokenPasswordBody, humanMinutes, invalidLink } from './token-link-flow.js';
 import { UsersReadModel } from './users.read.js';
 import { isDomainError } from '../platform/domain/domain-error.js';
+import { UuidPipe } from '../platform/http/validation.js';
 
 /** Activation links work for 7 days (docs/decisions/0016). */
 export const ACTIVATION_MINUTES = 7 * 24 * 60;
@@ -124,7 +125,10 @@ export class ActivationLinksController {
   @HttpCode(HttpStatus.OK)
   @ApiOkResponse({ type: ActivationLinkSent })
   @ApiConflictResponse({ description: 'Account is already activated' })
-  async resend(@Req() req: AuthenticatedRequest, @Param('id') id: string): Promise<ActivationLinkSent> {
+  async resend(
+    @Req() req: AuthenticatedRequest,
+    @Param('id', UuidPipe) id: string,
+  ): Promise<ActivationLinkSent> {
     // Whoever may add a user of this kind may send them a new link.
     const target = await this.access.authorizedTarget(req, id, 'add');
     if (!target.awaiting_activation) throw new Problem(HttpStatus.CONFLICT, 'Account is already activated');

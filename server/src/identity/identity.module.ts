@@ -3,6 +3,7 @@ import { ACTOR_LOADER } from '../platform/auth/actor-loader.js';
 import { UserCommands } from './commands/user-command.handler.js';
 import { Credentials } from './credentials.js';
 import { LoginThrottle } from './login-throttle.js';
+import { MailThrottle } from './mail-throttle.js';
 import { DeactivationScheduler } from './deactivation.scheduler.js';
 import { FirstSuperuser } from './first-superuser.js';
 import { LoginController } from './login.controller.js';
@@ -78,6 +79,7 @@ import { PermissionTemplatesController } from './permission-templates/permission
   providers: [
     Credentials,
     LoginThrottle,
+    MailThrottle,
     TokenLinks,
     TokenLinkFlow,
     AccountActivation,

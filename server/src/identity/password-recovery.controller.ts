@@ -1,12 +1,14 @@
-import { Body, Controller, HttpCode, HttpStatus, Inject, Param, Post } from '@nestjs/common';
+import { Body, Controller, HttpCode, HttpStatus, Inject, Param, Post, Req } from '@nestjs/common';
 import { ApiOkResponse, ApiProperty, ApiTags } from '@nestjs/swagger';
 import { IsEmail, MaxLength } from 'class-validator';
 import { Public } from '../platform/auth/public.decorator.js';
+import type { AuthenticatedRequest } from '../platform/auth/request-context.js';
 import { APP_CONFIG, LOGGER } from '../platform/tokens.js';
 import type { AppConfig } from '../platform/config/config.js';
 import type { Log } from '../platform/logging/logger.js';
 import { UserCommands } from './commands/user-command.handler.js';
 import { Credentials } from './credentials.js';
+import { MailThrottle } from './mail-throttle.js';
 import { MIN_PASSWORD_LENGTH, TokenLinkFlow, TokenPasswordBody } from './token-link-flow.js';
 import { UsersReadModel } from './users.read.js';
 
@@ -31,7 +33,9 @@ export const INVALID_LINK = 'This link is invalid or has expired. Ask for a new 
 
 /**
  * Password recovery by single-use, expiring token link (spec §7). The answer is the same whether or not
- * the address belongs to an account, and the work is done after answering so timing does not tell.
+ * the address belongs to an account, or its mail was held back by the rate limit (`MailThrottle`: per
+ * address and per client address, docs/decisions/0038), and the work is done after answering so
+ * timing does not tell.
  */
 @ApiTags('auth')
 @Controller('api/v1')
@@ -41,6 +45,7 @@ export class PasswordRecoveryController {
     private readonly links: TokenLinkFlow,
     private readonly credentials: Credentials,
     private readonly commands: UserCommands,
+    private readonly throttle: MailThrottle,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(LOGGER) private readonly log: Log,
   ) {}
@@ -49,10 +54,12 @@ export class PasswordRecoveryController {
   @Public()
   @HttpCode(HttpStatus.OK)
   @ApiOkResponse({ type: Message })
-  recover(@Param() params: EmailParam): Message {
-    void this.sendRecoveryMail(params.email.trim().toLowerCase()).catch((e: unknown) =>
-      this.log.error({ err: e }, 'password recovery mail failed'),
-    );
+  recover(@Param() params: EmailParam, @Req() req: AuthenticatedRequest): Message {
+    const email = params.email.trim().toLowerCase();
+    void this.throttle
+      .allow('password-recovery', email, req.ip ?? 'unknown')
+      .then((allowed) => (allowed ? this.sendRecoveryMail(email) : undefined))
+      .catch((e: unknown) => this.log.error({ err: e }, 'password recovery mail failed'));
     return { msg: RECOVERY_ANSWER };
   }
 

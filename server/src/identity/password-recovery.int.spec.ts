@@ -6,10 +6,13 @@ import { pino } from 'pino';
 import { startApp, type RunningApp } from '../app.js';
 import { loadConfig } from '../platform/config/config.js';
 import { waitFor } from '../platform/testing/wait-for.js';
+import { ProjectionRunner } from '../platform/projections/projection-runner.js';
+import { MAIL_MAX_PER_ADDRESS, MAIL_MAX_PER_CLIENT } from './mail-throttle.js';
 import { RECOVERY_ANSWER } from './password-recovery.controller.js';
 import { TokenLinks } from './token-links.js';
 
 const ADMIN = 'recovery.admin@example.com';
+const TEACHER = 'recovery.teacher@example.com';
 const PASSWORD = 'correct horse battery staple';
 
 interface Mail {
@@ -21,6 +24,8 @@ interface Mail {
 describe('password recovery by single-use, expiring token link (PGlite)', () => {
   let dataDir: string;
   let running: RunningApp;
+  /** Warnings and errors the portal logged (JSON lines). */
+  const logged: { msg: string; scope?: string; purpose?: string; address?: string }[] = [];
 
   const post = (path: string, body?: unknown) =>
     fetch(`${running.url}/api/v1${path}`, {
@@ -53,8 +58,27 @@ describe('password recovery by single-use, expiring token link (PGlite)', () => 
         FIRST_SUPERUSER_PASSWORD: PASSWORD,
         PUBLIC_URL: 'https://portal.example.org',
       }),
-      pino({ level: 'silent' }),
+      pino(
+        { level: 'warn' },
+        { write: (line: string) => void logged.push(JSON.parse(line) as (typeof logged)[number]) },
+      ),
     );
+    // A second account to recover, created while the administrator's first password still works.
+    const admin = ((await (await login(PASSWORD)).json()) as { access_token: string }).access_token;
+    const created = await fetch(`${running.url}/api/v1/users/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', RequestVerificationToken: admin },
+      body: JSON.stringify({
+        email: TEACHER,
+        first_name: 'Rae',
+        last_name: 'Teacher',
+        user_type: 'teacher',
+        password: PASSWORD,
+      }),
+    });
+    expect(created.status).toBe(201);
+    const { position } = (await created.json()) as { position: string };
+    await running.app.get(ProjectionRunner).waitForPosition(BigInt(position), 10_000);
   });
   afterAll(async () => {
     await running?.close();
@@ -115,5 +139,50 @@ describe('password recovery by single-use, expiring token link (PGlite)', () => 
     expect(
       (await post('/set-new-password', { token: 'short', password: 'whatever passphrase' })).status,
     ).toBe(422);
+  });
+
+  it('limits recovery mails per address and per client address, answering the same either way', async () => {
+    const recover = async (email: string, client: string) => {
+      const res = await fetch(`${running.url}/api/v1/password-recovery/${encodeURIComponent(email)}`, {
+        method: 'POST',
+        headers: { 'x-forwarded-for': client },
+      });
+      return { status: res.status, body: await res.json() };
+    };
+    const mailsTo = async (email: string) =>
+      (
+        await running.infra.sql.query<{ n: number }>(
+          'SELECT count(*)::int AS n FROM mail_outbox WHERE to_address = $1',
+          [email],
+        )
+      ).rows[0]!.n;
+    const limits = (scope: string) =>
+      logged.filter((l) => l.msg === 'mail rate limit reached: no mail sent' && l.scope === scope);
+    const answer = { status: 200, body: { msg: RECOVERY_ANSWER } };
+
+    // Per address: whoever asks, at most MAIL_MAX_PER_ADDRESS mails an hour (one went out above).
+    for (let i = 1; i <= MAIL_MAX_PER_ADDRESS + 1; i++)
+      expect(await recover(ADMIN, `198.51.100.${i}`)).toEqual(answer);
+    await waitFor('the address limit to be logged twice', () =>
+      limits('address').length === 2 ? true : null,
+    );
+    await waitFor('the allowed mails', async () =>
+      (await mailsTo(ADMIN)) === MAIL_MAX_PER_ADDRESS ? true : null,
+    );
+    expect(limits('address')[0]).toMatchObject({
+      purpose: 'password-recovery',
+      address: expect.stringMatching(/^[0-9a-f]{16}$/),
+    });
+    expect(JSON.stringify(logged)).not.toContain(ADMIN);
+
+    // Per client: after MAIL_MAX_PER_CLIENT requests (unknown addresses count too), nothing more from it.
+    for (let i = 1; i <= MAIL_MAX_PER_CLIENT; i++)
+      expect(await recover(`nobody.${i}@example.com`, '203.0.113.7')).toEqual(answer);
+    expect(await recover(TEACHER, '203.0.113.7')).toEqual(answer);
+    await waitFor('the client limit to be logged', () => (limits('client').length === 1 ? true : null));
+    expect(await mailsTo(TEACHER)).toBe(0);
+    // The same address from another client still gets its mail.
+    expect(await recover(TEACHER, '203.0.113.8')).toEqual(answer);
+    await waitFor('the teacher’s mail', async () => ((await mailsTo(TEACHER)) === 1 ? true : null));
   });
 });

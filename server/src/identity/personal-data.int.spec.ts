@@ -104,7 +104,7 @@ describe.each(portalModes)('personal data erasure (crypto-shredding), $name', (m
     const teacher = await portal.tokenFor('plain.teacher@example.com');
     expect((await portal.call('DELETE', `/users/${userId}/user_profile`, teacher)).status).toBe(403);
     expect((await portal.call('DELETE', `/users/${teacherId}/user_profile`, teacher)).status).toBe(403);
-    expect((await portal.call('DELETE', '/users/not-a-uuid/user_profile', portal.admin)).status).toBe(404);
+    expect((await portal.call('DELETE', '/users/not-a-uuid/user_profile', portal.admin)).status).toBe(422);
   });
 
   it('erasing destroys the key: "[erased]" everywhere, the audit trail intact, sessions ended', async () => {

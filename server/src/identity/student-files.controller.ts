@@ -22,6 +22,7 @@ import { STUDENT_FILE_TYPES, type StudentFileType } from './user.events.js';
 import { PositionResponse } from './users.dto.js';
 import { UserAccess, forbidden } from './user-access.js';
 import type { CommandResult } from './commands/user-command.handler.js';
+import { UuidPipe } from '../platform/http/validation.js';
 
 // No slashes, no control characters (checked without a control-character regex literal).
 const FILE_NAME = new RegExp(
@@ -75,7 +76,9 @@ export class DeleteFilesBody {
 export class UploadFormFields {
   @ApiProperty() key!: string;
   @ApiProperty() AWSAccessKeyId!: string;
-  @ApiProperty({ description: 'base64 JSON policy: expiration, key prefix, size and content types' })
+  @ApiProperty({
+    description: 'base64 JSON policy: expiration, the one key, size and content types (one upload)',
+  })
   policy!: string;
   @ApiProperty({ description: 'hex HMAC-SHA256 of the policy' }) signature!: string;
 }
@@ -122,7 +125,7 @@ export class StudentFilesController {
   @ApiOkResponse({ type: UploadUrlResponse })
   async uploadUrl(
     @Req() req: AuthenticatedRequest,
-    @Param('id') id: string,
+    @Param('id', UuidPipe) id: string,
     @Query() _q: UploadUrlQuery,
   ): Promise<UploadUrlResponse> {
     const { student } = await this.student(req, id, 'upload');
@@ -141,7 +144,7 @@ export class StudentFilesController {
   @ApiOkResponse({ type: DownloadUrlResponse })
   async downloadUrl(
     @Req() req: AuthenticatedRequest,
-    @Param('id') id: string,
+    @Param('id', UuidPipe) id: string,
     @Query() q: DownloadUrlQuery,
   ): Promise<DownloadUrlResponse> {
     const { actor, student } = await this.student(req, id, 'view');
@@ -156,7 +159,7 @@ export class StudentFilesController {
   @ApiOkResponse({ type: FileRegisteredResponse })
   async register(
     @Req() req: AuthenticatedRequest,
-    @Param('id') id: string,
+    @Param('id', UuidPipe) id: string,
     @Body() body: RegisterFileBody,
   ): Promise<FileRegisteredResponse> {
     const { student } = await this.student(req, id, 'upload');
@@ -191,7 +194,7 @@ export class StudentFilesController {
   @ApiOkResponse({ type: PositionResponse })
   async remove(
     @Req() req: AuthenticatedRequest,
-    @Param('id') id: string,
+    @Param('id', UuidPipe) id: string,
     @Body() body: DeleteFilesBody,
   ): Promise<CommandResult> {
     const { student } = await this.student(req, id, 'delete');

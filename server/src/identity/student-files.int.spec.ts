@@ -413,6 +413,47 @@ describe.each(portalModes)('student files, $name', (mode) => {
     expect(audit.body.total).toBe(1);
   });
 
+  it('takes one upload per signed form: a replay neither overwrites a registered file nor uploads twice', async () => {
+    const form = await uploadForm();
+    const other = await uploadForm();
+    // A form is for its own key only, even within the same student's folder.
+    const elsewhere = await post(other.url, { ...other.fields, key: form.file_path });
+    expect(elsewhere.status).toBe(403);
+    expect(elsewhere.body.detail).toBe('key: not allowed by the policy');
+
+    expect((await post(form.url, form.fields)).status).toBe(201);
+    await portal.settle(
+      await portal.call('PUT', `/users/students/files/${studentId}`, portal.admin, {
+        file_path: form.file_path,
+        file_name: 'Kept.pdf',
+      }),
+    );
+    const replay = await post(form.url, form.fields, Buffer.from('%PDF-1.4 replaced\n'));
+    expect(replay.status).toBe(409);
+    expect(replay.body.detail).toMatch(/^key: something was already uploaded with this form/);
+    const link = await portal.call(
+      'GET',
+      `/users/students/${studentId}/files-download-url?file_path=${encodeURIComponent(form.file_path)}`,
+      portal.admin,
+    );
+    expect(Buffer.from(await (await fetch(link.body.url as string)).arrayBuffer()).equals(PDF)).toBe(true);
+
+    // Two posts of one form at once: one is stored, the other refused.
+    const statuses = (await Promise.all([post(other.url, other.fields), post(other.url, other.fields)]))
+      .map((r) => r.status)
+      .sort();
+    expect(statuses).toEqual([201, 409]);
+
+    // Nor does the form work again once the file is deleted.
+    await portal.settle(
+      await portal.call('POST', `/users/students/${studentId}/files/delete`, portal.admin, {
+        files_uuids: [form.file_id],
+      }),
+    );
+    expect((await post(form.url, form.fields)).status).toBe(409);
+    expect(await readdir(join(storageDir, '.uploads'))).toEqual([]);
+  });
+
   it('EHCP files and all uploads need EHCP access and upload; other files are read by whoever sees the student', async () => {
     const { call, admin, settle } = portal;
     const pupil = await portal.createUser({

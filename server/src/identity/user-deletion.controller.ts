@@ -12,6 +12,7 @@ import { PositionResponse } from './users.dto.js';
 import { UsersReadModel } from './users.read.js';
 import { UserAccess, isUuid } from './user-access.js';
 import type { CommandResult } from './commands/user-command.handler.js';
+import { UuidPipe } from '../platform/http/validation.js';
 
 const notFound = () => new Problem(HttpStatus.NOT_FOUND, 'User not found');
 
@@ -37,7 +38,7 @@ export class UserDeletionController {
     description: 'Personal data erased (names, e-mail, notes, contacts, files)',
   })
   @ApiNotFoundResponse({ description: 'User not found' })
-  async erase(@Req() req: AuthenticatedRequest, @Param('id') id: string): Promise<CommandResult> {
+  async erase(@Req() req: AuthenticatedRequest, @Param('id', UuidPipe) id: string): Promise<CommandResult> {
     // A deleted user's record can still be erased: that is how retention ends (decision 0015).
     const target = await this.target(req, id, { includeDeleted: true });
     const result = await this.access.run(req, { type: 'ErasePersonalData', userId: target.id });
@@ -60,7 +61,7 @@ export class UserDeletionController {
     description: 'User deleted (kept for the record, see decision 0015)',
   })
   @ApiNotFoundResponse({ description: 'User not found' })
-  async delete(@Req() req: AuthenticatedRequest, @Param('id') id: string): Promise<CommandResult> {
+  async delete(@Req() req: AuthenticatedRequest, @Param('id', UuidPipe) id: string): Promise<CommandResult> {
     const target = await this.target(req, id, { includeDeleted: false });
     return this.access.run(req, { type: 'DeleteUser', userId: target.id });
   }

@@ -50,6 +50,7 @@ import { NetworksReadModel } from './networks/networks.read.js';
 import { UserCreation } from './user-creation.js';
 import { UserAccess, forbidden, isUuid } from './user-access.js';
 import type { CommandResult } from './commands/user-command.handler.js';
+import { UuidPipe } from '../platform/http/validation.js';
 
 const ADMIN = MARKER_PERMISSIONS.admin;
 const PARTNER_MARKER = MARKER_PERMISSIONS.partner;
@@ -87,7 +88,7 @@ export class UsersController {
   @RequirePermissions(ADMIN, PARTNER_MARKER)
   @ApiOkResponse({ type: UserView })
   @ApiNotFoundResponse({ description: 'User not found' })
-  async get(@Req() req: AuthenticatedRequest, @Param('id') id: string): Promise<UserView> {
+  async get(@Req() req: AuthenticatedRequest, @Param('id', UuidPipe) id: string): Promise<UserView> {
     const actor = await this.access.actorRow(req);
     const target = await this.access.visibleTarget(actor, id);
     return userViewFor(actor, target);
@@ -110,7 +111,7 @@ export class UsersController {
   @ApiOkResponse({ type: PositionResponse })
   async update(
     @Req() req: AuthenticatedRequest,
-    @Param('id') id: string,
+    @Param('id', UuidPipe) id: string,
     @Body() body: UpdateUserBody,
   ): Promise<CommandResult> {
     const { password, ...profile } = body;
@@ -150,7 +151,10 @@ export class UsersController {
   @RequirePermissions(ADMIN, PARTNER_MARKER)
   @ApiOkResponse({ type: PositionResponse })
   @ApiConflictResponse({ description: 'User is already active' })
-  async activate(@Req() req: AuthenticatedRequest, @Param('id') id: string): Promise<CommandResult> {
+  async activate(
+    @Req() req: AuthenticatedRequest,
+    @Param('id', UuidPipe) id: string,
+  ): Promise<CommandResult> {
     const target = await this.access.authorizedTarget(req, id, 'disable');
     return this.access.run(req, { type: 'ActivateUser', userId: target.id });
   }
@@ -159,7 +163,10 @@ export class UsersController {
   @RequirePermissions(ADMIN, PARTNER_MARKER)
   @ApiOkResponse({ type: PositionResponse })
   @ApiConflictResponse({ description: 'User is already deactivated' })
-  async deactivate(@Req() req: AuthenticatedRequest, @Param('id') id: string): Promise<CommandResult> {
+  async deactivate(
+    @Req() req: AuthenticatedRequest,
+    @Param('id', UuidPipe) id: string,
+  ): Promise<CommandResult> {
     const target = await this.access.authorizedTarget(req, id, 'disable');
     return this.access.run(req, { type: 'DeactivateUser', userId: target.id });
   }
@@ -169,7 +176,7 @@ export class UsersController {
   @ApiOkResponse({ type: PositionResponse })
   async scheduleDeactivation(
     @Req() req: AuthenticatedRequest,
-    @Param('id') id: string,
+    @Param('id', UuidPipe) id: string,
     @Body() body: ScheduleDeactivationBody,
   ): Promise<CommandResult> {
     const target = await this.access.authorizedTarget(req, id, 'disable');
@@ -185,7 +192,7 @@ export class UsersController {
   @RequirePermissions(ADMIN, INTERNAL_PERMISSIONS.BLOCK_USERS)
   @ApiOkResponse({ type: PositionResponse })
   @ApiConflictResponse({ description: 'User is already blocked' })
-  async block(@Req() req: AuthenticatedRequest, @Param('id') id: string): Promise<CommandResult> {
+  async block(@Req() req: AuthenticatedRequest, @Param('id', UuidPipe) id: string): Promise<CommandResult> {
     const target = await this.access.internalTarget(req, id, INTERNAL_PERMISSIONS.BLOCK_USERS);
     return this.access.run(req, { type: 'BlockUser', userId: target.id });
   }
@@ -194,7 +201,7 @@ export class UsersController {
   @RequirePermissions(ADMIN, INTERNAL_PERMISSIONS.BLOCK_USERS)
   @ApiOkResponse({ type: PositionResponse })
   @ApiConflictResponse({ description: 'User is not blocked' })
-  async unblock(@Req() req: AuthenticatedRequest, @Param('id') id: string): Promise<CommandResult> {
+  async unblock(@Req() req: AuthenticatedRequest, @Param('id', UuidPipe) id: string): Promise<CommandResult> {
     const target = await this.access.internalTarget(req, id, INTERNAL_PERMISSIONS.BLOCK_USERS);
     return this.access.run(req, { type: 'UnblockUser', userId: target.id });
   }
@@ -204,7 +211,7 @@ export class UsersController {
   @ApiOkResponse({ type: PositionResponse })
   async setQualityIssue(
     @Req() req: AuthenticatedRequest,
-    @Param('id') id: string,
+    @Param('id', UuidPipe) id: string,
     @Body() body: QualityIssueBody,
   ): Promise<CommandResult> {
     const target = await this.access.internalTarget(req, id, INTERNAL_PERMISSIONS.QUALITY_ISSUE);
@@ -214,7 +221,10 @@ export class UsersController {
   @Put(':id/unset-quality-issue')
   @RequirePermissions(ADMIN, INTERNAL_PERMISSIONS.QUALITY_ISSUE)
   @ApiOkResponse({ type: PositionResponse })
-  async unsetQualityIssue(@Req() req: AuthenticatedRequest, @Param('id') id: string): Promise<CommandResult> {
+  async unsetQualityIssue(
+    @Req() req: AuthenticatedRequest,
+    @Param('id', UuidPipe) id: string,
+  ): Promise<CommandResult> {
     const target = await this.access.internalTarget(req, id, INTERNAL_PERMISSIONS.QUALITY_ISSUE);
     return this.access.run(req, { type: 'UnsetQualityIssue', userId: target.id });
   }
@@ -225,7 +235,7 @@ export class UsersController {
   @ApiUnprocessableEntityResponse({ description: 'The type marker cannot change' })
   async setPermissions(
     @Req() req: AuthenticatedRequest,
-    @Param('id') id: string,
+    @Param('id', UuidPipe) id: string,
     @Body() body: PermissionsBody,
   ): Promise<CommandResult> {
     const target = await this.access.internalTarget(req, id, INTERNAL_PERMISSIONS.MODIFY_USER);
@@ -241,8 +251,8 @@ export class UsersController {
   @ApiOkResponse({ type: PositionResponse })
   async changeActiveNetwork(
     @Req() req: AuthenticatedRequest,
-    @Param('id') id: string,
-    @Param('networkId') networkId: string,
+    @Param('id', UuidPipe) id: string,
+    @Param('networkId', UuidPipe) networkId: string,
   ): Promise<CommandResult> {
     const self = req.actor!.userId === id;
     const admin = isAdmin(req.actor!.permissions);
@@ -264,7 +274,7 @@ export class UsersController {
   @ApiCreatedResponse({ type: ContactCreatedResponse })
   async addContact(
     @Req() req: AuthenticatedRequest,
-    @Param('id') id: string,
+    @Param('id', UuidPipe) id: string,
     @Body() body: ContactBody,
   ): Promise<ContactCreatedResponse> {
     const target = await this.access.authorizedTarget(req, id, 'edit');
@@ -284,8 +294,8 @@ export class UsersController {
   @ApiNotFoundResponse({ description: 'Contact not found' })
   async updateContact(
     @Req() req: AuthenticatedRequest,
-    @Param('id') id: string,
-    @Param('contactId') contactId: string,
+    @Param('id', UuidPipe) id: string,
+    @Param('contactId', UuidPipe) contactId: string,
     @Body() body: ContactBody,
   ): Promise<CommandResult> {
     const target = await this.access.authorizedTarget(req, id, 'edit');
@@ -304,8 +314,8 @@ export class UsersController {
   @ApiNotFoundResponse({ description: 'Contact not found' })
   async removeContact(
     @Req() req: AuthenticatedRequest,
-    @Param('id') id: string,
-    @Param('contactId') contactId: string,
+    @Param('id', UuidPipe) id: string,
+    @Param('contactId', UuidPipe) contactId: string,
   ): Promise<CommandResult> {
     const target = await this.access.authorizedTarget(req, id, 'edit');
     return this.access.run(req, { type: 'RemoveContact', userId: target.id, contactId });

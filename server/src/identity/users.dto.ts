@@ -1,13 +1,13 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform, Type } from 'class-transformer';
+import { IsCalendarDate, IsInstant } from '../platform/http/dates.js';
+import { MAX_SEARCH_LENGTH, SearchPageQuery } from '../platform/http/paging.js';
+import { Transform } from 'class-transformer';
 import {
   ArrayMaxSize,
   IsArray,
   IsBoolean,
   IsEmail,
   IsIn,
-  IsISO8601,
-  IsInt,
   IsNotEmpty,
   IsObject,
   IsOptional,
@@ -15,9 +15,7 @@ import {
   IsTimeZone,
   IsUUID,
   Matches,
-  Max,
   MaxLength,
-  Min,
   MinLength,
   ValidateIf,
 } from 'class-validator';
@@ -162,7 +160,7 @@ export class ScheduleDeactivationBody {
     description: 'When access ends (ISO 8601 date or date-time, in the future)',
     example: '2030-07-31',
   })
-  @IsISO8601({ strict: true })
+  @IsInstant()
   date!: string;
 }
 
@@ -214,28 +212,15 @@ export const TYPE_FILTERS = {
 export type TypeFilter = keyof typeof TYPE_FILTERS;
 const SORTS = [...USER_SORT_COLUMNS, ...USER_SORT_COLUMNS.map((c) => `-${c}`)];
 
-export class ListUsersQuery {
-  @ApiPropertyOptional({ default: 1 }) @IsOptional() @Type(() => Number) @IsInt() @Min(1) page?: number;
-  @ApiPropertyOptional({ default: 50 })
+export class ListUsersQuery extends SearchPageQuery {
+  @ApiPropertyOptional({
+    description: 'Text searched in name, login and e-mail',
+    maxLength: MAX_SEARCH_LENGTH,
+  })
+  override query?: string;
+  @ApiPropertyOptional({ description: 'Accepted for compatibility (yyyy-MM-dd); not used by this list' })
   @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(500)
-  size?: number;
-  @ApiPropertyOptional({ description: 'Text searched in name, login and e-mail' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(200)
-  query?: string;
-  @ApiPropertyOptional({ description: 'Same text as query' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(200)
-  name?: string;
-  @ApiPropertyOptional({ description: 'Accepted for compatibility; not used by this list' })
-  @IsOptional()
-  @IsString()
+  @IsCalendarDate()
   week_start?: string;
   @ApiPropertyOptional({ enum: SORTS, description: 'Column, "-" prefix for descending' })
   @IsOptional()

@@ -1,16 +1,4 @@
-import {
-  Body,
-  Controller,
-  Get,
-  HttpStatus,
-  Inject,
-  Param,
-  ParseUUIDPipe,
-  Post,
-  Put,
-  Query,
-  Req,
-} from '@nestjs/common';
+import { Body, Controller, Get, HttpStatus, Inject, Param, Post, Put, Query, Req } from '@nestjs/common';
 import {
   ApiConflictResponse,
   ApiCreatedResponse,
@@ -51,6 +39,7 @@ import { linkedStudentIdsSql } from '../identity/relations/live-link.js';
 import { UserAccess } from '../identity/user-access.js';
 import { onePageProfileAggregate } from './one-page-profile.decider.js';
 import { SearchPageQuery, containsPattern } from '../platform/http/paging.js';
+import { UuidPipe } from '../platform/http/validation.js';
 
 const nullable = (key: string) => ValidateIf((o: Record<string, unknown>) => o[key] !== null);
 const TEXT = 5_000;
@@ -305,7 +294,7 @@ export class OnePageProfilesController {
   @ApiNotFoundResponse({ description: 'One-page profile not found' })
   async get(
     @Req() req: AuthenticatedRequest,
-    @Param('id', ParseUUIDPipe) id: string,
+    @Param('id', UuidPipe) id: string,
   ): Promise<OnePageProfileView> {
     const row = await this.byId(id);
     const { actor } = await this.visibleStudent(req, row.user_id);
@@ -357,7 +346,7 @@ export class OnePageProfilesController {
   @ApiNotFoundResponse({ description: 'One-page profile not found' })
   async update(
     @Req() req: AuthenticatedRequest,
-    @Param('id', ParseUUIDPipe) id: string,
+    @Param('id', UuidPipe) id: string,
     @Body() body: UpdateOnePageProfileBody,
   ): Promise<OnePageProfileWritten> {
     const row = await this.byId(id);

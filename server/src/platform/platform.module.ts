@@ -12,6 +12,7 @@ import { Readiness } from './http/readiness.js';
 import { APP_CONFIG, EVENT_STORE, LOGGER, SQL_CLIENT } from './tokens.js';
 import { PersonalDataVault } from './personal-data/personal-data-vault.js';
 import { StorageService } from './storage/storage.service.js';
+import { RateLimits } from './rate-limit/rate-limits.js';
 
 export interface PlatformContext {
   config: AppConfig;
@@ -43,6 +44,7 @@ export class PlatformModule implements OnApplicationShutdown {
       Readiness,
       MailOutbox,
       StorageService,
+      RateLimits,
     ];
     return {
       module: PlatformModule,

@@ -1,15 +1,4 @@
-import {
-  Body,
-  Controller,
-  Delete,
-  Get,
-  HttpCode,
-  HttpStatus,
-  Param,
-  ParseUUIDPipe,
-  Post,
-  Req,
-} from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, HttpStatus, Param, Post, Req } from '@nestjs/common';
 import {
   ApiConflictResponse,
   ApiCreatedResponse,
@@ -38,6 +27,7 @@ import {
 import { FeedbackLinksService } from './feedback-links.service.js';
 import { LEAD_PERMISSIONS } from './safeguarding-access.js';
 import { isDomainError } from '../platform/domain/domain-error.js';
+import { UuidPipe } from '../platform/http/validation.js';
 
 /** Leads issue, list and revoke an incident's partner feedback links (docs/decisions/0030). */
 @ApiTags('safeguarding')
@@ -51,7 +41,7 @@ export class FeedbackLinksController {
   @ApiConflictResponse({ description: 'The partner has not been informed yet, or the incident is closed' })
   async issue(
     @Req() req: AuthenticatedRequest,
-    @Param('id', ParseUUIDPipe) id: string,
+    @Param('id', UuidPipe) id: string,
     @Body() body: IssueFeedbackLinkBody,
   ): Promise<FeedbackLinkIssued> {
     requireLead(req);
@@ -62,10 +52,7 @@ export class FeedbackLinksController {
   @RequirePermissions(...LEAD_PERMISSIONS)
   @ApiOkResponse({ type: FeedbackLinkList })
   @ApiNotFoundResponse({ description: 'Incident not found' })
-  async list(
-    @Req() req: AuthenticatedRequest,
-    @Param('id', ParseUUIDPipe) id: string,
-  ): Promise<FeedbackLinkList> {
+  async list(@Req() req: AuthenticatedRequest, @Param('id', UuidPipe) id: string): Promise<FeedbackLinkList> {
     requireLead(req);
     return { items: await this.links.list(id) };
   }
@@ -77,8 +64,8 @@ export class FeedbackLinksController {
   @ApiConflictResponse({ description: 'Already used or revoked' })
   async revoke(
     @Req() req: AuthenticatedRequest,
-    @Param('id', ParseUUIDPipe) id: string,
-    @Param('linkId', ParseUUIDPipe) linkId: string,
+    @Param('id', UuidPipe) id: string,
+    @Param('linkId', UuidPipe) linkId: string,
   ): Promise<{ id: string; position: string }> {
     requireLead(req);
     return { id: linkId, position: await this.links.revoke(id, linkId, metadataFor(req)) };
@@ -143,7 +130,7 @@ export class FeedbackPublicController {
   @ApiNotFoundResponse({ description: 'Unknown or expired receipt' })
   async receipt(
     @Req() req: AuthenticatedRequest,
-    @Param('feedbackId', ParseUUIDPipe) feedbackId: string,
+    @Param('feedbackId', UuidPipe) feedbackId: string,
     @Param('token') token: string,
   ): Promise<FeedbackReceipt> {
     return this.limited(req, () => this.links.receipt(feedbackId, token));

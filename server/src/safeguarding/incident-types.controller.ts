@@ -7,7 +7,6 @@ import {
   HttpStatus,
   Inject,
   Param,
-  ParseUUIDPipe,
   Post,
   Put,
   Query,
@@ -34,6 +33,7 @@ import { mayManageIncidentTypes } from '../identity/policy/policy.js';
 import { incidentTypeAggregate } from './incident-type.decider.js';
 import { REPORTER_PERMISSIONS, mayReportAtAll, TYPE_MANAGERS } from './safeguarding-access.js';
 import { SearchPageQuery, containsPattern } from '../platform/http/paging.js';
+import { UuidPipe } from '../platform/http/validation.js';
 
 export class ListIncidentTypesQuery extends SearchPageQuery {
   @ApiPropertyOptional({ description: 'Include retired types (default false)' })
@@ -135,10 +135,7 @@ export class IncidentTypesController {
   @RequirePermissions(...REPORTER_PERMISSIONS)
   @ApiOkResponse({ type: IncidentTypeView })
   @ApiNotFoundResponse({ description: 'Incident type not found' })
-  async get(
-    @Req() req: AuthenticatedRequest,
-    @Param('id', ParseUUIDPipe) id: string,
-  ): Promise<IncidentTypeView> {
+  async get(@Req() req: AuthenticatedRequest, @Param('id', UuidPipe) id: string): Promise<IncidentTypeView> {
     this.mayRead(req);
     const { rows } = await this.sql.query<IncidentTypeRow>(
       'SELECT * FROM rm_sg_incident_types WHERE id = $1',
@@ -173,7 +170,7 @@ export class IncidentTypesController {
   @ApiNotFoundResponse({ description: 'Incident type not found' })
   async update(
     @Req() req: AuthenticatedRequest,
-    @Param('id', ParseUUIDPipe) id: string,
+    @Param('id', UuidPipe) id: string,
     @Body() body: UpdateIncidentTypeBody,
   ): Promise<Written> {
     this.mayManage(req);
@@ -194,7 +191,7 @@ export class IncidentTypesController {
   @RequirePermissions(...TYPE_MANAGERS)
   @ApiOkResponse({ type: Written, description: 'Retired (kept for history)' })
   @ApiNotFoundResponse({ description: 'Incident type not found' })
-  async retire(@Req() req: AuthenticatedRequest, @Param('id', ParseUUIDPipe) id: string): Promise<Written> {
+  async retire(@Req() req: AuthenticatedRequest, @Param('id', UuidPipe) id: string): Promise<Written> {
     this.mayManage(req);
     const { position } = await this.commands.run(
       incidentTypeAggregate,

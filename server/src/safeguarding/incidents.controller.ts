@@ -7,7 +7,6 @@ import {
   HttpStatus,
   Inject,
   Param,
-  ParseUUIDPipe,
   Post,
   Query,
   Req,
@@ -82,6 +81,7 @@ import {
 import type { IncidentAudience } from './incidents.dto.js';
 import { StudentLinks } from './student-links.js';
 import { INCIDENT_DOCUMENT_KIND } from './safeguarding.setup.js';
+import { UuidPipe } from '../platform/http/validation.js';
 
 const FORBIDDEN = 'You do not have permission to do this';
 const NOT_FOUND = 'Incident not found';
@@ -193,7 +193,7 @@ export class IncidentsController {
   })
   async chronology(
     @Req() req: AuthenticatedRequest,
-    @Param('studentId', ParseUUIDPipe) studentId: string,
+    @Param('studentId', UuidPipe) studentId: string,
     @Query() q: PagingQuery,
   ): Promise<ChronologyPage> {
     this.requireAccess(req);
@@ -214,7 +214,7 @@ export class IncidentsController {
   @ApiNotFoundResponse({ description: NOT_FOUND })
   async details(
     @Req() req: AuthenticatedRequest,
-    @Param('id', ParseUUIDPipe) id: string,
+    @Param('id', UuidPipe) id: string,
   ): Promise<IncidentDetailsView> {
     const { row, audience } = await this.readable(req, id);
     await this.recordView(req, id, VIEWED_VIA[audience]);
@@ -237,7 +237,7 @@ export class IncidentsController {
   @ApiNotFoundResponse({ description: NOT_FOUND })
   async pdf(
     @Req() req: AuthenticatedRequest,
-    @Param('id', ParseUUIDPipe) id: string,
+    @Param('id', UuidPipe) id: string,
     @Res({ passthrough: true }) res: Response,
   ): Promise<StreamableFile> {
     const { row, audience } = await this.readable(req, id);
@@ -280,7 +280,7 @@ export class IncidentsController {
   @ApiNotFoundResponse({ description: NOT_FOUND })
   async views(
     @Req() req: AuthenticatedRequest,
-    @Param('id', ParseUUIDPipe) id: string,
+    @Param('id', UuidPipe) id: string,
     @Query() q: PagingQuery,
   ): Promise<IncidentViewsPage> {
     this.requireLead(req);
@@ -292,10 +292,7 @@ export class IncidentsController {
   @RequirePermissions(...LEAD_PERMISSIONS)
   @ApiOkResponse({ type: VerifyView, description: "Recomputes the stream's hash chain" })
   @ApiNotFoundResponse({ description: NOT_FOUND })
-  async verify(
-    @Req() req: AuthenticatedRequest,
-    @Param('id', ParseUUIDPipe) id: string,
-  ): Promise<VerifyView> {
+  async verify(@Req() req: AuthenticatedRequest, @Param('id', UuidPipe) id: string): Promise<VerifyView> {
     this.requireLead(req);
     const events = await this.store.readStream(incidentStream(id));
     if (events.length === 0) throw new Problem(HttpStatus.NOT_FOUND, NOT_FOUND);
@@ -362,7 +359,7 @@ export class IncidentsController {
   @RequirePermissions(...LEAD_PERMISSIONS)
   @ApiOkResponse({ type: IncidentWritten })
   @ApiConflictResponse({ description: 'Not in a state this step starts from' })
-  async acknowledge(@Req() req: AuthenticatedRequest, @Param('id', ParseUUIDPipe) id: string) {
+  async acknowledge(@Req() req: AuthenticatedRequest, @Param('id', UuidPipe) id: string) {
     this.requireLead(req);
     return this.written(
       id,
@@ -381,7 +378,7 @@ export class IncidentsController {
   @ApiConflictResponse({ description: 'Not in a state this step starts from' })
   async review(
     @Req() req: AuthenticatedRequest,
-    @Param('id', ParseUUIDPipe) id: string,
+    @Param('id', UuidPipe) id: string,
     @Body() body: StartReviewBody,
   ) {
     this.requireLead(req);
@@ -406,7 +403,7 @@ export class IncidentsController {
   @RequirePermissions(...LEAD_PERMISSIONS)
   @ApiOkResponse({ type: IncidentWritten })
   @ApiConflictResponse({ description: 'Closed, or already claimed' })
-  async claim(@Req() req: AuthenticatedRequest, @Param('id', ParseUUIDPipe) id: string) {
+  async claim(@Req() req: AuthenticatedRequest, @Param('id', UuidPipe) id: string) {
     this.requireLead(req);
     return this.written(
       id,
@@ -423,7 +420,7 @@ export class IncidentsController {
   @RequirePermissions(...LEAD_PERMISSIONS)
   @ApiOkResponse({ type: IncidentWritten })
   @ApiConflictResponse({ description: 'Closed, or not claimed' })
-  async release(@Req() req: AuthenticatedRequest, @Param('id', ParseUUIDPipe) id: string) {
+  async release(@Req() req: AuthenticatedRequest, @Param('id', UuidPipe) id: string) {
     this.requireLead(req);
     return this.written(
       id,
@@ -442,7 +439,7 @@ export class IncidentsController {
   @ApiConflictResponse({ description: 'Not in a state this step starts from' })
   async addAction(
     @Req() req: AuthenticatedRequest,
-    @Param('id', ParseUUIDPipe) id: string,
+    @Param('id', UuidPipe) id: string,
     @Body() body: AddActionBody,
   ) {
     this.requireLead(req);
@@ -475,7 +472,7 @@ export class IncidentsController {
   @ApiConflictResponse({ description: 'Not in a state this step starts from' })
   async partnerInformed(
     @Req() req: AuthenticatedRequest,
-    @Param('id', ParseUUIDPipe) id: string,
+    @Param('id', UuidPipe) id: string,
     @Body() body: PartnerInformedBody,
   ) {
     this.requireLead(req);
@@ -496,7 +493,7 @@ export class IncidentsController {
   @ApiConflictResponse({ description: 'Not in a state this step starts from' })
   async partnerFeedback(
     @Req() req: AuthenticatedRequest,
-    @Param('id', ParseUUIDPipe) id: string,
+    @Param('id', UuidPipe) id: string,
     @Body() body: PartnerFeedbackBody,
   ) {
     this.requireLead(req);
@@ -515,11 +512,7 @@ export class IncidentsController {
   @RequirePermissions(...LEAD_PERMISSIONS)
   @ApiOkResponse({ type: IncidentWritten })
   @ApiConflictResponse({ description: 'Not in a state this step starts from' })
-  async close(
-    @Req() req: AuthenticatedRequest,
-    @Param('id', ParseUUIDPipe) id: string,
-    @Body() body: CloseBody,
-  ) {
+  async close(@Req() req: AuthenticatedRequest, @Param('id', UuidPipe) id: string, @Body() body: CloseBody) {
     this.requireLead(req);
     return this.written(
       id,
@@ -538,7 +531,7 @@ export class IncidentsController {
   @ApiConflictResponse({ description: 'Only a closed incident can be reopened' })
   async reopen(
     @Req() req: AuthenticatedRequest,
-    @Param('id', ParseUUIDPipe) id: string,
+    @Param('id', UuidPipe) id: string,
     @Body() body: ReasonBody,
   ) {
     this.requireLead(req);
@@ -557,11 +550,7 @@ export class IncidentsController {
   @RequirePermissions(...LEAD_PERMISSIONS)
   @ApiOkResponse({ type: IncidentWritten })
   @ApiConflictResponse({ description: 'Closed, or already at that level' })
-  async risk(
-    @Req() req: AuthenticatedRequest,
-    @Param('id', ParseUUIDPipe) id: string,
-    @Body() body: RiskBody,
-  ) {
+  async risk(@Req() req: AuthenticatedRequest, @Param('id', UuidPipe) id: string, @Body() body: RiskBody) {
     this.requireLead(req);
     return this.written(
       id,
@@ -584,7 +573,7 @@ export class IncidentsController {
   @ApiOkResponse({ type: IncidentWritten, description: 'A correction is a new event; the original stays' })
   async correct(
     @Req() req: AuthenticatedRequest,
-    @Param('id', ParseUUIDPipe) id: string,
+    @Param('id', UuidPipe) id: string,
     @Body() body: CorrectionBody,
   ) {
     const row = await this.existing(id);

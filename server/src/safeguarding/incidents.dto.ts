@@ -1,20 +1,18 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform, Type } from 'class-transformer';
+import { IsInstant } from '../platform/http/dates.js';
+import { MAX_PAGE_SIZE, MAX_SEARCH_LENGTH, PageQuery, SearchPageQuery } from '../platform/http/paging.js';
+import { Transform } from 'class-transformer';
 import {
   ArrayMaxSize,
   ArrayMinSize,
   IsArray,
   IsBoolean,
   IsIn,
-  IsInt,
-  IsISO8601,
   IsNotEmpty,
   IsOptional,
   IsString,
   IsUUID,
-  Max,
   MaxLength,
-  Min,
   ValidateIf,
 } from 'class-validator';
 import {
@@ -29,15 +27,7 @@ import {
 const toArray = ({ value }: { value: unknown }): unknown =>
   value === undefined ? undefined : Array.isArray(value) ? value : [value];
 
-export class ListIncidentsQuery {
-  @ApiPropertyOptional({ default: 1 }) @IsOptional() @Type(() => Number) @IsInt() @Min(1) page?: number;
-  @ApiPropertyOptional({ default: 50 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(500)
-  size?: number;
+export class ListIncidentsQuery extends PageQuery {
   @ApiPropertyOptional({ enum: INCIDENT_STATUSES, isArray: true, description: 'Repeat the key for several' })
   @IsOptional()
   @Transform(toArray)
@@ -58,24 +48,15 @@ export class ListIncidentsQuery {
   @ApiPropertyOptional({ format: 'uuid' }) @IsOptional() @IsUUID() customer_id?: string;
   @ApiPropertyOptional({ description: 'Happened at or after (ISO 8601)' })
   @IsOptional()
-  @IsISO8601()
+  @IsInstant()
   occurred_from?: string;
   @ApiPropertyOptional({ description: 'Happened before (ISO 8601)' })
   @IsOptional()
-  @IsISO8601()
+  @IsInstant()
   occurred_to?: string;
 }
 
-export class PagingQuery {
-  @ApiPropertyOptional({ default: 1 }) @IsOptional() @Type(() => Number) @IsInt() @Min(1) page?: number;
-  @ApiPropertyOptional({ default: 50 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(500)
-  size?: number;
-}
+export class PagingQuery extends PageQuery {}
 
 export class ReportIncidentBody {
   @ApiProperty({ type: [String], format: 'uuid' })
@@ -91,7 +72,7 @@ export class ReportIncidentBody {
   @IsUUID('all', { each: true })
   type_ids!: string[];
   @ApiProperty({ description: 'When it happened (ISO 8601; may be in the past)' })
-  @IsISO8601({ strict: true })
+  @IsInstant()
   occurred_at!: string;
   @ApiPropertyOptional({ nullable: true, type: String })
   @IsOptional()
@@ -124,7 +105,7 @@ export class AddActionBody {
   @ApiProperty() @IsString() @IsNotEmpty() @MaxLength(5000) description!: string;
   @ApiProperty({ format: 'uuid', description: 'The person responsible' }) @IsUUID() assignee_id!: string;
   @ApiProperty({ example: '2026-12-01', description: 'Due date (ISO 8601 date)' })
-  @IsISO8601({ strict: true })
+  @IsInstant()
   due_date!: string;
   @ApiPropertyOptional({ description: 'External agency referred to (children’s services, police, ...)' })
   @IsOptional()
@@ -339,20 +320,11 @@ export class IncidentWritten {
   position!: string;
 }
 
-export class ReportableStudentsQuery {
-  @ApiPropertyOptional({ default: 1 }) @IsOptional() @Type(() => Number) @IsInt() @Min(1) page?: number;
-  @ApiPropertyOptional({ default: 20 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(100)
-  size?: number;
-  @ApiPropertyOptional({ description: "Text searched in the student's name" })
-  @IsOptional()
-  @IsString()
-  @MaxLength(200)
-  query?: string;
+export class ReportableStudentsQuery extends SearchPageQuery {
+  @ApiPropertyOptional({ default: 20, minimum: 1, maximum: MAX_PAGE_SIZE })
+  override size?: number;
+  @ApiPropertyOptional({ description: "Text searched in the student's name", maxLength: MAX_SEARCH_LENGTH })
+  override query?: string;
 }
 
 export class ReportableStudent {

@@ -202,7 +202,7 @@ describe.each(portalModes)('safeguarding presence on the live channel, $name', (
     const { token, id, incident } = who;
     const { call, settle } = portal;
     expect((await call('POST', `/safeguarding-incidents/${incident}/claim`, token.teacher)).status).toBe(403);
-    expect((await call('POST', `/safeguarding-incidents/not-a-uuid/claim`, token.leadA)).status).toBe(400);
+    expect((await call('POST', `/safeguarding-incidents/not-a-uuid/claim`, token.leadA)).status).toBe(422);
     await settle(await call('POST', `/safeguarding-incidents/${incident}/claim`, token.leadA));
     const taken = await call('POST', `/safeguarding-incidents/${incident}/claim`, token.leadB);
     expect(taken).toEqual({

@@ -1,17 +1,9 @@
-import { Controller, Get, HttpStatus, Inject, Param, ParseUUIDPipe, Query, Req } from '@nestjs/common';
+import { Controller, Get, HttpStatus, Inject, Param, Query, Req } from '@nestjs/common';
 import { ApiOkResponse, ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
-import { Transform, Type } from 'class-transformer';
-import {
-  IsArray,
-  IsInt,
-  IsISO8601,
-  IsOptional,
-  IsString,
-  IsUUID,
-  Max,
-  MaxLength,
-  Min,
-} from 'class-validator';
+import { IsInstant } from '../../platform/http/dates.js';
+import { PageQuery } from '../../platform/http/paging.js';
+import { Transform } from 'class-transformer';
+import { IsArray, IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
 import type { PermissionChangeRow } from '@portal/projections';
 import { RequirePermissions } from '../../platform/auth/public.decorator.js';
 import type { AuthenticatedRequest } from '../../platform/auth/request-context.js';
@@ -22,6 +14,7 @@ import type { SqlClient } from '../../platform/sql/sql-client.js';
 import { INTERNAL_PERMISSIONS, MARKER_PERMISSIONS, internalMay, typeLabel } from '../policy/policy.js';
 import { userStream, type UserEvent } from '../user.events.js';
 import { replayAccount } from './account-replay.js';
+import { UuidPipe } from '../../platform/http/validation.js';
 
 const AUDIT = INTERNAL_PERMISSIONS.AUDIT;
 const toArray = ({ value }: { value: unknown }) =>
@@ -37,43 +30,35 @@ export class HistoryQuery {
 
   @ApiPropertyOptional({ description: 'Recorded at or after (ISO 8601)' })
   @IsOptional()
-  @IsISO8601()
+  @IsInstant()
   from?: string;
 
   @ApiPropertyOptional({ description: 'Recorded at or before (ISO 8601)' })
   @IsOptional()
-  @IsISO8601()
+  @IsInstant()
   to?: string;
 }
 
 export class StateQuery {
   @ApiProperty({ description: 'The instant to replay the account to (ISO 8601)' })
-  @IsISO8601()
+  @IsInstant()
   at!: string;
 }
 
-export class PermissionChangesQuery {
-  @ApiPropertyOptional({ default: 1 }) @IsOptional() @Type(() => Number) @IsInt() @Min(1) page: number = 1;
-  @ApiPropertyOptional({ default: 50 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(500)
-  size: number = 50;
+export class PermissionChangesQuery extends PageQuery {
   @ApiPropertyOptional() @IsOptional() @IsUUID() user_id?: string;
   @ApiPropertyOptional({ description: 'Only changes that granted or revoked this permission' })
   @IsOptional()
   @IsString()
   @MaxLength(200)
   permission?: string;
-  @ApiPropertyOptional() @IsOptional() @IsISO8601() from?: string;
-  @ApiPropertyOptional() @IsOptional() @IsISO8601() to?: string;
+  @ApiPropertyOptional() @IsOptional() @IsInstant() from?: string;
+  @ApiPropertyOptional() @IsOptional() @IsInstant() to?: string;
 }
 
 export class PermissionHoldersQuery {
   @ApiProperty() @IsString() @MaxLength(200) permission!: string;
-  @ApiProperty({ description: 'ISO 8601 instant' }) @IsISO8601() at!: string;
+  @ApiProperty({ description: 'ISO 8601 instant' }) @IsInstant() at!: string;
 }
 
 export class AuditEntry {
@@ -111,7 +96,7 @@ export class AuditController {
   @ApiOkResponse({ type: AuditHistory })
   async history(
     @Req() req: AuthenticatedRequest,
-    @Param('id', new ParseUUIDPipe()) id: string,
+    @Param('id', UuidPipe) id: string,
     @Query() q: HistoryQuery,
   ): Promise<AuditHistory> {
     this.requireAudit(req);
@@ -129,7 +114,7 @@ export class AuditController {
   @RequirePermissions(MARKER_PERMISSIONS.admin, AUDIT)
   async state(
     @Req() req: AuthenticatedRequest,
-    @Param('id', new ParseUUIDPipe()) id: string,
+    @Param('id', UuidPipe) id: string,
     @Query() q: StateQuery,
   ): Promise<Record<string, unknown>> {
     this.requireAudit(req);
@@ -159,6 +144,7 @@ export class AuditController {
     @Query() q: PermissionChangesQuery,
   ): Promise<{ items: Record<string, unknown>[]; total: number; page: number; size: number }> {
     this.requireAudit(req);
+    const { page = 1, size = 50 } = q;
     const where: string[] = [];
     const params: unknown[] = [];
     const add = (clause: (n: string) => string, value: unknown) => {
@@ -179,7 +165,7 @@ export class AuditController {
               permissions, added, removed
          FROM rm_permission_changes ${filter}
         ORDER BY rm_permission_changes.position DESC
-        LIMIT ${q.size} OFFSET ${(q.page - 1) * q.size}`,
+        LIMIT ${size} OFFSET ${(page - 1) * size}`,
       params,
     );
     return {
@@ -189,8 +175,8 @@ export class AuditController {
         occurred_at: new Date(r.occurred_at).toISOString(),
       })),
       total: Number(total.rows[0]?.n ?? 0),
-      page: q.page,
-      size: q.size,
+      page,
+      size,
     };
   }
 

@@ -17,6 +17,7 @@ import { AnyAuthenticatedUser } from '../../platform/auth/public.decorator.js';
 import { metadataFor, type AuthenticatedRequest } from '../../platform/auth/request-context.js';
 import { Commands } from '../../platform/event-store/commands.js';
 import { Problem } from '../../platform/http/problem.js';
+import { IsCalendarDate, isCalendarDate } from '../../platform/http/dates.js';
 import type { SqlClient } from '../../platform/sql/sql-client.js';
 import { SQL_CLIENT } from '../../platform/tokens.js';
 import { isAdmin } from '../policy/policy.js';
@@ -28,6 +29,7 @@ import {
   WORKING_DAY_START,
   availabilityAggregate,
 } from './availability.decider.js';
+import { UuidPipe } from '../../platform/http/validation.js';
 
 export const DEFAULT_AVAILABILITY_TYPE = 'default';
 
@@ -76,8 +78,7 @@ export class AvailabilityQuery {
     description: 'Monday (yyyy-MM-dd) of one week; absent: the recurring week',
   })
   @IsOptional()
-  @IsString()
-  @Matches(/^\d{4}-\d{2}-\d{2}$/, { message: 'week must be a date in the format yyyy-MM-dd' })
+  @IsCalendarDate()
   week?: string;
 }
 
@@ -106,10 +107,10 @@ const toItem = (s: AvailabilitySlot): AvailabilityItem => ({
 /** A `week` parameter: absent (null), or a Monday as yyyy-MM-dd (else 422 naming `week`). */
 export function checkWeek(week: string | undefined): string | null {
   if (week === undefined) return null;
-  const date = new Date(`${week}T00:00:00Z`);
-  if (Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== week)
+  if (!isCalendarDate(week))
     throw new Problem(HttpStatus.UNPROCESSABLE_ENTITY, 'week: is not a calendar date');
-  if (date.getUTCDay() !== 1) throw new Problem(HttpStatus.UNPROCESSABLE_ENTITY, 'week: must be a Monday');
+  if (new Date(`${week}T00:00:00Z`).getUTCDay() !== 1)
+    throw new Problem(HttpStatus.UNPROCESSABLE_ENTITY, 'week: must be a Monday');
   return week;
 }
 
@@ -151,7 +152,7 @@ export class AvailabilityController {
   @ApiOkResponse({ type: AvailabilityView })
   async of(
     @Req() req: AuthenticatedRequest,
-    @Param('id') id: string,
+    @Param('id', UuidPipe) id: string,
     @Query() q: AvailabilityQuery,
   ): Promise<AvailabilityView> {
     return this.read(await this.target(req, id), q);
@@ -163,7 +164,7 @@ export class AvailabilityController {
   @ApiOkResponse({ type: PositionResponse })
   async setOf(
     @Req() req: AuthenticatedRequest,
-    @Param('id') id: string,
+    @Param('id', UuidPipe) id: string,
     @Query() q: AvailabilityQuery,
     @Body() body: AvailabilityBody,
   ): Promise<PositionResponse> {

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsCalendarDate, IsInstant } from '../../platform/http/dates.js';
 import { Transform } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsBoolean, IsISO8601, IsOptional, IsString, IsUUID } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsBoolean, IsOptional, IsUUID } from 'class-validator';
 import { ListUsersQuery } from '../users.dto.js';
 
 const asBoolean = ({ value }: { value: unknown }) =>
@@ -21,12 +22,12 @@ export class ActiveStudentsReportQuery {
     description: 'First day (UTC); default 30 days before date_to',
   })
   @IsOptional()
-  @IsISO8601({ strict: true })
+  @IsInstant()
   date_from?: string;
 
   @ApiPropertyOptional({ example: '2026-09-30', description: 'Last day (UTC), included; default today' })
   @IsOptional()
-  @IsISO8601({ strict: true })
+  @IsInstant()
   date_to?: string;
 
   @ApiPropertyOptional({ format: 'uuid' }) @IsOptional() @IsUUID() customer_id?: string;
@@ -44,7 +45,7 @@ export class TeachersWithoutAvailabilityQuery {
     description: 'Monday (yyyy-MM-dd) of the week to check; default: this week (UTC)',
   })
   @IsOptional()
-  @IsString()
+  @IsCalendarDate()
   week?: string;
 
   @ApiPropertyOptional({ type: Boolean })

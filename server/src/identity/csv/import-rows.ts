@@ -2,6 +2,7 @@ import { parse } from 'csv-parse/sync';
 import { z } from 'zod';
 import { CUSTOMER_ROLES, USER_TYPES, type CustomerRole, type UserType } from '../policy/policy.js';
 import { DomainError } from '../../platform/domain/domain-error.js';
+import { hasControlCharacters } from '../../platform/http/validation.js';
 import { loginOf, type NewUser } from '../user-creation.js';
 
 /**
@@ -158,6 +159,15 @@ export function validateImport(
   const seen = new Map<string, number>();
   let skipped = 0;
   for (const { row, values } of rows) {
+    // As in every other input (docs/decisions/0038): no control characters; notes keep line breaks.
+    const controls = Object.entries(values).filter(
+      ([column, value]) => value !== undefined && hasControlCharacters(value, column === 'notes'),
+    );
+    if (controls.length > 0) {
+      for (const [column] of controls)
+        errors.push({ row, column, reason: 'must not contain control characters' });
+      continue;
+    }
     const parsed = rowSchema.safeParse(values);
     if (!parsed.success) {
       for (const issue of parsed.error.issues)

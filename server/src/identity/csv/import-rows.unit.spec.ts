@@ -81,6 +81,27 @@ describe('validateImport', () => {
     ]);
   });
 
+  it('refuses control characters in any cell (notes keep their line breaks)', () => {
+    const parsed = parseImportFile(
+      [
+        'first_name,last_name,email,type,notes',
+        'Nul\u0000,Apple,nul@example.com,teacher,',
+        'Tab,Apple,tab@example.com,teacher,"line one\n\tline two"',
+        'Esc,Apple,esc@example.com,teacher,\u001b[31m',
+      ].join('\n'),
+    );
+    const result = validateImport(parsed, {
+      existingLogins: new Set(),
+      skipDuplicates: false,
+      denial: noDenial,
+    });
+    expect(result.errors).toEqual([
+      { row: 2, column: 'first_name', reason: 'must not contain control characters' },
+      { row: 4, column: 'notes', reason: 'must not contain control characters' },
+    ]);
+    expect(result.users.map((u) => u.user.notes)).toEqual(['line one\n\tline two']);
+  });
+
   it('skips repeated and existing logins with skipDuplicates, and applies the caller’s permission', () => {
     const result = validateImport([rows[0]!, rows[2]!], {
       existingLogins: new Set(['ann@example.com']),

@@ -1,4 +1,4 @@
-import { Controller, Get, Param, ParseUUIDPipe, Query, Req, Res } from '@nestjs/common';
+import { Controller, Get, Param, Query, Req, Res } from '@nestjs/common';
 import { ApiNotFoundResponse, ApiOkResponse, ApiProduces, ApiProperty, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import type { UserRow } from '@portal/projections';
@@ -13,6 +13,7 @@ import { UsersReadModel } from '../users.read.js';
 import { ExportUsersQuery } from './csv.dto.js';
 import { sendTable } from './tabular.js';
 import { STUDENT_CONTACT_COLUMNS, contactLines } from './user-columns.js';
+import { UuidPipe } from '../../platform/http/validation.js';
 
 const ADMIN = MARKER_PERMISSIONS.admin;
 const PARTNER_MARKER = MARKER_PERMISSIONS.partner;
@@ -119,7 +120,7 @@ export class StudentContactsController {
   @ApiNotFoundResponse({ description: 'Not a UUID' })
   async customerReport(
     @Req() req: AuthenticatedRequest,
-    @Param('id', new ParseUUIDPipe({ errorHttpStatusCode: 404 })) id: string,
+    @Param('id', UuidPipe) id: string,
     @Query() q: ExportUsersQuery,
     @Res() res: Response,
   ) {

@@ -25,6 +25,7 @@ import { studentProfile } from '../user.view.js';
 import { PositionResponse, StudentFileView } from '../users.dto.js';
 import { UsersReadModel } from '../users.read.js';
 import { recipientRefusal, remindersAggregate } from './ehcp.rules.js';
+import { UuidPipe } from '../../platform/http/validation.js';
 
 const EHCP = NAMED_PERMISSIONS.EHCP;
 /** One PUT names at most this many students (the whole list of a large provider fits). */
@@ -164,7 +165,7 @@ export class EhcpController {
   @ApiOkResponse({ type: EhcpRequestResult })
   async request(
     @Req() req: AuthenticatedRequest,
-    @Param('id') id: string,
+    @Param('id', UuidPipe) id: string,
     @Body() body: unknown,
   ): Promise<EhcpRequestResult> {
     const actor = await this.access.actorRow(req);

@@ -16,6 +16,7 @@ import { INTERNAL_PERMISSIONS, MARKER_PERMISSIONS, internalMay, isAdmin } from '
 import type { UserImpersonatedData } from '../user.events.js';
 import { forbidden, isUuid } from '../user-access.js';
 import { impersonationAggregate } from './impersonation.decider.js';
+import { UuidPipe } from '../../platform/http/validation.js';
 
 const IMPERSONATE = INTERNAL_PERMISSIONS.IMPERSONATE;
 
@@ -40,7 +41,7 @@ export class ImpersonationController {
   @ApiForbiddenResponse({ description: 'No impersonation permission, or the target is an administrator' })
   @ApiNotFoundResponse({ description: 'User not found' })
   @ApiConflictResponse({ description: 'Already impersonating, or the target is blocked or deactivated' })
-  impersonate(@Req() req: AuthenticatedRequest, @Param('id') id: string): Promise<AccessToken> {
+  impersonate(@Req() req: AuthenticatedRequest, @Param('id', UuidPipe) id: string): Promise<AccessToken> {
     return this.start(req, id, 'access-token');
   }
 
@@ -50,7 +51,10 @@ export class ImpersonationController {
   @ApiOkResponse({ type: AccessToken, description: 'A session of student {id}, impersonated by the caller' })
   @ApiNotFoundResponse({ description: 'User not found' })
   @ApiConflictResponse({ description: 'Not a student, already impersonating, blocked or deactivated' })
-  impersonateStudent(@Req() req: AuthenticatedRequest, @Param('id') id: string): Promise<AccessToken> {
+  impersonateStudent(
+    @Req() req: AuthenticatedRequest,
+    @Param('id', UuidPipe) id: string,
+  ): Promise<AccessToken> {
     return this.start(req, id, 'student-token');
   }
 

@@ -111,9 +111,10 @@ describe.each(portalModes)('impersonation, $name', (mode) => {
       status: 404,
       body: { detail: 'User not found' },
     });
+    // A malformed id is a validation error, as on every route (ADR 0038 amends 0012).
     expect(await impersonate('not-a-uuid', portal.admin)).toEqual({
-      status: 404,
-      body: { detail: 'User not found' },
+      status: 422,
+      body: { detail: 'id must be a UUID', errors: [{ field: 'id', message: 'id must be a UUID' }] },
     });
     expect(await impersonate(ids.blocked!, portal.admin)).toEqual({
       status: 409,

@@ -20,6 +20,7 @@ import { forbidden, isUuid } from '../user-access.js';
 import { networkAggregate } from './network.decider.js';
 import { NetworksReadModel } from './networks.read.js';
 import { SearchPageQuery } from '../../platform/http/paging.js';
+import { UuidPipe } from '../../platform/http/validation.js';
 
 const HEX = /^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/;
 const HEX_MESSAGE = 'primary_colour must be a hex colour like #0f716c';
@@ -103,7 +104,7 @@ export class NetworksController {
   @RequirePermissions(ADMIN, NETWORK)
   @ApiOkResponse({ type: NetworkView })
   @ApiNotFoundResponse({ description: 'Network not found' })
-  async get(@Param('id') id: string): Promise<NetworkView> {
+  async get(@Param('id', UuidPipe) id: string): Promise<NetworkView> {
     const row = isUuid(id) ? await this.networks.byId(id.toLowerCase()) : null;
     if (!row) throw notFound();
     return networkView(row);
@@ -136,7 +137,7 @@ export class NetworksController {
   @ApiNotFoundResponse({ description: 'Network not found' })
   async update(
     @Req() req: AuthenticatedRequest,
-    @Param('id') id: string,
+    @Param('id', UuidPipe) id: string,
     @Body() body: UpdateNetworkBody,
   ): Promise<NetworkWritten> {
     this.mayModify(req);

@@ -119,10 +119,14 @@ describe.each(portalModes)('networks API and /users/me networks, $name', (mode) 
       expect(res.status).toBe(422);
       expect(res.body.detail).toMatch(field);
     }
-    for (const path of [`/networks/${MISSING}`, '/networks/nope']) {
-      expect(await call('GET', path, admin)).toEqual({ status: 404, body: { detail: 'Network not found' } });
-      expect((await call('PUT', path, admin, { name: 'Y' })).status).toBe(404);
-    }
+    expect(await call('GET', `/networks/${MISSING}`, admin)).toEqual({
+      status: 404,
+      body: { detail: 'Network not found' },
+    });
+    expect((await call('PUT', `/networks/${MISSING}`, admin, { name: 'Y' })).status).toBe(404);
+    // A malformed id is a validation error, as on every route (ADR 0038).
+    expect((await call('GET', '/networks/nope', admin)).body.detail).toBe('id must be a UUID');
+    expect((await call('PUT', '/networks/nope', admin, { name: 'Y' })).status).toBe(422);
   });
 
   it("shows the user's networks, the active one and the time zone comparison on /users/me", async () => {

@@ -36,6 +36,7 @@ import { forbidden, isUuid } from '../user-access.js';
 import { PARTNER_PERMISSION_INFOS, PermissionInfo } from '../permissions/permission-catalogue.js';
 import { permissionTemplateAggregate } from './permission-template.decider.js';
 import { SearchPageQuery, containsPattern } from '../../platform/http/paging.js';
+import { UuidPipe } from '../../platform/http/validation.js';
 
 export class ListPermissionTemplatesQuery extends SearchPageQuery {}
 
@@ -159,7 +160,10 @@ export class PermissionTemplatesController {
   @RequirePermissions(ADMIN, TEMPLATES)
   @ApiOkResponse({ type: PermissionTemplateView })
   @ApiNotFoundResponse({ description: 'Permission template not found' })
-  async get(@Req() req: AuthenticatedRequest, @Param('id') id: string): Promise<PermissionTemplateView> {
+  async get(
+    @Req() req: AuthenticatedRequest,
+    @Param('id', UuidPipe) id: string,
+  ): Promise<PermissionTemplateView> {
     this.authorize(req);
     const row = await this.byId(id);
     if (!row) throw notFound();
@@ -199,7 +203,7 @@ export class PermissionTemplatesController {
   @ApiUnprocessableEntityResponse({ description: 'A permission is not assignable' })
   async update(
     @Req() req: AuthenticatedRequest,
-    @Param('id') id: string,
+    @Param('id', UuidPipe) id: string,
     @Body() body: UpdatePermissionTemplateBody,
   ): Promise<PermissionTemplateWritten> {
     this.authorize(req);
@@ -226,7 +230,7 @@ export class PermissionTemplatesController {
   @ApiNotFoundResponse({ description: 'Permission template not found' })
   async remove(
     @Req() req: AuthenticatedRequest,
-    @Param('id') id: string,
+    @Param('id', UuidPipe) id: string,
   ): Promise<PermissionTemplateWritten> {
     this.authorize(req);
     if (!isUuid(id)) throw notFound();

@@ -140,7 +140,9 @@ describe.each(portalModes)('permission templates API, $name', (mode) => {
     expect((await call('PUT', `/permission-templates/${id}`, admin, { permissions: ['NOPE'] })).status).toBe(
       422,
     );
-    for (const path of [`/permission-templates/${MISSING}`, '/permission-templates/not-a-uuid']) {
+    // A malformed id is a validation error, as on every route (ADR 0038).
+    expect((await call('GET', '/permission-templates/not-a-uuid', admin)).status).toBe(422);
+    for (const path of [`/permission-templates/${MISSING}`]) {
       expect(await call('GET', path, admin)).toEqual({
         status: 404,
         body: { detail: 'Permission template not found' },

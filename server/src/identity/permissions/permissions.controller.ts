@@ -7,18 +7,16 @@ import {
   ApiTags,
   ApiUnprocessableEntityResponse,
 } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
+import { MAX_SEARCH_LENGTH, SearchPageQuery, containsPattern } from '../../platform/http/paging.js';
+
 import {
   ArrayMaxSize,
   ArrayMinSize,
   IsArray,
-  IsInt,
   IsOptional,
   IsString,
   IsUUID,
-  Max,
   MaxLength,
-  Min,
 } from 'class-validator';
 import type { UserRow } from '@portal/projections';
 import { RequirePermissions } from '../../platform/auth/public.decorator.js';
@@ -32,7 +30,6 @@ import { USER_COLUMNS } from '../users.read.js';
 import { UserView } from '../users.dto.js';
 import { userViewFor } from '../user.view.js';
 import { ALL_PERMISSION_INFOS, PermissionInfo, permissionInfo } from './permission-catalogue.js';
-import { containsPattern } from '../../platform/http/paging.js';
 
 export class ListPermissionsQuery {
   @ApiPropertyOptional({ description: 'Text searched in the name and the label' })
@@ -42,25 +39,12 @@ export class ListPermissionsQuery {
   query?: string;
 }
 
-export class PermissionUsersQuery {
-  @ApiPropertyOptional({ default: 1 }) @IsOptional() @Type(() => Number) @IsInt() @Min(1) page?: number;
-  @ApiPropertyOptional({ default: 50 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(500)
-  size?: number;
-  @ApiPropertyOptional({ description: 'Text searched in name, login and e-mail' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(200)
-  query?: string;
-  @ApiPropertyOptional({ description: 'Same text as query' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(200)
-  name?: string;
+export class PermissionUsersQuery extends SearchPageQuery {
+  @ApiPropertyOptional({
+    description: 'Text searched in name, login and e-mail',
+    maxLength: MAX_SEARCH_LENGTH,
+  })
+  override query?: string;
 }
 
 export class AssignBody {

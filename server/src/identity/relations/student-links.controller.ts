@@ -21,6 +21,7 @@ import type { UserTypeName } from '../user.events.js';
 import { PositionResponse } from '../users.dto.js';
 import { UsersReadModel } from '../users.read.js';
 import { StudentLinksReadModel } from './student-links.read.js';
+import { UuidPipe } from '../../platform/http/validation.js';
 
 /** At most this many students linked to one partner user in one request. */
 export const MAX_LINKED_STUDENTS = 500;
@@ -63,7 +64,10 @@ export class StudentLinksController {
   @ApiOkResponse({ type: SimpleUserList, description: "The partner user's linked students, by name" })
   @ApiNotFoundResponse({ description: 'User not found' })
   @ApiUnprocessableEntityResponse({ description: 'The user is not a partner user' })
-  async linkedStudents(@Req() req: AuthenticatedRequest, @Param('id') id: string): Promise<SimpleUserList> {
+  async linkedStudents(
+    @Req() req: AuthenticatedRequest,
+    @Param('id', UuidPipe) id: string,
+  ): Promise<SimpleUserList> {
     const actor = await this.access.actorRow(req);
     const target = await this.access.visibleTarget(actor, id);
     if (target.id !== actor.id) this.requireRelationsAccess(actor);
@@ -84,7 +88,7 @@ export class StudentLinksController {
   })
   async setLinkedStudents(
     @Req() req: AuthenticatedRequest,
-    @Param('id') id: string,
+    @Param('id', UuidPipe) id: string,
     @Body() body: StudentLinksBody,
   ): Promise<CommandResult> {
     const actor = await this.access.actorRow(req);
@@ -108,7 +112,10 @@ export class StudentLinksController {
   @ApiOkResponse({ type: SimpleUserList, description: 'The partner users a student is linked to, by name' })
   @ApiNotFoundResponse({ description: 'User not found' })
   @ApiUnprocessableEntityResponse({ description: 'The user is not a student' })
-  async linkedPartners(@Req() req: AuthenticatedRequest, @Param('id') id: string): Promise<SimpleUserList> {
+  async linkedPartners(
+    @Req() req: AuthenticatedRequest,
+    @Param('id', UuidPipe) id: string,
+  ): Promise<SimpleUserList> {
     const actor = await this.access.actorRow(req);
     const target = await this.access.visibleTarget(actor, id);
     this.requireRelationsAccess(actor);

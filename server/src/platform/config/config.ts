@@ -80,6 +80,11 @@ const schema = z.object({
     .int()
     .positive()
     .default(100 * 1024 * 1024),
+  /**
+   * Whether the OpenAPI document (/api/docs, /api/docs-json) and the health details are public.
+   * Default: yes, except in production mode (docs/decisions/0038).
+   */
+  PUBLIC_DIAGNOSTICS: z.enum(['true', 'false']).optional(),
   /** Lifetime of signed upload policies and download URLs, in seconds. */
   STORAGE_URL_TTL_SECONDS: z.coerce.number().int().positive().max(86_400).default(900),
 });
@@ -104,6 +109,11 @@ export interface AppConfig {
   demoData: boolean;
   session: { idleMinutes: number; maxHours: number };
   clientDist: string | null;
+  /**
+   * Whether the OpenAPI document and the health details are served to anyone; when false there is no
+   * /api/docs and anonymous health checks get `{ status }` only (administrators still get the details).
+   */
+  publicDiagnostics: boolean;
   readYourWritesTimeoutMs: number;
   safeguarding: { escalationMinutes: number };
   collab: {
@@ -176,6 +186,7 @@ export function loadConfig(
     demoData: c.DEMO_DATA ? c.DEMO_DATA === 'true' : demoDataByDefault && mode === 'embedded',
     session: { idleMinutes: c.SESSION_IDLE_MINUTES, maxHours: c.SESSION_MAX_HOURS },
     clientDist: c.CLIENT_DIST ?? null,
+    publicDiagnostics: c.PUBLIC_DIAGNOSTICS ? c.PUBLIC_DIAGNOSTICS === 'true' : mode !== 'production',
     readYourWritesTimeoutMs: c.READ_YOUR_WRITES_TIMEOUT_MS,
     safeguarding: { escalationMinutes: c.SAFEGUARDING_ESCALATION_MINUTES },
     collab: {

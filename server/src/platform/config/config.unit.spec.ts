@@ -32,6 +32,17 @@ describe('configuration', () => {
     expect(() => loadConfig({ SESSION_MAX_HOURS: String(24 * 31) })).toThrow(/SESSION_MAX_HOURS/);
   });
 
+  it('keeps the API document and health details private in production mode unless PUBLIC_DIAGNOSTICS says otherwise', () => {
+    const server = { FIRST_SUPERUSER_PASSWORD: 'long enough secret', DATABASE_URL: 'postgres://u@h/db' };
+    const production = { ...server, EVENTSTORE_CONNECTION_STRING: 'esdb://h:2113?tls=false' };
+    expect(loadConfig({}).publicDiagnostics).toBe(true);
+    expect(loadConfig(server).publicDiagnostics).toBe(true);
+    expect(loadConfig(production).publicDiagnostics).toBe(false);
+    expect(loadConfig({ ...production, PUBLIC_DIAGNOSTICS: 'true' }).publicDiagnostics).toBe(true);
+    expect(loadConfig({ ...server, PUBLIC_DIAGNOSTICS: 'false' }).publicDiagnostics).toBe(false);
+    expect(() => loadConfig({ PUBLIC_DIAGNOSTICS: 'yes' })).toThrow(/PUBLIC_DIAGNOSTICS/);
+  });
+
   it('names the variable to fix when a value is wrong or missing', () => {
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/);
     expect(() => loadConfig({ DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL/);

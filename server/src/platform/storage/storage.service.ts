@@ -1,5 +1,5 @@
 import { createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
-import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { link, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, resolve, sep } from 'node:path';
 import { HttpStatus, Inject, Injectable } from '@nestjs/common';
 import type { AppConfig } from '../config/config.js';
@@ -32,10 +32,23 @@ export const STORAGE_SECRETS_SCHEMA = [
    )`,
 ];
 
+/**
+ * Keys an upload was stored under (decision 0038): a signed policy is for one key and one upload, so a
+ * replayed form can neither upload twice nor overwrite a file once registered (or since deleted).
+ */
+export const STORAGE_UPLOADS_SCHEMA = [
+  `CREATE TABLE IF NOT EXISTS storage_uploads (
+     key         text PRIMARY KEY,
+     uploaded_at timestamptz NOT NULL DEFAULT clock_timestamp()
+   )`,
+];
+
 /** The policy document behind an upload form (base64 JSON, like an S3 POST policy). */
 export interface UploadPolicy {
   expiration: string;
   conditions: {
+    /** The one key the form may upload to. */
+    key: string;
     keyPrefix: string;
     maxBytes: number;
     contentTypes: readonly string[];
@@ -57,6 +70,11 @@ export interface StoredObject {
 const SEGMENT = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,127}$/;
 const badRequest = (detail: string) => new Problem(HttpStatus.BAD_REQUEST, detail);
 const refused = (detail: string) => new Problem(HttpStatus.FORBIDDEN, detail);
+const alreadyUploaded = () =>
+  new Problem(
+    HttpStatus.CONFLICT,
+    'key: something was already uploaded with this form; ask for a new upload URL (a form is for one upload)',
+  );
 
 function sameHex(a: string, b: string): boolean {
   const x = Buffer.from(a, 'utf8');
@@ -132,7 +150,7 @@ export class StorageService {
     const expiresAt = new Date(Date.now() + this.ttlMs).toISOString();
     const policy: UploadPolicy = {
       expiration: expiresAt,
-      conditions: { keyPrefix, maxBytes: this.maxUploadBytes, contentTypes: ALLOWED_CONTENT_TYPES },
+      conditions: { key, keyPrefix, maxBytes: this.maxUploadBytes, contentTypes: ALLOWED_CONTENT_TYPES },
     };
     const encoded = Buffer.from(JSON.stringify(policy), 'utf8').toString('base64');
     return {
@@ -163,16 +181,39 @@ export class StorageService {
     }
     if (!(Date.parse(policy.expiration) > Date.now())) throw refused('policy: expired');
     this.resolveKey(key);
-    if (!(key as string).startsWith(policy.conditions.keyPrefix))
+    // One key per policy (a form can neither pick another file's key nor a new one under the prefix).
+    if (key !== policy.conditions.key || !key.startsWith(policy.conditions.keyPrefix))
       throw refused('key: not allowed by the policy');
-    return { key: key as string, policy };
+    if (await this.wasUploaded(key)) throw alreadyUploaded();
+    return { key, policy };
   }
 
-  /** Moves an uploaded temporary file into place and records its content type next to it. */
+  /** Whether an upload was already stored under `key` (its form is spent). */
+  async wasUploaded(key: string): Promise<boolean> {
+    const { rows } = await this.sql.query('SELECT 1 FROM storage_uploads WHERE key = $1', [key]);
+    return rows.length > 0;
+  }
+
+  /**
+   * Moves an uploaded temporary file into place and records its content type next to it. Once per
+   * key: the key is claimed in `storage_uploads` first (of two concurrent posts of one form, one
+   * wins), and the file is linked into place without replacing anything already there; 409 otherwise.
+   */
   async put(key: string, tempPath: string, contentType: string, size: number): Promise<StoredObject> {
     const full = this.resolveKey(key);
-    await mkdir(dirname(full), { recursive: true });
-    await rename(tempPath, full);
+    try {
+      const claimed = await this.sql.query(
+        'INSERT INTO storage_uploads (key) VALUES ($1) ON CONFLICT (key) DO NOTHING RETURNING key',
+        [key],
+      );
+      if (claimed.rows.length === 0) throw alreadyUploaded();
+      await mkdir(dirname(full), { recursive: true });
+      await link(tempPath, full).catch((e: NodeJS.ErrnoException) => {
+        throw e.code === 'EEXIST' ? alreadyUploaded() : e;
+      });
+    } finally {
+      await rm(tempPath, { force: true });
+    }
     await writeFile(`${full}.meta.json`, JSON.stringify({ contentType, size }));
     return { path: key, size, contentType };
   }
