@@ -1,4 +1,5 @@
 export * from './projection.js';
+export * from './list-query.js';
 export * from './live-contract.js';
 export * from './users/users.projection.js';
 export * from './users/personal-fields.js';

@@ -38,7 +38,8 @@ import {
 import { UsersReadModel } from '../identity/users.read.js';
 import { NetworksReadModel } from '../identity/networks/networks.read.js';
 import { CustomerError, decideCustomer, foldCustomer, type CustomerCommand } from './customer.decider.js';
-import { SearchPageQuery, containsPattern } from '../platform/http/paging.js';
+import { SearchPageQuery, containsPattern, PageOf } from '../platform/http/paging.js';
+import { Written } from '../platform/http/written.js';
 
 export class ListCustomersQuery extends SearchPageQuery {}
 
@@ -68,18 +69,9 @@ export class CustomerView {
   @ApiProperty() updated_at!: string;
 }
 
-export class CustomerPage {
-  @ApiProperty({ type: [CustomerView] }) items!: CustomerView[];
-  @ApiProperty() total!: number;
-  @ApiProperty() page!: number;
-  @ApiProperty() size!: number;
-}
+export class CustomerPage extends PageOf(CustomerView) {}
 
-export class CustomerWritten {
-  @ApiProperty({ format: 'uuid' }) id!: string;
-  @ApiProperty({ description: 'Event position; send it as X-Min-Position on the next read' })
-  position!: string;
-}
+export class CustomerWritten extends Written {}
 
 const ADMIN = MARKER_PERMISSIONS.admin;
 /** Matches no customer: a partner without a customer sees none. */

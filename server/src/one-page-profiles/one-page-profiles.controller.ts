@@ -56,7 +56,8 @@ import {
   foldOnePageProfile,
   type OnePageProfileCommand,
 } from './one-page-profile.decider.js';
-import { SearchPageQuery, containsPattern } from '../platform/http/paging.js';
+import { SearchPageQuery, containsPattern, PageOf } from '../platform/http/paging.js';
+import { Written } from '../platform/http/written.js';
 
 const nullable = (key: string) => ValidateIf((o: Record<string, unknown>) => o[key] !== null);
 const TEXT = 5_000;
@@ -183,18 +184,9 @@ export class OnePageProfileView {
   @ApiProperty({ type: OnePageProfileUser }) user!: OnePageProfileUser;
 }
 
-export class OnePageProfilePage {
-  @ApiProperty({ type: [OnePageProfileView] }) items!: OnePageProfileView[];
-  @ApiProperty() total!: number;
-  @ApiProperty() page!: number;
-  @ApiProperty() size!: number;
-}
+export class OnePageProfilePage extends PageOf(OnePageProfileView) {}
 
-export class OnePageProfileWritten {
-  @ApiProperty({ format: 'uuid' }) id!: string;
-  @ApiProperty({ description: 'Event position; send it as X-Min-Position on the next read' })
-  position!: string;
-}
+export class OnePageProfileWritten extends Written {}
 
 type JoinedRow = OnePageProfileRow & Pick<UserRow, 'first_name' | 'last_name' | 'full_name' | 'customer_id'>;
 

@@ -35,7 +35,8 @@ import { mayManageIncidentTypes } from '../identity/policy/policy.js';
 import { decideIncidentType, foldIncidentType, type IncidentTypeCommand } from './incident-type.decider.js';
 import { SafeguardingError, statusOf } from './safeguarding.errors.js';
 import { REPORTER_PERMISSIONS, mayReportAtAll, TYPE_MANAGERS } from './safeguarding-access.js';
-import { SearchPageQuery, containsPattern } from '../platform/http/paging.js';
+import { SearchPageQuery, containsPattern, PageOf } from '../platform/http/paging.js';
+import { Written } from '../platform/http/written.js';
 
 export class ListIncidentTypesQuery extends SearchPageQuery {
   @ApiPropertyOptional({ description: 'Include retired types (default false)' })
@@ -68,18 +69,7 @@ export class IncidentTypeView {
   @ApiProperty() updated_at!: string;
 }
 
-export class IncidentTypePage {
-  @ApiProperty({ type: [IncidentTypeView] }) items!: IncidentTypeView[];
-  @ApiProperty() total!: number;
-  @ApiProperty() page!: number;
-  @ApiProperty() size!: number;
-}
-
-export class Written {
-  @ApiProperty({ format: 'uuid' }) id!: string;
-  @ApiProperty({ description: 'Event position; send it as X-Min-Position on the next read' })
-  position!: string;
-}
+export class IncidentTypePage extends PageOf(IncidentTypeView) {}
 
 const view = (r: IncidentTypeRow): IncidentTypeView => ({
   id: r.id,

@@ -25,6 +25,8 @@ import {
   type IncidentStatus,
   type RiskLevel,
 } from '@portal/projections';
+import { PageOf } from '../platform/http/paging.js';
+import { Written } from '../platform/http/written.js';
 
 const toArray = ({ value }: { value: unknown }): unknown =>
   value === undefined ? undefined : Array.isArray(value) ? value : [value];
@@ -225,19 +227,9 @@ export class IncidentDetailsView extends IncidentView {
   timeline!: ChronologyEntryView[];
 }
 
-export class IncidentPage {
-  @ApiProperty({ type: [IncidentView] }) items!: IncidentView[];
-  @ApiProperty() total!: number;
-  @ApiProperty() page!: number;
-  @ApiProperty() size!: number;
-}
+export class IncidentPage extends PageOf(IncidentView) {}
 
-export class ChronologyPage {
-  @ApiProperty({ type: [ChronologyEntryView] }) items!: ChronologyEntryView[];
-  @ApiProperty() total!: number;
-  @ApiProperty() page!: number;
-  @ApiProperty() size!: number;
-}
+export class ChronologyPage extends PageOf(ChronologyEntryView) {}
 
 export class IncidentViewEntry {
   @ApiProperty() position!: string;
@@ -246,12 +238,7 @@ export class IncidentViewEntry {
   @ApiProperty() viewed_at!: string;
 }
 
-export class IncidentViewsPage {
-  @ApiProperty({ type: [IncidentViewEntry] }) items!: IncidentViewEntry[];
-  @ApiProperty() total!: number;
-  @ApiProperty() page!: number;
-  @ApiProperty() size!: number;
-}
+export class IncidentViewsPage extends PageOf(IncidentViewEntry) {}
 
 export class VerifyView {
   @ApiProperty() valid!: boolean;
@@ -260,11 +247,7 @@ export class VerifyView {
   broken_at?: number;
 }
 
-export class IncidentWritten {
-  @ApiProperty({ format: 'uuid' }) id!: string;
-  @ApiProperty({ description: 'Event position; send it as X-Min-Position on the next read' })
-  position!: string;
-}
+export class IncidentWritten extends Written {}
 
 export class ReportableStudentsQuery {
   @ApiPropertyOptional({ default: 1 }) @IsOptional() @Type(() => Number) @IsInt() @Min(1) page?: number;
@@ -288,9 +271,4 @@ export class ReportableStudent {
   @ApiProperty({ nullable: true, type: String }) customer_name!: string | null;
 }
 
-export class ReportableStudentPage {
-  @ApiProperty({ type: [ReportableStudent] }) items!: ReportableStudent[];
-  @ApiProperty() total!: number;
-  @ApiProperty() page!: number;
-  @ApiProperty() size!: number;
-}
+export class ReportableStudentPage extends PageOf(ReportableStudent) {}

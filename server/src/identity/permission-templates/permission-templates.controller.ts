@@ -41,7 +41,8 @@ import {
   foldPermissionTemplate,
   type PermissionTemplateCommand,
 } from './permission-template.decider.js';
-import { SearchPageQuery, containsPattern } from '../../platform/http/paging.js';
+import { SearchPageQuery, containsPattern, PageOf } from '../../platform/http/paging.js';
+import { Written } from '../../platform/http/written.js';
 
 export class ListPermissionTemplatesQuery extends SearchPageQuery {}
 
@@ -76,12 +77,7 @@ export class PermissionTemplateView {
   @ApiProperty() updated_at!: string;
 }
 
-export class PermissionTemplatePage {
-  @ApiProperty({ type: [PermissionTemplateView] }) items!: PermissionTemplateView[];
-  @ApiProperty() total!: number;
-  @ApiProperty() page!: number;
-  @ApiProperty() size!: number;
-}
+export class PermissionTemplatePage extends PageOf(PermissionTemplateView) {}
 
 export class AssignablePermissions {
   @ApiProperty({ type: [PermissionInfo], description: 'Every assignable permission, view ones first' })
@@ -91,11 +87,7 @@ export class AssignablePermissions {
   @ApiProperty({ type: [PermissionInfo] }) action!: PermissionInfo[];
 }
 
-export class PermissionTemplateWritten {
-  @ApiProperty({ format: 'uuid' }) id!: string;
-  @ApiProperty({ description: 'Event position; send it as X-Min-Position on the next read' })
-  position!: string;
-}
+export class PermissionTemplateWritten extends Written {}
 
 const ADMIN = MARKER_PERMISSIONS.admin;
 const TEMPLATES = INTERNAL_PERMISSIONS.TEMPLATES;
