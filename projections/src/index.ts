@@ -49,3 +49,5 @@ export const allProjections: readonly Projection[] = [
   ehcpRemindersProjection,
   studentLinksProjection,
 ];
+export * from './customers/customers.queries.js';
+export * from './safeguarding/incident-types.queries.js';
