@@ -23,7 +23,12 @@ import {
 } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
-import { incidentTypeStream, type IncidentTypeRow } from '@portal/projections';
+import {
+  incidentTypeById,
+  incidentTypeStream,
+  listIncidentTypes,
+  type IncidentTypeRow,
+} from '@portal/projections';
 import { RequirePermissions } from '../platform/auth/public.decorator.js';
 import { metadataFor, type AuthenticatedRequest } from '../platform/auth/request-context.js';
 import { EVENT_STORE, type EventStore } from '../platform/event-store/event-store.js';
@@ -35,7 +40,7 @@ import { mayManageIncidentTypes } from '../identity/policy/policy.js';
 import { decideIncidentType, foldIncidentType, type IncidentTypeCommand } from './incident-type.decider.js';
 import { SafeguardingError, statusOf } from './safeguarding.errors.js';
 import { REPORTER_PERMISSIONS, mayReportAtAll, TYPE_MANAGERS } from './safeguarding-access.js';
-import { SearchPageQuery, containsPattern, PageOf } from '../platform/http/paging.js';
+import { SearchPageQuery, PageOf, searchTextOf } from '../platform/http/paging.js';
 import { Written } from '../platform/http/written.js';
 
 export class ListIncidentTypesQuery extends SearchPageQuery {
@@ -101,26 +106,12 @@ export class IncidentTypesController {
     @Query() q: ListIncidentTypesQuery,
   ): Promise<IncidentTypePage> {
     this.mayRead(req);
-    const page = q.page ?? 1;
-    const size = q.size ?? 50;
-    const where: string[] = [];
-    const params: unknown[] = [];
-    if (!q.include_retired) where.push('NOT retired');
-    const text = (q.query ?? q.name)?.trim();
-    if (text) {
-      params.push(containsPattern(text));
-      where.push(`name ILIKE $${params.length}`);
-    }
-    const whereSql = where.length ? `WHERE ${where.join(' AND ')}` : '';
-    const { rows: count } = await this.sql.query<{ total: string }>(
-      `SELECT count(*)::text AS total FROM rm_sg_incident_types ${whereSql}`,
-      params,
-    );
-    const { rows } = await this.sql.query<IncidentTypeRow>(
-      `SELECT * FROM rm_sg_incident_types ${whereSql} ORDER BY lower(name), id LIMIT ${size} OFFSET ${(page - 1) * size}`,
-      params,
-    );
-    return { items: rows.map(view), total: Number(count[0]?.total ?? 0), page, size };
+    const found = await listIncidentTypes(this.sql, {
+      ...q,
+      text: searchTextOf(q),
+      includeRetired: q.include_retired,
+    });
+    return { ...found, items: found.items.map(view) };
   }
 
   @Get(':id')
@@ -132,12 +123,9 @@ export class IncidentTypesController {
     @Param('id', ParseUUIDPipe) id: string,
   ): Promise<IncidentTypeView> {
     this.mayRead(req);
-    const { rows } = await this.sql.query<IncidentTypeRow>(
-      'SELECT * FROM rm_sg_incident_types WHERE id = $1',
-      [id],
-    );
-    if (!rows[0]) throw new Problem(HttpStatus.NOT_FOUND, 'Incident type not found');
-    return view(rows[0]);
+    const row = await incidentTypeById(this.sql, id);
+    if (!row) throw new Problem(HttpStatus.NOT_FOUND, 'Incident type not found');
+    return view(row);
   }
 
   @Post()
