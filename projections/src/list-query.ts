@@ -131,7 +131,10 @@ export interface ListSpec<Row, Item> {
 }
 
 /** Counts the rows `where` matches and reads one page of them, in `orderBy` order. */
-export async function listPage<Row, Item = Row>(db: Queryable, spec: ListSpec<Row, Item>): Promise<Page<Item>> {
+export async function listPage<Row, Item = Row>(
+  db: Queryable,
+  spec: ListSpec<Row, Item>,
+): Promise<Page<Item>> {
   const { page, size } = pageOf(spec);
   if (!Number.isSafeInteger(page) || !Number.isSafeInteger(size) || page < 1 || size < 1)
     throw new RangeError(`listPage: page and size must be positive integers (got ${page}, ${size})`);
