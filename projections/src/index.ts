@@ -52,3 +52,4 @@ export const allProjections: readonly Projection[] = [
 export * from './customers/customers.queries.js';
 export * from './safeguarding/incident-types.queries.js';
 export * from './permission-templates/permission-templates.queries.js';
+export * from './one-page-profiles/one-page-profiles.queries.js';

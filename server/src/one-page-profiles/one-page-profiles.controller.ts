@@ -36,7 +36,10 @@ import {
 import {
   onePageProfileStream,
   type OnePageProfileFields,
-  type OnePageProfileRow,
+  filters,
+  listOnePageProfiles,
+  onePageProfileById,
+  type OnePageProfileWithStudent,
   type UserRow,
 } from '@portal/projections';
 import { RequirePermissions } from '../platform/auth/public.decorator.js';
@@ -56,7 +59,7 @@ import {
   foldOnePageProfile,
   type OnePageProfileCommand,
 } from './one-page-profile.decider.js';
-import { SearchPageQuery, containsPattern, PageOf } from '../platform/http/paging.js';
+import { SearchPageQuery, PageOf, searchTextOf } from '../platform/http/paging.js';
 import { Written } from '../platform/http/written.js';
 
 const nullable = (key: string) => ValidateIf((o: Record<string, unknown>) => o[key] !== null);
@@ -188,10 +191,7 @@ export class OnePageProfilePage extends PageOf(OnePageProfileView) {}
 
 export class OnePageProfileWritten extends Written {}
 
-type JoinedRow = OnePageProfileRow & Pick<UserRow, 'first_name' | 'last_name' | 'full_name' | 'customer_id'>;
-
-const JOINED = `SELECT p.*, u.first_name, u.last_name, u.full_name, u.customer_id
-                  FROM rm_one_page_profiles p JOIN rm_users u ON u.id = p.user_id`;
+type JoinedRow = OnePageProfileWithStudent;
 
 const view = (r: JoinedRow): OnePageProfileView => ({
   id: r.id,
@@ -262,36 +262,20 @@ export class OnePageProfilesController {
     @Query() q: ListOnePageProfilesQuery,
   ): Promise<OnePageProfilePage> {
     const actor = await this.access.actorRow(req);
-    const page = q.page ?? 1;
-    const size = q.size ?? 50;
-    const where: string[] = [];
-    const params: unknown[] = [];
-    const add = (sql: (n: string) => string, value: unknown) => {
-      params.push(value);
-      where.push(sql(`$${params.length}`));
-    };
+    const scope = filters();
     if (!isAdmin(actor.permissions)) {
-      if (!actor.customer_id) where.push('false');
-      else add((n) => `u.customer_id = ${n}`, actor.customer_id);
+      if (!actor.customer_id) scope.raw('false');
+      else scope.eq('u.customer_id', actor.customer_id);
       // Without SEE_ALL_STUDENTS_DETAILS: only the students linked to them (decision 0034).
       if (!partnerVisibility(actor.permissions).students)
-        add((n) => `u.id IN (${linkedStudentIdsSql(n)})`, actor.id);
+        scope.raw((p) => `u.id IN (${linkedStudentIdsSql(p(actor.id))})`);
     }
-    const text = (q.query ?? q.name)?.trim();
-    if (text) {
-      add((n) => `(u.full_name ILIKE ${n} OR p.preferred_name ILIKE ${n})`, containsPattern(text));
-    }
-    if (q.customer_id) add((n) => `u.customer_id = ${n}`, q.customer_id);
-    const whereSql = where.length ? `WHERE ${where.join(' AND ')}` : '';
-    const { rows: count } = await this.sql.query<{ total: string }>(
-      `SELECT count(*)::text AS total FROM (${JOINED} ${whereSql}) t`,
-      params,
+    const found = await listOnePageProfiles(
+      this.sql,
+      { ...q, text: searchTextOf(q), customerId: q.customer_id },
+      scope,
     );
-    const { rows } = await this.sql.query<JoinedRow>(
-      `${JOINED} ${whereSql} ORDER BY u.full_name, p.id LIMIT ${size} OFFSET ${(page - 1) * size}`,
-      params,
-    );
-    return { items: rows.map(view), total: Number(count[0]?.total ?? 0), page, size };
+    return { ...found, items: found.items.map(view) };
   }
 
   @Get(':id')
@@ -362,9 +346,9 @@ export class OnePageProfilesController {
   }
 
   private async byId(id: string): Promise<JoinedRow> {
-    const { rows } = await this.sql.query<JoinedRow>(`${JOINED} WHERE p.id = $1`, [id]);
-    if (!rows[0]) throw notFound();
-    return rows[0];
+    const row = await onePageProfileById(this.sql, id);
+    if (!row) throw notFound();
+    return row;
   }
 
   private async visibleStudent(req: AuthenticatedRequest, userId: string) {
