@@ -22,7 +22,12 @@ let routes = 0;
 let controllersWithSql = 0;
 for (const f of controllers) {
   const text = readFileSync(f, 'utf8');
-  const lines = text.split('\n').filter((l) => l.trim() && !l.trim().startsWith('//') && !l.trim().startsWith('*') && !l.trim().startsWith('/*'));
+  const lines = text
+    .split('\n')
+    .filter(
+      (l) =>
+        l.trim() && !l.trim().startsWith('//') && !l.trim().startsWith('*') && !l.trim().startsWith('/*'),
+    );
   const n = (text.match(/@(Get|Post|Put|Patch|Delete)\(/g) ?? []).length;
   if (n === 0) continue;
   routes += n;
@@ -35,14 +40,22 @@ const median = perRoute[Math.floor(perRoute.length / 2)] ?? 0;
 const nonTest = files.filter((f) => !f.includes('.spec.'));
 const grepCount = (re) => nonTest.reduce((s, f) => s + (readFileSync(f, 'utf8').match(re) ?? []).length, 0);
 const serverLines = nonTest.reduce((s, f) => s + readFileSync(f, 'utf8').split('\n').length, 0);
-console.log(JSON.stringify({
-  controllers: perRoute.length,
-  routes,
-  median_code_lines_per_route: Number(median.toFixed(1)),
-  sql_statements_in_controllers: sqlInControllers,
-  controllers_with_sql: controllersWithSql,
-  private_run_wrappers: grepCount(/private async run\(/g),
-  deciders_importing_nest: files.filter((f) => f.endsWith('.decider.ts') && readFileSync(f, 'utf8').includes('@nestjs/common')).length,
-  server_non_test_lines: serverLines,
-  files: relative(process.cwd(), root) || '.',
-}, null, 1));
+console.log(
+  JSON.stringify(
+    {
+      controllers: perRoute.length,
+      routes,
+      median_code_lines_per_route: Number(median.toFixed(1)),
+      sql_statements_in_controllers: sqlInControllers,
+      controllers_with_sql: controllersWithSql,
+      private_run_wrappers: grepCount(/private async run\(/g),
+      deciders_importing_nest: files.filter(
+        (f) => f.endsWith('.decider.ts') && readFileSync(f, 'utf8').includes('@nestjs/common'),
+      ).length,
+      server_non_test_lines: serverLines,
+      files: relative(process.cwd(), root) || '.',
+    },
+    null,
+    1,
+  ),
+);

@@ -1,4 +1,5 @@
 export * from './projection.js';
+export * from './list-query.js';
 export * from './live-contract.js';
 export * from './users/users.projection.js';
 export * from './users/personal-fields.js';
@@ -48,3 +49,7 @@ export const allProjections: readonly Projection[] = [
   ehcpRemindersProjection,
   studentLinksProjection,
 ];
+export * from './customers/customers.queries.js';
+export * from './safeguarding/incident-types.queries.js';
+export * from './permission-templates/permission-templates.queries.js';
+export * from './one-page-profiles/one-page-profiles.queries.js';

@@ -36,20 +36,22 @@ const CHANGES: Record<string, Change> = {
 
 async function changeState(tx: ProjectionTx, event: ProjectionEvent, change: Change) {
   const { userId } = event.data as UserRef;
-  const { rows } = await tx.query<{ has_access: boolean; is_blocked: boolean }>(
-    'SELECT has_access, is_blocked FROM rm_student_activity WHERE user_id = $1',
+  const { rows } = await tx.query<{ has_access: boolean; is_blocked: boolean; position: string }>(
+    'SELECT has_access, is_blocked, position FROM rm_student_activity WHERE user_id = $1',
     [userId],
   );
-  const before = rows[0];
-  if (!before) return; // not a student
+  const found = rows[0];
+  if (!found) return; // not a student
+  // Already applied (a replay): the periods must not open or close twice.
+  if (BigInt(found.position) >= event.position) return;
+  const before = { has_access: found.has_access, is_blocked: found.is_blocked };
   const after = { ...before, ...change };
   const wasActive = before.has_access && !before.is_blocked;
   const isActive = after.has_access && !after.is_blocked;
-  await tx.query('UPDATE rm_student_activity SET has_access = $2, is_blocked = $3 WHERE user_id = $1', [
-    userId,
-    after.has_access,
-    after.is_blocked,
-  ]);
+  await tx.query(
+    'UPDATE rm_student_activity SET has_access = $2, is_blocked = $3, position = $4::bigint WHERE user_id = $1',
+    [userId, after.has_access, after.is_blocked, event.position.toString()],
+  );
   const at = event.metadata.occurredAt;
   if (wasActive && !isActive)
     await tx.query(
@@ -65,14 +67,16 @@ async function changeState(tx: ProjectionTx, event: ProjectionEvent, change: Cha
 
 export const studentActivityProjection = defineProjection({
   name: 'student-activity',
-  version: 1,
+  // 2: rm_student_activity.position, so a replayed event opens or closes no period twice.
+  version: 2,
   tables: ['rm_student_active_periods', 'rm_student_activity'],
   schema: [
     `CREATE TABLE IF NOT EXISTS rm_student_activity (
        user_id     uuid PRIMARY KEY,
        customer_id uuid,
        has_access  boolean NOT NULL,
-       is_blocked  boolean NOT NULL
+       is_blocked  boolean NOT NULL,
+       position    bigint NOT NULL DEFAULT 0
      )`,
     `CREATE TABLE IF NOT EXISTS rm_student_active_periods (
        user_id    uuid NOT NULL,
@@ -88,11 +92,12 @@ export const studentActivityProjection = defineProjection({
       case 'UserCreated': {
         const d = event.data as UserCreatedData;
         if (d.userType !== 'student') return;
-        await tx.query(
-          `INSERT INTO rm_student_activity (user_id, customer_id, has_access, is_blocked)
-           VALUES ($1, $2, true, false) ON CONFLICT (user_id) DO NOTHING`,
-          [d.userId, d.customerId ?? null],
+        const { rows } = await tx.query(
+          `INSERT INTO rm_student_activity (user_id, customer_id, has_access, is_blocked, position)
+           VALUES ($1, $2, true, false, $3::bigint) ON CONFLICT (user_id) DO NOTHING RETURNING user_id`,
+          [d.userId, d.customerId ?? null, event.position.toString()],
         );
+        if (rows.length === 0) return; // a replay
         await tx.query('INSERT INTO rm_student_active_periods (user_id, started_at) VALUES ($1, $2)', [
           d.userId,
           event.metadata.occurredAt,
@@ -102,10 +107,11 @@ export const studentActivityProjection = defineProjection({
       case 'UserProfileUpdated': {
         const { userId, changes } = event.data as UserProfileUpdatedData;
         if (changes.customerId === undefined) return;
-        await tx.query('UPDATE rm_student_activity SET customer_id = $2 WHERE user_id = $1', [
-          userId,
-          changes.customerId,
-        ]);
+        await tx.query(
+          `UPDATE rm_student_activity SET customer_id = $2, position = $3::bigint
+            WHERE user_id = $1 AND position < $3::bigint`,
+          [userId, changes.customerId, event.position.toString()],
+        );
         return;
       }
       default: {

@@ -9,7 +9,7 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import { IsNotEmpty, IsOptional, IsString, IsUUID, MaxLength, ValidateIf } from 'class-validator';
-import type { CustomerRow } from '@portal/projections';
+import { customerById, listCustomers, type CustomerRow } from '@portal/projections';
 import { RequirePermissions } from '../platform/auth/public.decorator.js';
 import { metadataFor, type AuthenticatedRequest } from '../platform/auth/request-context.js';
 import { Commands } from '../platform/event-store/commands.js';
@@ -25,8 +25,9 @@ import {
 import { UsersReadModel } from '../identity/users.read.js';
 import { NetworksReadModel } from '../identity/networks/networks.read.js';
 import { customerAggregate } from './customer.decider.js';
-import { SearchPageQuery, containsPattern } from '../platform/http/paging.js';
+import { SearchPageQuery, PageOf, searchTextOf } from '../platform/http/paging.js';
 import { UuidPipe } from '../platform/http/validation.js';
+import { Written } from '../platform/http/written.js';
 
 export class ListCustomersQuery extends SearchPageQuery {}
 
@@ -56,18 +57,9 @@ export class CustomerView {
   @ApiProperty() updated_at!: string;
 }
 
-export class CustomerPage {
-  @ApiProperty({ type: [CustomerView] }) items!: CustomerView[];
-  @ApiProperty() total!: number;
-  @ApiProperty() page!: number;
-  @ApiProperty() size!: number;
-}
+export class CustomerPage extends PageOf(CustomerView) {}
 
-export class CustomerWritten {
-  @ApiProperty({ format: 'uuid' }) id!: string;
-  @ApiProperty({ description: 'Event position; send it as X-Min-Position on the next read' })
-  position!: string;
-}
+export class CustomerWritten extends Written {}
 
 const ADMIN = MARKER_PERMISSIONS.admin;
 /** Matches no customer: a partner without a customer sees none. */
@@ -100,30 +92,12 @@ export class CustomersController {
   @RequirePermissions(ADMIN, EDIT, MARKER_PERMISSIONS.partner)
   @ApiOkResponse({ type: CustomerPage })
   async list(@Req() req: AuthenticatedRequest, @Query() q: ListCustomersQuery): Promise<CustomerPage> {
-    const page = q.page ?? 1;
-    const size = q.size ?? 50;
-    const where: string[] = [];
-    const params: unknown[] = [];
-    const scope = await this.partnerScope(req);
-    if (scope !== undefined) {
-      params.push(scope);
-      where.push(`id = $${params.length}`);
-    }
-    const text = (q.query ?? q.name)?.trim();
-    if (text) {
-      params.push(containsPattern(text));
-      where.push(`name ILIKE $${params.length}`);
-    }
-    const whereSql = where.length ? `WHERE ${where.join(' AND ')}` : '';
-    const { rows: count } = await this.sql.query<{ total: string }>(
-      `SELECT count(*)::text AS total FROM rm_customers ${whereSql}`,
-      params,
-    );
-    const { rows } = await this.sql.query<CustomerRow>(
-      `SELECT * FROM rm_customers ${whereSql} ORDER BY lower(name), id LIMIT ${size} OFFSET ${(page - 1) * size}`,
-      params,
-    );
-    return { items: rows.map(view), total: Number(count[0]?.total ?? 0), page, size };
+    const found = await listCustomers(this.sql, {
+      ...q,
+      text: searchTextOf(q),
+      onlyId: await this.partnerScope(req),
+    });
+    return { ...found, items: found.items.map(view) };
   }
 
   @Get(':id')
@@ -132,8 +106,7 @@ export class CustomersController {
   @ApiNotFoundResponse({ description: 'Customer not found' })
   async get(@Req() req: AuthenticatedRequest, @Param('id', UuidPipe) id: string): Promise<CustomerView> {
     const scope = await this.partnerScope(req);
-    const { rows } = await this.sql.query<CustomerRow>('SELECT * FROM rm_customers WHERE id = $1', [id]);
-    const row = rows[0];
+    const row = await customerById(this.sql, id);
     if (!row || (scope !== undefined && scope !== id))
       throw new Problem(HttpStatus.NOT_FOUND, 'Customer not found');
     return view(row);

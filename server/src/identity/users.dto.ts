@@ -21,6 +21,8 @@ import {
 } from 'class-validator';
 import { CUSTOMER_ROLES, USER_TYPES, type CustomerRole, type UserType } from './policy/policy.js';
 import { USER_SORT_COLUMNS } from './users.read.js';
+import { PageOf } from '../platform/http/paging.js';
+import { PositionAnswer } from '../platform/http/written.js';
 
 const PERMISSION_NAME = /^[A-Z][A-Z0-9_]*$/;
 const definedOrNull = (key: string) => (o: Record<string, unknown>) =>
@@ -267,10 +269,7 @@ export class UserOnePageProfileRef {
   @ApiProperty({ minimum: 1, maximum: 100 }) progress!: number;
 }
 
-export class PositionResponse {
-  @ApiProperty({ description: 'Event position; send it as X-Min-Position on the next read', example: '42' })
-  position!: string;
-}
+export class PositionResponse extends PositionAnswer {}
 
 export class ContactView {
   @ApiProperty() id!: string;
@@ -375,9 +374,4 @@ export class UserView {
   @ApiProperty() updated_at!: string;
 }
 
-export class UserPage {
-  @ApiProperty({ type: [UserView] }) items!: UserView[];
-  @ApiProperty() total!: number;
-  @ApiProperty() page!: number;
-  @ApiProperty() size!: number;
-}
+export class UserPage extends PageOf(UserView) {}

@@ -21,7 +21,14 @@ import {
   Min,
   ValidateIf,
 } from 'class-validator';
-import { type OnePageProfileFields, type OnePageProfileRow, type UserRow } from '@portal/projections';
+import {
+  type OnePageProfileFields,
+  filters,
+  listOnePageProfiles,
+  onePageProfileById,
+  type OnePageProfileWithStudent,
+  type UserRow,
+} from '@portal/projections';
 import { RequirePermissions } from '../platform/auth/public.decorator.js';
 import { metadataFor, type AuthenticatedRequest } from '../platform/auth/request-context.js';
 import { Commands } from '../platform/event-store/commands.js';
@@ -38,8 +45,9 @@ import {
 import { linkedStudentIdsSql } from '../identity/relations/live-link.js';
 import { UserAccess } from '../identity/user-access.js';
 import { onePageProfileAggregate } from './one-page-profile.decider.js';
-import { SearchPageQuery, containsPattern } from '../platform/http/paging.js';
+import { SearchPageQuery, PageOf, searchTextOf } from '../platform/http/paging.js';
 import { UuidPipe } from '../platform/http/validation.js';
+import { Written } from '../platform/http/written.js';
 
 const nullable = (key: string) => ValidateIf((o: Record<string, unknown>) => o[key] !== null);
 const TEXT = 5_000;
@@ -166,23 +174,11 @@ export class OnePageProfileView {
   @ApiProperty({ type: OnePageProfileUser }) user!: OnePageProfileUser;
 }
 
-export class OnePageProfilePage {
-  @ApiProperty({ type: [OnePageProfileView] }) items!: OnePageProfileView[];
-  @ApiProperty() total!: number;
-  @ApiProperty() page!: number;
-  @ApiProperty() size!: number;
-}
+export class OnePageProfilePage extends PageOf(OnePageProfileView) {}
 
-export class OnePageProfileWritten {
-  @ApiProperty({ format: 'uuid' }) id!: string;
-  @ApiProperty({ description: 'Event position; send it as X-Min-Position on the next read' })
-  position!: string;
-}
+export class OnePageProfileWritten extends Written {}
 
-type JoinedRow = OnePageProfileRow & Pick<UserRow, 'first_name' | 'last_name' | 'full_name' | 'customer_id'>;
-
-const JOINED = `SELECT p.*, u.first_name, u.last_name, u.full_name, u.customer_id
-                  FROM rm_one_page_profiles p JOIN rm_users u ON u.id = p.user_id`;
+type JoinedRow = OnePageProfileWithStudent;
 
 /** `notes`: whether the reader may see staff notes (not parents: spec §6, decision 0037). */
 const view = (r: JoinedRow, reader: Pick<UserRow, 'permissions' | 'customer_type'>): OnePageProfileView => ({
@@ -256,36 +252,20 @@ export class OnePageProfilesController {
     @Query() q: ListOnePageProfilesQuery,
   ): Promise<OnePageProfilePage> {
     const actor = await this.access.actorRow(req);
-    const page = q.page ?? 1;
-    const size = q.size ?? 50;
-    const where: string[] = [];
-    const params: unknown[] = [];
-    const add = (sql: (n: string) => string, value: unknown) => {
-      params.push(value);
-      where.push(sql(`$${params.length}`));
-    };
+    const scope = filters();
     if (!isAdmin(actor.permissions)) {
-      if (!actor.customer_id) where.push('false');
-      else add((n) => `u.customer_id = ${n}`, actor.customer_id);
+      if (!actor.customer_id) scope.raw('false');
+      else scope.eq('u.customer_id', actor.customer_id);
       // Without SEE_ALL_STUDENTS_DETAILS: only the students linked to them (decision 0034).
       if (!partnerVisibility(actor.permissions).students)
-        add((n) => `u.id IN (${linkedStudentIdsSql(n)})`, actor.id);
+        scope.raw((p) => `u.id IN (${linkedStudentIdsSql(p(actor.id))})`);
     }
-    const text = (q.query ?? q.name)?.trim();
-    if (text) {
-      add((n) => `(u.full_name ILIKE ${n} OR p.preferred_name ILIKE ${n})`, containsPattern(text));
-    }
-    if (q.customer_id) add((n) => `u.customer_id = ${n}`, q.customer_id);
-    const whereSql = where.length ? `WHERE ${where.join(' AND ')}` : '';
-    const { rows: count } = await this.sql.query<{ total: string }>(
-      `SELECT count(*)::text AS total FROM (${JOINED} ${whereSql}) t`,
-      params,
+    const found = await listOnePageProfiles(
+      this.sql,
+      { ...q, text: searchTextOf(q), customerId: q.customer_id },
+      scope,
     );
-    const { rows } = await this.sql.query<JoinedRow>(
-      `${JOINED} ${whereSql} ORDER BY u.full_name, p.id LIMIT ${size} OFFSET ${(page - 1) * size}`,
-      params,
-    );
-    return { items: rows.map((r) => view(r, actor)), total: Number(count[0]?.total ?? 0), page, size };
+    return { ...found, items: found.items.map((r) => view(r, actor)) };
   }
 
   @Get(':id')
@@ -364,9 +344,9 @@ export class OnePageProfilesController {
   }
 
   private async byId(id: string): Promise<JoinedRow> {
-    const { rows } = await this.sql.query<JoinedRow>(`${JOINED} WHERE p.id = $1`, [id]);
-    if (!rows[0]) throw notFound();
-    return rows[0];
+    const row = await onePageProfileById(this.sql, id);
+    if (!row) throw notFound();
+    return row;
   }
 
   private async visibleStudent(req: AuthenticatedRequest, userId: string) {

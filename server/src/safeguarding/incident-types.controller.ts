@@ -22,7 +22,7 @@ import {
 } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
-import type { IncidentTypeRow } from '@portal/projections';
+import { incidentTypeById, listIncidentTypes, type IncidentTypeRow } from '@portal/projections';
 import { RequirePermissions } from '../platform/auth/public.decorator.js';
 import { metadataFor, type AuthenticatedRequest } from '../platform/auth/request-context.js';
 import { Commands } from '../platform/event-store/commands.js';
@@ -32,8 +32,9 @@ import { SQL_CLIENT } from '../platform/tokens.js';
 import { mayManageIncidentTypes } from '../identity/policy/policy.js';
 import { incidentTypeAggregate } from './incident-type.decider.js';
 import { REPORTER_PERMISSIONS, mayReportAtAll, TYPE_MANAGERS } from './safeguarding-access.js';
-import { SearchPageQuery, containsPattern } from '../platform/http/paging.js';
+import { SearchPageQuery, PageOf, searchTextOf } from '../platform/http/paging.js';
 import { UuidPipe } from '../platform/http/validation.js';
+import { Written } from '../platform/http/written.js';
 
 export class ListIncidentTypesQuery extends SearchPageQuery {
   @ApiPropertyOptional({ description: 'Include retired types (default false)' })
@@ -66,18 +67,7 @@ export class IncidentTypeView {
   @ApiProperty() updated_at!: string;
 }
 
-export class IncidentTypePage {
-  @ApiProperty({ type: [IncidentTypeView] }) items!: IncidentTypeView[];
-  @ApiProperty() total!: number;
-  @ApiProperty() page!: number;
-  @ApiProperty() size!: number;
-}
-
-export class Written {
-  @ApiProperty({ format: 'uuid' }) id!: string;
-  @ApiProperty({ description: 'Event position; send it as X-Min-Position on the next read' })
-  position!: string;
-}
+export class IncidentTypePage extends PageOf(IncidentTypeView) {}
 
 const view = (r: IncidentTypeRow): IncidentTypeView => ({
   id: r.id,
@@ -109,26 +99,12 @@ export class IncidentTypesController {
     @Query() q: ListIncidentTypesQuery,
   ): Promise<IncidentTypePage> {
     this.mayRead(req);
-    const page = q.page ?? 1;
-    const size = q.size ?? 50;
-    const where: string[] = [];
-    const params: unknown[] = [];
-    if (!q.include_retired) where.push('NOT retired');
-    const text = (q.query ?? q.name)?.trim();
-    if (text) {
-      params.push(containsPattern(text));
-      where.push(`name ILIKE $${params.length}`);
-    }
-    const whereSql = where.length ? `WHERE ${where.join(' AND ')}` : '';
-    const { rows: count } = await this.sql.query<{ total: string }>(
-      `SELECT count(*)::text AS total FROM rm_sg_incident_types ${whereSql}`,
-      params,
-    );
-    const { rows } = await this.sql.query<IncidentTypeRow>(
-      `SELECT * FROM rm_sg_incident_types ${whereSql} ORDER BY lower(name), id LIMIT ${size} OFFSET ${(page - 1) * size}`,
-      params,
-    );
-    return { items: rows.map(view), total: Number(count[0]?.total ?? 0), page, size };
+    const found = await listIncidentTypes(this.sql, {
+      ...q,
+      text: searchTextOf(q),
+      includeRetired: q.include_retired,
+    });
+    return { ...found, items: found.items.map(view) };
   }
 
   @Get(':id')
@@ -137,12 +113,9 @@ export class IncidentTypesController {
   @ApiNotFoundResponse({ description: 'Incident type not found' })
   async get(@Req() req: AuthenticatedRequest, @Param('id', UuidPipe) id: string): Promise<IncidentTypeView> {
     this.mayRead(req);
-    const { rows } = await this.sql.query<IncidentTypeRow>(
-      'SELECT * FROM rm_sg_incident_types WHERE id = $1',
-      [id],
-    );
-    if (!rows[0]) throw new Problem(HttpStatus.NOT_FOUND, 'Incident type not found');
-    return view(rows[0]);
+    const row = await incidentTypeById(this.sql, id);
+    if (!row) throw new Problem(HttpStatus.NOT_FOUND, 'Incident type not found');
+    return view(row);
   }
 
   @Post()

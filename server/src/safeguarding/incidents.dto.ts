@@ -23,6 +23,8 @@ import {
   type IncidentStatus,
   type RiskLevel,
 } from '@portal/projections';
+import { PageOf } from '../platform/http/paging.js';
+import { Written } from '../platform/http/written.js';
 
 const toArray = ({ value }: { value: unknown }): unknown =>
   value === undefined ? undefined : Array.isArray(value) ? value : [value];
@@ -271,12 +273,7 @@ export class IncidentDetailsView extends ReaderIncidentView {
   timeline?: ChronologyEntryView[];
 }
 
-export class IncidentPage {
-  @ApiProperty({ type: [IncidentView] }) items!: IncidentView[];
-  @ApiProperty() total!: number;
-  @ApiProperty() page!: number;
-  @ApiProperty() size!: number;
-}
+export class IncidentPage extends PageOf(IncidentView) {}
 
 export class PartnerIncidentPage {
   @ApiProperty({ type: [ReaderIncidentView], description: "Partner views (audience 'partner')" })
@@ -286,12 +283,7 @@ export class PartnerIncidentPage {
   @ApiProperty() size!: number;
 }
 
-export class ChronologyPage {
-  @ApiProperty({ type: [ChronologyEntryView] }) items!: ChronologyEntryView[];
-  @ApiProperty() total!: number;
-  @ApiProperty() page!: number;
-  @ApiProperty() size!: number;
-}
+export class ChronologyPage extends PageOf(ChronologyEntryView) {}
 
 export class IncidentViewEntry {
   @ApiProperty() position!: string;
@@ -300,12 +292,7 @@ export class IncidentViewEntry {
   @ApiProperty() viewed_at!: string;
 }
 
-export class IncidentViewsPage {
-  @ApiProperty({ type: [IncidentViewEntry] }) items!: IncidentViewEntry[];
-  @ApiProperty() total!: number;
-  @ApiProperty() page!: number;
-  @ApiProperty() size!: number;
-}
+export class IncidentViewsPage extends PageOf(IncidentViewEntry) {}
 
 export class VerifyView {
   @ApiProperty() valid!: boolean;
@@ -314,11 +301,7 @@ export class VerifyView {
   broken_at?: number;
 }
 
-export class IncidentWritten {
-  @ApiProperty({ format: 'uuid' }) id!: string;
-  @ApiProperty({ description: 'Event position; send it as X-Min-Position on the next read' })
-  position!: string;
-}
+export class IncidentWritten extends Written {}
 
 export class ReportableStudentsQuery extends SearchPageQuery {
   @ApiPropertyOptional({ default: 20, minimum: 1, maximum: MAX_PAGE_SIZE })
@@ -333,9 +316,4 @@ export class ReportableStudent {
   @ApiProperty({ nullable: true, type: String }) customer_name!: string | null;
 }
 
-export class ReportableStudentPage {
-  @ApiProperty({ type: [ReportableStudent] }) items!: ReportableStudent[];
-  @ApiProperty() total!: number;
-  @ApiProperty() page!: number;
-  @ApiProperty() size!: number;
-}
+export class ReportableStudentPage extends PageOf(ReportableStudent) {}

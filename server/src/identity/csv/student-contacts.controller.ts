@@ -14,6 +14,7 @@ import { ExportUsersQuery } from './csv.dto.js';
 import { sendTable } from './tabular.js';
 import { STUDENT_CONTACT_COLUMNS, contactLines } from './user-columns.js';
 import { UuidPipe } from '../../platform/http/validation.js';
+import { PageOf } from '../../platform/http/paging.js';
 
 const ADMIN = MARKER_PERMISSIONS.admin;
 const PARTNER_MARKER = MARKER_PERMISSIONS.partner;
@@ -38,12 +39,7 @@ export class StudentWithContacts {
   @ApiProperty({ type: [ContactView] }) contacts!: ContactView[];
 }
 
-export class StudentContactsPage {
-  @ApiProperty({ type: [StudentWithContacts] }) items!: StudentWithContacts[];
-  @ApiProperty() total!: number;
-  @ApiProperty() page!: number;
-  @ApiProperty() size!: number;
-}
+export class StudentContactsPage extends PageOf(StudentWithContacts) {}
 
 function studentWithContacts(u: UserRow): StudentWithContacts {
   return {

@@ -38,6 +38,8 @@ import { forbidden, partnerPermissionsFor } from '../user-access.js';
 import { UsersReadModel } from '../users.read.js';
 import { type InvitationState, invitationAggregate } from './customer-invitation.decider.js';
 import { isDomainError } from '../../platform/domain/domain-error.js';
+import { PageOf } from '../../platform/http/paging.js';
+import { Written } from '../../platform/http/written.js';
 
 /** Invitation links work for 14 days (docs/decisions/0016). */
 export const INVITATION_MINUTES = 14 * 24 * 60;
@@ -73,18 +75,7 @@ export class InvitationView {
   @ApiProperty({ nullable: true, type: String }) accepted_at!: string | null;
 }
 
-export class InvitationPage {
-  @ApiProperty({ type: [InvitationView] }) items!: InvitationView[];
-  @ApiProperty() total!: number;
-  @ApiProperty() page!: number;
-  @ApiProperty() size!: number;
-}
-
-export class Written {
-  @ApiProperty({ format: 'uuid' }) id!: string;
-  @ApiProperty({ description: 'Event position; send it as X-Min-Position on the next read' })
-  position!: string;
-}
+export class InvitationPage extends PageOf(InvitationView) {}
 
 export class InvitationLinkView {
   @ApiProperty() valid!: true;

@@ -19,8 +19,9 @@ import { INTERNAL_PERMISSIONS, MARKER_PERMISSIONS, hasAny, isAdmin } from '../po
 import { forbidden, isUuid } from '../user-access.js';
 import { networkAggregate } from './network.decider.js';
 import { NetworksReadModel } from './networks.read.js';
-import { SearchPageQuery } from '../../platform/http/paging.js';
+import { SearchPageQuery, PageOf } from '../../platform/http/paging.js';
 import { UuidPipe } from '../../platform/http/validation.js';
+import { Written } from '../../platform/http/written.js';
 
 const HEX = /^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/;
 const HEX_MESSAGE = 'primary_colour must be a hex colour like #0f716c';
@@ -51,18 +52,9 @@ export class NetworkView {
   @ApiProperty() updated_at!: string;
 }
 
-export class NetworkPage {
-  @ApiProperty({ type: [NetworkView] }) items!: NetworkView[];
-  @ApiProperty() total!: number;
-  @ApiProperty() page!: number;
-  @ApiProperty() size!: number;
-}
+export class NetworkPage extends PageOf(NetworkView) {}
 
-export class NetworkWritten {
-  @ApiProperty({ format: 'uuid' }) id!: string;
-  @ApiProperty({ description: 'Event position; send it as X-Min-Position on the next read' })
-  position!: string;
-}
+export class NetworkWritten extends Written {}
 
 export const networkView = (r: NetworkRow): NetworkView => ({
   id: r.id,

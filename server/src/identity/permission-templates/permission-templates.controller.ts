@@ -24,7 +24,12 @@ import {
   ApiUnprocessableEntityResponse,
 } from '@nestjs/swagger';
 import { ArrayMaxSize, IsArray, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
-import type { PermissionTemplateRow } from '@portal/projections';
+import {
+  listPermissionTemplates,
+  permissionTemplateById,
+  permissionTemplateIdsNamed,
+  type PermissionTemplateRow,
+} from '@portal/projections';
 import { RequirePermissions } from '../../platform/auth/public.decorator.js';
 import { metadataFor, type AuthenticatedRequest } from '../../platform/auth/request-context.js';
 import { Commands } from '../../platform/event-store/commands.js';
@@ -35,8 +40,9 @@ import { INTERNAL_PERMISSIONS, MARKER_PERMISSIONS, internalMay } from '../policy
 import { forbidden, isUuid } from '../user-access.js';
 import { PARTNER_PERMISSION_INFOS, PermissionInfo } from '../permissions/permission-catalogue.js';
 import { permissionTemplateAggregate } from './permission-template.decider.js';
-import { SearchPageQuery, containsPattern } from '../../platform/http/paging.js';
+import { SearchPageQuery, PageOf, searchTextOf } from '../../platform/http/paging.js';
 import { UuidPipe } from '../../platform/http/validation.js';
+import { Written } from '../../platform/http/written.js';
 
 export class ListPermissionTemplatesQuery extends SearchPageQuery {}
 
@@ -71,12 +77,7 @@ export class PermissionTemplateView {
   @ApiProperty() updated_at!: string;
 }
 
-export class PermissionTemplatePage {
-  @ApiProperty({ type: [PermissionTemplateView] }) items!: PermissionTemplateView[];
-  @ApiProperty() total!: number;
-  @ApiProperty() page!: number;
-  @ApiProperty() size!: number;
-}
+export class PermissionTemplatePage extends PageOf(PermissionTemplateView) {}
 
 export class AssignablePermissions {
   @ApiProperty({ type: [PermissionInfo], description: 'Every assignable permission, view ones first' })
@@ -86,11 +87,7 @@ export class AssignablePermissions {
   @ApiProperty({ type: [PermissionInfo] }) action!: PermissionInfo[];
 }
 
-export class PermissionTemplateWritten {
-  @ApiProperty({ format: 'uuid' }) id!: string;
-  @ApiProperty({ description: 'Event position; send it as X-Min-Position on the next read' })
-  position!: string;
-}
+export class PermissionTemplateWritten extends Written {}
 
 const ADMIN = MARKER_PERMISSIONS.admin;
 const TEMPLATES = INTERNAL_PERMISSIONS.TEMPLATES;
@@ -127,25 +124,8 @@ export class PermissionTemplatesController {
     @Query() q: ListPermissionTemplatesQuery,
   ): Promise<PermissionTemplatePage> {
     this.authorize(req);
-    const page = q.page ?? 1;
-    const size = q.size ?? 50;
-    const params: unknown[] = [];
-    let where = '';
-    const text = (q.query ?? q.name)?.trim();
-    if (text) {
-      params.push(containsPattern(text));
-      where = 'WHERE name ILIKE $1';
-    }
-    const { rows: count } = await this.sql.query<{ total: string }>(
-      `SELECT count(*)::text AS total FROM rm_permission_templates ${where}`,
-      params,
-    );
-    const { rows } = await this.sql.query<PermissionTemplateRow>(
-      `SELECT * FROM rm_permission_templates ${where} ORDER BY lower(name), id
-        LIMIT ${size} OFFSET ${(page - 1) * size}`,
-      params,
-    );
-    return { items: rows.map(view), total: Number(count[0]?.total ?? 0), page, size };
+    const found = await listPermissionTemplates(this.sql, { ...q, text: searchTextOf(q) });
+    return { ...found, items: found.items.map(view) };
   }
 
   @Get('permissions')
@@ -248,20 +228,13 @@ export class PermissionTemplatesController {
 
   private async byId(id: string): Promise<PermissionTemplateRow | null> {
     if (!isUuid(id)) return null;
-    const { rows } = await this.sql.query<PermissionTemplateRow>(
-      'SELECT * FROM rm_permission_templates WHERE id = $1',
-      [id.toLowerCase()],
-    );
-    return rows[0] ?? null;
+    return permissionTemplateById(this.sql, id.toLowerCase());
   }
 
   /** Names are unique, case-insensitively (checked on the read model: best effort, see ADR 0013). */
   private async nameIsFree(name: string, exceptId?: string): Promise<void> {
-    const { rows } = await this.sql.query<{ id: string }>(
-      'SELECT id FROM rm_permission_templates WHERE lower(name) = lower($1)',
-      [name],
-    );
-    if (rows.some((r) => r.id !== exceptId))
+    const ids = await permissionTemplateIdsNamed(this.sql, name);
+    if (ids.some((id) => id !== exceptId))
       throw new Problem(HttpStatus.CONFLICT, 'A permission template with this name already exists');
   }
 }

@@ -1,4 +1,6 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
+import type { Type as Class } from '@nestjs/common';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import type { Page } from '@portal/projections';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 
@@ -57,4 +59,18 @@ export const searchTextOf = (q: { query?: string; name?: string }): string | und
   (q.query ?? q.name)?.trim() || undefined;
 
 /** An ILIKE pattern matching `text` anywhere, with LIKE's wildcards in it taken literally. */
-export const containsPattern = (text: string): string => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+export { containsPattern } from '@portal/projections';
+
+/**
+ * The answer of a paged list (spec §7): `class CustomerPage extends PageOf(CustomerView) {}` gives the
+ * OpenAPI schema `CustomerPage` with `items: CustomerView[]`, `total`, `page` and `size`.
+ */
+export function PageOf<T>(item: Class<T>) {
+  abstract class PageOfItems implements Page<T> {
+    @ApiProperty({ type: [item] }) items!: T[];
+    @ApiProperty() total!: number;
+    @ApiProperty() page!: number;
+    @ApiProperty() size!: number;
+  }
+  return PageOfItems;
+}

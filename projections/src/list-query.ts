@@ -1,0 +1,158 @@
+/**
+ * The paged list query every read model's list is built from (decision 0045): a WHERE builder whose
+ * values always travel as parameters, a whitelisted ORDER BY, and `listPage`, which counts and reads
+ * one page and answers `{ items, total, page, size }`. Nest-free, so the queries can live beside their
+ * projection and take any `Queryable` (the server's SqlClient, a transaction, a test database).
+ */
+
+/** Anything that runs parameterised SQL: the server's `SqlClient`/`SqlExecutor`, a `ProjectionTx`. */
+export interface Queryable {
+  query<Row = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<{ rows: Row[] }>;
+}
+
+/** An ILIKE/LIKE pattern matching `text` anywhere, with LIKE's wildcards in it taken literally. */
+export const containsPattern = (text: string): string => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/** Binds a value as the next parameter and returns its placeholder (`$3`). */
+export type Bind = (value: unknown) => string;
+
+/**
+ * A WHERE clause under construction. Each filter method skips itself when its value is absent
+ * (`undefined`, `null`, `''` or an empty array), so a list reads as one line per optional filter.
+ */
+export class Filters {
+  readonly conditions: string[] = [];
+  readonly params: unknown[] = [];
+
+  /** Binds a value as the next parameter and returns its placeholder. */
+  readonly bind: Bind = (value) => {
+    this.params.push(value);
+    return `$${this.params.length}`;
+  };
+
+  /** `column = value`. */
+  eq(column: string, value: unknown, cast = ''): this {
+    if (absent(value)) return this;
+    return this.raw((p) => `${column} = ${p(value)}${cast}`);
+  }
+
+  /** `column = ANY(values)`; `type` is the element type of the array parameter. */
+  any(column: string, values: readonly unknown[] | undefined, type = 'text'): this {
+    if (absent(values)) return this;
+    return this.raw((p) => `${column} = ANY(${p(values)}::${type}[])`);
+  }
+
+  /** `column ILIKE %text%`, the text taken literally (see `containsPattern`). */
+  contains(column: string, text: string | undefined, operator: 'ILIKE' | 'LIKE' = 'ILIKE'): this {
+    if (absent(text)) return this;
+    return this.raw((p) => `${column} ${operator} ${p(containsPattern(text!))}`);
+  }
+
+  /** A jsonb array column that holds `value` (`column @> '["value"]'`). */
+  jsonHas(column: string, value: unknown): this {
+    if (absent(value)) return this;
+    return this.raw((p) => `${column} @> ${p(JSON.stringify([value]))}::jsonb`);
+  }
+
+  /** `from <= column < to` (either bound optional); `cast` types the bound parameters. */
+  range(column: string, from: unknown, to: unknown, cast = ''): this {
+    if (!absent(from)) this.raw((p) => `${column} >= ${p(from)}${cast}`);
+    if (!absent(to)) this.raw((p) => `${column} < ${p(to)}${cast}`);
+    return this;
+  }
+
+  /** Any condition; `sql` receives `bind` for its parameters. Always added. */
+  raw(sql: string | ((bind: Bind) => string)): this {
+    this.conditions.push(typeof sql === 'string' ? sql : sql(this.bind));
+    return this;
+  }
+
+  /** `raw`, only when `when` holds. */
+  rawIf(when: boolean, sql: string | ((bind: Bind) => string)): this {
+    return when ? this.raw(sql) : this;
+  }
+
+  /** `WHERE a AND b ...`, or '' when there is no condition. */
+  get sql(): string {
+    return this.conditions.length ? `WHERE ${this.conditions.join(' AND ')}` : '';
+  }
+}
+
+export const filters = (): Filters => new Filters();
+
+const absent = (value: unknown): boolean =>
+  value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0);
+
+/**
+ * An ORDER BY from a request: `requested` only when it is in `whitelist` (else `fallback`), in the
+ * requested direction, then `tieBreak` (default `id ASC`) so pages never overlap or skip rows.
+ * `expressions` maps a sort key to the SQL it sorts by when they differ (`name` → `lower(name)`).
+ */
+export function sortOf<K extends string>(
+  requested: string | undefined,
+  whitelist: readonly K[],
+  fallback: K,
+  options: { descending?: boolean; tieBreak?: string; expressions?: Partial<Record<K, string>> } = {},
+): string {
+  const key = (whitelist as readonly string[]).includes(requested ?? '') ? (requested as K) : fallback;
+  const expression = options.expressions?.[key] ?? key;
+  return `${expression} ${options.descending ? 'DESC' : 'ASC'}, ${options.tieBreak ?? 'id ASC'}`;
+}
+
+/** The list page of spec §7 (page from 1, size 50 by default). */
+export interface Page<T> {
+  items: T[];
+  total: number;
+  page: number;
+  size: number;
+}
+
+export const DEFAULT_PAGE_SIZE = 50;
+
+/** The page and size a list call asked for, with the spec's defaults. */
+export const pageOf = (q: { page?: number; size?: number }): { page: number; size: number } => ({
+  page: q.page ?? 1,
+  size: q.size ?? DEFAULT_PAGE_SIZE,
+});
+
+export interface ListSpec<Row, Item> {
+  /** Columns read for the page (default `*`). */
+  select?: string;
+  /** A table, or a join, or `(subquery) alias`. */
+  from: string;
+  where?: Filters;
+  /** A complete ORDER BY (from `sortOf`, or a fixed order ending in a unique tie-break). */
+  orderBy: string;
+  page?: number;
+  size?: number;
+  /** One row to one item, or (`mapRows`) the whole page at once, e.g. to look names up together. */
+  map?: (row: Row) => Item;
+  mapRows?: (rows: Row[]) => Item[] | Promise<Item[]>;
+}
+
+/** Counts the rows `where` matches and reads one page of them, in `orderBy` order. */
+export async function listPage<Row, Item = Row>(
+  db: Queryable,
+  spec: ListSpec<Row, Item>,
+): Promise<Page<Item>> {
+  const { page, size } = pageOf(spec);
+  if (!Number.isSafeInteger(page) || !Number.isSafeInteger(size) || page < 1 || size < 1)
+    throw new RangeError(`listPage: page and size must be positive integers (got ${page}, ${size})`);
+  const where = spec.where?.sql ?? '';
+  const params = spec.where?.params ?? [];
+  const { rows: count } = await db.query<{ total: string }>(
+    `SELECT count(*)::text AS total FROM ${spec.from} ${where}`,
+    params,
+  );
+  const { rows } = await db.query<Row>(
+    `SELECT ${spec.select ?? '*'} FROM ${spec.from} ${where} ORDER BY ${spec.orderBy}
+      LIMIT ${size} OFFSET ${(page - 1) * size}`,
+    params,
+  );
+  const items = spec.mapRows
+    ? await spec.mapRows(rows)
+    : spec.map
+      ? rows.map(spec.map)
+      : (rows as unknown as Item[]);
+  return { items, total: Number(count[0]?.total ?? 0), page, size };
+}
