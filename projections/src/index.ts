@@ -1,5 +1,6 @@
 export * from './projection.js';
 export * from './live-contract.js';
+export * from './streams.js';
 export * from './users/users.projection.js';
 export * from './users/personal-fields.js';
 export * from './permission-audit/permission-audit.projection.js';
