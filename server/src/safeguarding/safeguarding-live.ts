@@ -30,22 +30,13 @@ export function safeguardingRooms(actor: LiveActor): string[] {
 }
 
 /**
- * Who hears about `safeguarding-*` events, and what: a small summary (ids, status, risk, when), never
- * the description or any free text. Nothing goes to partners, customers or the admins room.
+ * Who hears about safeguarding events, and what: a small summary (ids, status, risk, when), never the
+ * description or any free text. Nothing goes to partners, customers or the admins room. One rule per
+ * stream kind of the shared registry (decision 0044).
  */
-export function safeguardingAudience(event: RecordedEvent): Delivery[] {
+export function incidentAudience(event: RecordedEvent, incidentId: string): Delivery[] {
   const data = (event.data ?? {}) as Record<string, unknown>;
-  if (event.stream.startsWith('safeguarding-incident-views-'))
-    return [
-      {
-        room: SAFEGUARDING_ROOMS.leads,
-        data: { incidentId: data.incidentId, viewerId: data.viewerId, via: data.via },
-      },
-    ];
-  if (event.stream.startsWith('safeguarding-incident-type-'))
-    return [{ room: SAFEGUARDING_ROOMS.access, data: { typeId: data.typeId } }];
-  if (!event.stream.startsWith('safeguarding-incident-')) return [];
-  const summary: Record<string, unknown> = { incidentId: data.incidentId };
+  const summary: Record<string, unknown> = { incidentId };
   const status = STATUS_AFTER[event.type as IncidentEvent['type']];
   if (status) summary.status = status;
   switch (event.type) {
@@ -73,7 +64,23 @@ export function safeguardingAudience(event: RecordedEvent): Delivery[] {
   return [{ room: SAFEGUARDING_ROOMS.access, data: summary }];
 }
 
+/** Who viewed an incident: the views log is for leads only. */
+export function incidentViewsAudience(event: RecordedEvent, incidentId: string): Delivery[] {
+  const data = (event.data ?? {}) as Record<string, unknown>;
+  return [{ room: SAFEGUARDING_ROOMS.leads, data: { incidentId, viewerId: data.viewerId, via: data.via } }];
+}
+
+/** Feedback links (issued, opened, revoked, used) are managed by leads: which link of which incident. */
+export function feedbackLinksAudience(event: RecordedEvent, incidentId: string): Delivery[] {
+  const data = (event.data ?? {}) as Record<string, unknown>;
+  return [{ room: SAFEGUARDING_ROOMS.leads, data: { incidentId, linkId: data.linkId } }];
+}
+
 export function registerSafeguardingLiveRules(policy: RoomPolicy): void {
-  policy.addRooms(safeguardingRooms);
-  policy.forCategory('safeguarding', safeguardingAudience);
+  policy
+    .addRooms(safeguardingRooms)
+    .forStream('incident', incidentAudience)
+    .forStream('incidentType', (_event, typeId) => [{ room: SAFEGUARDING_ROOMS.access, data: { typeId } }])
+    .forStream('incidentViews', incidentViewsAudience)
+    .forStream('feedbackLinks', feedbackLinksAudience);
 }
