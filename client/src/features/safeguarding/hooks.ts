@@ -2,6 +2,7 @@ import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient, keepPreviousData } from '@tanstack/react-query';
 import { createElement, useEffect, useRef } from 'react';
 import { useNavigate } from 'react-router-dom';
+import { parseStream } from '@portal/projections/streams';
 import { onLiveMessage } from '../../shared/live/live-connection';
 import { notifyError } from '../../shared/notify';
 import { getItem } from '../../shared/storage';
@@ -76,16 +77,14 @@ export function useSafeguardingLive() {
   useEffect(
     () =>
       onLiveMessage((message) => {
-        if (!message.stream.startsWith('safeguarding-')) return;
-        const incidentId = (message.data as { incidentId?: string } | null)?.incidentId;
-        // Reading an incident records a view (and opening a feedback link records an open): refresh only
-        // those logs, or each refetch of the incident would record a view and trigger the next one.
-        if (message.stream.startsWith('safeguarding-incident-views-')) {
-          void client.invalidateQueries({ queryKey: [SAFEGUARDING_KEY, 'views', incidentId] });
-          return;
-        }
-        if (message.stream.startsWith('safeguarding-feedback-links-')) {
-          void client.invalidateQueries({ queryKey: [SAFEGUARDING_KEY, 'feedback-links', incidentId] });
+        const stream = parseStream(message.stream);
+        if (stream?.kind !== 'incident' && stream?.kind !== 'incidentType') {
+          // Reading an incident records a view (and opening a feedback link records an open): refresh
+          // only those logs, or each refetch of the incident would record a view and trigger the next one.
+          if (stream?.kind === 'incidentViews')
+            void client.invalidateQueries({ queryKey: [SAFEGUARDING_KEY, 'views', stream.id] });
+          if (stream?.kind === 'feedbackLinks')
+            void client.invalidateQueries({ queryKey: [SAFEGUARDING_KEY, 'feedback-links', stream.id] });
           return;
         }
         void client.invalidateQueries({ queryKey: [SAFEGUARDING_KEY] });
