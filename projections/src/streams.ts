@@ -10,6 +10,8 @@
  * (`learningObjective-{id}`), EventStoreDB's `$ce-` convention.
  */
 
+import type { LiveMessage, LiveSummaries } from './live-contract.js';
+
 interface PrefixStream {
   /** Streams named `prefix` + id. */
   readonly prefix: string;
@@ -110,3 +112,19 @@ export function queryRootFor(name: string): string | null {
   const parsed = parseStream(name);
   return parsed ? STREAMS[parsed.kind].queryRoot : null;
 }
+
+/** A live message with its stream's kind and id, and `data` typed by the kind (`LiveSummaries`). */
+export type LiveSummaryMessage = {
+  [K in StreamKind]: { kind: K; id: StreamIdOf<K>; message: LiveMessage<LiveSummaries[K]> };
+}[StreamKind];
+
+/** Reads a live message by its stream kind (null for streams the registry does not know). */
+export function liveSummaryOf(message: LiveMessage): LiveSummaryMessage | null {
+  const stream = parseStream(message.stream);
+  // The server's rules are typed against LiveSummaries, so the data has the kind's shape.
+  return stream ? ({ ...stream, message } as LiveSummaryMessage) : null;
+}
+
+// Every stream kind has a summary type (a compile error here names the missing kind).
+const everyKindSummarised: Record<Exclude<StreamKind, keyof LiveSummaries>, never> = {};
+void everyKindSummarised;

@@ -1,4 +1,10 @@
-import type { IncidentEvent, IncidentStatus } from '@portal/projections';
+import type {
+  IncidentEvent,
+  IncidentLiveSummary,
+  IncidentStatus,
+  IncidentViewedData,
+  LiveSummaries,
+} from '@portal/projections';
 import type { RecordedEvent } from '../platform/event-store/event-store.js';
 import type { Delivery, LiveActor, RoomPolicy } from '../platform/live/room-policy.js';
 import { hasSafeguardingAccess, isSafeguardingLead } from '../identity/policy/policy.js';
@@ -34,9 +40,21 @@ export function safeguardingRooms(actor: LiveActor): string[] {
  * description or any free text. Nothing goes to partners, customers or the admins room. One rule per
  * stream kind of the shared registry (decision 0044).
  */
-export function incidentAudience(event: RecordedEvent, incidentId: string): Delivery[] {
-  const data = (event.data ?? {}) as Record<string, unknown>;
-  const summary: Record<string, unknown> = { incidentId };
+export function incidentAudience(
+  event: RecordedEvent,
+  incidentId: string,
+): Delivery<LiveSummaries['incident']>[] {
+  // The fields some incident event types carry (each read only for its own type below).
+  const data = (event.data ?? {}) as Partial<{
+    riskLevel: string;
+    occurredAt: string;
+    typeIds: string[];
+    students: unknown[];
+    to: string;
+    minutesUnacknowledged: number;
+    leadId: string;
+  }>;
+  const summary: IncidentLiveSummary = { incidentId };
   const status = STATUS_AFTER[event.type as IncidentEvent['type']];
   if (status) summary.status = status;
   switch (event.type) {
@@ -65,14 +83,21 @@ export function incidentAudience(event: RecordedEvent, incidentId: string): Deli
 }
 
 /** Who viewed an incident: the views log is for leads only. */
-export function incidentViewsAudience(event: RecordedEvent, incidentId: string): Delivery[] {
-  const data = (event.data ?? {}) as Record<string, unknown>;
+export function incidentViewsAudience(
+  event: RecordedEvent,
+  incidentId: string,
+): Delivery<LiveSummaries['incidentViews']>[] {
+  const data = event.data as IncidentViewedData;
   return [{ room: SAFEGUARDING_ROOMS.leads, data: { incidentId, viewerId: data.viewerId, via: data.via } }];
 }
 
 /** Feedback links (issued, opened, revoked, used) are managed by leads: which link of which incident. */
-export function feedbackLinksAudience(event: RecordedEvent, incidentId: string): Delivery[] {
-  const data = (event.data ?? {}) as Record<string, unknown>;
+export function feedbackLinksAudience(
+  event: RecordedEvent,
+  incidentId: string,
+): Delivery<LiveSummaries['feedbackLinks']>[] {
+  // Every feedback-link event names its link.
+  const data = event.data as { linkId: string };
   return [{ room: SAFEGUARDING_ROOMS.leads, data: { incidentId, linkId: data.linkId } }];
 }
 

@@ -1,3 +1,4 @@
+import type { LiveSummaries } from '@portal/projections';
 import type { RecordedEvent } from '../event-store/event-store.js';
 import { LiveRooms, type Delivery, type RoomPolicy } from './room-policy.js';
 
@@ -22,9 +23,9 @@ export function registerDefaultLiveRules(policy: RoomPolicy): void {
  * `user-{id}` events go to administrators (a small summary: who, login, type) and to the user
  * themselves (only that their account changed). Enough to refetch; never the payload itself.
  */
-export function userStreamAudience(event: RecordedEvent, userId: string): Delivery[] {
+export function userStreamAudience(event: RecordedEvent, userId: string): Delivery<LiveSummaries['user']>[] {
   const data = (event.data ?? {}) as Record<string, unknown>;
-  const summary: Record<string, string> = { userId };
+  const summary: { userId: string; login?: string; userType?: string } = { userId };
   for (const field of ['login', 'userType'] as const) {
     const value = data[field];
     if (typeof value === 'string') summary[field] = value;

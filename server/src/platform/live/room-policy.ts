@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { parseStream, type StreamIdOf, type StreamKind } from '@portal/projections';
+import { parseStream, type LiveSummaries, type StreamIdOf, type StreamKind } from '@portal/projections';
 import type { RecordedEvent } from '../event-store/event-store.js';
 
 /** What the live channel knows about a connected user when it derives their rooms. */
@@ -11,9 +11,9 @@ export interface LiveActor {
 }
 
 /** One room an event goes to, and what that room may see of it. */
-export interface Delivery {
+export interface Delivery<Data = unknown> {
   room: string;
-  data: unknown;
+  data: Data;
 }
 
 /** Rooms a user joins, from their permissions (`user:{id}` is always added by the policy). */
@@ -25,11 +25,14 @@ export type RoomDeriver = (actor: LiveActor) => Iterable<string>;
  */
 export type AudienceRule = (event: RecordedEvent) => readonly Delivery[];
 
-/** An audience rule for the streams of one kind; `id` is the stream's id (null for exact-name kinds). */
+/**
+ * An audience rule for the streams of one kind; `id` is the stream's id (null for exact-name kinds).
+ * Each room's view must fit the kind's summary in the shared contract (`LiveSummaries`).
+ */
 export type StreamRule<K extends StreamKind> = (
   event: RecordedEvent,
   id: StreamIdOf<K>,
-) => readonly Delivery[];
+) => readonly Delivery<LiveSummaries[K]>[];
 
 /** Room names used by the platform; domain modules add their own (e.g. `safeguarding`). */
 export const LiveRooms = {

@@ -58,12 +58,14 @@ describe('RoomPolicy', () => {
     expect(p.audience(event('user-availability-u1', 'AvailabilitySet', { userId: 'u1' }))).toEqual([]);
     expect(p.audience(event('user-custom-fields', 'UserCustomFieldsDefined', { fields: [] }))).toEqual([]);
     p.forStream('userAvailability', (_e, userId) => [{ room: `user:${userId}`, data: { userId } }]);
-    p.forStream('userCustomFields', (_e, id) => [{ room: 'admins', data: { id } }]);
+    p.forStream('userCustomFields', (_e, id) => [
+      { room: 'admins', data: { fieldCount: id === null ? 0 : 1 } },
+    ]);
     expect(p.audience(event('user-availability-u1', 'AvailabilitySet'))).toEqual([
       { room: 'user:u1', data: { userId: 'u1' } },
     ]);
     expect(p.audience(event('user-custom-fields', 'UserCustomFieldsDefined'))).toEqual([
-      { room: 'admins', data: { id: null } },
+      { room: 'admins', data: { fieldCount: 0 } },
     ]);
     expect(p.audience(event('unknown-stream-1', 'UserCreated'))).toEqual([]);
   });
@@ -73,16 +75,16 @@ describe('RoomPolicy', () => {
     expect(p.audience(event('safeguarding-incident-1', 'SafeguardingIncidentReported'))).toEqual([]);
     p.forEventType('UserPasswordChanged', (e) => [{ room: `user:${e.stream.slice(5)}`, data: null }]);
     expect(p.audience(event('user-u1', 'UserPasswordChanged'))).toEqual([{ room: 'user:u1', data: null }]);
-    p.forStream('incident', () => [
-      { room: 'safeguarding', data: 'full' },
-      { room: 'admins', data: 'summary' },
-      { room: 'safeguarding', data: 'again' },
+    p.forStream('incident', (_e, incidentId) => [
+      { room: 'safeguarding', data: { incidentId, riskLevel: 'high' } },
+      { room: 'admins', data: { incidentId } },
+      { room: 'safeguarding', data: { incidentId, status: 'again' } },
     ]);
     const incident = event('safeguarding-incident-1', 'SafeguardingIncidentReported');
     expect(p.audience(incident)).toHaveLength(2);
     expect(p.deliveryFor(incident, new Set(['admins', 'safeguarding']))).toEqual({
       room: 'safeguarding',
-      data: 'full',
+      data: { incidentId: '1', riskLevel: 'high' },
     });
     expect(p.deliveryFor(incident, new Set(['user:u1']))).toBeNull();
   });
