@@ -1,6 +1,7 @@
 export * from './projection.js';
 export * from './list-query.js';
 export * from './live-contract.js';
+export * from './streams.js';
 export * from './users/users.projection.js';
 export * from './users/personal-fields.js';
 export * from './permission-audit/permission-audit.projection.js';

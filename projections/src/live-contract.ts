@@ -31,6 +31,47 @@ export const LIVE_ERRORS = {
   userNotFound: 'User not found',
 } as const;
 
+/**
+ * What the `data` of a live message carries, per stream kind of the registry (`streams.ts`, decision
+ * 0044): every room's view of that kind fits this shape (a room may see fewer fields). Summaries only:
+ * enough to refetch or announce, never the payload. The server's `forStream` rules are checked
+ * against it; the client reads it with `liveSummaryOf` (`@portal/projections/streams`).
+ */
+export interface LiveSummaries {
+  /** Administrators see login and type when the event has them; the user only `userId`; a student
+   * linked to or unlinked from a partner `studentId`. */
+  user: { userId: string; login?: string; userType?: string } | { studentId: string };
+  userAvailability: { userId: string; type?: string; week?: string | null };
+  userCustomFields: { fieldCount: number };
+  ehcpReminders: { added: number; removed: number };
+  customer: { customerId: string };
+  customerInvitation: { invitationId: string; customerId?: string };
+  network: { networkId: string };
+  permissionTemplate: { templateId: string };
+  onePageProfile: { profileId: string; userId: string };
+  incident: IncidentLiveSummary;
+  incidentType: { typeId: string };
+  incidentViews: { incidentId: string; viewerId: string; via: string };
+  feedbackLinks: { incidentId: string; linkId: string };
+  /** Never sent. */
+  collabDocument: never;
+}
+
+/** A safeguarding incident event as the `safeguarding` room sees it (no free text, no names). */
+export interface IncidentLiveSummary {
+  incidentId: string;
+  /** The status after the event, for events that change it. */
+  status?: string;
+  riskLevel?: string;
+  occurredAt?: string;
+  typeIds?: string[];
+  studentCount?: number;
+  /** A lead claimed or started reviewing (their id), or released (null). */
+  assignedLeadId?: string | null;
+  escalated?: boolean;
+  minutesUnacknowledged?: number;
+}
+
 /** One event, as a room may see it. */
 export interface LiveMessage<Data = unknown> {
   /** Event type, e.g. `UserCreated`. */

@@ -1,3 +1,4 @@
+import type { PrefixStreamKind } from '../streams.js';
 import type { UserEventType } from './user-events.js';
 
 /**
@@ -7,8 +8,11 @@ import type { UserEventType } from './user-events.js';
  * values are encrypted (null and absent stay as they are).
  */
 export interface PersonalDataRule {
-  /** Streams of this category carry personal data of one subject: the rest of the stream name. */
-  streamPrefix: string;
+  /**
+   * Streams of this kind (shared registry, decision 0044) carry personal data of one subject: the
+   * stream's id. `user` is `user-{id}` only, not `user-availability-{id}` or `user-custom-fields`.
+   */
+  stream: PrefixStreamKind;
   /** The event that records the destruction of the subject's key. */
   erasedEventType: string;
   fields: Readonly<Record<string, readonly string[]>>;
@@ -26,7 +30,7 @@ export const USER_PERSONAL_FIELDS: Partial<Record<UserEventType, readonly string
 };
 
 export const USER_PERSONAL_DATA_RULE: PersonalDataRule = {
-  streamPrefix: 'user-',
+  stream: 'user',
   erasedEventType: 'UserPersonalDataErased',
   fields: USER_PERSONAL_FIELDS,
 };
@@ -43,7 +47,7 @@ export const ONE_PAGE_PROFILE_TEXT_FIELDS = [
 ] as const;
 
 export const ONE_PAGE_PROFILE_PERSONAL_DATA_RULE: PersonalDataRule = {
-  streamPrefix: 'one-page-profile-',
+  stream: 'onePageProfile',
   // Recorded in the user's own stream; here the destroyed key is what makes the text unreadable.
   erasedEventType: 'UserPersonalDataErased',
   fields: {

@@ -1,5 +1,4 @@
 import { Module, type OnModuleInit } from '@nestjs/common';
-import { CUSTOMER_EVENT_TYPES } from '@portal/projections';
 import { IdentityModule } from '../identity/identity.module.js';
 import { LiveRooms, RoomPolicy } from '../platform/live/room-policy.js';
 import { CustomersController } from './customers.controller.js';
@@ -10,13 +9,9 @@ export class CustomersModule implements OnModuleInit {
 
   /** Customer changes reach administrators and that customer's own users (only which customer changed). */
   onModuleInit() {
-    for (const type of CUSTOMER_EVENT_TYPES)
-      this.rooms.forEventType(type, (event) => {
-        const { customerId } = event.data as { customerId: string };
-        return [
-          { room: LiveRooms.admins, data: { customerId } },
-          { room: LiveRooms.customer(customerId), data: { customerId } },
-        ];
-      });
+    this.rooms.forStream('customer', (_event, customerId) => [
+      { room: LiveRooms.admins, data: { customerId } },
+      { room: LiveRooms.customer(customerId), data: { customerId } },
+    ]);
   }
 }

@@ -1,43 +1,65 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import {
-  EHCP_REMINDER_EVENT_TYPES,
-  NETWORK_EVENT_TYPES,
-  PERMISSION_TEMPLATE_EVENT_TYPES,
+  streamIdOf,
+  type AvailabilitySetData,
+  type UserCustomFieldsDefinedData,
+  type CustomerInvitationSentData,
+  type UserStudentLinksChangedData,
 } from '@portal/projections';
-import type { UserStudentLinksChangedData } from '@portal/projections';
 import { userStreamAudience } from '../platform/live/default-rules.js';
 import { LiveRooms, RoomPolicy } from '../platform/live/room-policy.js';
 
 /**
- * Permission-template and network changes reach administrators on the live channel (only which one
- * changed, enough to refetch), and so do changes of the EHCP reminder list (how many students were
- * added and removed; no ids). `UserImpersonated` and `EhcpRequested` follow the `user-{id}` rule of
- * the platform.
- * A change of a partner's linked students (decision 0034) follows that rule too (administrators and
- * the partner's own `user:{id}` room) and also reaches each student linked or unlinked.
+ * Live rules of identity's sub-domains (stream kinds of the shared registry, decision 0044), each with
+ * only what a room needs to refetch:
+ * - permission templates, networks → administrators (which one changed);
+ * - the EHCP reminder list → administrators (how many students were added and removed; no ids);
+ * - availability (`user-availability-{id}`) → administrators (whose, which type and week) and the user
+ *   themselves, like their own `user-{id}` stream;
+ * - custom-field definitions (`user-custom-fields`, read by administrators only) → administrators
+ *   (how many fields are defined);
+ * - customer invitations → administrators (which invitation, for which customer; never the address).
+ * `UserImpersonated` and `EhcpRequested` follow the platform's `user-{id}` rule. A change of a
+ * partner's linked students (decision 0034) follows that rule too (administrators and the partner's
+ * own `user:{id}` room) and also reaches each student linked or unlinked.
  */
 @Injectable()
 export class AccessLiveRules implements OnModuleInit {
   constructor(private readonly rooms: RoomPolicy) {}
 
   onModuleInit() {
-    for (const type of PERMISSION_TEMPLATE_EVENT_TYPES)
-      this.rooms.forEventType(type, (event) => [
-        { room: LiveRooms.admins, data: { templateId: (event.data as { templateId: string }).templateId } },
-      ]);
-    for (const type of NETWORK_EVENT_TYPES)
-      this.rooms.forEventType(type, (event) => [
-        { room: LiveRooms.admins, data: { networkId: (event.data as { networkId: string }).networkId } },
-      ]);
-    for (const type of EHCP_REMINDER_EVENT_TYPES)
-      this.rooms.forEventType(type, (event) => {
-        const { added, removed } = event.data as { added: string[]; removed: string[] };
+    this.rooms
+      .forStream('permissionTemplate', (_event, templateId) => [
+        { room: LiveRooms.admins, data: { templateId } },
+      ])
+      .forStream('network', (_event, networkId) => [{ room: LiveRooms.admins, data: { networkId } }])
+      .forStream('ehcpReminders', (event) => {
+        const { added = [], removed = [] } = (event.data ?? {}) as { added?: string[]; removed?: string[] };
         return [{ room: LiveRooms.admins, data: { added: added.length, removed: removed.length } }];
+      })
+      .forStream('userAvailability', (event, userId) => {
+        const { type, week } = (event.data ?? {}) as Partial<AvailabilitySetData>;
+        return [
+          { room: LiveRooms.admins, data: { userId, type, week } },
+          { room: LiveRooms.user(userId), data: { userId } },
+        ];
+      })
+      .forStream('userCustomFields', (event) => {
+        const { fields = [] } = (event.data ?? {}) as Partial<UserCustomFieldsDefinedData>;
+        return [{ room: LiveRooms.admins, data: { fieldCount: fields.length } }];
+      })
+      .forStream('customerInvitation', (event, invitationId) => {
+        const { customerId } = (event.data ?? {}) as Partial<CustomerInvitationSentData>;
+        return [
+          { room: LiveRooms.admins, data: customerId ? { invitationId, customerId } : { invitationId } },
+        ];
       });
     this.rooms.forEventType('UserStudentLinksChanged', (event) => {
+      const partnerId = streamIdOf(event.stream, 'user');
+      if (!partnerId) return [];
       const { linked = [], unlinked = [] } = (event.data ?? {}) as Partial<UserStudentLinksChangedData>;
       return [
-        ...userStreamAudience(event),
+        ...userStreamAudience(event, partnerId),
         ...[...linked, ...unlinked].map((studentId) => ({
           room: LiveRooms.user(studentId),
           data: { studentId },

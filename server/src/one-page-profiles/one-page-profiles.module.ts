@@ -1,5 +1,4 @@
 import { Module, type OnModuleInit } from '@nestjs/common';
-import { ONE_PAGE_PROFILE_EVENT_TYPES } from '@portal/projections';
 import { IdentityModule } from '../identity/identity.module.js';
 import { LiveRooms, RoomPolicy } from '../platform/live/room-policy.js';
 import { OnePageProfilesController } from './one-page-profiles.controller.js';
@@ -13,13 +12,12 @@ export class OnePageProfilesModule implements OnModuleInit {
    * screens refetch on their next visit: the event does not carry the student's customer.
    */
   onModuleInit() {
-    for (const type of ONE_PAGE_PROFILE_EVENT_TYPES)
-      this.rooms.forEventType(type, (event) => {
-        const { profileId, userId } = event.data as { profileId: string; userId: string };
-        return [
-          { room: LiveRooms.admins, data: { profileId, userId } },
-          { room: LiveRooms.user(userId), data: { profileId, userId } },
-        ];
-      });
+    this.rooms.forStream('onePageProfile', (event, userId) => {
+      const { profileId } = event.data as { profileId: string };
+      return [
+        { room: LiveRooms.admins, data: { profileId, userId } },
+        { room: LiveRooms.user(userId), data: { profileId, userId } },
+      ];
+    });
   }
 }

@@ -1,4 +1,10 @@
-import type { IncidentEvent, IncidentStatus } from '@portal/projections';
+import type {
+  IncidentEvent,
+  IncidentLiveSummary,
+  IncidentStatus,
+  IncidentViewedData,
+  LiveSummaries,
+} from '@portal/projections';
 import type { RecordedEvent } from '../platform/event-store/event-store.js';
 import type { Delivery, LiveActor, RoomPolicy } from '../platform/live/room-policy.js';
 import { hasSafeguardingAccess, isSafeguardingLead } from '../identity/policy/policy.js';
@@ -30,22 +36,25 @@ export function safeguardingRooms(actor: LiveActor): string[] {
 }
 
 /**
- * Who hears about `safeguarding-*` events, and what: a small summary (ids, status, risk, when), never
- * the description or any free text. Nothing goes to partners, customers or the admins room.
+ * Who hears about safeguarding events, and what: a small summary (ids, status, risk, when), never the
+ * description or any free text. Nothing goes to partners, customers or the admins room. One rule per
+ * stream kind of the shared registry (decision 0044).
  */
-export function safeguardingAudience(event: RecordedEvent): Delivery[] {
-  const data = (event.data ?? {}) as Record<string, unknown>;
-  if (event.stream.startsWith('safeguarding-incident-views-'))
-    return [
-      {
-        room: SAFEGUARDING_ROOMS.leads,
-        data: { incidentId: data.incidentId, viewerId: data.viewerId, via: data.via },
-      },
-    ];
-  if (event.stream.startsWith('safeguarding-incident-type-'))
-    return [{ room: SAFEGUARDING_ROOMS.access, data: { typeId: data.typeId } }];
-  if (!event.stream.startsWith('safeguarding-incident-')) return [];
-  const summary: Record<string, unknown> = { incidentId: data.incidentId };
+export function incidentAudience(
+  event: RecordedEvent,
+  incidentId: string,
+): Delivery<LiveSummaries['incident']>[] {
+  // The fields some incident event types carry (each read only for its own type below).
+  const data = (event.data ?? {}) as Partial<{
+    riskLevel: string;
+    occurredAt: string;
+    typeIds: string[];
+    students: unknown[];
+    to: string;
+    minutesUnacknowledged: number;
+    leadId: string;
+  }>;
+  const summary: IncidentLiveSummary = { incidentId };
   const status = STATUS_AFTER[event.type as IncidentEvent['type']];
   if (status) summary.status = status;
   switch (event.type) {
@@ -73,7 +82,30 @@ export function safeguardingAudience(event: RecordedEvent): Delivery[] {
   return [{ room: SAFEGUARDING_ROOMS.access, data: summary }];
 }
 
+/** Who viewed an incident: the views log is for leads only. */
+export function incidentViewsAudience(
+  event: RecordedEvent,
+  incidentId: string,
+): Delivery<LiveSummaries['incidentViews']>[] {
+  const data = event.data as IncidentViewedData;
+  return [{ room: SAFEGUARDING_ROOMS.leads, data: { incidentId, viewerId: data.viewerId, via: data.via } }];
+}
+
+/** Feedback links (issued, opened, revoked, used) are managed by leads: which link of which incident. */
+export function feedbackLinksAudience(
+  event: RecordedEvent,
+  incidentId: string,
+): Delivery<LiveSummaries['feedbackLinks']>[] {
+  // Every feedback-link event names its link.
+  const data = event.data as { linkId: string };
+  return [{ room: SAFEGUARDING_ROOMS.leads, data: { incidentId, linkId: data.linkId } }];
+}
+
 export function registerSafeguardingLiveRules(policy: RoomPolicy): void {
-  policy.addRooms(safeguardingRooms);
-  policy.forCategory('safeguarding', safeguardingAudience);
+  policy
+    .addRooms(safeguardingRooms)
+    .forStream('incident', incidentAudience)
+    .forStream('incidentType', (_event, typeId) => [{ room: SAFEGUARDING_ROOMS.access, data: { typeId } }])
+    .forStream('incidentViews', incidentViewsAudience)
+    .forStream('feedbackLinks', feedbackLinksAudience);
 }

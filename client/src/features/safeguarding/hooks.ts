@@ -2,6 +2,7 @@ import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient, keepPreviousData } from '@tanstack/react-query';
 import { createElement, useEffect, useRef } from 'react';
 import { useNavigate } from 'react-router-dom';
+import { liveSummaryOf } from '@portal/projections/streams';
 import { onLiveMessage } from '../../shared/live/live-connection';
 import { notifyError } from '../../shared/notify';
 import { getItem } from '../../shared/storage';
@@ -76,24 +77,22 @@ export function useSafeguardingLive() {
   useEffect(
     () =>
       onLiveMessage((message) => {
-        if (!message.stream.startsWith('safeguarding-')) return;
-        const incidentId = (message.data as { incidentId?: string } | null)?.incidentId;
+        // Typed by stream kind (LiveSummaries in the shared contract).
+        const live = liveSummaryOf(message);
         // Reading an incident records a view (and opening a feedback link records an open): refresh only
         // those logs, or each refetch of the incident would record a view and trigger the next one.
-        if (message.stream.startsWith('safeguarding-incident-views-')) {
-          void client.invalidateQueries({ queryKey: [SAFEGUARDING_KEY, 'views', incidentId] });
+        if (live?.kind === 'incidentViews') {
+          void client.invalidateQueries({ queryKey: [SAFEGUARDING_KEY, 'views', live.id] });
           return;
         }
-        if (message.stream.startsWith('safeguarding-feedback-links-')) {
-          void client.invalidateQueries({ queryKey: [SAFEGUARDING_KEY, 'feedback-links', incidentId] });
+        if (live?.kind === 'feedbackLinks') {
+          void client.invalidateQueries({ queryKey: [SAFEGUARDING_KEY, 'feedback-links', live.id] });
           return;
         }
+        if (live?.kind !== 'incident' && live?.kind !== 'incidentType') return;
         void client.invalidateQueries({ queryKey: [SAFEGUARDING_KEY] });
-        const data = (message.data ?? {}) as {
-          incidentId?: string;
-          riskLevel?: string;
-          minutesUnacknowledged?: number;
-        };
+        if (live.kind !== 'incident') return;
+        const data = live.message.data;
         if (message.type === 'SafeguardingIncidentReported' && data.incidentId) {
           const risk = data.riskLevel ? ` (${data.riskLevel} risk)` : '';
           notifications.show({

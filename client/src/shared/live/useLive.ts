@@ -1,24 +1,10 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
+// The stream registry shared with the server (`STREAMS`, decision 0044): each stream kind names its
+// query-cache root (`user-availability-{id}` → `users`); safeguarding handles its own.
+import { queryRootFor } from '@portal/projections/streams';
 import { useSession } from '../session';
 import { connectLive, onLiveMessage } from './live-connection';
-
-/** Query-cache root for a stream category (`user-{id}` → `users`). Areas add theirs here as they land. */
-const QUERY_ROOTS: Record<string, string> = {
-  user: 'users',
-  customer: 'customers',
-  // `one-page-profile-{userId}`: the category is the text before the first dash.
-  one: 'one-page-profiles',
-  // `safeguarding-*` streams are handled by useSafeguardingLive (views must not refetch the incident).
-  network: 'networks',
-  // `permission-template-{id}`.
-  permission: 'permission-templates',
-};
-
-export function queryRootFor(stream: string): string | null {
-  const category = stream.split('-', 1)[0] ?? '';
-  return QUERY_ROOTS[category] ?? null;
-}
 
 /**
  * Keeps the tab's one live connection open while signed in, and turns `live` messages into cache

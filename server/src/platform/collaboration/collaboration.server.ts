@@ -8,6 +8,7 @@ import {
 } from '@nestjs/common';
 import { HttpAdapterHost, ModuleRef } from '@nestjs/core';
 import { WebSocketServer, type WebSocket } from 'ws';
+import { streamIdOf } from '@portal/projections';
 import type { AppConfig } from '../config/config.js';
 import { EVENT_STORE, type EventStore } from '../event-store/event-store.js';
 import type { Log } from '../logging/logger.js';
@@ -121,8 +122,8 @@ export class CollaborationServer implements OnApplicationBootstrap, BeforeApplic
   accessEvents(events: readonly RecordedEvent[]): void {
     const recheck = new Set<string>();
     for (const event of events) {
-      if (!event.stream.startsWith('user-')) continue;
-      const userId = event.stream.slice('user-'.length);
+      const userId = streamIdOf(event.stream, 'user');
+      if (!userId) continue;
       const reason = DISCONNECTING_EVENTS[event.type];
       if (reason) {
         recheck.delete(userId);

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { LiveEndReason } from '@portal/projections';
+import { streamIdOf, type LiveEndReason } from '@portal/projections';
 import type { RecordedEvent } from '../event-store/event-store.js';
 import type { Log } from '../logging/logger.js';
 import { LOGGER } from '../tokens.js';
@@ -90,8 +90,8 @@ export class LiveSessions {
   handle(events: readonly RecordedEvent[]): void {
     const refresh = new Set<string>();
     for (const event of events) {
-      if (!event.stream.startsWith('user-')) continue;
-      const userId = event.stream.slice('user-'.length);
+      const userId = streamIdOf(event.stream, 'user');
+      if (!userId) continue;
       const reason = DISCONNECTING_EVENTS[event.type];
       if (reason) {
         refresh.delete(userId);

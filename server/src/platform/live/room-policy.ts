@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { parseStream, type LiveSummaries, type StreamIdOf, type StreamKind } from '@portal/projections';
 import type { RecordedEvent } from '../event-store/event-store.js';
 
 /** What the live channel knows about a connected user when it derives their rooms. */
@@ -10,9 +11,9 @@ export interface LiveActor {
 }
 
 /** One room an event goes to, and what that room may see of it. */
-export interface Delivery {
+export interface Delivery<Data = unknown> {
   room: string;
-  data: unknown;
+  data: Data;
 }
 
 /** Rooms a user joins, from their permissions (`user:{id}` is always added by the policy). */
@@ -24,6 +25,15 @@ export type RoomDeriver = (actor: LiveActor) => Iterable<string>;
  */
 export type AudienceRule = (event: RecordedEvent) => readonly Delivery[];
 
+/**
+ * An audience rule for the streams of one kind; `id` is the stream's id (null for exact-name kinds).
+ * Each room's view must fit the kind's summary in the shared contract (`LiveSummaries`).
+ */
+export type StreamRule<K extends StreamKind> = (
+  event: RecordedEvent,
+  id: StreamIdOf<K>,
+) => readonly Delivery<LiveSummaries[K]>[];
+
 /** Room names used by the platform; domain modules add their own (e.g. `safeguarding`). */
 export const LiveRooms = {
   user: (userId: string) => `user:${userId}`,
@@ -31,41 +41,39 @@ export const LiveRooms = {
   admins: 'admins',
 } as const;
 
-/** `user-123` → `user`: the stream category (EventStoreDB's convention, up to the first dash). */
-export function streamCategory(stream: string): string {
-  const dash = stream.indexOf('-');
-  return dash < 0 ? stream : stream.slice(0, dash);
-}
-
 /**
  * The single registry of who may see what on the live channel. Domain modules extend it when they
- * start (inject `RoomPolicy` and call `addRooms`, `forEventType`, `forCategory`). An event that no rule
- * covers goes nowhere. Rules must be synchronous and pure: the publisher calls them for every event, and
+ * start (inject `RoomPolicy` and call `addRooms`, `forStream`, `forEventType`). Streams are named by
+ * their kind in the shared stream registry (`STREAMS`, `parseStream`: exact names, then the longest
+ * prefix; docs/decisions/0044-stream-registry.md). An event that no rule covers goes nowhere. Rules must be synchronous and pure: the publisher calls them for every event, and
  * the replay calls them again for missed events.
  */
 @Injectable()
 export class RoomPolicy {
   private readonly derivers: RoomDeriver[] = [];
   private readonly byType = new Map<string, AudienceRule>();
-  private readonly byCategory = new Map<string, AudienceRule>();
+  private readonly byStream = new Map<StreamKind, StreamRule<StreamKind>>();
 
   addRooms(deriver: RoomDeriver): this {
     this.derivers.push(deriver);
     return this;
   }
 
-  /** A rule for one event type; it takes precedence over the rule of the event's stream category. */
+  /** A rule for one event type; it takes precedence over the rule of the event's stream kind. */
   forEventType(type: string, rule: AudienceRule): this {
     if (this.byType.has(type)) throw new Error(`A live audience rule for event type ${type} already exists`);
     this.byType.set(type, rule);
     return this;
   }
 
-  /** A rule for every event of a stream category (`user` for `user-{id}` streams). */
-  forCategory(category: string, rule: AudienceRule): this {
-    if (this.byCategory.has(category))
-      throw new Error(`A live audience rule for stream category ${category} already exists`);
-    this.byCategory.set(category, rule);
+  /**
+   * A rule for every event in the streams of one kind (`user` for `user-{id}`, never
+   * `user-availability-{id}`), given the stream's id.
+   */
+  forStream<K extends StreamKind>(kind: K, rule: StreamRule<K>): this {
+    if (this.byStream.has(kind))
+      throw new Error(`A live audience rule for stream kind ${kind} already exists`);
+    this.byStream.set(kind, rule);
     return this;
   }
 
@@ -78,10 +86,17 @@ export class RoomPolicy {
 
   /** Where an event goes; an empty list for events no rule covers. Repeated rooms keep the first. */
   audience(event: RecordedEvent): Delivery[] {
-    const rule = this.byType.get(event.type) ?? this.byCategory.get(streamCategory(event.stream));
-    if (!rule) return [];
+    const deliveries = this.deliveriesOf(event);
     const seen = new Set<string>();
-    return rule(event).filter((d) => !seen.has(d.room) && seen.add(d.room));
+    return deliveries.filter((d) => !seen.has(d.room) && seen.add(d.room));
+  }
+
+  private deliveriesOf(event: RecordedEvent): readonly Delivery[] {
+    const byType = this.byType.get(event.type);
+    if (byType) return byType(event);
+    const stream = parseStream(event.stream);
+    const rule = stream && this.byStream.get(stream.kind);
+    return rule ? rule(event, stream.id) : [];
   }
 
   /** What a socket in `rooms` sees of an event (the first delivery to one of its rooms), or null. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import type { RecordedEvent } from '../event-store/event-store.js';
-import { RoomPolicy, streamCategory } from './room-policy.js';
+import { RoomPolicy } from './room-policy.js';
 import { registerDefaultLiveRules } from './default-rules.js';
 
 function event(stream: string, type: string, data: unknown = {}): RecordedEvent {
@@ -53,33 +53,45 @@ describe('RoomPolicy', () => {
     ]);
   });
 
-  it('sends unknown events nowhere; a type rule beats its category rule; the first delivery wins', () => {
+  it('routes by stream kind, longest prefix first: availability and custom fields are not user streams', () => {
     const p = policy();
-    expect(p.audience(event('safeguarding-1', 'SafeguardingIncidentReported'))).toEqual([]);
+    expect(p.audience(event('user-availability-u1', 'AvailabilitySet', { userId: 'u1' }))).toEqual([]);
+    expect(p.audience(event('user-custom-fields', 'UserCustomFieldsDefined', { fields: [] }))).toEqual([]);
+    p.forStream('userAvailability', (_e, userId) => [{ room: `user:${userId}`, data: { userId } }]);
+    p.forStream('userCustomFields', (_e, id) => [
+      { room: 'admins', data: { fieldCount: id === null ? 0 : 1 } },
+    ]);
+    expect(p.audience(event('user-availability-u1', 'AvailabilitySet'))).toEqual([
+      { room: 'user:u1', data: { userId: 'u1' } },
+    ]);
+    expect(p.audience(event('user-custom-fields', 'UserCustomFieldsDefined'))).toEqual([
+      { room: 'admins', data: { fieldCount: 0 } },
+    ]);
+    expect(p.audience(event('unknown-stream-1', 'UserCreated'))).toEqual([]);
+  });
+
+  it('sends unknown events nowhere; a type rule beats its stream rule; the first delivery wins', () => {
+    const p = policy();
+    expect(p.audience(event('safeguarding-incident-1', 'SafeguardingIncidentReported'))).toEqual([]);
     p.forEventType('UserPasswordChanged', (e) => [{ room: `user:${e.stream.slice(5)}`, data: null }]);
     expect(p.audience(event('user-u1', 'UserPasswordChanged'))).toEqual([{ room: 'user:u1', data: null }]);
-    p.forCategory('safeguarding', () => [
-      { room: 'safeguarding', data: 'full' },
-      { room: 'admins', data: 'summary' },
-      { room: 'safeguarding', data: 'again' },
+    p.forStream('incident', (_e, incidentId) => [
+      { room: 'safeguarding', data: { incidentId, riskLevel: 'high' } },
+      { room: 'admins', data: { incidentId } },
+      { room: 'safeguarding', data: { incidentId, status: 'again' } },
     ]);
-    const incident = event('safeguarding-1', 'SafeguardingIncidentReported');
+    const incident = event('safeguarding-incident-1', 'SafeguardingIncidentReported');
     expect(p.audience(incident)).toHaveLength(2);
     expect(p.deliveryFor(incident, new Set(['admins', 'safeguarding']))).toEqual({
       room: 'safeguarding',
-      data: 'full',
+      data: { incidentId: '1', riskLevel: 'high' },
     });
     expect(p.deliveryFor(incident, new Set(['user:u1']))).toBeNull();
   });
 
-  it('refuses a second rule for the same type or category', () => {
-    expect(() => policy().forCategory('user', () => [])).toThrow(/already exists/);
+  it('refuses a second rule for the same type or stream kind', () => {
+    expect(() => policy().forStream('user', () => [])).toThrow(/already exists/);
     const p = policy().forEventType('X', () => []);
     expect(() => p.forEventType('X', () => [])).toThrow(/already exists/);
-  });
-
-  it('takes the stream category up to the first dash', () => {
-    expect(streamCategory('user-0a1b-2c')).toBe('user');
-    expect(streamCategory('settings')).toBe('settings');
   });
 });

@@ -1,4 +1,4 @@
-import { ERASED, type PersonalDataRule } from '@portal/projections';
+import { ERASED, parseStream, type PersonalDataRule } from '@portal/projections';
 import type {
   AppendOptions,
   AppendResult,
@@ -59,14 +59,18 @@ export class ProtectingEventStore implements EventStore {
     return this.inner.kind;
   }
 
-  private ruleFor(stream: string): PersonalDataRule | undefined {
-    return this.rules.find((r) => stream.startsWith(r.streamPrefix));
+  /** The rule for a stream and its subject (the stream's id), or null for streams without personal data. */
+  private ruleFor(stream: string): { rule: PersonalDataRule; subject: string } | null {
+    const parsed = parseStream(stream);
+    if (!parsed?.id) return null;
+    const rule = this.rules.find((r) => r.stream === parsed.kind);
+    return rule ? { rule, subject: parsed.id } : null;
   }
 
   async append(stream: string, events: EventData[], options: AppendOptions): Promise<AppendResult> {
-    const rule = this.ruleFor(stream);
-    if (!rule) return this.inner.append(stream, events, options);
-    const subject = stream.slice(rule.streamPrefix.length);
+    const found = this.ruleFor(stream);
+    if (!found) return this.inner.append(stream, events, options);
+    const { rule, subject } = found;
     const personal = events.some((e) => rule.fields[e.type]?.length);
     const key = personal ? await this.vault.keyForWrite(subject) : null;
     const protectedEvents = events.map((e) => {
@@ -88,9 +92,9 @@ export class ProtectingEventStore implements EventStore {
   private async reveal(events: RecordedEvent[]): Promise<RecordedEvent[]> {
     const subjects = new Set<string>();
     for (const e of events) {
-      const rule = this.ruleFor(e.stream);
-      if (!rule) continue;
-      const subject = e.stream.slice(rule.streamPrefix.length);
+      const found = this.ruleFor(e.stream);
+      if (!found) continue;
+      const { rule, subject } = found;
       if (e.type === rule.erasedEventType) this.vault.markErased(subject);
       if (rule.fields[e.type]?.length) subjects.add(subject);
     }
@@ -100,10 +104,10 @@ export class ProtectingEventStore implements EventStore {
   }
 
   private revealOne(e: RecordedEvent, keys: Map<string, SubjectKey>): RecordedEvent {
-    const rule = this.ruleFor(e.stream);
-    const paths = rule?.fields[e.type];
-    if (!rule || !paths?.length) return e;
-    const subject = e.stream.slice(rule.streamPrefix.length);
+    const found = this.ruleFor(e.stream);
+    const paths = found?.rule.fields[e.type];
+    if (!found || !paths?.length) return e;
+    const { subject } = found;
     const key = keys.get(subject);
     let touched = false;
     const data = mapFields(e.data, paths, (value) => {

@@ -1,0 +1,341 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { io as connectClient, type Socket as ClientSocket } from 'socket.io-client';
+import type { WebsocketProvider } from 'y-websocket';
+import {
+  LIVE_NAMESPACE,
+  LIVE_PATH,
+  STREAMS,
+  parseStream,
+  type ClientToServerEvents,
+  type LiveMessage,
+  type ServerToClientEvents,
+  type StreamKind,
+} from '@portal/projections';
+import { editor, synced } from './platform/collaboration/testing/collab-test-kit.js';
+import { ProjectionRunner } from './platform/projections/projection-runner.js';
+import {
+  portalModes,
+  startTestPortal,
+  type Answer,
+  type TestPortal,
+} from './platform/testing/portal-harness.js';
+import { waitFor } from './platform/testing/wait-for.js';
+
+/**
+ * One case per stream kind of the registry (docs/decisions/0044-stream-registry.md): a command writes
+ * to a stream of that kind, and every connected socket gets exactly what the room policy gives its
+ * rooms: the expected summary (live, and again on a resume), or nothing at all.
+ */
+type Client = ClientSocket<ServerToClientEvents, ClientToServerEvents>;
+const WHO = ['admin', 'tutor', 'outsider', 'student', 'partner', 'lead', 'sgAccess'] as const;
+type Who = (typeof WHO)[number];
+
+interface Case {
+  kind: StreamKind;
+  /** Runs the command; answers the stream it wrote to. */
+  act: () => Promise<string>;
+  /** What each socket that should hear it receives; every other socket receives nothing. */
+  hears: () => Partial<Record<Who, unknown>>;
+}
+
+describe.each(portalModes)('live messages per stream kind, $name', (mode) => {
+  let portal: TestPortal;
+  const token = {} as Record<Who, string>;
+  const id: Record<string, string> = {};
+  const sockets = {} as Record<Who, Client>;
+  const received = {} as Record<Who, LiveMessage[]>;
+  const providers: WebsocketProvider[] = [];
+
+  const ok = async (answer: Promise<Answer>) => (await portal.settle(await answer)).body;
+
+  beforeAll(async () => {
+    portal = await startTestPortal(mode, 'portal_live_streams');
+    const { call, admin, createUser } = portal;
+    token.admin = admin;
+    // Network changes need the network permission besides being an administrator (spec §6).
+    const me = (await call('GET', '/users/me', admin)).body.id as string;
+    await ok(
+      call('PUT', `/users/${me}/permissions`, admin, {
+        permissions: ['USER_IS_ADMIN', 'CAN_MODIFY_NETWORK'],
+      }),
+    );
+    id.oak = (await ok(call('POST', '/customers/', admin, { name: 'Oakfield Academy' }))).id as string;
+    const users: [Who, Record<string, unknown>][] = [
+      ['tutor', { user_type: 'teacher' }],
+      ['outsider', { user_type: 'teacher' }],
+      ['student', { user_type: 'student', customer_id: id.oak }],
+      ['partner', { user_type: 'partner', customer_id: id.oak, customer_type: 'super-admin' }],
+      ['lead', { user_type: 'teacher', permissions: ['CAN_LEAD_SAFEGUARDING'] }],
+      ['sgAccess', { user_type: 'teacher', permissions: ['CAN_ACCESS_SAFEGUARDING'] }],
+    ];
+    for (const [who, extra] of users) {
+      const email = `${who.toLowerCase()}@example.com`;
+      id[who] = await createUser({ email, first_name: who, last_name: 'Test', ...extra });
+      token[who] = await portal.tokenFor(email);
+    }
+    // Incident types are managed by an administrator with safeguarding access (no socket: not a listener).
+    await createUser({
+      email: 'types@example.com',
+      first_name: 'Types',
+      last_name: 'Test',
+      user_type: 'super_admin',
+      permissions: ['CAN_ACCESS_SAFEGUARDING'],
+    });
+    id.typesToken = await portal.tokenFor('types@example.com');
+    for (const who of WHO) {
+      received[who] = [];
+      sockets[who] = await connect(token[who], received[who]);
+    }
+  }, 180_000);
+
+  afterAll(async () => {
+    for (const p of providers) p.destroy();
+    for (const s of Object.values(sockets)) s.close();
+    await portal?.close();
+  });
+
+  function connect(auth: string, into: LiveMessage[]): Promise<Client> {
+    const socket: Client = connectClient(`${portal.base}${LIVE_NAMESPACE}`, {
+      path: LIVE_PATH,
+      auth: { token: auth },
+      forceNew: true,
+      reconnection: false,
+      transports: ['websocket'],
+    });
+    socket.on('live', (m) => into.push(m));
+    return new Promise((resolve, reject) => {
+      socket.once('connect', () => resolve(socket));
+      socket.once('connect_error', reject);
+    });
+  }
+
+  const slot = { day_of_week: 1, start_minute: 540, end_minute: 600 };
+
+  const CASES: Case[] = [
+    {
+      kind: 'user',
+      act: async () => {
+        await ok(portal.call('PUT', `/users/${id.tutor}`, portal.admin, { first_name: 'Tess' }));
+        return `user-${id.tutor}`;
+      },
+      hears: () => ({ admin: { userId: id.tutor }, tutor: { userId: id.tutor } }),
+    },
+    {
+      kind: 'userAvailability',
+      act: async () => {
+        await ok(portal.call('POST', '/users/me/availability', token.tutor, { availabilities: [slot] }));
+        return `user-availability-${id.tutor}`;
+      },
+      hears: () => ({
+        admin: { userId: id.tutor, type: 'default', week: null },
+        tutor: { userId: id.tutor },
+      }),
+    },
+    {
+      kind: 'userCustomFields',
+      act: async () => {
+        await ok(
+          portal.call('PUT', '/users/custom_fields', portal.admin, {
+            items: [{ name: 'Dietary needs', type: 'text' }],
+          }),
+        );
+        return 'user-custom-fields';
+      },
+      hears: () => ({ admin: { fieldCount: 1 } }),
+    },
+    {
+      kind: 'ehcpReminders',
+      act: async () => {
+        await ok(portal.call('PUT', '/users/students/ehcp-reminder', portal.admin, [id.student]));
+        return 'ehcp-reminders';
+      },
+      hears: () => ({ admin: { added: 1, removed: 0 } }),
+    },
+    {
+      kind: 'customer',
+      act: async () => {
+        await ok(portal.call('PUT', `/customers/${id.oak}`, portal.admin, { name: 'Oakfield Trust' }));
+        return `customer-${id.oak}`;
+      },
+      hears: () => ({
+        admin: { customerId: id.oak },
+        partner: { customerId: id.oak },
+        student: { customerId: id.oak },
+      }),
+    },
+    {
+      kind: 'customerInvitation',
+      act: async () => {
+        const sent = await ok(
+          portal.call('POST', '/customer-invitations', portal.admin, {
+            email: 'invited@oak.example.com',
+            customer_id: id.oak,
+            customer_type: 'link-contact',
+          }),
+        );
+        id.invitation = sent.id as string;
+        return `customer-invitation-${id.invitation}`;
+      },
+      hears: () => ({ admin: { invitationId: id.invitation, customerId: id.oak } }),
+    },
+    {
+      kind: 'network',
+      act: async () => {
+        id.network = (
+          await ok(portal.call('POST', '/networks/', portal.admin, { name: 'North', timezone: 'UTC' }))
+        ).id as string;
+        return `network-${id.network}`;
+      },
+      hears: () => ({ admin: { networkId: id.network } }),
+    },
+    {
+      kind: 'permissionTemplate',
+      act: async () => {
+        id.template = (
+          await ok(
+            portal.call('POST', '/permission-templates/', portal.admin, { name: 'T', permissions: [] }),
+          )
+        ).id as string;
+        return `permission-template-${id.template}`;
+      },
+      hears: () => ({ admin: { templateId: id.template } }),
+    },
+    {
+      kind: 'onePageProfile',
+      act: async () => {
+        id.profile = (
+          await ok(
+            portal.call('POST', '/one-page-profiles/', portal.admin, { user_id: id.student, progress: 10 }),
+          )
+        ).id as string;
+        return `one-page-profile-${id.student}`;
+      },
+      hears: () => ({
+        admin: { profileId: id.profile, userId: id.student },
+        student: { profileId: id.profile, userId: id.student },
+      }),
+    },
+    {
+      kind: 'incidentType',
+      act: async () => {
+        id.type = (
+          await ok(portal.call('POST', '/safeguarding-incident-types/', id.typesToken, { name: 'Neglect' }))
+        ).id as string;
+        return `safeguarding-incident-type-${id.type}`;
+      },
+      hears: () => ({ sgAccess: { typeId: id.type }, lead: { typeId: id.type } }),
+    },
+    {
+      kind: 'incident',
+      act: async () => {
+        id.incident = (
+          await ok(
+            portal.call('POST', '/safeguarding-incidents/', token.tutor, {
+              student_ids: [id.student],
+              type_ids: [id.type],
+              occurred_at: new Date(Date.now() - 60_000).toISOString(),
+              description: 'SECRET-DESCRIPTION',
+              immediate_action: 'SECRET-ACTION',
+              lead_told_verbally: true,
+            }),
+          )
+        ).id as string;
+        return `safeguarding-incident-${id.incident}`;
+      },
+      hears: () => {
+        const summary = {
+          incidentId: id.incident,
+          status: 'reported',
+          riskLevel: 'medium',
+          occurredAt: expect.any(String),
+          typeIds: [id.type],
+          studentCount: 1,
+        };
+        return { sgAccess: summary, lead: summary };
+      },
+    },
+    {
+      kind: 'incidentViews',
+      act: async () => {
+        expect((await portal.call('GET', `/safeguarding-incidents/${id.incident}`, token.lead)).status).toBe(
+          200,
+        );
+        return `safeguarding-incident-views-${id.incident}`;
+      },
+      hears: () => ({ lead: { incidentId: id.incident, viewerId: id.lead, via: expect.any(String) } }),
+    },
+    {
+      kind: 'feedbackLinks',
+      act: async () => {
+        for (const [path, body] of [
+          ['acknowledge', {}],
+          ['review', {}],
+          ['partner-informed', { method: 'phone', note: 'Told the DSL' }],
+        ] as const)
+          await ok(portal.call('POST', `/safeguarding-incidents/${id.incident}/${path}`, token.lead, body));
+        const issued = await portal.call(
+          'POST',
+          `/safeguarding-incidents/${id.incident}/feedback-links`,
+          token.lead,
+          { email: 'partner@example.com' },
+        );
+        expect(issued.status).toBe(201);
+        id.link = issued.body.id as string;
+        return `safeguarding-feedback-links-${id.incident}`;
+      },
+      hears: () => ({ lead: { incidentId: id.incident, linkId: id.link } }),
+    },
+    {
+      kind: 'collabDocument',
+      act: async () => {
+        const p = editor(portal.running, `safeguarding-incident:${id.incident}`, token.lead);
+        providers.push(p);
+        await synced(p);
+        p.doc.getText('body').insert(0, 'SECRET-WRITE-UP');
+        const stream = `collab-safeguarding-incident-${id.incident}`;
+        await waitFor('the write-up is stored', async () =>
+          (await portal.running.infra.eventStore.readStream(stream)).some(
+            (e) => e.type === 'DocumentUpdated',
+          ),
+        );
+        return stream;
+      },
+      hears: () => ({}),
+    },
+  ];
+
+  it('covers every stream kind of the registry', () => {
+    expect(CASES.map((c) => c.kind).sort()).toEqual((Object.keys(STREAMS) as StreamKind[]).sort());
+  });
+
+  it.each(CASES.map((c) => [c.kind, c] as const))('%s', async (kind, c) => {
+    const stream = await c.act();
+    expect(parseStream(stream)?.kind).toBe(kind);
+    const events = await portal.running.infra.eventStore.readStream(stream);
+    const event = events[events.length - 1]!;
+    const reached = await portal.running.app.get(ProjectionRunner).waitForPosition(event.position, 10_000);
+    expect(reached).toBe(true);
+    const position = event.position.toString();
+    const expected = c.hears();
+    const at = (who: Who) => received[who].filter((m) => m.position === position);
+    for (const who of Object.keys(expected) as Who[])
+      await waitFor(`${who} hears ${event.type} on ${stream}`, () => at(who).length > 0);
+    // A resume from just before the event: its ack comes after everything sent earlier on the socket
+    // (so a live message that should not come would be here by now), and the replay answers through
+    // the same policy (so each socket that hears it gets it a second time, with the same view).
+    const before = (event.position - 1n).toString();
+    for (const who of WHO) {
+      const result: unknown = await sockets[who].timeout(10_000).emitWithAck('resume', before);
+      expect(result).not.toHaveProperty('error');
+    }
+    for (const who of WHO) {
+      const got = at(who);
+      expect({ who, types: got.map((m) => m.type), streams: got.map((m) => m.stream) }).toEqual({
+        who,
+        types: who in expected ? [event.type, event.type] : [],
+        streams: who in expected ? [stream, stream] : [],
+      });
+      for (const m of got) expect({ who, data: m.data }).toEqual({ who, data: expected[who] });
+    }
+  });
+});
