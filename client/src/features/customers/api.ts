@@ -1,4 +1,5 @@
 import { apiRequest } from '../../shared/api/client';
+import type { Page, Written } from '../../shared/api/types';
 
 export interface Customer {
   id: string;
@@ -6,13 +7,6 @@ export interface Customer {
   network_id: string | null;
   created_at: string;
   updated_at: string;
-}
-
-export interface Page<T> {
-  items: T[];
-  total: number;
-  page: number;
-  size: number;
 }
 
 export interface CustomerUser {
@@ -30,10 +24,9 @@ export const customersApi = {
       query: { page, size, query: query || undefined, name: query || undefined },
     }),
   get: (id: string) => apiRequest<Customer>(`/api/v1/customers/${encodeURIComponent(id)}`),
-  create: (name: string) =>
-    apiRequest<{ id: string; position: string }>('/api/v1/customers/', { method: 'POST', json: { name } }),
+  create: (name: string) => apiRequest<Written>('/api/v1/customers/', { method: 'POST', json: { name } }),
   rename: (id: string, name: string) =>
-    apiRequest<{ id: string; position: string }>(`/api/v1/customers/${encodeURIComponent(id)}`, {
+    apiRequest<Written>(`/api/v1/customers/${encodeURIComponent(id)}`, {
       method: 'PUT',
       json: { name },
     }),

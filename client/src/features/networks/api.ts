@@ -1,5 +1,6 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../shared/api/client';
+import type { Page, Written } from '../../shared/api/types';
 import { fetchCurrentUser } from '../auth/api';
 import { useSession } from '../../shared/session';
 
@@ -12,13 +13,6 @@ export interface Network {
   primary_colour: string;
   created_at: string;
   updated_at: string;
-}
-
-export interface NetworkPage {
-  items: Network[];
-  total: number;
-  page: number;
-  size: number;
 }
 
 export interface NetworkInput {
@@ -41,7 +35,7 @@ export function useNetworkList(params: { page: number; size: number; search: str
   return useQuery({
     queryKey: networkKeys.list(params.page, params.size, search),
     queryFn: ({ signal }) =>
-      apiRequest<NetworkPage>('/api/v1/networks', {
+      apiRequest<Page<Network>>('/api/v1/networks', {
         signal,
         query: {
           page: params.page,
@@ -65,10 +59,9 @@ export function useNetwork(id: string | null) {
 }
 
 export const networkCommands = {
-  create: (body: NetworkInput) =>
-    apiRequest<{ id: string; position: string }>('/api/v1/networks', { method: 'POST', json: body }),
+  create: (body: NetworkInput) => apiRequest<Written>('/api/v1/networks', { method: 'POST', json: body }),
   update: (id: string, body: Partial<NetworkInput>) =>
-    apiRequest<{ id: string; position: string }>(`/api/v1/networks/${encodeURIComponent(id)}`, {
+    apiRequest<Written>(`/api/v1/networks/${encodeURIComponent(id)}`, {
       method: 'PUT',
       json: body,
     }),

@@ -1,4 +1,5 @@
 import { apiRequest } from '../../shared/api/client';
+import type { Page, Written } from '../../shared/api/types';
 
 export interface OnePageProfile {
   id: string;
@@ -25,13 +26,6 @@ export type OnePageProfileChanges = Partial<
   Omit<OnePageProfile, 'id' | 'user_id' | 'created_at' | 'updated_at' | 'user' | 'year_group_id'>
 >;
 
-export interface Page<T> {
-  items: T[];
-  total: number;
-  page: number;
-  size: number;
-}
-
 export const onePageProfilesApi = {
   list: (page: number, size: number, query: string) =>
     apiRequest<Page<OnePageProfile>>('/api/v1/one-page-profiles/', {
@@ -39,7 +33,7 @@ export const onePageProfilesApi = {
     }),
   get: (id: string) => apiRequest<OnePageProfile>(`/api/v1/one-page-profiles/${encodeURIComponent(id)}`),
   update: (id: string, changes: OnePageProfileChanges) =>
-    apiRequest<{ id: string; position: string }>(`/api/v1/one-page-profiles/${encodeURIComponent(id)}`, {
+    apiRequest<Written>(`/api/v1/one-page-profiles/${encodeURIComponent(id)}`, {
       method: 'PUT',
       json: changes,
     }),

@@ -1,5 +1,6 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../shared/api/client';
+import type { Page, Written } from '../../shared/api/types';
 import type { PermissionInfo } from '../permissions/api';
 
 /** Shapes of server/src/identity/permission-templates/permission-templates.controller.ts. */
@@ -10,13 +11,6 @@ export interface PermissionTemplate {
   permissions: string[];
   created_at: string;
   updated_at: string;
-}
-
-export interface PermissionTemplatePage {
-  items: PermissionTemplate[];
-  total: number;
-  page: number;
-  size: number;
 }
 
 export interface AssignablePermissions {
@@ -43,7 +37,7 @@ export function useTemplateList(params: { page: number; size: number; search: st
   return useQuery({
     queryKey: templateKeys.list(params.page, params.size, search),
     queryFn: ({ signal }) =>
-      apiRequest<PermissionTemplatePage>('/api/v1/permission-templates/', {
+      apiRequest<Page<PermissionTemplate>>('/api/v1/permission-templates/', {
         signal,
         query: {
           page: params.page,
@@ -82,14 +76,13 @@ const templatePath = (id: string) => `/api/v1/permission-templates/${encodeURICo
 
 export const templateCommands = {
   create: (body: TemplateInput) =>
-    apiRequest<{ id: string; position: string }>('/api/v1/permission-templates/', {
+    apiRequest<Written>('/api/v1/permission-templates/', {
       method: 'POST',
       json: body,
     }),
   update: (id: string, body: Partial<TemplateInput>) =>
-    apiRequest<{ id: string; position: string }>(templatePath(id), { method: 'PUT', json: body }),
-  remove: (id: string) =>
-    apiRequest<{ id: string; position: string }>(templatePath(id), { method: 'DELETE' }),
+    apiRequest<Written>(templatePath(id), { method: 'PUT', json: body }),
+  remove: (id: string) => apiRequest<Written>(templatePath(id), { method: 'DELETE' }),
 };
 
 /** A template write; afterwards every template query refetches (with X-Min-Position, so it shows). */

@@ -1,5 +1,6 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../shared/api/client';
+import type { Page } from '../../shared/api/types';
 import type { UserView } from '../users/api';
 
 /** Shapes of server/src/identity/permissions (permission-catalogue.ts, permissions.controller.ts). */
@@ -19,12 +20,8 @@ export interface PermissionCatalogue {
   total: number;
 }
 
-export interface PermissionUserPage {
+export interface PermissionUserPage extends Page<UserView> {
   permission: PermissionInfo;
-  items: UserView[];
-  total: number;
-  page: number;
-  size: number;
 }
 
 export const KIND_TITLES: Record<PermissionKind, string> = {

@@ -1,4 +1,5 @@
 import { apiRequest, type Query } from '../../shared/api/client';
+import type { Page, Written } from '../../shared/api/types';
 
 /** Safeguarding API (server/src/safeguarding): types mirror the server's views. */
 
@@ -115,13 +116,6 @@ export interface IncidentDetails extends Incident {
   timeline: ChronologyEntry[];
 }
 
-export interface Page<T> {
-  items: T[];
-  total: number;
-  page: number;
-  size: number;
-}
-
 export interface IncidentType {
   id: string;
   name: string;
@@ -136,11 +130,6 @@ export interface IncidentViewEntry {
   viewer: NamedRef;
   via: string;
   viewed_at: string;
-}
-
-export interface Written {
-  id: string;
-  position: string;
 }
 
 export interface IncidentFilters {

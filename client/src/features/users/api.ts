@@ -1,8 +1,9 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError, apiRequest } from '../../shared/api/client';
+import type { Page, PositionAnswer } from '../../shared/api/types';
 import type { StudentProfile } from './profile-api';
 
-/** Shapes of server/src/identity/users.dto.ts (UserView, UserPage, ...). */
+/** Shapes of server/src/identity/users.dto.ts (UserView, UserPage → Page<UserView>, ...). */
 
 export type UserStatus = 'active' | 'inactive' | 'deactivated';
 export type UserTypeName = 'super_admin' | 'teacher' | 'partner' | 'student';
@@ -53,13 +54,6 @@ export interface UserView {
   updated_at: string;
 }
 
-export interface UserPage {
-  items: UserView[];
-  total: number;
-  page: number;
-  size: number;
-}
-
 /** The list route's type segment (spec §2 users/:type) → the API's `type` filter. */
 export type ListType = 'students' | 'teachers' | 'partners' | 'admins';
 
@@ -107,9 +101,9 @@ export const userKeys = {
 
 // ---- reads ----
 
-export function listUsers(params: UserListParams, signal?: AbortSignal): Promise<UserPage> {
+export function listUsers(params: UserListParams, signal?: AbortSignal): Promise<Page<UserView>> {
   const search = params.search.trim();
-  return apiRequest<UserPage>('/api/v1/users/', {
+  return apiRequest<Page<UserView>>('/api/v1/users/', {
     signal,
     query: {
       page: params.page,
@@ -142,10 +136,6 @@ export function useUser(id: string) {
 }
 
 // ---- writes ----
-
-export interface PositionAnswer {
-  position: string;
-}
 
 export interface CreateUserInput {
   email: string;

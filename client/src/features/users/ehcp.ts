@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../shared/api/client';
-import type { CustomerRole, PositionAnswer, UserPage, UserView } from './api';
+import type { Page, PositionAnswer } from '../../shared/api/types';
+import type { CustomerRole, UserView } from './api';
 
 /**
  * EHCP reminders and requests (server/src/identity/ehcp/, decision 0035). The predicates mirror the
@@ -104,7 +105,10 @@ export function useSchoolUsers(enabled: boolean) {
   return useQuery({
     queryKey: ['users', 'school-users'],
     queryFn: ({ signal }) =>
-      apiRequest<UserPage>('/api/v1/users/customers', { signal, query: { has_access: true, size: 200 } }),
+      apiRequest<Page<UserView>>('/api/v1/users/customers', {
+        signal,
+        query: { has_access: true, size: 200 },
+      }),
     enabled,
   });
 }

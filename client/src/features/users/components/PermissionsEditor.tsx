@@ -2,9 +2,10 @@ import { Alert, Button, Group, Paper, Select, Skeleton, Stack, Title } from '@ma
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { apiRequest } from '../../../shared/api/client';
+import type { Page } from '../../../shared/api/types';
 import { notifySuccess } from '../../../shared/notify';
 import { applyTemplate } from '../../permission-templates/apply-template';
-import { templateKeys, type PermissionTemplatePage } from '../../permission-templates/api';
+import { templateKeys, type PermissionTemplate } from '../../permission-templates/api';
 import { PermissionChecklist, type ChecklistSection } from '../../permission-templates/PermissionChecklist';
 import { KIND_TITLES, usePermissionCatalogue, type PermissionInfo } from '../../permissions/api';
 import { userCommands, useUserMutation, type UserView } from '../api';
@@ -27,7 +28,7 @@ function useTemplatesForSelect(enabled: boolean) {
     queryKey: [...templateKeys.all, 'select'],
     enabled,
     queryFn: ({ signal }) =>
-      apiRequest<PermissionTemplatePage>('/api/v1/permission-templates/', {
+      apiRequest<Page<PermissionTemplate>>('/api/v1/permission-templates/', {
         signal,
         query: { page: 1, size: 500 },
       }),
