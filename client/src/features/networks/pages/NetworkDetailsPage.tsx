@@ -17,9 +17,9 @@ import { ApiError } from '../../../shared/api/client';
 import { formatInZone, viewerTimezone } from '../../../shared/dates';
 import { usePermissions, useSession } from '../../../shared/session';
 import { PRODUCT_NAME } from '../../../shared/ui/BrandMark';
-import { actionErrorText } from '../../users/components/ConfirmDialog';
 import { useNetwork } from '../api';
 import { ReadOnlyNetworksNote } from './NetworksPage';
+import { actionErrorText } from '../../../shared/ui/action-error';
 
 function Field({ label, children }: { label: string; children: React.ReactNode }) {
   return (

@@ -19,8 +19,6 @@ import { fieldMessage } from '../../../shared/forms';
 import { notifySuccess } from '../../../shared/notify';
 import { usePermissions } from '../../../shared/session';
 import { PRODUCT_NAME } from '../../../shared/ui/BrandMark';
-import { fieldErrorsOf } from '../../users/api';
-import { actionErrorText } from '../../users/components/ConfirmDialog';
 import {
   DEFAULT_NETWORK_COLOUR,
   networkCommands,
@@ -30,6 +28,8 @@ import {
   type NetworkInput,
 } from '../api';
 import { ReadOnlyNetworksNote } from './NetworksPage';
+import { fieldErrorsOf } from '../../../shared/api/field-errors';
+import { actionErrorText } from '../../../shared/ui/action-error';
 
 export const NEW_NETWORK = 'new';
 

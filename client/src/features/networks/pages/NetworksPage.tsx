@@ -22,8 +22,8 @@ import { clampPage, DEFAULT_PER_PAGE } from '../../../shared/pagination';
 import { usePermissions, useSession } from '../../../shared/session';
 import { PRODUCT_NAME } from '../../../shared/ui/BrandMark';
 import { PaginationBar } from '../../../shared/ui/PaginationBar';
-import { actionErrorText } from '../../users/components/ConfirmDialog';
 import { useNetworkList, type Network } from '../api';
+import { actionErrorText } from '../../../shared/ui/action-error';
 
 /** Shown to readers who may not change networks, so the missing buttons are not a mystery. */
 export function ReadOnlyNetworksNote() {

@@ -5,8 +5,6 @@ import { ApiError } from '../../../shared/api/client';
 import { fieldMessage } from '../../../shared/forms';
 import { notifySuccess } from '../../../shared/notify';
 import { PRODUCT_NAME } from '../../../shared/ui/BrandMark';
-import { fieldErrorsOf } from '../../users/api';
-import { actionErrorText, ConfirmDialog } from '../../users/components/ConfirmDialog';
 import {
   templateCommands,
   useAssignablePermissions,
@@ -16,6 +14,9 @@ import {
   type PermissionTemplate,
 } from '../api';
 import { PermissionChecklist } from '../PermissionChecklist';
+import { fieldErrorsOf } from '../../../shared/api/field-errors';
+import { actionErrorText } from '../../../shared/ui/action-error';
+import { ConfirmDialog } from '../../../shared/ui/ConfirmDialog';
 
 /** The path segment that opens an empty form (`permission-templates/new`). */
 export const NEW_TEMPLATE = 'new';

@@ -9,8 +9,8 @@ import { clampPage, DEFAULT_PER_PAGE } from '../../../shared/pagination';
 import { useSession } from '../../../shared/session';
 import { PRODUCT_NAME } from '../../../shared/ui/BrandMark';
 import { PaginationBar } from '../../../shared/ui/PaginationBar';
-import { actionErrorText } from '../../users/components/ConfirmDialog';
 import { useTemplateList, type PermissionTemplate } from '../api';
+import { actionErrorText } from '../../../shared/ui/action-error';
 
 /** permission-templates (spec §2): named sets of partner permissions, searchable and paged. */
 export function PermissionTemplatesPage() {

@@ -19,7 +19,6 @@ import {
   LIST_TYPE_TO_USER_TYPE,
   USER_TYPE_OPTIONS,
   createUser,
-  fieldErrorsOf,
   useUserMutation,
   type CreateUserInput,
   type CustomerRole,
@@ -28,6 +27,7 @@ import {
 } from '../api';
 import type { MyUserKind } from '../my-users';
 import { CustomerSelect } from './CustomerSelect';
+import { fieldErrorsOf } from '../../../shared/api/field-errors';
 
 interface AddUserModalProps {
   opened: boolean;

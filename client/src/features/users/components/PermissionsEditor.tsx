@@ -9,7 +9,7 @@ import { templateKeys, type PermissionTemplate } from '../../permission-template
 import { PermissionChecklist, type ChecklistSection } from '../../permission-templates/PermissionChecklist';
 import { KIND_TITLES, usePermissionCatalogue, type PermissionInfo } from '../../permissions/api';
 import { userCommands, useUserMutation, type UserView } from '../api';
-import { actionErrorText } from './ConfirmDialog';
+import { actionErrorText } from '../../../shared/ui/action-error';
 
 /** The sections a user's type can hold, from the server's catalogue (GET /api/v1/permissions). */
 function sectionsFor(user: UserView, catalogue: readonly PermissionInfo[]): ChecklistSection[] {

@@ -25,7 +25,6 @@ import { Icon } from '../../../shared/ui/icons';
 import { ScreenSkeleton } from '../../../shared/ui/ScreenSkeleton';
 import {
   CUSTOMER_ROLE_LABELS,
-  fieldErrorsOf,
   userCommands,
   useUser,
   useUserMutation,
@@ -36,9 +35,10 @@ import {
 import { useCustomFields, type CustomField } from '../../custom-fields/api';
 import { CustomFieldInputs } from '../../custom-fields/CustomFieldValues';
 import { changedValues, valueFromInput } from '../../custom-fields/custom-fields';
-import { actionErrorText } from '../components/ConfirmDialog';
 import { CustomerSelect } from '../components/CustomerSelect';
 import { areaPaths, mayActOn, viewerIsParent, type UsersArea } from '../my-users';
+import { fieldErrorsOf } from '../../../shared/api/field-errors';
+import { actionErrorText } from '../../../shared/ui/action-error';
 
 const ROLE_OPTIONS = Object.entries(CUSTOMER_ROLE_LABELS).map(([value, label]) => ({ value, label }));
 
