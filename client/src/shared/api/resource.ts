@@ -8,7 +8,7 @@ import {
 } from '@tanstack/react-query';
 import { notifySuccess } from '../notify';
 import { apiRequest, type Query } from './client';
-import type { Page, PositionAnswer, Written } from './types';
+import type { Page, Written } from './types';
 
 /** A list request: page, size, the search text (sent as `query` and `name`, spec §7) and any filters. */
 export type ListParams<Filters extends Query = Query> = {
@@ -100,9 +100,8 @@ export function createResource<View, Input = never>(config: ResourceConfig) {
     list,
     one,
     create: (body: Input) => apiRequest<Written>(path, { method: 'POST', json: body }),
-    update: (id: string, body: Partial<Input>) =>
-      apiRequest<PositionAnswer>(url(id), { method: 'PUT', json: body }),
-    remove: (id: string) => apiRequest<PositionAnswer>(url(id), { method: 'DELETE' }),
+    update: (id: string, body: Partial<Input>) => apiRequest<Written>(url(id), { method: 'PUT', json: body }),
+    remove: (id: string) => apiRequest<Written>(url(id), { method: 'DELETE' }),
 
     /** A page of the list; the previous page stays on screen while the next one loads. */
     useList<Filters extends Query>(params: ListParams<Filters>, options: QueryOptions = {}) {

@@ -22,7 +22,7 @@ import { clampPage, DEFAULT_PER_PAGE } from '../../../shared/pagination';
 import { usePermissions, useSession } from '../../../shared/session';
 import { PRODUCT_NAME } from '../../../shared/ui/BrandMark';
 import { PaginationBar } from '../../../shared/ui/PaginationBar';
-import { useNetworkList, type Network } from '../api';
+import { networks, type Network } from '../api';
 import { actionErrorText } from '../../../shared/ui/action-error';
 
 /** Shown to readers who may not change networks, so the missing buttons are not a mystery. */
@@ -43,7 +43,7 @@ export function NetworksPage() {
   const [search] = useDebouncedValue(searchInput, 300);
   const [page, setPage] = useState(1);
   const [perPage, setPerPage] = useState(DEFAULT_PER_PAGE);
-  const query = useNetworkList({ page, size: perPage, search });
+  const query = networks.useList({ page, size: perPage, search });
   const total = query.data?.total ?? 0;
 
   useEffect(() => setPage(1), [search]);

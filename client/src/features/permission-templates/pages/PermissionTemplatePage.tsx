@@ -6,9 +6,8 @@ import { fieldMessage } from '../../../shared/forms';
 import { notifySuccess } from '../../../shared/notify';
 import { PRODUCT_NAME } from '../../../shared/ui/BrandMark';
 import {
-  templateCommands,
+  templates,
   useAssignablePermissions,
-  useTemplate,
   useTemplateMutation,
   type AssignablePermissions,
   type PermissionTemplate,
@@ -37,10 +36,10 @@ function TemplateForm({
   const save = useTemplateMutation(() => {
     const permissions = assignable.items.map((p) => p.name).filter((p) => chosen.has(p));
     return template
-      ? templateCommands.update(template.id, { name: name.trim(), permissions })
-      : templateCommands.create({ name: name.trim(), permissions });
+      ? templates.update(template.id, { name: name.trim(), permissions })
+      : templates.create({ name: name.trim(), permissions });
   });
-  const remove = useTemplateMutation(() => templateCommands.remove(template!.id));
+  const remove = useTemplateMutation(() => templates.remove(template!.id));
 
   const errors = fieldErrorsOf(save.error);
   const conflict = save.error instanceof ApiError && save.error.status === 409 ? save.error : null;
@@ -161,7 +160,7 @@ function TemplateForm({
 export function PermissionTemplatePage() {
   const { id = NEW_TEMPLATE } = useParams();
   const creating = id === NEW_TEMPLATE;
-  const template = useTemplate(creating ? null : id);
+  const template = templates.useOne(creating ? null : id);
   const assignable = useAssignablePermissions();
   const title = creating ? 'New permission template' : (template.data?.name ?? 'Permission template');
   const error = template.error ?? assignable.error;

@@ -9,7 +9,7 @@ import { clampPage, DEFAULT_PER_PAGE } from '../../../shared/pagination';
 import { useSession } from '../../../shared/session';
 import { PRODUCT_NAME } from '../../../shared/ui/BrandMark';
 import { PaginationBar } from '../../../shared/ui/PaginationBar';
-import { useTemplateList, type PermissionTemplate } from '../api';
+import { templates, type PermissionTemplate } from '../api';
 import { actionErrorText } from '../../../shared/ui/action-error';
 
 /** permission-templates (spec §2): named sets of partner permissions, searchable and paged. */
@@ -20,7 +20,7 @@ export function PermissionTemplatesPage() {
   const [search] = useDebouncedValue(searchInput, 300);
   const [page, setPage] = useState(1);
   const [perPage, setPerPage] = useState(DEFAULT_PER_PAGE);
-  const query = useTemplateList({ page, size: perPage, search });
+  const query = templates.useList({ page, size: perPage, search });
   const total = query.data?.total ?? 0;
 
   useEffect(() => setPage(1), [search]);

@@ -5,7 +5,7 @@ import { apiRequest } from '../../../shared/api/client';
 import type { Page } from '../../../shared/api/types';
 import { notifySuccess } from '../../../shared/notify';
 import { applyTemplate } from '../../permission-templates/apply-template';
-import { templateKeys, type PermissionTemplate } from '../../permission-templates/api';
+import { templates, type PermissionTemplate } from '../../permission-templates/api';
 import { PermissionChecklist, type ChecklistSection } from '../../permission-templates/PermissionChecklist';
 import { KIND_TITLES, usePermissionCatalogue, type PermissionInfo } from '../../permissions/api';
 import { userCommands, useUserMutation, type UserView } from '../api';
@@ -25,7 +25,7 @@ function sectionsFor(user: UserView, catalogue: readonly PermissionInfo[]): Chec
 /** Every template (the select offers them all; an organisation has a handful). */
 function useTemplatesForSelect(enabled: boolean) {
   return useQuery({
-    queryKey: [...templateKeys.all, 'select'],
+    queryKey: templates.keys.other('select'),
     enabled,
     queryFn: ({ signal }) =>
       apiRequest<Page<PermissionTemplate>>('/api/v1/permission-templates/', {
