@@ -12,14 +12,12 @@ import {
   Title,
 } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { notifyError } from '../../../shared/notify';
 import { PRODUCT_NAME } from '../../../shared/ui/BrandMark';
 import { formatInZone, viewerTimezone, DATE_FORMAT } from '../../../shared/dates';
 import { useSession } from '../../../shared/session';
-import { customersApi } from '../api';
+import { customers as resource } from '../api';
 import { NameModal } from './NameModal';
 
 const PER_PAGE = 10;
@@ -27,25 +25,17 @@ const PER_PAGE = 10;
 /** Customers: the partner schools and organisations (route customers). */
 export function CustomersPage() {
   const navigate = useNavigate();
-  const client = useQueryClient();
   const timezone = viewerTimezone(useSession((s) => s.user));
   const [search, setSearch] = useState('');
   const [query] = useDebouncedValue(search.trim(), 300);
   const [page, setPage] = useState(1);
   const [adding, setAdding] = useState(false);
-  const customers = useQuery({
-    queryKey: ['customers', 'list', page, query],
-    queryFn: () => customersApi.list(page, PER_PAGE, query),
-    placeholderData: keepPreviousData,
-  });
-  const create = useMutation({
-    mutationFn: customersApi.create,
-    onSuccess: ({ id }) => {
+  const customers = resource.useList({ page, size: PER_PAGE, search: query }, { silentErrors: false });
+  const create = resource.useCommand((name: string) => resource.create({ name }), {
+    also: ({ id }) => {
       setAdding(false);
-      void client.invalidateQueries({ queryKey: ['customers'] });
       void navigate(`/customers/details/${id}`);
     },
-    onError: (e) => notifyError(e),
   });
   useEffect(() => setPage(1), [query]);
   const total = customers.data?.total ?? 0;

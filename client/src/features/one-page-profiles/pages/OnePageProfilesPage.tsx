@@ -12,11 +12,10 @@ import {
   Title,
 } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { PRODUCT_NAME } from '../../../shared/ui/BrandMark';
-import { onePageProfilesApi } from '../api';
+import { onePageProfiles } from '../api';
 
 const PER_PAGE = 10;
 /** Spec §9: default progress bar height 3. */
@@ -28,11 +27,7 @@ export function OnePageProfilesPage() {
   const [search, setSearch] = useState('');
   const [query] = useDebouncedValue(search.trim(), 300);
   const [page, setPage] = useState(1);
-  const profiles = useQuery({
-    queryKey: ['one-page-profiles', 'list', page, query],
-    queryFn: () => onePageProfilesApi.list(page, PER_PAGE, query),
-    placeholderData: keepPreviousData,
-  });
+  const profiles = onePageProfiles.useList({ page, size: PER_PAGE, search: query }, { silentErrors: false });
   useEffect(() => setPage(1), [query]);
   const total = profiles.data?.total ?? 0;
   const pages = Math.max(1, Math.ceil(total / PER_PAGE));
