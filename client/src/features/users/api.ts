@@ -1,5 +1,6 @@
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { ApiError, apiRequest } from '../../shared/api/client';
+import { useAreaCommand } from '../../shared/api/resource';
 import type { Page, PositionAnswer } from '../../shared/api/types';
 import type { StudentProfile } from './profile-api';
 
@@ -211,12 +212,7 @@ export function useUserMutation<TVars, TResult>(
   fn: (vars: TVars) => Promise<TResult>,
   options: { silentErrors?: boolean } = {},
 ) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: fn,
-    meta: { silentErrors: options.silentErrors ?? false },
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: userKeys.all }),
-  });
+  return useAreaCommand('users', fn, options);
 }
 
 // ---- audit (server/src/identity/audit/audit.controller.ts) ----

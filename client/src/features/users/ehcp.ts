@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../shared/api/client';
+import { useAreaCommand } from '../../shared/api/resource';
 import type { Page, PositionAnswer } from '../../shared/api/types';
 import type { CustomerRole, UserView } from './api';
 
@@ -114,14 +115,13 @@ export function useSchoolUsers(enabled: boolean) {
 }
 
 export function useRequestEhcp(studentId: string) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (recipientIds: string[]) =>
+  return useAreaCommand(
+    'users',
+    (recipientIds: string[]) =>
       apiRequest<PositionAnswer & { id: string; recipients: number }>(
         `/api/v1/users/students/${encodeURIComponent(studentId)}/ehcp-request`,
         { method: 'PUT', json: recipientIds },
       ),
-    meta: { silentErrors: true },
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['users'] }),
-  });
+    { silentErrors: true },
+  );
 }
