@@ -104,33 +104,29 @@ export function createResource<View, Input = never>(config: ResourceConfig) {
     remove: (id: string) => apiRequest<Written>(url(id), { method: 'DELETE' }),
 
     /** A page of the list; the previous page stays on screen while the next one loads. */
-    useList<Filters extends Query>(params: ListParams<Filters>, options: QueryOptions = {}) {
-      return useQuery({
+    useList: <Filters extends Query>(params: ListParams<Filters>, options: QueryOptions = {}) =>
+      useQuery({
         queryKey: keys.list(params),
         queryFn: ({ signal }) => list(params, signal),
         placeholderData: keepPreviousData,
         enabled: options.enabled,
         meta: { silentErrors: options.silentErrors ?? true },
-      });
-    },
+      }),
 
     /** One record; `null` waits (e.g. the create page, which has no id yet). */
-    useOne(id: string | null, options: QueryOptions = {}) {
-      return useQuery({
+    useOne: (id: string | null, options: QueryOptions = {}) =>
+      useQuery({
         queryKey: keys.detail(id ?? ''),
         enabled: id !== null && options.enabled !== false,
         queryFn: ({ signal }) => one(id!, signal),
         meta: { silentErrors: options.silentErrors ?? true },
-      });
-    },
+      }),
 
     /** A write: on success, notify (optionally), refetch every query under the root, then `also`. */
-    useCommand<TVars, TResult>(
+    useCommand: <TVars, TResult>(
       fn: (vars: TVars) => Promise<TResult>,
       options?: CommandOptions<TResult, TVars>,
-    ) {
-      return useAreaCommand(root, fn, options);
-    },
+    ) => useAreaCommand(root, fn, options),
   };
 }
 
