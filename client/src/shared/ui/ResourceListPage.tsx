@@ -76,7 +76,7 @@ export function ResourceListPage<T, Filters extends Query = Query>(props: Resour
   const search = debounced.trim();
   const [page, setPage] = useState(1);
   const [perPage, setPerPage] = useState(props.perPage ?? DEFAULT_PER_PAGE);
-  const query = useList({ ...(filters as Filters), page, size: perPage, search });
+  const query = useList({ ...(filters as Filters), page, size: perPage, ...(searchBox && { search }) });
   const total = query.data?.total ?? 0;
   const resetKey = `${search}\n${filtersKey(filters)}`;
 
