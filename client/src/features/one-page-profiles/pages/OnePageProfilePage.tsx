@@ -19,7 +19,7 @@ import {
 import { useEffect, useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { fieldErrorsOf } from '../../../shared/api/field-errors';
-import { fieldMessage } from '../../../shared/forms';
+import { fieldMessage } from '../../../shared/forms/field-message';
 import { PRODUCT_NAME } from '../../../shared/ui/BrandMark';
 import { onePageProfiles, type OnePageProfile, type OnePageProfileChanges } from '../api';
 import { PROGRESS_HEIGHT } from './OnePageProfilesPage';

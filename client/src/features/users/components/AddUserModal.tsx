@@ -13,7 +13,7 @@ import {
 import { useState, type FormEvent } from 'react';
 import { ApiError } from '../../../shared/api/client';
 import { notifySuccess } from '../../../shared/notify';
-import { fieldMessage } from '../../../shared/forms';
+import { fieldMessage } from '../../../shared/forms/field-message';
 import {
   CUSTOMER_ROLE_LABELS,
   LIST_TYPE_TO_USER_TYPE,

@@ -14,7 +14,7 @@ import {
   Tooltip,
 } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
-import { fieldMessage } from '../../../shared/forms';
+import { fieldMessage } from '../../../shared/forms/field-message';
 import { notifySuccess } from '../../../shared/notify';
 import { userCommands, useUserMutation, type Contact, type ContactInput, type UserView } from '../api';
 import { fieldErrorsOf } from '../../../shared/api/field-errors';
