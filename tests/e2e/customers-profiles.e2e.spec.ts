@@ -62,7 +62,7 @@ test('customers: add one, open it, rename it, and a change made elsewhere shows 
   await expect(page.getByRole('heading', { name: `Maple Grove Academy ${suffix}`, level: 1 })).toBeVisible();
 
   await page.getByRole('link', { name: '← Customers' }).click();
-  await page.getByRole('textbox', { name: 'Search customers' }).fill(`academy ${suffix}`);
+  await page.getByRole('searchbox', { name: 'Search customers' }).fill(`academy ${suffix}`);
   await expect(page.getByRole('table', { name: 'Customers' }).getByRole('row')).toHaveCount(2);
   await page.screenshot({ path: join(artifacts, 'customers-1400.png') });
 });
@@ -93,7 +93,7 @@ test('one-page profiles: list with progress, edit a profile, and a progress abov
 
   await signIn(page);
   await page.goto('/users/one-page-profiles');
-  await page.getByRole('textbox', { name: 'Search students' }).fill(`Ash${suffix}`);
+  await page.getByRole('searchbox', { name: 'Search students' }).fill(`Ash${suffix}`);
   const row = page.getByRole('row', { name: new RegExp(`Robin Ash${suffix}`) });
   await expect(row).toContainText('Likes to be called Rob');
   await expect(row.getByRole('progressbar')).toHaveAttribute('aria-valuenow', '30');

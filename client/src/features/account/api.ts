@@ -1,5 +1,5 @@
 import { ApiError, apiRequest } from '../../shared/api/client';
-import { fieldMessage } from '../../shared/forms';
+import { fieldMessage } from '../../shared/forms/field-message';
 import { UNREACHABLE_MESSAGE } from '../auth/api';
 
 /** Shapes of server/src/identity/activation.controller.ts and invitations/customer-invitations.controller.ts. */

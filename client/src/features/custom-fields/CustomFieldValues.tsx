@@ -1,5 +1,5 @@
 import { Paper, Select, SimpleGrid, Text, TextInput, Title } from '@mantine/core';
-import { fieldMessage } from '../../shared/forms';
+import { fieldMessage } from '../../shared/forms/field-message';
 import type { CustomField } from './api';
 
 /** A user's custom field values, read-only, in the order the administrator defined the fields. */

@@ -1,4 +1,6 @@
 import { apiRequest } from '../../shared/api/client';
+import { createResource } from '../../shared/api/resource';
+import type { Page } from '../../shared/api/types';
 
 export interface Customer {
   id: string;
@@ -6,13 +8,6 @@ export interface Customer {
   network_id: string | null;
   created_at: string;
   updated_at: string;
-}
-
-export interface Page<T> {
-  items: T[];
-  total: number;
-  page: number;
-  size: number;
 }
 
 export interface CustomerUser {
@@ -24,21 +19,15 @@ export interface CustomerUser {
   customer_profile: { type: string | null; type_label: string | null } | null;
 }
 
-export const customersApi = {
-  list: (page: number, size: number, query: string) =>
-    apiRequest<Page<Customer>>('/api/v1/customers/', {
-      query: { page, size, query: query || undefined, name: query || undefined },
-    }),
-  get: (id: string) => apiRequest<Customer>(`/api/v1/customers/${encodeURIComponent(id)}`),
-  create: (name: string) =>
-    apiRequest<{ id: string; position: string }>('/api/v1/customers/', { method: 'POST', json: { name } }),
-  rename: (id: string, name: string) =>
-    apiRequest<{ id: string; position: string }>(`/api/v1/customers/${encodeURIComponent(id)}`, {
-      method: 'PUT',
-      json: { name },
-    }),
-  users: (id: string) =>
-    apiRequest<Page<CustomerUser>>('/api/v1/users/', {
-      query: { customer_id: id, size: 100, sort_by: 'full_name' },
-    }),
-};
+/** Customers under the `customers` query root (live: `customer-{id}` streams). */
+export const customers = createResource<Customer, { name: string }>({
+  root: 'customers',
+  path: '/api/v1/customers/',
+});
+
+/** A customer's users, under the `users` root so `user-*` live messages refresh them. */
+export const customerUsersKey = (id: string) => ['users', 'customer', id] as const;
+export const customerUsers = (id: string) =>
+  apiRequest<Page<CustomerUser>>('/api/v1/users/', {
+    query: { customer_id: id, size: 100, sort_by: 'full_name' },
+  });

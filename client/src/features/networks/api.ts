@@ -1,5 +1,6 @@
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../shared/api/client';
+import { createResource } from '../../shared/api/resource';
 import { fetchCurrentUser } from '../auth/api';
 import { useSession } from '../../shared/session';
 
@@ -14,13 +15,6 @@ export interface Network {
   updated_at: string;
 }
 
-export interface NetworkPage {
-  items: Network[];
-  total: number;
-  page: number;
-  size: number;
-}
-
 export interface NetworkInput {
   name: string;
   timezone: string;
@@ -30,49 +24,8 @@ export interface NetworkInput {
 /** Spec §1 default primary colour (the theme's dark teal, shade 7). */
 export const DEFAULT_NETWORK_COLOUR = '#0f716c';
 
-export const networkKeys = {
-  all: ['networks'] as const,
-  list: (page: number, size: number, search: string) => ['networks', 'list', page, size, search] as const,
-  detail: (id: string) => ['networks', 'detail', id] as const,
-};
-
-export function useNetworkList(params: { page: number; size: number; search: string }) {
-  const search = params.search.trim();
-  return useQuery({
-    queryKey: networkKeys.list(params.page, params.size, search),
-    queryFn: ({ signal }) =>
-      apiRequest<NetworkPage>('/api/v1/networks', {
-        signal,
-        query: {
-          page: params.page,
-          size: params.size,
-          query: search || undefined,
-          name: search || undefined,
-        },
-      }),
-    placeholderData: keepPreviousData,
-    meta: { silentErrors: true },
-  });
-}
-
-export function useNetwork(id: string | null) {
-  return useQuery({
-    queryKey: networkKeys.detail(id ?? ''),
-    enabled: id !== null,
-    queryFn: ({ signal }) => apiRequest<Network>(`/api/v1/networks/${encodeURIComponent(id!)}`, { signal }),
-    meta: { silentErrors: true },
-  });
-}
-
-export const networkCommands = {
-  create: (body: NetworkInput) =>
-    apiRequest<{ id: string; position: string }>('/api/v1/networks', { method: 'POST', json: body }),
-  update: (id: string, body: Partial<NetworkInput>) =>
-    apiRequest<{ id: string; position: string }>(`/api/v1/networks/${encodeURIComponent(id)}`, {
-      method: 'PUT',
-      json: body,
-    }),
-};
+/** Networks under the `networks` query root (live: `network-{id}` streams). */
+export const networks = createResource<Network, NetworkInput>({ root: 'networks', path: '/api/v1/networks' });
 
 /** Re-reads /users/me into the session, so the header, theme colour and timezone banner follow at once. */
 export async function refreshCurrentUser(): Promise<void> {
@@ -81,20 +34,11 @@ export async function refreshCurrentUser(): Promise<void> {
 }
 
 /**
- * A network write. Networks are also part of /users/me (names, colours, time zones), so the signed-in
- * user's details are re-read too.
+ * A network write; the form shows its errors. Networks are also part of /users/me (names, colours, time
+ * zones), so the signed-in user's details are re-read too.
  */
-export function useNetworkMutation<TVars, TResult>(fn: (vars: TVars) => Promise<TResult>) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: fn,
-    meta: { silentErrors: true },
-    onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: networkKeys.all });
-      await refreshCurrentUser().catch(() => undefined);
-    },
-  });
-}
+export const useNetworkMutation = <TVars, TResult>(fn: (vars: TVars) => Promise<TResult>) =>
+  networks.useCommand(fn, { silentErrors: true, also: () => refreshCurrentUser().catch(() => undefined) });
 
 /**
  * PUT /api/v1/users/{myId}/active_network/{networkId}, then GET /users/me (with X-Min-Position, so it

@@ -1,4 +1,4 @@
-import { apiRequest } from '../../shared/api/client';
+import { createResource } from '../../shared/api/resource';
 
 export interface OnePageProfile {
   id: string;
@@ -25,22 +25,11 @@ export type OnePageProfileChanges = Partial<
   Omit<OnePageProfile, 'id' | 'user_id' | 'created_at' | 'updated_at' | 'user' | 'year_group_id'>
 >;
 
-export interface Page<T> {
-  items: T[];
-  total: number;
-  page: number;
-  size: number;
-}
-
-export const onePageProfilesApi = {
-  list: (page: number, size: number, query: string) =>
-    apiRequest<Page<OnePageProfile>>('/api/v1/one-page-profiles/', {
-      query: { page, size, query: query || undefined, name: query || undefined },
-    }),
-  get: (id: string) => apiRequest<OnePageProfile>(`/api/v1/one-page-profiles/${encodeURIComponent(id)}`),
-  update: (id: string, changes: OnePageProfileChanges) =>
-    apiRequest<{ id: string; position: string }>(`/api/v1/one-page-profiles/${encodeURIComponent(id)}`, {
-      method: 'PUT',
-      json: changes,
-    }),
-};
+/**
+ * Profiles under the `one-page-profiles` query root (live: `one-page-profile-{userId}` streams).
+ * Created with a student (server side), so the client only lists, reads and updates them.
+ */
+export const onePageProfiles = createResource<OnePageProfile, OnePageProfileChanges>({
+  root: 'one-page-profiles',
+  path: '/api/v1/one-page-profiles/',
+});

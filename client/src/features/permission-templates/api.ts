@@ -1,5 +1,6 @@
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { apiRequest } from '../../shared/api/client';
+import { createResource } from '../../shared/api/resource';
 import type { PermissionInfo } from '../permissions/api';
 
 /** Shapes of server/src/identity/permission-templates/permission-templates.controller.ts. */
@@ -10,13 +11,6 @@ export interface PermissionTemplate {
   permissions: string[];
   created_at: string;
   updated_at: string;
-}
-
-export interface PermissionTemplatePage {
-  items: PermissionTemplate[];
-  total: number;
-  page: number;
-  size: number;
 }
 
 export interface AssignablePermissions {
@@ -30,47 +24,16 @@ export interface TemplateInput {
   permissions: string[];
 }
 
-export const templateKeys = {
-  all: ['permission-templates'] as const,
-  list: (page: number, size: number, search: string) =>
-    ['permission-templates', 'list', page, size, search] as const,
-  detail: (id: string) => ['permission-templates', 'detail', id] as const,
-  assignable: ['permission-templates', 'assignable'] as const,
-};
-
-export function useTemplateList(params: { page: number; size: number; search: string }) {
-  const search = params.search.trim();
-  return useQuery({
-    queryKey: templateKeys.list(params.page, params.size, search),
-    queryFn: ({ signal }) =>
-      apiRequest<PermissionTemplatePage>('/api/v1/permission-templates/', {
-        signal,
-        query: {
-          page: params.page,
-          size: params.size,
-          query: search || undefined,
-          name: search || undefined,
-        },
-      }),
-    placeholderData: keepPreviousData,
-    meta: { silentErrors: true },
-  });
-}
-
-export function useTemplate(id: string | null) {
-  return useQuery({
-    queryKey: templateKeys.detail(id ?? ''),
-    enabled: id !== null,
-    queryFn: ({ signal }) =>
-      apiRequest<PermissionTemplate>(`/api/v1/permission-templates/${encodeURIComponent(id!)}`, { signal }),
-    meta: { silentErrors: true },
-  });
-}
+/** Templates under the `permission-templates` query root (live: `permission-template-{id}` streams). */
+export const templates = createResource<PermissionTemplate, TemplateInput>({
+  root: 'permission-templates',
+  path: '/api/v1/permission-templates/',
+});
 
 /** GET /api/v1/permission-templates/permissions: the assignable partner permissions, view / action. */
 export function useAssignablePermissions() {
   return useQuery({
-    queryKey: templateKeys.assignable,
+    queryKey: templates.keys.other('assignable'),
     queryFn: ({ signal }) =>
       apiRequest<AssignablePermissions>('/api/v1/permission-templates/permissions', { signal }),
     staleTime: Infinity,
@@ -78,26 +41,6 @@ export function useAssignablePermissions() {
   });
 }
 
-const templatePath = (id: string) => `/api/v1/permission-templates/${encodeURIComponent(id)}`;
-
-export const templateCommands = {
-  create: (body: TemplateInput) =>
-    apiRequest<{ id: string; position: string }>('/api/v1/permission-templates/', {
-      method: 'POST',
-      json: body,
-    }),
-  update: (id: string, body: Partial<TemplateInput>) =>
-    apiRequest<{ id: string; position: string }>(templatePath(id), { method: 'PUT', json: body }),
-  remove: (id: string) =>
-    apiRequest<{ id: string; position: string }>(templatePath(id), { method: 'DELETE' }),
-};
-
-/** A template write; afterwards every template query refetches (with X-Min-Position, so it shows). */
-export function useTemplateMutation<TVars, TResult>(fn: (vars: TVars) => Promise<TResult>) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: fn,
-    meta: { silentErrors: true },
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: templateKeys.all }),
-  });
-}
+/** A template write; the page shows its errors. Every template query refetches afterwards. */
+export const useTemplateMutation = <TVars, TResult>(fn: (vars: TVars) => Promise<TResult>) =>
+  templates.useCommand(fn, { silentErrors: true });

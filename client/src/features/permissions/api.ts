@@ -1,5 +1,7 @@
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { apiRequest } from '../../shared/api/client';
+import { useAreaCommand } from '../../shared/api/resource';
+import type { Page, PositionAnswer } from '../../shared/api/types';
 import type { UserView } from '../users/api';
 
 /** Shapes of server/src/identity/permissions (permission-catalogue.ts, permissions.controller.ts). */
@@ -19,12 +21,8 @@ export interface PermissionCatalogue {
   total: number;
 }
 
-export interface PermissionUserPage {
+export interface PermissionUserPage extends Page<UserView> {
   permission: PermissionInfo;
-  items: UserView[];
-  total: number;
-  page: number;
-  size: number;
 }
 
 export const KIND_TITLES: Record<PermissionKind, string> = {
@@ -83,14 +81,13 @@ export function usePermissionUsers(
 
 /** PUT /api/v1/permissions/{id}/assign|unassign with `{user_ids}`; then every users query refetches. */
 export function useAssignPermission() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (vars: { id: string; give: boolean; userIds: string[] }) =>
-      apiRequest<{ position: string }>(
+  return useAreaCommand(
+    'users',
+    (vars: { id: string; give: boolean; userIds: string[] }) =>
+      apiRequest<PositionAnswer>(
         `/api/v1/permissions/${encodeURIComponent(vars.id)}/${vars.give ? 'assign' : 'unassign'}`,
         { method: 'PUT', json: { user_ids: vars.userIds } },
       ),
-    meta: { silentErrors: true },
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['users'] }),
-  });
+    { silentErrors: true },
+  );
 }

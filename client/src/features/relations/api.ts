@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { apiRequest } from '../../shared/api/client';
-import { useUserMutation, type PositionAnswer } from '../users/api';
+import type { PositionAnswer } from '../../shared/api/types';
+import { useUserMutation } from '../users/api';
 
 /** Spec §3 "Simple user" (server/src/identity/lists/user-lists.controller.ts SimpleUser). */
 export interface SimpleUser {

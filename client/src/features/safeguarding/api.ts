@@ -1,4 +1,5 @@
 import { apiRequest, type Query } from '../../shared/api/client';
+import type { Page, Written } from '../../shared/api/types';
 
 /** Safeguarding API (server/src/safeguarding): types mirror the server's views. */
 
@@ -133,13 +134,6 @@ export interface IncidentDetails extends ReaderIncident {
   timeline?: ChronologyEntry[];
 }
 
-export interface Page<T> {
-  items: T[];
-  total: number;
-  page: number;
-  size: number;
-}
-
 export interface IncidentType {
   id: string;
   name: string;
@@ -154,11 +148,6 @@ export interface IncidentViewEntry {
   viewer: NamedRef;
   via: string;
   viewed_at: string;
-}
-
-export interface Written {
-  id: string;
-  position: string;
 }
 
 export interface IncidentFilters {

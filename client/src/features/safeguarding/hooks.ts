@@ -1,10 +1,10 @@
 import { notifications } from '@mantine/notifications';
-import { useMutation, useQuery, useQueryClient, keepPreviousData } from '@tanstack/react-query';
+import { useQuery, useQueryClient, keepPreviousData } from '@tanstack/react-query';
 import { createElement, useEffect, useRef } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { liveSummaryOf } from '@portal/projections/streams';
 import { onLiveMessage } from '../../shared/live/live-connection';
-import { notifyError } from '../../shared/notify';
+import { useAreaCommand } from '../../shared/api/resource';
 import { getItem } from '../../shared/storage';
 import { EscalationMessage } from './components/EscalationMessage';
 import { safeguardingApi, type IncidentFilters, type ReportIncidentInput } from './api';
@@ -37,17 +37,8 @@ export const useIncidentTypes = (includeRetired = false) =>
   });
 
 /** Runs a command, refreshes the safeguarding caches, shows the server's detail when refused. */
-export function useSafeguardingCommand<Input>(run: (input: Input) => Promise<unknown>, success?: string) {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: run,
-    onSuccess: () => {
-      if (success) notifications.show({ color: 'teal', message: success, autoClose: 6000 });
-      return client.invalidateQueries({ queryKey: [SAFEGUARDING_KEY] });
-    },
-    onError: (error) => notifyError(error),
-  });
-}
+export const useSafeguardingCommand = <Input>(run: (input: Input) => Promise<unknown>, success?: string) =>
+  useAreaCommand(SAFEGUARDING_KEY, run, { success });
 
 export const useReportIncident = () =>
   useSafeguardingCommand((input: ReportIncidentInput) => safeguardingApi.report(input), 'Incident reported');

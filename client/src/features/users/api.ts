@@ -1,8 +1,10 @@
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { ApiError, apiRequest } from '../../shared/api/client';
+import { useAreaCommand } from '../../shared/api/resource';
+import type { Page, PositionAnswer } from '../../shared/api/types';
 import type { StudentProfile } from './profile-api';
 
-/** Shapes of server/src/identity/users.dto.ts (UserView, UserPage, ...). */
+/** Shapes of server/src/identity/users.dto.ts (UserView, UserPage → Page<UserView>, ...). */
 
 export type UserStatus = 'active' | 'inactive' | 'deactivated';
 export type UserTypeName = 'super_admin' | 'teacher' | 'partner' | 'student';
@@ -53,13 +55,6 @@ export interface UserView {
   updated_at: string;
 }
 
-export interface UserPage {
-  items: UserView[];
-  total: number;
-  page: number;
-  size: number;
-}
-
 /** The list route's type segment (spec §2 users/:type) → the API's `type` filter. */
 export type ListType = 'students' | 'teachers' | 'partners' | 'admins';
 
@@ -107,9 +102,9 @@ export const userKeys = {
 
 // ---- reads ----
 
-export function listUsers(params: UserListParams, signal?: AbortSignal): Promise<UserPage> {
+export function listUsers(params: UserListParams, signal?: AbortSignal): Promise<Page<UserView>> {
   const search = params.search.trim();
-  return apiRequest<UserPage>('/api/v1/users/', {
+  return apiRequest<Page<UserView>>('/api/v1/users/', {
     signal,
     query: {
       page: params.page,
@@ -142,10 +137,6 @@ export function useUser(id: string) {
 }
 
 // ---- writes ----
-
-export interface PositionAnswer {
-  position: string;
-}
 
 export interface CreateUserInput {
   email: string;
@@ -221,12 +212,7 @@ export function useUserMutation<TVars, TResult>(
   fn: (vars: TVars) => Promise<TResult>,
   options: { silentErrors?: boolean } = {},
 ) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: fn,
-    meta: { silentErrors: options.silentErrors ?? false },
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: userKeys.all }),
-  });
+  return useAreaCommand('users', fn, options);
 }
 
 // ---- audit (server/src/identity/audit/audit.controller.ts) ----
@@ -321,35 +307,6 @@ export function useUserName(id: string | null) {
   });
 }
 
-// ---- form errors ----
-
-/** 422 `errors[]` (field, message) → a map by field; other answers → undefined. */
-export function fieldErrorsOf(error: unknown): Record<string, string> | undefined {
-  if (!(error instanceof ApiError)) return undefined;
-  const body = error.body;
-  if (
-    error.status === 422 &&
-    typeof body === 'object' &&
-    body !== null &&
-    'errors' in body &&
-    Array.isArray(body.errors)
-  ) {
-    const map: Record<string, string> = {};
-    for (const item of body.errors as unknown[]) {
-      if (typeof item !== 'object' || item === null) continue;
-      const { field, message } = item as { field?: unknown; message?: unknown };
-      if (typeof field === 'string' && typeof message === 'string' && !(field in map)) map[field] = message;
-    }
-    return map;
-  }
-  if (error.status === 422 && typeof error.detail === 'string') {
-    // Problems raised by handlers name the field first: "permissions: ...".
-    const match = /^([a-z_]+): (.+)$/.exec(error.detail);
-    if (match) return { [match[1]!]: match[2]! };
-  }
-  return undefined;
-}
-
 // ---- CSV import (server/src/identity/csv/user-imports.controller.ts) ----
 
 export interface ImportAnswer extends PositionAnswer {
@@ -376,16 +333,3 @@ export const generatePasswords = (userIds: string[]) =>
     json: { user_ids: userIds },
     responseType: 'blob',
   });
-
-/** Hands a downloaded file to the browser as a download named `filename`. */
-export function saveFile(blob: Blob, filename: string): void {
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = filename;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  // Give the browser a moment to start the download before the URL is released.
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}

@@ -1,6 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../shared/api/client';
-import type { CustomerRole, PositionAnswer, UserPage, UserView } from './api';
+import { useAreaCommand } from '../../shared/api/resource';
+import type { Page, PositionAnswer } from '../../shared/api/types';
+import type { CustomerRole, UserView } from './api';
 
 /**
  * EHCP reminders and requests (server/src/identity/ehcp/, decision 0035). The predicates mirror the
@@ -104,20 +106,22 @@ export function useSchoolUsers(enabled: boolean) {
   return useQuery({
     queryKey: ['users', 'school-users'],
     queryFn: ({ signal }) =>
-      apiRequest<UserPage>('/api/v1/users/customers', { signal, query: { has_access: true, size: 200 } }),
+      apiRequest<Page<UserView>>('/api/v1/users/customers', {
+        signal,
+        query: { has_access: true, size: 200 },
+      }),
     enabled,
   });
 }
 
 export function useRequestEhcp(studentId: string) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (recipientIds: string[]) =>
+  return useAreaCommand(
+    'users',
+    (recipientIds: string[]) =>
       apiRequest<PositionAnswer & { id: string; recipients: number }>(
         `/api/v1/users/students/${encodeURIComponent(studentId)}/ehcp-request`,
         { method: 'PUT', json: recipientIds },
       ),
-    meta: { silentErrors: true },
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['users'] }),
-  });
+    { silentErrors: true },
+  );
 }

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { ApiError, apiRequest } from '../../shared/api/client';
-import type { PositionAnswer } from './api';
+import type { PositionAnswer } from '../../shared/api/types';
 import type { Slot } from './profile-rules';
 
 /** Student files and availability (spec §7 "Student files", users/{id}/availability). */

@@ -32,12 +32,19 @@ export async function downloadFile(path: string, query: Query, fallbackName: str
     throw new ApiError(response.status, detail, body, detailToText(detail) ?? response.statusText);
   }
   const name = filenameFromDisposition(response.headers.get('content-disposition'), fallbackName);
+  saveFile(await response.blob(), name);
+  return name;
+}
+
+/** Hands a downloaded file to the browser as a download named `filename`. */
+export function saveFile(blob: Blob, filename: string): void {
+  const url = URL.createObjectURL(blob);
   const link = document.createElement('a');
-  link.href = URL.createObjectURL(await response.blob());
-  link.download = name;
+  link.href = url;
+  link.download = filename;
   document.body.append(link);
   link.click();
   link.remove();
-  setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
-  return name;
+  // Give the browser a moment to start the download before the URL is released.
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }

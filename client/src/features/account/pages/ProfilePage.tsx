@@ -21,7 +21,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { ApiError, apiRequest } from '../../../shared/api/client';
-import { fieldMessage } from '../../../shared/forms';
+import { fieldMessage } from '../../../shared/forms/field-message';
 import type { CurrentUser } from '../../../shared/current-user';
 import { DATE_FORMAT, formatInZone } from '../../../shared/dates';
 import { notifySuccess } from '../../../shared/notify';

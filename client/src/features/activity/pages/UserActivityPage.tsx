@@ -23,10 +23,11 @@ import { notifyError } from '../../../shared/notify';
 import { formatInZone, viewerTimezone } from '../../../shared/dates';
 import { usePermissions, useSession } from '../../../shared/session';
 import { PRODUCT_NAME } from '../../../shared/ui/BrandMark';
-import { saveFile, useUserName } from '../../users/api';
-import { actionErrorText } from '../../users/components/ConfirmDialog';
+import { useUserName } from '../../users/api';
 import { CustomerSelect } from '../../users/components/CustomerSelect';
 import { END_MISSING, defaultRange, parseActivityReport, rangeProblem, summarise } from '../activity';
+import { saveFile } from '../../../shared/api/download';
+import { actionErrorText } from '../../../shared/ui/action-error';
 
 /** Who is online is not an event: it is asked again this often while the page is open. */
 const ONLINE_REFRESH_MS = 30_000;

@@ -15,11 +15,10 @@ import {
 } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { fieldMessage } from '../../../shared/forms';
+import { fieldMessage } from '../../../shared/forms/field-message';
 import { notifySuccess } from '../../../shared/notify';
 import { PRODUCT_NAME } from '../../../shared/ui/BrandMark';
 import { ScreenSkeleton } from '../../../shared/ui/ScreenSkeleton';
-import { actionErrorText } from '../../users/components/ConfirmDialog';
 import {
   CUSTOM_FIELD_TYPE_LABELS,
   customFieldsKey,
@@ -29,6 +28,7 @@ import {
   type CustomFieldType,
 } from '../api';
 import { changed, definitionErrors, draftsOf, itemsOf, type FieldDraft } from '../custom-fields';
+import { actionErrorText } from '../../../shared/ui/action-error';
 
 const TYPE_OPTIONS = Object.entries(CUSTOM_FIELD_TYPE_LABELS).map(([value, label]) => ({ value, label }));
 

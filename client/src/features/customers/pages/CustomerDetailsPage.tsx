@@ -11,37 +11,28 @@ import {
   Text,
   Title,
 } from '@mantine/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { isAdmin, internalMay } from '../../../app/access';
-import { notifyError } from '../../../shared/notify';
 import { usePermissions } from '../../../shared/session';
 import { PRODUCT_NAME } from '../../../shared/ui/BrandMark';
-import { customersApi } from '../api';
+import { customerUsers, customerUsersKey, customers } from '../api';
 import { NameModal } from './NameModal';
 
 /** One customer and its users (routes customers/details/:id and customers/:id). */
 export function CustomerDetailsPage() {
   const { id = '' } = useParams();
   const permissions = usePermissions();
-  const client = useQueryClient();
   const mayEdit = internalMay(permissions, 'CAN_EDIT_CUSTOMERS');
   const [renaming, setRenaming] = useState(false);
-  const customer = useQuery({ queryKey: ['customers', 'one', id], queryFn: () => customersApi.get(id) });
+  const customer = customers.useOne(id, { silentErrors: false });
   const users = useQuery({
-    queryKey: ['users', 'customer', id],
-    queryFn: () => customersApi.users(id),
+    queryKey: customerUsersKey(id),
+    queryFn: () => customerUsers(id),
     enabled: customer.isSuccess,
   });
-  const rename = useMutation({
-    mutationFn: (name: string) => customersApi.rename(id, name),
-    onSuccess: () => {
-      setRenaming(false);
-      void client.invalidateQueries({ queryKey: ['customers'] });
-    },
-    onError: (e) => notifyError(e),
-  });
+  const rename = customers.useCommand((name: string) => customers.update(id, { name }));
 
   if (customer.isPending) return <Skeleton height={120} />;
   if (customer.isError)
@@ -122,7 +113,7 @@ export function CustomerDetailsPage() {
         initial={customer.data.name}
         pending={rename.isPending}
         onClose={() => setRenaming(false)}
-        onSave={(name) => rename.mutate(name)}
+        onSave={(name) => rename.mutate(name, { onSuccess: () => setRenaming(false) })}
       />
     </Stack>
   );

@@ -17,9 +17,9 @@ import { ApiError } from '../../../shared/api/client';
 import { formatInZone, viewerTimezone } from '../../../shared/dates';
 import { usePermissions, useSession } from '../../../shared/session';
 import { PRODUCT_NAME } from '../../../shared/ui/BrandMark';
-import { actionErrorText } from '../../users/components/ConfirmDialog';
-import { useNetwork } from '../api';
+import { networks } from '../api';
 import { ReadOnlyNetworksNote } from './NetworksPage';
+import { actionErrorText } from '../../../shared/ui/action-error';
 
 function Field({ label, children }: { label: string; children: React.ReactNode }) {
   return (
@@ -35,7 +35,7 @@ function Field({ label, children }: { label: string; children: React.ReactNode }
 /** networks/details/:id (spec §2): one network. */
 export function NetworkDetailsPage() {
   const { id = '' } = useParams();
-  const query = useNetwork(id);
+  const query = networks.useOne(id);
   const mayModify = canModifyNetwork(usePermissions());
   const timezone = viewerTimezone(useSession((s) => s.user));
   const network = query.data;

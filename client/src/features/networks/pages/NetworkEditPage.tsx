@@ -15,21 +15,20 @@ import { useMemo, useState, type FormEvent } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { canModifyNetwork } from '../../../app/access';
 import { ApiError } from '../../../shared/api/client';
-import { fieldMessage } from '../../../shared/forms';
+import { fieldMessage } from '../../../shared/forms/field-message';
 import { notifySuccess } from '../../../shared/notify';
 import { usePermissions } from '../../../shared/session';
 import { PRODUCT_NAME } from '../../../shared/ui/BrandMark';
-import { fieldErrorsOf } from '../../users/api';
-import { actionErrorText } from '../../users/components/ConfirmDialog';
 import {
   DEFAULT_NETWORK_COLOUR,
-  networkCommands,
-  useNetwork,
+  networks,
   useNetworkMutation,
   type Network,
   type NetworkInput,
 } from '../api';
 import { ReadOnlyNetworksNote } from './NetworksPage';
+import { fieldErrorsOf } from '../../../shared/api/field-errors';
+import { actionErrorText } from '../../../shared/ui/action-error';
 
 export const NEW_NETWORK = 'new';
 
@@ -56,7 +55,7 @@ function NetworkForm({ network }: { network: Network | null }) {
   });
   const [local, setLocal] = useState<Record<string, string>>({});
   const save = useNetworkMutation((body: NetworkInput) =>
-    network ? networkCommands.update(network.id, body) : networkCommands.create(body),
+    network ? networks.update(network.id, body) : networks.create(body),
   );
   const server = fieldErrorsOf(save.error) ?? {};
   const errorOf = (field: keyof NetworkInput) => local[field] || fieldMessage(server[field]);
@@ -149,7 +148,7 @@ function NetworkForm({ network }: { network: Network | null }) {
 export function NetworkEditPage() {
   const { id = NEW_NETWORK } = useParams();
   const creating = id === NEW_NETWORK;
-  const query = useNetwork(creating ? null : id);
+  const query = networks.useOne(creating ? null : id);
   const mayModify = canModifyNetwork(usePermissions());
   const notFound = query.error instanceof ApiError && query.error.status === 404;
   const title = creating ? 'New network' : `Edit ${query.data?.name ?? 'network'}`;

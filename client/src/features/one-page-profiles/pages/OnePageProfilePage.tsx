@@ -16,13 +16,12 @@ import {
   Textarea,
   Title,
 } from '@mantine/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
-import { ApiError } from '../../../shared/api/client';
-import { notifyError, notifySuccess } from '../../../shared/notify';
+import { fieldErrorsOf } from '../../../shared/api/field-errors';
+import { fieldMessage } from '../../../shared/forms/field-message';
 import { PRODUCT_NAME } from '../../../shared/ui/BrandMark';
-import { onePageProfilesApi, type OnePageProfile, type OnePageProfileChanges } from '../api';
+import { onePageProfiles, type OnePageProfile, type OnePageProfileChanges } from '../api';
 import { PROGRESS_HEIGHT } from './OnePageProfilesPage';
 
 const TEXT_FIELDS: { key: keyof OnePageProfileChanges; label: string }[] = [
@@ -37,10 +36,7 @@ const TEXT_FIELDS: { key: keyof OnePageProfileChanges; label: string }[] = [
 /** One student's one-page profile, viewed and edited in place (route one-page-profiles/:id/details). */
 export function OnePageProfilePage() {
   const { id = '' } = useParams();
-  const profile = useQuery({
-    queryKey: ['one-page-profiles', 'one', id],
-    queryFn: () => onePageProfilesApi.get(id),
-  });
+  const profile = onePageProfiles.useOne(id, { silentErrors: false });
   if (profile.isPending) return <Skeleton height={300} />;
   if (profile.isError)
     return (
@@ -54,7 +50,6 @@ export function OnePageProfilePage() {
 }
 
 function ProfileForm({ profile }: { profile: OnePageProfile }) {
-  const client = useQueryClient();
   const [draft, setDraft] = useState<OnePageProfileChanges>({});
   const [errors, setErrors] = useState<Record<string, string>>({});
   useEffect(() => setDraft({}), [profile.updated_at]);
@@ -62,25 +57,18 @@ function ProfileForm({ profile }: { profile: OnePageProfile }) {
     (key in draft ? draft[key] : profile[key]) as OnePageProfile[K];
   const set = <K extends keyof OnePageProfileChanges>(key: K, v: OnePageProfileChanges[K]) =>
     setDraft((d) => ({ ...d, [key]: v }));
-  const save = useMutation({
-    mutationFn: () => onePageProfilesApi.update(profile.id, draft),
-    onSuccess: () => {
-      setErrors({});
-      notifySuccess('Profile saved');
-      return client.invalidateQueries({ queryKey: ['one-page-profiles'] });
-    },
-    onError: (error) => {
-      if (error instanceof ApiError && error.status === 422) {
-        const body = error.body as { errors?: { field: string; message: string }[] };
-        setErrors(
-          Object.fromEntries(
-            (body.errors ?? []).map((e) => [e.field, e.message.charAt(0).toUpperCase() + e.message.slice(1)]),
-          ),
-        );
-      }
-      notifyError(error);
-    },
+  const save = onePageProfiles.useCommand(() => onePageProfiles.update(profile.id, draft), {
+    success: 'Profile saved',
   });
+  const submit = () =>
+    save.mutate(undefined, {
+      onSuccess: () => setErrors({}),
+      onError: (error) => {
+        const fields = fieldErrorsOf(error);
+        if (fields)
+          setErrors(Object.fromEntries(Object.entries(fields).map(([k, m]) => [k, fieldMessage(m) ?? m])));
+      },
+    });
   const dirty = Object.keys(draft).length > 0;
   const progress = value('progress');
 
@@ -95,7 +83,7 @@ function ProfileForm({ profile }: { profile: OnePageProfile }) {
           <Title order={1}>{profile.user.full_name}</Title>
           <Text c="dimmed">One-page profile</Text>
         </div>
-        <Button onClick={() => save.mutate()} disabled={!dirty} loading={save.isPending}>
+        <Button onClick={submit} disabled={!dirty} loading={save.isPending}>
           Save changes
         </Button>
       </Group>

@@ -2,20 +2,20 @@ import { Alert, Anchor, Button, Group, Paper, Skeleton, Stack, Text, TextInput, 
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { ApiError } from '../../../shared/api/client';
-import { fieldMessage } from '../../../shared/forms';
+import { fieldMessage } from '../../../shared/forms/field-message';
 import { notifySuccess } from '../../../shared/notify';
 import { PRODUCT_NAME } from '../../../shared/ui/BrandMark';
-import { fieldErrorsOf } from '../../users/api';
-import { actionErrorText, ConfirmDialog } from '../../users/components/ConfirmDialog';
 import {
-  templateCommands,
+  templates,
   useAssignablePermissions,
-  useTemplate,
   useTemplateMutation,
   type AssignablePermissions,
   type PermissionTemplate,
 } from '../api';
 import { PermissionChecklist } from '../PermissionChecklist';
+import { fieldErrorsOf } from '../../../shared/api/field-errors';
+import { actionErrorText } from '../../../shared/ui/action-error';
+import { ConfirmDialog } from '../../../shared/ui/ConfirmDialog';
 
 /** The path segment that opens an empty form (`permission-templates/new`). */
 export const NEW_TEMPLATE = 'new';
@@ -36,10 +36,10 @@ function TemplateForm({
   const save = useTemplateMutation(() => {
     const permissions = assignable.items.map((p) => p.name).filter((p) => chosen.has(p));
     return template
-      ? templateCommands.update(template.id, { name: name.trim(), permissions })
-      : templateCommands.create({ name: name.trim(), permissions });
+      ? templates.update(template.id, { name: name.trim(), permissions })
+      : templates.create({ name: name.trim(), permissions });
   });
-  const remove = useTemplateMutation(() => templateCommands.remove(template!.id));
+  const remove = useTemplateMutation(() => templates.remove(template!.id));
 
   const errors = fieldErrorsOf(save.error);
   const conflict = save.error instanceof ApiError && save.error.status === 409 ? save.error : null;
@@ -160,7 +160,7 @@ function TemplateForm({
 export function PermissionTemplatePage() {
   const { id = NEW_TEMPLATE } = useParams();
   const creating = id === NEW_TEMPLATE;
-  const template = useTemplate(creating ? null : id);
+  const template = templates.useOne(creating ? null : id);
   const assignable = useAssignablePermissions();
   const title = creating ? 'New permission template' : (template.data?.name ?? 'Permission template');
   const error = template.error ?? assignable.error;

@@ -24,7 +24,6 @@ import { clampPage, DEFAULT_PER_PAGE } from '../../../shared/pagination';
 import { PRODUCT_NAME } from '../../../shared/ui/BrandMark';
 import { PaginationBar } from '../../../shared/ui/PaginationBar';
 import type { UserView } from '../../users/api';
-import { actionErrorText } from '../../users/components/ConfirmDialog';
 import {
   KIND_TITLES,
   useAssignPermission,
@@ -33,6 +32,7 @@ import {
   type PermissionInfo,
   type PermissionKind,
 } from '../api';
+import { actionErrorText } from '../../../shared/ui/action-error';
 
 const SEARCH_DEBOUNCE_MS = 300;
 const KINDS: PermissionKind[] = ['view', 'action', 'internal'];

@@ -17,9 +17,10 @@ import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { LoadFailedAlert } from './LoadFailedAlert';
 import { notifySuccess } from '../../../shared/notify';
-import { fieldErrorsOf, type UserView } from '../../users/api';
-import { actionErrorText } from '../../users/components/ConfirmDialog';
+import type { UserView } from '../../users/api';
 import { useCustomerStudents, useLinkedStudents, useSetLinkedStudents, type SimpleUser } from '../api';
+import { fieldErrorsOf } from '../../../shared/api/field-errors';
+import { actionErrorText } from '../../../shared/ui/action-error';
 
 /** Who the students are to this partner user, in words for the card's description. */
 function roleWords(user: UserView): string {

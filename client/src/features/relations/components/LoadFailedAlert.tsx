@@ -1,5 +1,5 @@
 import { Alert, Button, Group } from '@mantine/core';
-import { actionErrorText } from '../../users/components/ConfirmDialog';
+import { actionErrorText } from '../../../shared/ui/action-error';
 
 /** A read that failed: what could not be loaded, why (the server's words), and a way to try again. */
 export function LoadFailedAlert({

@@ -5,7 +5,8 @@ import { useNavigate, useParams } from 'react-router-dom';
 import { apiRequest } from '../../../shared/api/client';
 import { LoadFailedAlert } from '../components/LoadFailedAlert';
 import { PRODUCT_NAME } from '../../../shared/ui/BrandMark';
-import type { CustomerRole, UserPage } from '../../users/api';
+import type { Page } from '../../../shared/api/types';
+import type { CustomerRole, UserView } from '../../users/api';
 import { LinkedStudentsCard } from '../components/LinkedStudentsCard';
 
 const TABS: { value: string; role: CustomerRole; label: string; empty: string }[] = [
@@ -27,7 +28,7 @@ export function RelationshipsPage() {
   const users = useQuery({
     queryKey: ['users', 'relations', 'customer-users'],
     queryFn: ({ signal }) =>
-      apiRequest<UserPage>('/api/v1/users/customers', { signal, query: { page: 1, size: 500 } }),
+      apiRequest<Page<UserView>>('/api/v1/users/customers', { signal, query: { page: 1, size: 500 } }),
     meta: { silentErrors: true },
   });
   const ofTab = (users.data?.items ?? []).filter((u) => u.customer_profile?.type === tab.role);

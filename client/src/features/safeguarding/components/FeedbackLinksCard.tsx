@@ -10,10 +10,9 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { notifications } from '@mantine/notifications';
+import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { notifyError } from '../../../shared/notify';
+import { useAreaCommand } from '../../../shared/api/resource';
 import { formatInZone } from '../../../shared/dates';
 import type { IncidentStatus } from '../api';
 import { feedbackApi, type FeedbackLinkStatus } from '../feedback-api';
@@ -42,37 +41,27 @@ export function FeedbackLinksCard({
   status: IncidentStatus;
   timezone: string;
 }) {
-  const client = useQueryClient();
   const key = [SAFEGUARDING_KEY, 'feedback-links', incidentId];
   const links = useQuery({ queryKey: key, queryFn: () => feedbackApi.list(incidentId) });
   const [email, setEmail] = useState('');
   const [hours, setHours] = useState<number>(DEFAULT_HOURS);
   const [error, setError] = useState<string | null>(null);
-  const refresh = () => client.invalidateQueries({ queryKey: [SAFEGUARDING_KEY] });
-  const issue = useMutation({
-    mutationFn: () => feedbackApi.issue(incidentId, email.trim(), hours),
-    onSuccess: () => {
-      notifications.show({ color: 'teal', message: `Feedback link sent to ${email.trim()}` });
-      setEmail('');
-      return refresh();
-    },
-    onError: (e) => notifyError(e),
+  const issue = useAreaCommand(SAFEGUARDING_KEY, (to: string) => feedbackApi.issue(incidentId, to, hours), {
+    success: (_, to) => `Feedback link sent to ${to}`,
+    also: () => setEmail(''),
   });
-  const revoke = useMutation({
-    mutationFn: (linkId: string) => feedbackApi.revoke(incidentId, linkId),
-    onSuccess: () => {
-      notifications.show({ color: 'teal', message: 'Link revoked' });
-      return refresh();
-    },
-    onError: (e) => notifyError(e),
-  });
+  const revoke = useAreaCommand(
+    SAFEGUARDING_KEY,
+    (linkId: string) => feedbackApi.revoke(incidentId, linkId),
+    { success: 'Link revoked' },
+  );
   const mayIssue = ISSUE_FROM.includes(status);
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email.trim()))
       return setError("Enter the partner's e-mail address");
     setError(null);
-    issue.mutate();
+    issue.mutate(email.trim());
   };
 
   return (

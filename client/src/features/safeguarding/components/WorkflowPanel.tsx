@@ -5,7 +5,8 @@ import { useState } from 'react';
 import { useSession } from '../../../shared/session';
 import { ALLOWED_FROM, RISK_LEVELS, safeguardingApi, type IncidentDetails, type RiskLevel } from '../api';
 import { useSafeguardingCommand } from '../hooks';
-import { StepModal } from './StepModal';
+import { StepModal } from '../../../shared/ui/StepModal';
+import { TextStepModal } from '../../../shared/ui/TextStepModal';
 
 type Step = 'action' | 'informPartner' | 'partnerFeedback' | 'close' | 'reopen' | 'risk' | null;
 
@@ -198,75 +199,49 @@ export function WorkflowPanel({ incident, isLead }: { incident: IncidentDetails;
         />
       </StepModal>
 
-      <StepModal
+      <TextStepModal
         title="The school's feedback"
         opened={step === 'partnerFeedback'}
         onClose={() => setStep(null)}
         submitLabel="Save feedback"
         pending={command.isPending}
-        onSubmit={() => run('partner-feedback', { feedback: text.trim() }, [text, 'Write the feedback'])}
-      >
-        <Textarea
-          label="Feedback"
-          withAsterisk
-          autosize
-          minRows={4}
-          value={text}
-          onChange={(e) => setText(e.currentTarget.value)}
-          error={error ?? undefined}
-          data-autofocus
-        />
-      </StepModal>
+        label="Feedback"
+        requiredMessage="Write the feedback"
+        minRows={4}
+        onSubmit={(feedback) => run('partner-feedback', { feedback })}
+      />
 
-      <StepModal
+      <TextStepModal
         title="Close incident"
         opened={step === 'close'}
         onClose={() => setStep(null)}
         submitLabel="Close incident"
         pending={command.isPending}
-        onSubmit={() => run('close', { outcome: text.trim() }, [text, 'Record the outcome'])}
-      >
-        <Textarea
-          label="Outcome"
-          withAsterisk
-          autosize
-          minRows={3}
-          value={text}
-          onChange={(e) => setText(e.currentTarget.value)}
-          error={error ?? undefined}
-          data-autofocus
-        />
-      </StepModal>
+        label="Outcome"
+        requiredMessage="Record the outcome"
+        onSubmit={(outcome) => run('close', { outcome })}
+      />
 
-      <StepModal
+      <TextStepModal
         title="Reopen incident"
         opened={step === 'reopen'}
         onClose={() => setStep(null)}
         submitLabel="Reopen"
         pending={command.isPending}
-        onSubmit={() => run('reopen', { reason: text.trim() }, [text, 'Say why it is reopened'])}
-      >
-        <Textarea
-          label="Reason"
-          withAsterisk
-          autosize
-          minRows={3}
-          value={text}
-          onChange={(e) => setText(e.currentTarget.value)}
-          error={error ?? undefined}
-          data-autofocus
-        />
-      </StepModal>
+        label="Reason"
+        requiredMessage="Say why it is reopened"
+        onSubmit={(reason) => run('reopen', { reason })}
+      />
 
-      <StepModal
+      <TextStepModal
         title="Change risk level"
         opened={step === 'risk'}
         onClose={() => setStep(null)}
         submitLabel="Change risk"
         pending={command.isPending}
-        onSubmit={() =>
-          run('risk', { risk_level: risk, reason: text.trim() }, [text, 'A reason is required'])
-        }
+        label="Reason"
+        requiredMessage="A reason is required"
+        onSubmit={(reason) => run('risk', { risk_level: risk, reason })}
       >
         <Select
           label="Risk level"
@@ -276,16 +251,7 @@ export function WorkflowPanel({ incident, isLead }: { incident: IncidentDetails;
           onChange={(v) => v && setRisk(v)}
           allowDeselect={false}
         />
-        <Textarea
-          label="Reason"
-          withAsterisk
-          autosize
-          minRows={3}
-          value={text}
-          onChange={(e) => setText(e.currentTarget.value)}
-          error={error ?? undefined}
-        />
-      </StepModal>
+      </TextStepModal>
     </Card>
   );
 }

@@ -18,7 +18,7 @@ import { isAdmin } from '../../../app/access';
 import { usePermissions } from '../../../shared/session';
 import { PRODUCT_NAME } from '../../../shared/ui/BrandMark';
 import { safeguardingApi, type IncidentType } from '../api';
-import { StepModal } from '../components/StepModal';
+import { StepModal } from '../../../shared/ui/StepModal';
 import { useIncidentTypes, useSafeguardingCommand } from '../hooks';
 
 /** Incident types with guidance for reporters (route safeguarding-incident-types). Retiring keeps history. */

@@ -7,7 +7,7 @@ import { formatInZone, wallClockToIso } from '../../../shared/dates';
 import { notifySuccess } from '../../../shared/notify';
 import { usePermissions } from '../../../shared/session';
 import { userCommands, useUserMutation, type UserView } from '../api';
-import { ConfirmDialog } from './ConfirmDialog';
+import { ConfirmDialog } from '../../../shared/ui/ConfirmDialog';
 
 type Action = 'block' | 'unblock' | 'setQuality' | 'unsetQuality' | 'deactivate' | 'activate';
 

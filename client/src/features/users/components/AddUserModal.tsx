@@ -10,16 +10,15 @@ import {
   TextInput,
   Textarea,
 } from '@mantine/core';
-import { useState, type FormEvent } from 'react';
+import { useEffect } from 'react';
 import { ApiError } from '../../../shared/api/client';
 import { notifySuccess } from '../../../shared/notify';
-import { fieldMessage } from '../../../shared/forms';
+import { useServerForm } from '../../../shared/forms/useServerForm';
 import {
   CUSTOMER_ROLE_LABELS,
   LIST_TYPE_TO_USER_TYPE,
   USER_TYPE_OPTIONS,
   createUser,
-  fieldErrorsOf,
   useUserMutation,
   type CreateUserInput,
   type CustomerRole,
@@ -28,6 +27,7 @@ import {
 } from '../api';
 import type { MyUserKind } from '../my-users';
 import { CustomerSelect } from './CustomerSelect';
+import { fieldErrorsOf } from '../../../shared/api/field-errors';
 
 interface AddUserModalProps {
   opened: boolean;
@@ -81,90 +81,78 @@ export function AddUserModal({
   kinds,
   defaultKind,
 }: AddUserModalProps) {
-  const [draft, setDraft] = useState<Draft>(() => empty(defaultType, defaultKind));
-  const [draftFor, setDraftFor] = useState(defaultKind);
-  // Opening from another tab starts from that tab's kind.
-  if (draftFor !== defaultKind) {
-    setDraftFor(defaultKind);
-    setDraft((d) => ({ ...d, kind: defaultKind?.slug ?? d.kind }));
-  }
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [formError, setFormError] = useState<string | null>(null);
   const mutation = useUserMutation(createUser, { silentErrors: true });
+  const partnerMode = kinds !== undefined;
+  const kindOf = (d: Draft) => kinds?.find((k) => k.slug === d.kind);
+  const userTypeOf = (d: Draft) => (partnerMode ? (kindOf(d)?.userType ?? null) : d.user_type);
+  const needsCustomerFor = (type: UserTypeName | null) =>
+    !partnerMode && (type === 'partner' || type === 'student');
 
-  const set = <K extends keyof Draft>(key: K, value: Draft[K]) => {
-    setDraft((d) => ({ ...d, [key]: value }));
-    setErrors(({ [key]: _cleared, ...rest }) => rest);
+  const bodyOf = (d: Draft): CreateUserInput => {
+    const userType = userTypeOf(d)!;
+    const customerType = partnerMode ? (kindOf(d)?.customerType ?? null) : d.customer_type;
+    return {
+      email: d.email.trim(),
+      first_name: d.first_name.trim(),
+      last_name: d.last_name.trim(),
+      user_type: userType,
+      ...(needsCustomerFor(userType) && d.customer_id ? { customer_id: d.customer_id } : {}),
+      ...(userType === 'partner' && customerType ? { customer_type: customerType } : {}),
+      ...(d.timezone.trim() ? { timezone: d.timezone.trim() } : {}),
+      ...(d.password ? { password: d.password } : {}),
+      ...(d.notes.trim() ? { notes: d.notes.trim() } : {}),
+    };
   };
 
+  const form = useServerForm(
+    () => empty(defaultType, defaultKind),
+    (d: Draft) => mutation.mutateAsync(bodyOf(d)),
+    {
+      // Only what the browser can know for sure is checked here; the server decides the rest.
+      validate: (d) => ({
+        first_name: d.first_name.trim() ? undefined : 'first_name should not be empty',
+        last_name: d.last_name.trim() ? undefined : 'last_name should not be empty',
+        email: d.email.trim() ? undefined : 'email should not be empty',
+        user_type: userTypeOf(d) ? undefined : 'user_type must be chosen',
+      }),
+      errorsOf: (error) => {
+        const fields = fieldErrorsOf(error);
+        if (fields && Object.keys(fields).length > 0) return fields;
+        if (error instanceof ApiError && error.status === 409)
+          return { email: error.detailText ?? 'A user with this login already exists' };
+        return undefined;
+      },
+      onSuccess: (created, d) => {
+        notifySuccess(`${d.first_name.trim()} ${d.last_name.trim()} was added.`, 'User added');
+        close();
+        onCreated?.(created.id);
+      },
+    },
+  );
+  const { draft, set, err } = form;
+  // Opening from another tab starts from that tab's kind (only when the tab changes).
+  useEffect(() => {
+    if (defaultKind) form.setDraft((d) => ({ ...d, kind: defaultKind.slug }));
+  }, [defaultKind]);
+
   const close = () => {
-    setDraft(empty(defaultType, defaultKind));
-    setErrors({});
-    setFormError(null);
+    form.reset(empty(defaultType, defaultKind));
     mutation.reset();
     onClose();
   };
 
-  const partnerMode = kinds !== undefined;
-  const kind = kinds?.find((k) => k.slug === draft.kind);
-  const userType = partnerMode ? (kind?.userType ?? null) : draft.user_type;
-  const customerType = partnerMode ? (kind?.customerType ?? null) : draft.customer_type;
-  const needsCustomer = !partnerMode && (userType === 'partner' || userType === 'student');
-
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    setFormError(null);
-    // Only what the browser can know for sure is checked here; the server decides the rest.
-    const local: Record<string, string> = {};
-    if (!draft.first_name.trim()) local.first_name = 'first_name should not be empty';
-    if (!draft.last_name.trim()) local.last_name = 'last_name should not be empty';
-    if (!draft.email.trim()) local.email = 'email should not be empty';
-    if (!userType) local.user_type = 'user_type must be chosen';
-    if (Object.keys(local).length > 0) {
-      setErrors(local);
-      return;
-    }
-    const body: CreateUserInput = {
-      email: draft.email.trim(),
-      first_name: draft.first_name.trim(),
-      last_name: draft.last_name.trim(),
-      user_type: userType!,
-      ...(needsCustomer && draft.customer_id ? { customer_id: draft.customer_id } : {}),
-      ...(userType === 'partner' && customerType ? { customer_type: customerType } : {}),
-      ...(draft.timezone.trim() ? { timezone: draft.timezone.trim() } : {}),
-      ...(draft.password ? { password: draft.password } : {}),
-      ...(draft.notes.trim() ? { notes: draft.notes.trim() } : {}),
-    };
-    mutation.mutate(body, {
-      onSuccess: (created) => {
-        notifySuccess(`${body.first_name} ${body.last_name} was added.`, 'User added');
-        close();
-        onCreated?.(created.id);
-      },
-      onError: (error) => {
-        const fields = fieldErrorsOf(error);
-        if (fields && Object.keys(fields).length > 0) {
-          setErrors(fields);
-          return;
-        }
-        if (error instanceof ApiError && error.status === 409) {
-          setErrors({ email: error.detailText ?? 'A user with this login already exists' });
-          return;
-        }
-        setFormError(
-          error instanceof ApiError
-            ? (error.detailText ?? `The user could not be added (error ${error.status}).`)
-            : 'The user could not be added.',
-        );
-      },
-    });
-  };
-
-  const err = (field: string) => fieldMessage(errors[field]);
+  const userType = userTypeOf(draft);
+  const needsCustomer = needsCustomerFor(userType);
+  const formError =
+    form.failure == null
+      ? null
+      : form.failure instanceof ApiError
+        ? (form.failure.detailText ?? `The user could not be added (error ${form.failure.status}).`)
+        : 'The user could not be added.';
 
   return (
     <Modal opened={opened} onClose={close} title="Add user" size="lg" centered>
-      <form onSubmit={submit} noValidate>
+      <form onSubmit={form.onSubmit} noValidate>
         <Stack gap="sm">
           {formError && (
             <Alert color="red" role="alert" title="Not added">
@@ -265,7 +253,7 @@ export function AddUserModal({
             <Button variant="default" onClick={close}>
               Cancel
             </Button>
-            <Button type="submit" loading={mutation.isPending}>
+            <Button type="submit" loading={form.pending}>
               Add user
             </Button>
           </Group>

@@ -33,7 +33,7 @@ import {
   WEEKDAYS,
   type Slot,
 } from '../profile-rules';
-import { actionErrorText } from './ConfirmDialog';
+import { actionErrorText } from '../../../shared/ui/action-error';
 
 const TYPE = 'default';
 const DAY_OPTIONS = WEEKDAYS.map((label, index) => ({ value: String(index), label }));

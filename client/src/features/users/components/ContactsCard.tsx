@@ -14,17 +14,12 @@ import {
   Tooltip,
 } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
-import { fieldMessage } from '../../../shared/forms';
+import { fieldMessage } from '../../../shared/forms/field-message';
 import { notifySuccess } from '../../../shared/notify';
-import {
-  fieldErrorsOf,
-  userCommands,
-  useUserMutation,
-  type Contact,
-  type ContactInput,
-  type UserView,
-} from '../api';
-import { actionErrorText, ConfirmDialog } from './ConfirmDialog';
+import { userCommands, useUserMutation, type Contact, type ContactInput, type UserView } from '../api';
+import { fieldErrorsOf } from '../../../shared/api/field-errors';
+import { actionErrorText } from '../../../shared/ui/action-error';
+import { ConfirmDialog } from '../../../shared/ui/ConfirmDialog';
 
 const EMPTY: ContactInput = { name: '', email: null, phone: null, relationship: null, notes: null };
 const FIELDS: { key: keyof ContactInput; label: string; required?: boolean }[] = [

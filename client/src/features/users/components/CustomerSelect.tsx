@@ -3,10 +3,7 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { apiRequest } from '../../../shared/api/client';
-
-interface CustomerPage {
-  items: { id: string; name: string }[];
-}
+import type { Page } from '../../../shared/api/types';
 
 interface CustomerSelectProps {
   value: string | null;
@@ -24,7 +21,7 @@ export function CustomerSelect({ value, knownName, onChange, error, required }: 
   const customers = useQuery({
     queryKey: ['customers', 'options', debounced],
     queryFn: ({ signal }) =>
-      apiRequest<CustomerPage>('/api/v1/customers', {
+      apiRequest<Page<{ id: string; name: string }>>('/api/v1/customers', {
         signal,
         query: { page: 1, size: 50, query: debounced || undefined, name: debounced || undefined },
       }),

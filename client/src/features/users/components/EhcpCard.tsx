@@ -24,7 +24,7 @@ import {
   useSetEhcpReminders,
   withReminder,
 } from '../ehcp';
-import { actionErrorText } from './ConfirmDialog';
+import { actionErrorText } from '../../../shared/ui/action-error';
 
 interface Props {
   student: UserView;

@@ -5,7 +5,7 @@ import { usePermissions, useSession } from '../../../shared/session';
 import { isImpersonating, useImpersonation } from '../../impersonation/impersonation';
 import { Icon } from '../../../shared/ui/icons';
 import type { UserView } from '../api';
-import { ConfirmDialog } from './ConfirmDialog';
+import { ConfirmDialog } from '../../../shared/ui/ConfirmDialog';
 
 /** "Sign in as" for users with the impersonation permission, when not impersonating already (spec §4). */
 export function ImpersonateButton({ user }: { user: UserView }) {

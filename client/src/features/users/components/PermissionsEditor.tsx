@@ -2,13 +2,14 @@ import { Alert, Button, Group, Paper, Select, Skeleton, Stack, Title } from '@ma
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { apiRequest } from '../../../shared/api/client';
+import type { Page } from '../../../shared/api/types';
 import { notifySuccess } from '../../../shared/notify';
 import { applyTemplate } from '../../permission-templates/apply-template';
-import { templateKeys, type PermissionTemplatePage } from '../../permission-templates/api';
+import { templates, type PermissionTemplate } from '../../permission-templates/api';
 import { PermissionChecklist, type ChecklistSection } from '../../permission-templates/PermissionChecklist';
 import { KIND_TITLES, usePermissionCatalogue, type PermissionInfo } from '../../permissions/api';
 import { userCommands, useUserMutation, type UserView } from '../api';
-import { actionErrorText } from './ConfirmDialog';
+import { actionErrorText } from '../../../shared/ui/action-error';
 
 /** The sections a user's type can hold, from the server's catalogue (GET /api/v1/permissions). */
 function sectionsFor(user: UserView, catalogue: readonly PermissionInfo[]): ChecklistSection[] {
@@ -24,10 +25,10 @@ function sectionsFor(user: UserView, catalogue: readonly PermissionInfo[]): Chec
 /** Every template (the select offers them all; an organisation has a handful). */
 function useTemplatesForSelect(enabled: boolean) {
   return useQuery({
-    queryKey: [...templateKeys.all, 'select'],
+    queryKey: templates.keys.other('select'),
     enabled,
     queryFn: ({ signal }) =>
-      apiRequest<PermissionTemplatePage>('/api/v1/permission-templates/', {
+      apiRequest<Page<PermissionTemplate>>('/api/v1/permission-templates/', {
         signal,
         query: { page: 1, size: 500 },
       }),

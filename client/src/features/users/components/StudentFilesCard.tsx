@@ -28,7 +28,8 @@ import {
   type StudentFileType,
 } from '../profile-api';
 import { ALLOWED_FILE_TYPES, formatBytes, uploadProblem } from '../profile-rules';
-import { actionErrorText, ConfirmDialog } from './ConfirmDialog';
+import { actionErrorText } from '../../../shared/ui/action-error';
+import { ConfirmDialog } from '../../../shared/ui/ConfirmDialog';
 
 /**
  * A student's files (spec §3 student_profile.files, §7 "Student files"): the list with the latest EHCP

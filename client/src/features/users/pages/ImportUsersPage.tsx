@@ -20,8 +20,7 @@ import type { ImportProgress } from '@portal/projections/live-contract';
 import { onImportProgress } from '../../../shared/live/live-connection';
 import { PRODUCT_NAME } from '../../../shared/ui/BrandMark';
 import { Icon } from '../../../shared/ui/icons';
-import { generatePasswords, importUsers, saveFile, userKeys, type ImportAnswer, type ListType } from '../api';
-import { actionErrorText } from '../components/ConfirmDialog';
+import { generatePasswords, importUsers, userKeys, type ImportAnswer, type ListType } from '../api';
 import {
   fileProblem,
   importColumnsFor,
@@ -30,6 +29,8 @@ import {
   rowErrorsOf,
   templateCsv,
 } from '../user-import';
+import { saveFile } from '../../../shared/api/download';
+import { actionErrorText } from '../../../shared/ui/action-error';
 
 const LIST_TYPES: ListType[] = ['students', 'teachers', 'partners', 'admins'];
 const TITLES: Record<ListType, string> = {

@@ -21,8 +21,8 @@ import { usePermissions } from '../../../shared/session';
 import { PRODUCT_NAME } from '../../../shared/ui/BrandMark';
 import { Icon } from '../../../shared/ui/icons';
 import { userKeys } from '../api';
-import { actionErrorText } from '../components/ConfirmDialog';
 import { addableKinds, kindBySlug, type MyUserKind } from '../my-users';
+import { actionErrorText } from '../../../shared/ui/action-error';
 
 interface ImportAnswer {
   imported: number;

@@ -22,7 +22,7 @@ import { Icon } from '../../../shared/ui/icons';
 import { ScreenSkeleton } from '../../../shared/ui/ScreenSkeleton';
 import { useAccountState, useAuditHistory, useUser, useUserName, type AuditEntry } from '../api';
 import { describeEvent } from '../audit-text';
-import { actionErrorText } from '../components/ConfirmDialog';
+import { actionErrorText } from '../../../shared/ui/action-error';
 
 function Person({ id, fallback }: { id: string | null; fallback: string }) {
   const name = useUserName(id);

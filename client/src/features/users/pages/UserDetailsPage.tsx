@@ -36,13 +36,13 @@ import { LinkedPartnersCard } from '../../relations/components/LinkedPartnersCar
 import { LinkedStudentsCard } from '../../relations/components/LinkedStudentsCard';
 import { AccountActions } from '../components/AccountActions';
 import { AvailabilityCard } from '../components/AvailabilityCard';
-import { actionErrorText } from '../components/ConfirmDialog';
 import { ContactsCard } from '../components/ContactsCard';
 import { EhcpCard } from '../components/EhcpCard';
 import { ImpersonateButton } from '../components/ImpersonateButton';
 import { PermissionsEditor } from '../components/PermissionsEditor';
 import { StatusBadges } from '../components/StatusBadges';
 import { StudentFilesCard } from '../components/StudentFilesCard';
+import { actionErrorText } from '../../../shared/ui/action-error';
 
 // The report form (and its date picker) loads only when someone opens it.
 const ReportIncidentModal = lazy(() =>

@@ -13,11 +13,11 @@ import {
   Textarea,
   Title,
 } from '@mantine/core';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { isAdmin } from '../../../app/access';
 import { ApiError } from '../../../shared/api/client';
-import { fieldMessage } from '../../../shared/forms';
+import { useServerForm } from '../../../shared/forms/useServerForm';
 import { notifySuccess } from '../../../shared/notify';
 import { usePermissions, useSession } from '../../../shared/session';
 import { PRODUCT_NAME } from '../../../shared/ui/BrandMark';
@@ -25,7 +25,6 @@ import { Icon } from '../../../shared/ui/icons';
 import { ScreenSkeleton } from '../../../shared/ui/ScreenSkeleton';
 import {
   CUSTOMER_ROLE_LABELS,
-  fieldErrorsOf,
   userCommands,
   useUser,
   useUserMutation,
@@ -36,9 +35,10 @@ import {
 import { useCustomFields, type CustomField } from '../../custom-fields/api';
 import { CustomFieldInputs } from '../../custom-fields/CustomFieldValues';
 import { changedValues, valueFromInput } from '../../custom-fields/custom-fields';
-import { actionErrorText } from '../components/ConfirmDialog';
 import { CustomerSelect } from '../components/CustomerSelect';
 import { areaPaths, mayActOn, viewerIsParent, type UsersArea } from '../my-users';
+import { fieldErrorsOf } from '../../../shared/api/field-errors';
+import { actionErrorText } from '../../../shared/ui/action-error';
 
 const ROLE_OPTIONS = Object.entries(CUSTOMER_ROLE_LABELS).map(([value, label]) => ({ value, label }));
 
@@ -101,53 +101,48 @@ function EditForm({
   const canEdit = mayActOn(permissions, 'edit', user);
   const canPassword = mayActOn(permissions, 'password', user);
   const detailsPath = areaPaths.details(area, user.id);
-  const [initial] = useState(() => draftOf(user));
-  const [draft, setDraft] = useState(initial);
   const [custom, setCustom] = useState<Record<string, string>>(() =>
     Object.fromEntries(Object.entries(user.custom_fields ?? {}).map(([id, v]) => [id, String(v)])),
   );
-  const [errors, setErrors] = useState<Record<string, string>>({});
   const save = useUserMutation((body: UpdateUserInput) => userCommands.update(user.id, body), {
     silentErrors: true,
   });
-  const set = <K extends keyof Draft>(key: K, value: Draft[K]) => {
-    setDraft((d) => ({ ...d, [key]: value }));
-    setErrors(({ [key]: _cleared, ...rest }) => rest);
-  };
+  const form = useServerForm(
+    () => draftOf(user),
+    () => save.mutateAsync(changes),
+    {
+      validate: (d) =>
+        canEdit
+          ? {
+              first_name: d.first_name.trim() ? undefined : 'first_name should not be empty',
+              last_name: d.last_name.trim() ? undefined : 'last_name should not be empty',
+              email: d.email.trim() ? undefined : 'email should not be empty',
+            }
+          : {},
+      errorsOf: (error) => customFieldErrorOf(error) ?? fieldErrorsOf(error),
+      onSuccess: () => {
+        notifySuccess('Changes saved.');
+        void navigate(detailsPath);
+      },
+    },
+  );
+  const { draft, set, err } = form;
   const customChanges = changedValues(
     user.custom_fields ?? {},
     Object.fromEntries(customFields.map((f) => [f.id, valueFromInput(f.type, custom[f.id] ?? '')])),
   );
   const changes: UpdateUserInput = {
-    ...changesOf(initial, draft),
+    ...changesOf(form.initial, form.draft),
     ...(Object.keys(customChanges).length ? { custom_fields: customChanges } : {}),
   };
   const changed = Object.keys(changes).length > 0;
-  const err = (field: string) => fieldMessage(errors[field]);
-
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const local: Record<string, string> = {};
-    if (canEdit && !draft.first_name.trim()) local.first_name = 'first_name should not be empty';
-    if (canEdit && !draft.last_name.trim()) local.last_name = 'last_name should not be empty';
-    if (canEdit && !draft.email.trim()) local.email = 'email should not be empty';
-    if (Object.keys(local).length) return setErrors(local);
-    save.mutate(changes, {
-      onSuccess: () => {
-        notifySuccess('Changes saved.');
-        void navigate(detailsPath);
-      },
-      onError: (error) => setErrors(customFieldErrorOf(error) ?? fieldErrorsOf(error) ?? {}),
-    });
-  };
-
   return (
     <Paper withBorder radius="md" p="lg" maw={760}>
-      <form onSubmit={submit} noValidate>
+      <form onSubmit={form.onSubmit} noValidate>
         <Stack gap="sm">
-          {save.error != null && !fieldErrorsOf(save.error) && !customFieldErrorOf(save.error) && (
+          {form.failure != null && (
             <Alert color="red" role="alert" title="Not saved">
-              {actionErrorText(save.error)}
+              {actionErrorText(form.failure)}
             </Alert>
           )}
           {canEdit && (
@@ -232,10 +227,10 @@ function EditForm({
             <CustomFieldInputs
               fields={customFields}
               values={custom}
-              errors={errors}
+              errors={form.errors}
               onChange={(id, text) => {
                 setCustom((c) => ({ ...c, [id]: text }));
-                setErrors(({ [`custom_fields.${id}`]: _cleared, ...rest }) => rest);
+                form.clearError(`custom_fields.${id}`);
               }}
             />
           )}
@@ -243,7 +238,7 @@ function EditForm({
             <Button variant="default" component={Link} to={detailsPath}>
               Cancel
             </Button>
-            <Button type="submit" disabled={!changed} loading={save.isPending}>
+            <Button type="submit" disabled={!changed} loading={form.pending}>
               Save changes
             </Button>
           </Group>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { capitalise, fieldMessage } from './forms';
+import { capitalise, fieldMessage } from './field-message';
 
 describe('field messages (spec §5)', () => {
   it('capitalises the first letter', () => {

@@ -1,6 +1,6 @@
 import { Alert, Button, Group, Modal, Stack, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
-import { ApiError } from '../../../shared/api/client';
+import { actionErrorText } from './action-error';
 
 interface ConfirmDialogProps {
   opened: boolean;
@@ -15,15 +15,6 @@ interface ConfirmDialogProps {
   confirmDisabled?: boolean;
   onConfirm: () => void;
   onClose: () => void;
-}
-
-/** The server's answer in words for a failed action (its `detail` when it sent one). */
-export function actionErrorText(error: unknown): string {
-  if (error instanceof ApiError) {
-    if (error.isNetworkError) return 'The portal could not be reached. Check your connection and try again.';
-    return error.detailText ?? `The action failed (error ${error.status}).`;
-  }
-  return error instanceof Error ? error.message : 'The action failed.';
 }
 
 /** A confirmation step for an account action; a failure stays in the dialog, in words, until retried. */

@@ -1,0 +1,197 @@
+import 'mantine-datatable/styles.css';
+import {
+  Alert,
+  Anchor,
+  Button,
+  Group,
+  Paper,
+  Skeleton,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+  type MantineSpacing,
+} from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import type { UseQueryResult } from '@tanstack/react-query';
+import { DataTable, type DataTableColumn } from 'mantine-datatable';
+import { useEffect, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { Link, useNavigate } from 'react-router-dom';
+import type { Query } from '../api/client';
+import type { ListParams } from '../api/resource';
+import type { Page } from '../api/types';
+import { clampPage, DEFAULT_PER_PAGE } from '../pagination';
+import { actionErrorText } from './action-error';
+import { PRODUCT_NAME } from './BrandMark';
+import { PaginationBar } from './PaginationBar';
+import { emptyMessage, filtersKey, opensRow, type EmptyText } from './resource-list';
+
+export interface ResourceListPageProps<T, Filters extends Query = Query> {
+  /** The page's h1 and document title. */
+  title: string;
+  /** A small overline above the title (the menu section). */
+  eyebrow?: string;
+  description?: ReactNode;
+  /** Buttons at the top right ("New network"). */
+  action?: ReactNode;
+  /** Shown between the header and the list (a read-only note). */
+  notice?: ReactNode;
+  /** The list's name in plural, lower case: "networks" (loading label, error title, pagination label). */
+  noun: string;
+  /** The table's accessible name; defaults to the title. */
+  tableLabel?: string;
+  /** A search box (debounced 300 ms, back to page 1); omit for lists without search. */
+  search?: { label: string; placeholder?: string };
+  /** Tabs, selects…: shown above the table. Changing `filters` sends the list back to page 1. */
+  toolbar?: ReactNode;
+  filters?: Filters;
+  /** The resource's list hook, e.g. `networks.useList`. */
+  useList: (params: ListParams<Filters>) => UseQueryResult<Page<T>, Error>;
+  columns: DataTableColumn<T>[];
+  /** The page a row opens (click, or Enter / Space on the focused row). */
+  rowHref?: (row: T) => string;
+  /** The row's accessible name (what a screen reader says on focus). */
+  rowLabel?: (row: T) => string;
+  rowClassName?: (row: T) => string | undefined;
+  rowAttributes?: (row: T) => Record<string, unknown>;
+  empty: EmptyText<ReactNode>;
+  /** Rows per page to start with (default 10, spec §9). */
+  perPage?: number;
+  /** Extra content below the list (modals). */
+  children?: ReactNode;
+  gap?: MantineSpacing;
+}
+
+/**
+ * The list screen every area uses (ADR 0043): header, optional search and filters, an error alert with
+ * Retry, a skeleton on the first load, the empty text, a `mantine-datatable` table whose rows open their
+ * page, and our `PaginationBar` (spec §5, §9: 10 per page, back to page 1 when the search or a filter
+ * changes or the total shrinks below the page).
+ */
+export function ResourceListPage<T, Filters extends Query = Query>(props: ResourceListPageProps<T, Filters>) {
+  const { title, noun, search: searchBox, filters, useList, rowHref, rowLabel, rowAttributes } = props;
+  const navigate = useNavigate();
+  const [searchInput, setSearchInput] = useState('');
+  const [debounced] = useDebouncedValue(searchInput, 300);
+  const search = debounced.trim();
+  const [page, setPage] = useState(1);
+  const [perPage, setPerPage] = useState(props.perPage ?? DEFAULT_PER_PAGE);
+  const query = useList({ ...(filters as Filters), page, size: perPage, ...(searchBox && { search }) });
+  const total = query.data?.total ?? 0;
+  const resetKey = `${search}\n${filtersKey(filters)}`;
+
+  useEffect(() => setPage(1), [resetKey]);
+  useEffect(() => {
+    if (query.data && !query.isPlaceholderData) {
+      const next = clampPage(page, query.data.total, perPage);
+      if (next !== page) setPage(next);
+    }
+  }, [query.data, query.isPlaceholderData, page, perPage]);
+
+  const open = rowHref ? (row: T) => void navigate(rowHref(row)) : undefined;
+  const empty = emptyMessage(props.empty, search);
+
+  return (
+    <Stack gap={props.gap ?? 'md'}>
+      <title>{`${title} · ${PRODUCT_NAME}`}</title>
+      <Group justify="space-between" align="flex-end">
+        <div>
+          {props.eyebrow && (
+            <Text size="xs" fw={700} tt="uppercase" c="dimmed" lts={0.6}>
+              {props.eyebrow}
+            </Text>
+          )}
+          <Title order={1} fz="h2">
+            {title}
+          </Title>
+          {props.description && (
+            <Text c="dimmed" mt={4} maw={760}>
+              {props.description}
+            </Text>
+          )}
+        </div>
+        {props.action && <Group>{props.action}</Group>}
+      </Group>
+      {props.notice}
+      <Paper withBorder radius="md" p="md">
+        <Stack gap="sm" mb="sm">
+          {searchBox && (
+            <TextInput
+              label={searchBox.label}
+              placeholder={searchBox.placeholder}
+              type="search"
+              value={searchInput}
+              onChange={(e) => setSearchInput(e.currentTarget.value)}
+              w={{ base: '100%', sm: 320 }}
+            />
+          )}
+          {props.toolbar}
+        </Stack>
+        {query.isError ? (
+          <Alert color="red" role="alert" title={`The ${noun} could not be loaded`}>
+            <Stack gap="xs" align="flex-start">
+              <Text size="sm">{actionErrorText(query.error)}</Text>
+              <Button size="xs" variant="light" color="red" onClick={() => void query.refetch()}>
+                Retry
+              </Button>
+            </Stack>
+          </Alert>
+        ) : query.isPending ? (
+          <Stack gap={8} aria-busy="true" aria-label={`Loading ${noun}`} py="xs">
+            {Array.from({ length: 5 }, (_, i) => (
+              <Skeleton key={i} height={28} radius="sm" />
+            ))}
+          </Stack>
+        ) : (
+          <DataTable<T>
+            aria-label={props.tableLabel ?? title}
+            minHeight={total === 0 ? 160 : 100}
+            withTableBorder={false}
+            highlightOnHover
+            verticalAlign="center"
+            records={query.data?.items ?? []}
+            fetching={query.isPlaceholderData}
+            {...(typeof empty === 'string' ? { noRecordsText: empty } : { emptyState: empty })}
+            columns={props.columns}
+            onRowClick={open ? ({ record }) => open(record) : undefined}
+            rowClassName={props.rowClassName}
+            rowStyle={open ? () => ({ cursor: 'pointer' }) : undefined}
+            customRowAttributes={(row) => ({
+              ...(open && {
+                tabIndex: 0,
+                onKeyDown: (event: KeyboardEvent<HTMLTableRowElement>) => {
+                  if (!opensRow(event)) return;
+                  event.preventDefault();
+                  open(row);
+                },
+              }),
+              ...(rowLabel && { 'aria-label': rowLabel(row) }),
+              ...rowAttributes?.(row),
+            })}
+          />
+        )}
+        <PaginationBar
+          label={`Pages of ${noun}`}
+          page={page}
+          perPage={perPage}
+          total={total}
+          onPageChange={setPage}
+          onPerPageChange={(next) => {
+            setPerPage(next);
+            setPage(1);
+          }}
+        />
+      </Paper>
+      {props.children}
+    </Stack>
+  );
+}
+
+/** The link a row's main column shows (the row opens on click too; the link keeps it a real link). */
+export function RowLink({ to, children }: { to: string; children: ReactNode }) {
+  return (
+    <Anchor component={Link} to={to} fw={600} onClick={(e) => e.stopPropagation()}>
+      {children}
+    </Anchor>
+  );
+}
