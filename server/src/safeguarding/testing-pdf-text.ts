@@ -1,4 +1,4 @@
-import { inflateSync } from 'node:zlib';
+import { constants, inflateSync } from 'node:zlib';
 
 /**
  * The text drawn in a PDF made by pdfkit (for tests): inflates each content stream and decodes the hex
@@ -7,11 +7,15 @@ import { inflateSync } from 'node:zlib';
 export function pdfText(pdf: Buffer): string {
   const raw = pdf.toString('latin1');
   const lines: string[] = [];
-  const streams = /stream\r?\n([\s\S]*?)\r?\nendstream/g;
+  // pdfkit writes `stream\n…\nendstream`: a `\r?` here would eat a compressed stream's last byte when it
+  // happens to be 0x0D (about one PDF in 256), and the text would come out empty.
+  const streams = /stream\n([\s\S]*?)\nendstream/g;
   for (let m = streams.exec(raw); m; m = streams.exec(raw)) {
     let content: string;
     try {
-      content = inflateSync(Buffer.from(m[1]!, 'latin1')).toString('latin1');
+      content = inflateSync(Buffer.from(m[1]!, 'latin1'), { finishFlush: constants.Z_SYNC_FLUSH }).toString(
+        'latin1',
+      );
     } catch {
       content = m[1]!;
     }
