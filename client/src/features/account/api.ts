@@ -1,4 +1,5 @@
 import { ApiError, apiRequest } from '../../shared/api/client';
+import type { CurrentUser } from '../../shared/current-user';
 import { fieldMessage } from '../../shared/forms/field-message';
 import { UNREACHABLE_MESSAGE } from '../auth/api';
 
@@ -35,6 +36,36 @@ export function failureText(error: unknown): string {
     return fieldMessage(error.detailText) ?? 'The request was refused.';
   return UNREACHABLE_MESSAGE;
 }
+
+/** The /users/me fields the profile screen edits (server/src/identity/login.controller.ts CurrentUser). */
+export interface ProfileUser extends CurrentUser {
+  birth_date?: string | null;
+  receive_weekly_summary_reports?: boolean;
+  requested_number_of_lessons_per_week?: number | null;
+  notification_email?: string | null;
+  pending_notification_email?: string | null;
+}
+
+/** Spec: requested lessons per week 0–50 (server MAX_LESSONS_PER_WEEK). */
+export const MAX_LESSONS_PER_WEEK = 50;
+
+const ME = '/api/v1/users/me';
+
+/** The signed-in user's own settings: each is its own `PUT /users/me[/…]` (server: current-user.controller.ts). */
+export const meApi = {
+  /** `setting` is '' (names), '/timezone', '/birth_date', '/requested_number_of_lessons'… */
+  saveSetting: (setting: string, body: unknown) =>
+    apiRequest<{ position: string }>(`${ME}${setting}`, { method: 'PUT', json: body }),
+  verifyNotificationEmail: (token: string) =>
+    apiRequest<{ notification_email: string }>(`${ME}/notification_email/verify`, { query: { token } }),
+  changePassword: (current_password: string, password: string) =>
+    apiRequest<{ position: string }>(`${ME}/password`, {
+      method: 'PUT',
+      json: { current_password, password },
+      // The answer ends this session: no "session expired" detour on the way to Login.
+      handleSessionErrors: false,
+    }),
+};
 
 export const accountApi = {
   checkActivation: (token: string) =>

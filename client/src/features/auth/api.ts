@@ -65,3 +65,20 @@ export async function fetchCurrentUser(token?: string): Promise<CurrentUser> {
   if (!user) throw new Error('The portal answered /users/me without user details');
   return user;
 }
+
+/** POST /api/v1/password-recovery/{email}: mails a recovery link (spec §2). */
+export function requestRecoveryLink(email: string): Promise<{ msg: string }> {
+  return apiRequest<{ msg: string }>(`/api/v1/password-recovery/${encodeURIComponent(email)}`, {
+    method: 'POST',
+    handleSessionErrors: false,
+  });
+}
+
+/** POST /api/v1/set-new-password with the recovery link's token. */
+export function setNewPassword(token: string, password: string): Promise<{ msg: string }> {
+  return apiRequest<{ msg: string }>('/api/v1/set-new-password', {
+    method: 'POST',
+    json: { token, password },
+    handleSessionErrors: false,
+  });
+}

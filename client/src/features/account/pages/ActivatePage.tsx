@@ -1,7 +1,8 @@
 import { Alert, Button, Paper, PasswordInput, Skeleton, Stack, Text, TextInput, Title } from '@mantine/core';
-import { useMutation, useQuery } from '@tanstack/react-query';
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { type ReactNode } from 'react';
 import { Navigate, useNavigate, useSearchParams } from 'react-router-dom';
+import { useServerForm } from '../../../shared/forms/useServerForm';
 import { PRODUCT_NAME } from '../../../shared/ui/BrandMark';
 import {
   ACTIVATION_INVALID_PATH,
@@ -36,9 +37,6 @@ export function ActivatePage() {
   const [params] = useSearchParams();
   const token = params.get('token') ?? '';
   const navigate = useNavigate();
-  const [password, setPassword] = useState('');
-  const [confirm, setConfirm] = useState('');
-  const [errors, setErrors] = useState<{ password?: string; confirm?: string }>({});
   const link = useQuery({
     queryKey: ['activation-link', token],
     queryFn: () => accountApi.checkActivation(token),
@@ -49,26 +47,20 @@ export function ActivatePage() {
     refetchOnWindowFocus: false,
     meta: { silentErrors: true },
   });
-  const activate = useMutation({
-    mutationFn: (pw: string) => accountApi.activate(token, pw),
-    meta: { silentErrors: true },
+  // Every refusal is shown above the form (`errorsOf` names no field), as before.
+  const form = useServerForm({ password: '', confirm: '' }, (d) => accountApi.activate(token, d.password), {
+    validate: (d) => passwordErrors(d.password, d.confirm),
+    errorsOf: () => undefined,
     onSuccess: (answer) =>
-      navigate('/login', { replace: true, state: { notice: answer.msg, login: link.data?.login } }),
+      void navigate('/login', { replace: true, state: { notice: answer.msg, login: link.data?.login } }),
   });
 
   if (
     !token ||
     (link.isError && isInvalidLink(link.error)) ||
-    (activate.isError && isInvalidLink(activate.error))
+    (form.failure !== null && isInvalidLink(form.failure))
   )
     return <Navigate to={ACTIVATION_INVALID_PATH} replace />;
-
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const next = passwordErrors(password, confirm);
-    setErrors(next);
-    if (Object.keys(next).length === 0) activate.mutate(password);
-  };
 
   return (
     <AccountFrame title="Activate your account">
@@ -79,7 +71,7 @@ export function ActivatePage() {
           {failureText(link.error)}
         </Alert>
       ) : (
-        <form onSubmit={submit} noValidate aria-label="Activate your account">
+        <form onSubmit={form.onSubmit} noValidate aria-label="Activate your account">
           <Stack gap="md">
             <div>
               <Title order={1} fz="h2">
@@ -89,9 +81,9 @@ export function ActivatePage() {
                 Choose a password to activate your account.
               </Text>
             </div>
-            {activate.isError && (
+            {form.failure !== null && (
               <Alert color="red" title="The account was not activated" role="alert">
-                {failureText(activate.error)}
+                {failureText(form.failure)}
               </Alert>
             )}
             <TextInput label="Email" value={link.data.login} readOnly autoComplete="username" />
@@ -101,25 +93,19 @@ export function ActivatePage() {
               required
               autoFocus
               description={`At least ${MIN_PASSWORD_LENGTH} characters`}
-              value={password}
-              onChange={(e) => {
-                setPassword(e.currentTarget.value);
-                setErrors((current) => ({ ...current, password: undefined }));
-              }}
-              error={errors.password}
+              value={form.draft.password}
+              onChange={(e) => form.set('password', e.currentTarget.value)}
+              error={form.err('password')}
             />
             <PasswordInput
               label="Repeat the new password"
               autoComplete="new-password"
               required
-              value={confirm}
-              onChange={(e) => {
-                setConfirm(e.currentTarget.value);
-                setErrors((current) => ({ ...current, confirm: undefined }));
-              }}
-              error={errors.confirm}
+              value={form.draft.confirm}
+              onChange={(e) => form.set('confirm', e.currentTarget.value)}
+              error={form.err('confirm')}
             />
-            <Button type="submit" loading={activate.isPending} fullWidth size="md">
+            <Button type="submit" loading={form.pending} fullWidth size="md">
               Activate account
             </Button>
           </Stack>

@@ -1,7 +1,7 @@
 import { Alert, Button, Group, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
-import { useMutation, useQuery } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { Navigate, useNavigate, useSearchParams } from 'react-router-dom';
+import { useServerForm } from '../../../shared/forms/useServerForm';
 import {
   MIN_PASSWORD_LENGTH,
   REGISTRATION_INVALID_PATH,
@@ -19,8 +19,6 @@ export function PartnerRegistrationPage() {
   const [params] = useSearchParams();
   const token = params.get('token') ?? '';
   const navigate = useNavigate();
-  const [draft, setDraft] = useState({ first_name: '', last_name: '', password: '', confirm: '' });
-  const [errors, setErrors] = useState<Errors>({});
   const invitation = useQuery({
     queryKey: ['partner-invitation-link', token],
     queryFn: () => accountApi.checkInvitation(token),
@@ -31,47 +29,47 @@ export function PartnerRegistrationPage() {
     refetchOnWindowFocus: false,
     meta: { silentErrors: true },
   });
-  const register = useMutation({
-    mutationFn: () =>
+  // Every refusal is shown above the form (`errorsOf` names no field), as before.
+  const form = useServerForm(
+    { first_name: '', last_name: '', password: '', confirm: '' },
+    (d) =>
       accountApi.register({
         token,
-        first_name: draft.first_name.trim(),
-        last_name: draft.last_name.trim(),
-        password: draft.password,
+        first_name: d.first_name.trim(),
+        last_name: d.last_name.trim(),
+        password: d.password,
       }),
-    meta: { silentErrors: true },
-    onSuccess: () =>
-      navigate('/login', {
-        replace: true,
-        state: {
-          notice: 'Your account has been created. Sign in with your e-mail address and new password.',
-          login: invitation.data?.email,
-        },
-      }),
-  });
+    {
+      validate: (d) => {
+        const next: Errors = passwordErrors(d.password, d.confirm);
+        if (!d.first_name.trim()) next.first_name = 'Enter your first name';
+        if (!d.last_name.trim()) next.last_name = 'Enter your last name';
+        if (d.first_name.trim().length > 100) next.first_name = 'Use at most 100 characters';
+        if (d.last_name.trim().length > 100) next.last_name = 'Use at most 100 characters';
+        return next;
+      },
+      errorsOf: () => undefined,
+      onSuccess: () =>
+        void navigate('/login', {
+          replace: true,
+          state: {
+            notice: 'Your account has been created. Sign in with your e-mail address and new password.',
+            login: invitation.data?.email,
+          },
+        }),
+    },
+  );
+  const { draft, err } = form;
 
   if (
     !token ||
     (invitation.isError && isInvalidLink(invitation.error)) ||
-    (register.isError && isInvalidLink(register.error))
+    (form.failure !== null && isInvalidLink(form.failure))
   )
     return <Navigate to={REGISTRATION_INVALID_PATH} replace />;
 
-  const set = (key: keyof typeof draft) => (e: React.ChangeEvent<HTMLInputElement>) => {
-    const value = e.currentTarget.value;
-    setDraft((d) => ({ ...d, [key]: value }));
-    setErrors((current) => ({ ...current, [key]: undefined }));
-  };
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const next: Errors = passwordErrors(draft.password, draft.confirm);
-    if (!draft.first_name.trim()) next.first_name = 'Enter your first name';
-    if (!draft.last_name.trim()) next.last_name = 'Enter your last name';
-    if (draft.first_name.trim().length > 100) next.first_name = 'Use at most 100 characters';
-    if (draft.last_name.trim().length > 100) next.last_name = 'Use at most 100 characters';
-    setErrors(next);
-    if (Object.keys(next).length === 0) register.mutate();
-  };
+  const set = (key: keyof typeof draft) => (e: React.ChangeEvent<HTMLInputElement>) =>
+    form.set(key, e.currentTarget.value);
 
   return (
     <AccountFrame title="Partner registration">
@@ -82,7 +80,7 @@ export function PartnerRegistrationPage() {
           {failureText(invitation.error)}
         </Alert>
       ) : (
-        <form onSubmit={submit} noValidate aria-label="Create your account">
+        <form onSubmit={form.onSubmit} noValidate aria-label="Create your account">
           <Stack gap="md">
             <div>
               <Title order={1} fz="h2">
@@ -99,9 +97,9 @@ export function PartnerRegistrationPage() {
                 .
               </Text>
             </div>
-            {register.isError && (
+            {form.failure !== null && (
               <Alert color="red" title="The account was not created" role="alert">
-                {failureText(register.error)}
+                {failureText(form.failure)}
               </Alert>
             )}
             <TextInput label="Email" value={invitation.data.email} readOnly autoComplete="username" />
@@ -113,7 +111,7 @@ export function PartnerRegistrationPage() {
                 autoComplete="given-name"
                 value={draft.first_name}
                 onChange={set('first_name')}
-                error={errors.first_name}
+                error={err('first_name')}
               />
               <TextInput
                 label="Last name"
@@ -121,7 +119,7 @@ export function PartnerRegistrationPage() {
                 autoComplete="family-name"
                 value={draft.last_name}
                 onChange={set('last_name')}
-                error={errors.last_name}
+                error={err('last_name')}
               />
             </Group>
             <PasswordInput
@@ -131,7 +129,7 @@ export function PartnerRegistrationPage() {
               description={`At least ${MIN_PASSWORD_LENGTH} characters`}
               value={draft.password}
               onChange={set('password')}
-              error={errors.password}
+              error={err('password')}
             />
             <PasswordInput
               label="Repeat the password"
@@ -139,9 +137,9 @@ export function PartnerRegistrationPage() {
               required
               value={draft.confirm}
               onChange={set('confirm')}
-              error={errors.confirm}
+              error={err('confirm')}
             />
-            <Button type="submit" loading={register.isPending} fullWidth size="md">
+            <Button type="submit" loading={form.pending} fullWidth size="md">
               Create account
             </Button>
           </Stack>

@@ -1,10 +1,10 @@
 import { Alert, Anchor, Button, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
-import { useMutation } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
-import { ApiError, apiRequest } from '../../../shared/api/client';
+import { ApiError } from '../../../shared/api/client';
+import { useServerForm } from '../../../shared/forms/useServerForm';
 import { PRODUCT_NAME } from '../../../shared/ui/BrandMark';
-import { UNREACHABLE_MESSAGE } from '../api';
+import { UNREACHABLE_MESSAGE, requestRecoveryLink, setNewPassword } from '../api';
 
 /** Spec §5: minimum password length 8. */
 export const MIN_PASSWORD_LENGTH = 8;
@@ -29,33 +29,24 @@ export function PasswordResetPage() {
 }
 
 function RequestLinkForm() {
-  const [email, setEmail] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const request = useMutation({
-    mutationFn: (address: string) =>
-      apiRequest<{ msg: string }>(`/api/v1/password-recovery/${encodeURIComponent(address)}`, {
-        method: 'POST',
-        handleSessionErrors: false,
-      }),
-    meta: { silentErrors: true },
+  const [sent, setSent] = useState<string | null>(null);
+  // Every refusal is shown above the form (`errorsOf` names no field), as before.
+  const form = useServerForm({ email: '' }, (d) => requestRecoveryLink(d.email.trim()), {
+    validate: (d) => ({
+      email: /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(d.email.trim())
+        ? undefined
+        : 'Enter the e-mail address of your account',
+    }),
+    errorsOf: () => undefined,
+    onSuccess: (answer) => setSent(answer.msg),
   });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const address = email.trim();
-    if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(address)) {
-      setError('Enter the e-mail address of your account');
-      return;
-    }
-    setError(null);
-    request.mutate(address);
-  };
-  if (request.isSuccess) {
+  if (sent !== null) {
     return (
       <Stack gap="sm">
         <Title order={1} fz="h2">
           Check your e-mail
         </Title>
-        <Text>{request.data.msg}</Text>
+        <Text>{sent}</Text>
         <Text c="dimmed" fz="sm">
           The link works once and expires after a while. Nothing arrived? Check your spam folder or ask again.
         </Text>
@@ -66,7 +57,7 @@ function RequestLinkForm() {
     );
   }
   return (
-    <form onSubmit={submit} noValidate>
+    <form onSubmit={form.onSubmit} noValidate>
       <Stack gap="md">
         <div>
           <Title order={1} fz="h2">
@@ -76,9 +67,9 @@ function RequestLinkForm() {
             Enter your account&apos;s e-mail address and we&apos;ll send you a link to choose a new one.
           </Text>
         </div>
-        {request.isError && (
+        {form.failure !== null && (
           <Alert color="red" title="Could not send the link" role="alert">
-            {failureText(request.error)}
+            {failureText(form.failure)}
           </Alert>
         )}
         <TextInput
@@ -87,11 +78,11 @@ function RequestLinkForm() {
           autoComplete="email"
           required
           autoFocus
-          value={email}
-          onChange={(e) => setEmail(e.currentTarget.value)}
-          error={error}
+          value={form.draft.email}
+          onChange={(e) => form.set('email', e.currentTarget.value)}
+          error={form.err('email')}
         />
-        <Button type="submit" loading={request.isPending} fullWidth size="md">
+        <Button type="submit" loading={form.pending} fullWidth size="md">
           Send recovery link
         </Button>
         <Anchor component={Link} to="/login" ta="center" fz="sm">
@@ -103,34 +94,26 @@ function RequestLinkForm() {
 }
 
 function NewPasswordForm({ token }: { token: string }) {
-  const [password, setPassword] = useState('');
-  const [confirm, setConfirm] = useState('');
-  const [errors, setErrors] = useState<{ password?: string; confirm?: string }>({});
-  const change = useMutation({
-    mutationFn: (newPassword: string) =>
-      apiRequest<{ msg: string }>('/api/v1/set-new-password', {
-        method: 'POST',
-        json: { token, password: newPassword },
-        handleSessionErrors: false,
-      }),
-    meta: { silentErrors: true },
+  const [changed, setChanged] = useState<string | null>(null);
+  // Every refusal is shown above the form (`errorsOf` names no field), as before.
+  const form = useServerForm({ password: '', confirm: '' }, (d) => setNewPassword(token, d.password), {
+    validate: (d) => ({
+      password:
+        d.password.length < MIN_PASSWORD_LENGTH
+          ? `Use at least ${MIN_PASSWORD_LENGTH} characters`
+          : undefined,
+      confirm: d.confirm !== d.password ? 'The two passwords do not match' : undefined,
+    }),
+    errorsOf: () => undefined,
+    onSuccess: (answer) => setChanged(answer.msg),
   });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const next: typeof errors = {};
-    if (password.length < MIN_PASSWORD_LENGTH)
-      next.password = `Use at least ${MIN_PASSWORD_LENGTH} characters`;
-    if (confirm !== password) next.confirm = 'The two passwords do not match';
-    setErrors(next);
-    if (Object.keys(next).length === 0) change.mutate(password);
-  };
-  if (change.isSuccess) {
+  if (changed !== null) {
     return (
       <Stack gap="sm">
         <Title order={1} fz="h2">
           Password changed
         </Title>
-        <Text>{change.data.msg}</Text>
+        <Text>{changed}</Text>
         <Button component={Link} to="/login" fullWidth>
           Sign in
         </Button>
@@ -138,14 +121,14 @@ function NewPasswordForm({ token }: { token: string }) {
     );
   }
   return (
-    <form onSubmit={submit} noValidate>
+    <form onSubmit={form.onSubmit} noValidate>
       <Stack gap="md">
         <Title order={1} fz="h2">
           Choose a new password
         </Title>
-        {change.isError && (
+        {form.failure !== null && (
           <Alert color="red" title="The password was not changed" role="alert">
-            {failureText(change.error)}{' '}
+            {failureText(form.failure)}{' '}
             <Anchor component={Link} to="/passwordreset">
               Ask for a new link
             </Anchor>
@@ -157,19 +140,19 @@ function NewPasswordForm({ token }: { token: string }) {
           required
           autoFocus
           description={`At least ${MIN_PASSWORD_LENGTH} characters`}
-          value={password}
-          onChange={(e) => setPassword(e.currentTarget.value)}
-          error={errors.password}
+          value={form.draft.password}
+          onChange={(e) => form.set('password', e.currentTarget.value)}
+          error={form.err('password')}
         />
         <PasswordInput
           label="Repeat the new password"
           autoComplete="new-password"
           required
-          value={confirm}
-          onChange={(e) => setConfirm(e.currentTarget.value)}
-          error={errors.confirm}
+          value={form.draft.confirm}
+          onChange={(e) => form.set('confirm', e.currentTarget.value)}
+          error={form.err('confirm')}
         />
-        <Button type="submit" loading={change.isPending} fullWidth size="md">
+        <Button type="submit" loading={form.pending} fullWidth size="md">
           Change password
         </Button>
       </Stack>

@@ -11,11 +11,11 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { useMemo, useState, type FormEvent } from 'react';
+import { useMemo } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { canModifyNetwork } from '../../../app/access';
 import { ApiError } from '../../../shared/api/client';
-import { fieldMessage } from '../../../shared/forms/field-message';
+import { useServerForm } from '../../../shared/forms/useServerForm';
 import { notifySuccess } from '../../../shared/notify';
 import { usePermissions } from '../../../shared/session';
 import { PRODUCT_NAME } from '../../../shared/ui/BrandMark';
@@ -27,7 +27,6 @@ import {
   type NetworkInput,
 } from '../api';
 import { ReadOnlyNetworksNote } from './NetworksPage';
-import { fieldErrorsOf } from '../../../shared/api/field-errors';
 import { actionErrorText } from '../../../shared/ui/action-error';
 
 export const NEW_NETWORK = 'new';
@@ -48,43 +47,41 @@ const SWATCHES = [DEFAULT_NETWORK_COLOUR, '#1c4e80', '#5b2a86', '#8e2c48', '#a64
 function NetworkForm({ network }: { network: Network | null }) {
   const navigate = useNavigate();
   const zones = useMemo(timezoneOptions, []);
-  const [draft, setDraft] = useState<NetworkInput>({
-    name: network?.name ?? '',
-    timezone: network?.timezone ?? 'Europe/London',
-    primary_colour: network?.primary_colour ?? DEFAULT_NETWORK_COLOUR,
-  });
-  const [local, setLocal] = useState<Record<string, string>>({});
   const save = useNetworkMutation((body: NetworkInput) =>
     network ? networks.update(network.id, body) : networks.create(body),
   );
-  const server = fieldErrorsOf(save.error) ?? {};
-  const errorOf = (field: keyof NetworkInput) => local[field] || fieldMessage(server[field]);
+  const form = useServerForm(
+    {
+      name: network?.name ?? '',
+      timezone: network?.timezone ?? 'Europe/London',
+      primary_colour: network?.primary_colour ?? DEFAULT_NETWORK_COLOUR,
+    },
+    (d) =>
+      save.mutateAsync({
+        name: d.name.trim(),
+        timezone: d.timezone,
+        primary_colour: d.primary_colour.trim(),
+      }),
+    {
+      validate: (d) => ({
+        name: d.name.trim() ? undefined : 'Name is required',
+        timezone: d.timezone ? undefined : 'Time zone is required',
+        primary_colour: HEX.test(d.primary_colour.trim())
+          ? undefined
+          : 'Primary colour must be a hex colour like #0f716c',
+      }),
+      onSuccess: (result, d) => {
+        notifySuccess(network ? `Network “${d.name.trim()}” saved.` : `Network “${d.name.trim()}” created.`);
+        void navigate(`/networks/details/${result.id}`);
+      },
+    },
+  );
+  const { draft, set, err } = form;
+  // The command's last refusal stays above the form (also when it named a field).
   const forbidden = save.error instanceof ApiError && save.error.status === 403;
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const errors: Record<string, string> = {};
-    if (!draft.name.trim()) errors.name = 'Name is required';
-    if (!draft.timezone) errors.timezone = 'Time zone is required';
-    if (!HEX.test(draft.primary_colour.trim()))
-      errors.primary_colour = 'Primary colour must be a hex colour like #0f716c';
-    setLocal(errors);
-    if (Object.keys(errors).length > 0) return;
-    save.mutate(
-      { name: draft.name.trim(), timezone: draft.timezone, primary_colour: draft.primary_colour.trim() },
-      {
-        onSuccess: (result) => {
-          notifySuccess(
-            network ? `Network “${draft.name.trim()}” saved.` : `Network “${draft.name.trim()}” created.`,
-          );
-          void navigate(`/networks/details/${result.id}`);
-        },
-      },
-    );
-  };
-
   return (
-    <form onSubmit={submit} noValidate>
+    <form onSubmit={form.onSubmit} noValidate>
       <Paper withBorder radius="md" p="md" maw={560}>
         <Stack gap="md">
           <TextInput
@@ -92,11 +89,8 @@ function NetworkForm({ network }: { network: Network | null }) {
             required
             maxLength={200}
             value={draft.name}
-            onChange={(e) => {
-              setDraft({ ...draft, name: e.currentTarget.value });
-              setLocal({ ...local, name: '' });
-            }}
-            error={errorOf('name')}
+            onChange={(e) => set('name', e.currentTarget.value)}
+            error={err('name')}
           />
           <Select
             label="Time zone"
@@ -104,8 +98,8 @@ function NetworkForm({ network }: { network: Network | null }) {
             searchable
             data={zones}
             value={draft.timezone}
-            onChange={(value) => setDraft({ ...draft, timezone: value ?? '' })}
-            error={errorOf('timezone')}
+            onChange={(value) => set('timezone', value ?? '')}
+            error={err('timezone')}
             limit={200}
             nothingFoundMessage="No time zone matches"
           />
@@ -116,8 +110,8 @@ function NetworkForm({ network }: { network: Network | null }) {
             format="hex"
             swatches={SWATCHES}
             value={draft.primary_colour}
-            onChange={(value) => setDraft({ ...draft, primary_colour: value })}
-            error={errorOf('primary_colour')}
+            onChange={(value) => set('primary_colour', value)}
+            error={err('primary_colour')}
           />
           {save.error != null && (
             <Alert color="red" role="alert" title={forbidden ? 'Not allowed' : 'Network not saved'}>
@@ -134,7 +128,7 @@ function NetworkForm({ network }: { network: Network | null }) {
             >
               Cancel
             </Button>
-            <Button type="submit" loading={save.isPending}>
+            <Button type="submit" loading={form.pending}>
               {network ? 'Save network' : 'Create network'}
             </Button>
           </Group>

@@ -16,10 +16,9 @@ import {
   Textarea,
   Title,
 } from '@mantine/core';
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { Link, useParams } from 'react-router-dom';
-import { fieldErrorsOf } from '../../../shared/api/field-errors';
-import { fieldMessage } from '../../../shared/forms/field-message';
+import { useServerForm } from '../../../shared/forms/useServerForm';
 import { PRODUCT_NAME } from '../../../shared/ui/BrandMark';
 import { onePageProfiles, type OnePageProfile, type OnePageProfileChanges } from '../api';
 import { PROGRESS_HEIGHT } from './OnePageProfilesPage';
@@ -50,26 +49,16 @@ export function OnePageProfilePage() {
 }
 
 function ProfileForm({ profile }: { profile: OnePageProfile }) {
-  const [draft, setDraft] = useState<OnePageProfileChanges>({});
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  useEffect(() => setDraft({}), [profile.updated_at]);
+  // The draft holds only the changed fields: the save sends just those.
+  const save = onePageProfiles.useCommand(
+    (changes: OnePageProfileChanges) => onePageProfiles.update(profile.id, changes),
+    { success: 'Profile saved' },
+  );
+  const form = useServerForm<OnePageProfileChanges>({}, save.mutateAsync);
+  const { draft, set, err, dirty } = form;
+  useEffect(() => form.reset({}), [profile.updated_at]);
   const value = <K extends keyof OnePageProfileChanges>(key: K) =>
     (key in draft ? draft[key] : profile[key]) as OnePageProfile[K];
-  const set = <K extends keyof OnePageProfileChanges>(key: K, v: OnePageProfileChanges[K]) =>
-    setDraft((d) => ({ ...d, [key]: v }));
-  const save = onePageProfiles.useCommand(() => onePageProfiles.update(profile.id, draft), {
-    success: 'Profile saved',
-  });
-  const submit = () =>
-    save.mutate(undefined, {
-      onSuccess: () => setErrors({}),
-      onError: (error) => {
-        const fields = fieldErrorsOf(error);
-        if (fields)
-          setErrors(Object.fromEntries(Object.entries(fields).map(([k, m]) => [k, fieldMessage(m) ?? m])));
-      },
-    });
-  const dirty = Object.keys(draft).length > 0;
   const progress = value('progress');
 
   return (
@@ -83,7 +72,7 @@ function ProfileForm({ profile }: { profile: OnePageProfile }) {
           <Title order={1}>{profile.user.full_name}</Title>
           <Text c="dimmed">One-page profile</Text>
         </div>
-        <Button onClick={submit} disabled={!dirty} loading={save.isPending}>
+        <Button onClick={() => void form.submit()} disabled={!dirty} loading={form.pending}>
           Save changes
         </Button>
       </Group>
@@ -101,9 +90,9 @@ function ProfileForm({ profile }: { profile: OnePageProfile }) {
           onChange={(v) => set('progress', v)}
           marks={[{ value: 0 }, { value: 50 }, { value: 100 }]}
         />
-        {errors.progress && (
+        {err('progress') && (
           <Text c="red" size="sm" mt="xs">
-            {errors.progress}
+            {err('progress')}
           </Text>
         )}
       </Card>
@@ -113,13 +102,13 @@ function ProfileForm({ profile }: { profile: OnePageProfile }) {
             label="Preferred name"
             value={value('preferred_name') ?? ''}
             onChange={(e) => set('preferred_name', e.currentTarget.value || null)}
-            error={errors.preferred_name}
+            error={err('preferred_name')}
           />
           <TextInput
             label="Year group"
             value={value('year_group') ?? ''}
             onChange={(e) => set('year_group', e.currentTarget.value || null)}
-            error={errors.year_group}
+            error={err('year_group')}
           />
           <NumberInput
             label="Age"
@@ -127,7 +116,7 @@ function ProfileForm({ profile }: { profile: OnePageProfile }) {
             max={30}
             value={value('age') ?? ''}
             onChange={(v) => set('age', typeof v === 'number' ? v : null)}
-            error={errors.age}
+            error={err('age')}
           />
         </SimpleGrid>
         <SimpleGrid cols={{ base: 1, md: 2 }} mt="md">
@@ -135,13 +124,13 @@ function ProfileForm({ profile }: { profile: OnePageProfile }) {
             label="Favourite subjects"
             value={value('favourite_subjects')}
             onChange={(v) => set('favourite_subjects', v)}
-            error={errors.favourite_subjects}
+            error={err('favourite_subjects')}
           />
           <TagsInput
             label="Least favourite subjects"
             value={value('least_favourite_subjects')}
             onChange={(v) => set('least_favourite_subjects', v)}
-            error={errors.least_favourite_subjects}
+            error={err('least_favourite_subjects')}
           />
         </SimpleGrid>
         <Stack mt="md">
@@ -153,7 +142,7 @@ function ProfileForm({ profile }: { profile: OnePageProfile }) {
               minRows={2}
               value={(value(key) as string | null) ?? ''}
               onChange={(e) => set(key, e.currentTarget.value || null)}
-              error={errors[key]}
+              error={err(key)}
             />
           ))}
         </Stack>

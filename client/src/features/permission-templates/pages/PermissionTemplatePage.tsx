@@ -1,8 +1,9 @@
 import { Alert, Anchor, Button, Group, Paper, Skeleton, Stack, Text, TextInput, Title } from '@mantine/core';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { ApiError } from '../../../shared/api/client';
 import { fieldMessage } from '../../../shared/forms/field-message';
+import { useServerForm } from '../../../shared/forms/useServerForm';
 import { notifySuccess } from '../../../shared/notify';
 import { PRODUCT_NAME } from '../../../shared/ui/BrandMark';
 import {
@@ -28,37 +29,43 @@ function TemplateForm({
   assignable: AssignablePermissions;
 }) {
   const navigate = useNavigate();
-  const [name, setName] = useState(template?.name ?? '');
-  const [chosen, setChosen] = useState<Set<string>>(() => new Set(template?.permissions ?? []));
   const [confirmDelete, setConfirmDelete] = useState(false);
-  const [nameError, setNameError] = useState<string | undefined>();
 
-  const save = useTemplateMutation(() => {
-    const permissions = assignable.items.map((p) => p.name).filter((p) => chosen.has(p));
+  const save = useTemplateMutation((d: { name: string; permissions: string[] }) => {
+    const permissions = assignable.items.map((p) => p.name).filter((p) => d.permissions.includes(p));
     return template
-      ? templates.update(template.id, { name: name.trim(), permissions })
-      : templates.create({ name: name.trim(), permissions });
+      ? templates.update(template.id, { name: d.name.trim(), permissions })
+      : templates.create({ name: d.name.trim(), permissions });
   });
   const remove = useTemplateMutation(() => templates.remove(template!.id));
 
-  const errors = fieldErrorsOf(save.error);
-  const conflict = save.error instanceof ApiError && save.error.status === 409 ? save.error : null;
-  const shownNameError = nameError ?? fieldMessage(errors?.name) ?? conflict?.detailText;
-
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (!name.trim()) {
-      setNameError('Name is required');
-      return;
-    }
-    setNameError(undefined);
-    save.mutate(undefined, {
-      onSuccess: (result) => {
-        notifySuccess(template ? `Template “${name.trim()}” saved.` : `Template “${name.trim()}” created.`);
+  const form = useServerForm(
+    { name: template?.name ?? '', permissions: template?.permissions ?? [] },
+    save.mutateAsync,
+    {
+      validate: (d) => ({ name: d.name.trim() ? undefined : 'Name is required' }),
+      // A name taken by another template (409) is the name's error.
+      errorsOf: (error) => {
+        const fields = fieldErrorsOf(error);
+        if (error instanceof ApiError && error.status === 409 && !fields?.name)
+          return { ...fields, name: error.detailText ?? '' };
+        return fields;
+      },
+      onSuccess: (result, d) => {
+        notifySuccess(
+          template ? `Template “${d.name.trim()}” saved.` : `Template “${d.name.trim()}” created.`,
+        );
         if (!template) void navigate(`/permission-templates/${result.id}`, { replace: true });
       },
-    });
-  };
+    },
+  );
+  const { draft, set, err } = form;
+  const chosen = new Set(draft.permissions);
+  const setChosen = (next: Set<string>) => set('permissions', [...next]);
+  const errors = fieldErrorsOf(save.error);
+  const conflict = save.error instanceof ApiError && save.error.status === 409;
+  // The command's refusal stays above the form unless it was the name's.
+  const nameRefused = err('name') !== undefined || errors?.name !== undefined || conflict;
 
   const sections = [
     { title: 'View', permissions: assignable.view },
@@ -66,19 +73,16 @@ function TemplateForm({
   ];
 
   return (
-    <form onSubmit={submit} noValidate>
+    <form onSubmit={form.onSubmit} noValidate>
       <Paper withBorder radius="md" p="md">
         <Stack gap="md">
           <TextInput
             label="Name"
             required
-            value={name}
+            value={draft.name}
             maxLength={200}
-            onChange={(e) => {
-              setName(e.currentTarget.value);
-              setNameError(undefined);
-            }}
-            error={shownNameError}
+            onChange={(e) => set('name', e.currentTarget.value)}
+            error={err('name')}
             w={{ base: '100%', sm: 420 }}
           />
           <Group justify="space-between">
@@ -108,7 +112,7 @@ function TemplateForm({
               setChosen(next);
             }}
           />
-          {save.error != null && !shownNameError && (
+          {save.error != null && !nameRefused && (
             <Alert color="red" role="alert" title="Template not saved">
               {fieldMessage(errors?.permissions) ?? actionErrorText(save.error)}
             </Alert>
@@ -125,7 +129,7 @@ function TemplateForm({
               <Button variant="default" component={Link} to="/permission-templates">
                 Cancel
               </Button>
-              <Button type="submit" loading={save.isPending}>
+              <Button type="submit" loading={form.pending}>
                 {template ? 'Save template' : 'Create template'}
               </Button>
             </Group>

@@ -16,28 +16,11 @@ import '@mantine/dates/styles.css';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
-import { ApiError } from '../../../shared/api/client';
 import { isoToWallClock, viewerTimezone, wallClockToIso } from '../../../shared/dates';
+import { useServerForm } from '../../../shared/forms/useServerForm';
 import { useSession } from '../../../shared/session';
 import { RISK_LEVELS, safeguardingApi, type RiskLevel } from '../api';
 import { SAFEGUARDING_KEY, useIncidentTypes, useReportIncident } from '../hooks';
-
-type FieldErrors = Partial<
-  Record<'student_ids' | 'type_ids' | 'occurred_at' | 'description' | 'immediate_action', string>
->;
-
-/** Field errors from a 422 answer (`errors: [{ field, message }]` or a detail naming the field). */
-function fieldErrorsOf(error: unknown): FieldErrors {
-  if (!(error instanceof ApiError) || error.status !== 422) return {};
-  const body = error.body as
-    { errors?: { field?: string; property?: string; message?: string }[] } | undefined;
-  const out: Record<string, string> = {};
-  for (const e of body?.errors ?? []) {
-    const field = e.field ?? e.property;
-    if (field && e.message) out[field] = e.message.charAt(0).toUpperCase() + e.message.slice(1);
-  }
-  return out;
-}
 
 /** The report form (who may report: super admins, teachers, partners with a submit permission). */
 export function ReportIncidentModal({
@@ -54,18 +37,6 @@ export function ReportIncidentModal({
   const timezone = viewerTimezone(user);
   const [studentSearch, setStudentSearch] = useState('');
   const [debounced] = useDebouncedValue(studentSearch, 250);
-  const [studentIds, setStudentIds] = useState<string[]>(() => (student ? [student.id] : []));
-  const [typeIds, setTypeIds] = useState<string[]>([]);
-  // Most concerns are reported the same day: "now" is the default, changed when it happened earlier.
-  const [occurredAt, setOccurredAt] = useState<string | null>(() =>
-    isoToWallClock(new Date().toISOString(), timezone),
-  );
-  const [description, setDescription] = useState('');
-  const [immediateAction, setImmediateAction] = useState('');
-  const [leadTold, setLeadTold] = useState(false);
-  const [risk, setRisk] = useState<RiskLevel>('medium');
-  const [lessonId, setLessonId] = useState('');
-  const [errors, setErrors] = useState<FieldErrors>({});
   const [studentLabels, setStudentLabels] = useState<Record<string, string>>(() =>
     student ? { [student.id]: student.label } : {},
   );
@@ -77,6 +48,47 @@ export function ReportIncidentModal({
   });
   const types = useIncidentTypes();
   const report = useReportIncident();
+  // Most concerns are reported the same day: "now" is the default, changed when it happened earlier.
+  const fresh = (risk: RiskLevel = 'medium') => ({
+    student_ids: student ? [student.id] : [],
+    type_ids: [] as string[],
+    occurred_at: isoToWallClock(new Date().toISOString(), timezone) as string | null,
+    description: '',
+    immediate_action: '',
+    lead_told_verbally: false,
+    risk_level: risk,
+    lesson_id: '',
+  });
+  const form = useServerForm(
+    () => fresh(),
+    (d) =>
+      report.mutateAsync({
+        student_ids: d.student_ids,
+        type_ids: d.type_ids,
+        occurred_at: wallClockToIso(d.occurred_at!, timezone),
+        description: d.description.trim(),
+        immediate_action: d.immediate_action.trim(),
+        lead_told_verbally: d.lead_told_verbally,
+        risk_level: d.risk_level,
+        lesson_id: d.lesson_id.trim() || null,
+      }),
+    {
+      validate: (d) => ({
+        student_ids: d.student_ids.length === 0 ? 'Choose at least one student' : undefined,
+        type_ids: d.type_ids.length === 0 ? 'Choose at least one type' : undefined,
+        occurred_at: !d.occurred_at ? 'Say when it happened' : undefined,
+        description: !d.description.trim() ? 'Describe what happened' : undefined,
+      }),
+      // The next report starts empty again, at the risk level chosen last.
+      onSuccess: (written, d) => {
+        form.reset(fresh(d.risk_level));
+        onClose((written as { id: string }).id);
+      },
+    },
+  );
+  const { draft, set, err } = form;
+  const studentIds = draft.student_ids;
+  const typeIds = draft.type_ids;
 
   const studentOptions = useMemo(() => {
     const found = (students.data?.items ?? []).map((s) => ({
@@ -90,41 +102,6 @@ export function ReportIncidentModal({
   }, [students.data, studentIds, studentLabels]);
 
   const guidance = (types.data?.items ?? []).filter((t) => typeIds.includes(t.id) && t.guidance);
-
-  const submit = () => {
-    const local: FieldErrors = {};
-    if (studentIds.length === 0) local.student_ids = 'Choose at least one student';
-    if (typeIds.length === 0) local.type_ids = 'Choose at least one type';
-    if (!occurredAt) local.occurred_at = 'Say when it happened';
-    if (!description.trim()) local.description = 'Describe what happened';
-    setErrors(local);
-    if (Object.keys(local).length > 0) return;
-    report.mutate(
-      {
-        student_ids: studentIds,
-        type_ids: typeIds,
-        occurred_at: wallClockToIso(occurredAt!, timezone),
-        description: description.trim(),
-        immediate_action: immediateAction.trim(),
-        lead_told_verbally: leadTold,
-        risk_level: risk,
-        lesson_id: lessonId.trim() || null,
-      },
-      {
-        onSuccess: (written) => {
-          setStudentIds(student ? [student.id] : []);
-          setTypeIds([]);
-          setOccurredAt(isoToWallClock(new Date().toISOString(), timezone));
-          setDescription('');
-          setImmediateAction('');
-          setLeadTold(false);
-          setLessonId('');
-          onClose((written as { id: string }).id);
-        },
-        onError: (error) => setErrors(fieldErrorsOf(error)),
-      },
-    );
-  };
 
   return (
     <Modal opened={opened} onClose={() => onClose()} title="Report a safeguarding concern" size="lg">
@@ -142,8 +119,7 @@ export function ReportIncidentModal({
           data={studentOptions}
           value={studentIds}
           onChange={(ids) => {
-            setStudentIds(ids);
-            setErrors((e) => ({ ...e, student_ids: undefined }));
+            set('student_ids', ids);
             setStudentLabels((labels) => ({
               ...labels,
               ...Object.fromEntries(
@@ -154,19 +130,16 @@ export function ReportIncidentModal({
           placeholder={studentIds.length ? undefined : 'Search students by name'}
           nothingFoundMessage={students.isFetching ? 'Searching…' : 'No student found'}
           filter={({ options }) => options}
-          error={errors.student_ids}
+          error={err('student_ids')}
         />
         <MultiSelect
           label="Type of concern"
           withAsterisk
           data={(types.data?.items ?? []).map((t) => ({ value: t.id, label: t.name }))}
           value={typeIds}
-          onChange={(ids) => {
-            setTypeIds(ids);
-            setErrors((e) => ({ ...e, type_ids: undefined }));
-          }}
+          onChange={(ids) => set('type_ids', ids)}
           placeholder={typeIds.length ? undefined : 'Choose one or more'}
-          error={errors.type_ids}
+          error={err('type_ids')}
           nothingFoundMessage="No incident types yet: an administrator adds them"
         />
         {guidance.map((t) => (
@@ -182,16 +155,16 @@ export function ReportIncidentModal({
             description={`Your time zone: ${timezone}`}
             withAsterisk
             valueFormat="DD.MM.YYYY HH:mm"
-            value={occurredAt}
-            onChange={setOccurredAt}
+            value={draft.occurred_at}
+            onChange={(value) => form.setDraft((d) => ({ ...d, occurred_at: value }))}
             maxDate={new Date()}
-            error={errors.occurred_at}
+            error={err('occurred_at')}
             clearable
           />
           <TextInput
             label="Lesson (if any)"
-            value={lessonId}
-            onChange={(e) => setLessonId(e.currentTarget.value)}
+            value={draft.lesson_id}
+            onChange={(e) => set('lesson_id', e.currentTarget.value)}
           />
         </Group>
         <Textarea
@@ -199,20 +172,17 @@ export function ReportIncidentModal({
           withAsterisk
           autosize
           minRows={4}
-          value={description}
-          onChange={(e) => {
-            setDescription(e.currentTarget.value);
-            setErrors((errs) => ({ ...errs, description: undefined }));
-          }}
-          error={errors.description}
+          value={draft.description}
+          onChange={(e) => set('description', e.currentTarget.value)}
+          error={err('description')}
         />
         <Textarea
           label="Immediate action taken"
           autosize
           minRows={2}
-          value={immediateAction}
-          onChange={(e) => setImmediateAction(e.currentTarget.value)}
-          error={errors.immediate_action}
+          value={draft.immediate_action}
+          onChange={(e) => form.setDraft((d) => ({ ...d, immediate_action: e.currentTarget.value }))}
+          error={err('immediate_action')}
         />
         <div>
           <Text size="sm" fw={500} mb={4} id="risk-label">
@@ -220,21 +190,21 @@ export function ReportIncidentModal({
           </Text>
           <SegmentedControl
             aria-labelledby="risk-label"
-            value={risk}
-            onChange={(v) => setRisk(v)}
+            value={draft.risk_level}
+            onChange={(v) => set('risk_level', v)}
             data={RISK_LEVELS.map((r) => ({ value: r, label: r[0]!.toUpperCase() + r.slice(1) }))}
           />
         </div>
         <Checkbox
           label="I have already told the safeguarding lead verbally"
-          checked={leadTold}
-          onChange={(e) => setLeadTold(e.currentTarget.checked)}
+          checked={draft.lead_told_verbally}
+          onChange={(e) => set('lead_told_verbally', e.currentTarget.checked)}
         />
         <Group justify="flex-end" mt="sm">
           <Button variant="default" onClick={() => onClose()}>
             Cancel
           </Button>
-          <Button onClick={submit} loading={report.isPending}>
+          <Button onClick={() => void form.submit()} loading={form.pending}>
             Report incident
           </Button>
         </Group>

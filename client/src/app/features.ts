@@ -1,0 +1,15 @@
+// The features the portal is built from: each `features/<area>/index.ts` gives its screens (route
+// path → lazy page) and live roots. A new area is one line here; `router.tsx` does not change.
+export { account } from '../features/account';
+export { activity } from '../features/activity';
+export { auth } from '../features/auth';
+export { customFields } from '../features/custom-fields';
+export { customers } from '../features/customers';
+export { dashboard } from '../features/dashboard';
+export { networks } from '../features/networks';
+export { onePageProfiles } from '../features/one-page-profiles';
+export { permissionTemplates } from '../features/permission-templates';
+export { permissions } from '../features/permissions';
+export { relations } from '../features/relations';
+export { safeguarding } from '../features/safeguarding';
+export { users } from '../features/users';
