@@ -1,50 +1,59 @@
 /**
  * Who may open what (spec §2, §6). Pure predicates over the stored permission list; no React, no storage.
  *
- * Marker permissions (spec §3) give the user's kind. Where the spec names a requirement without its
- * permission string, the string chosen here is recorded in docs/decisions/0009-client-route-permissions.md.
+ * Marker permissions (spec §3) give the user's kind. Every permission string comes from the shared
+ * catalogue (`@portal/projections/permissions`, decision 0048) that the server's identity policy imports
+ * too; `access.unit.spec.ts` fails on a permission-like string in the client that is not catalogued.
  */
+
+import {
+  INTERNAL_PERMISSIONS,
+  MARKER_PERMISSIONS,
+  PARTNER,
+  ROUTE_PERMISSIONS,
+  SAFEGUARDING,
+} from '@portal/projections/permissions';
 
 export type PermissionList = readonly string[];
 export type AccessPredicate = (permissions: PermissionList) => boolean;
 
-/** Marker permissions (spec §3 "Marker permissions"). */
-export const USER_IS_ADMIN = 'USER_IS_ADMIN';
-export const USER_IS_TEACHER = 'USER_IS_TEACHER';
-export const USER_IS_PARTNER = 'USER_IS_PARTNER';
-export const USER_IS_STUDENT = 'USER_IS_STUDENT';
+/** Marker permissions (spec §3 "Marker permissions"), from the shared catalogue. */
+export const USER_IS_ADMIN = MARKER_PERMISSIONS.admin;
+export const USER_IS_TEACHER = MARKER_PERMISSIONS.teacher;
+export const USER_IS_PARTNER = MARKER_PERMISSIONS.partner;
+export const USER_IS_STUDENT = MARKER_PERMISSIONS.student;
 
 /**
- * Internal named permissions. The strings follow the server's identity policy
- * (server/src/identity/policy/policy.ts on the identity branch); CAN_ACCESS_SAFEGUARDING is chosen here.
- * Administrators hold every internal named permission implicitly (same policy).
+ * Internal named permissions: administrators hold them implicitly (the server's identity policy).
+ * The safeguarding tiers are not implicit for administrators (ADR 0024).
  */
-export const CAN_MANAGE_PROGRAMMES = 'CAN_MANAGE_PROGRAMMES';
-export const CAN_MODIFY_USER = 'CAN_MODIFY_USER';
-export const CAN_ACCESS_RECORDINGS = 'CAN_ACCESS_RECORDINGS';
-export const CAN_ACCESS_SAFEGUARDING = 'CAN_ACCESS_SAFEGUARDING';
-export const CAN_LEAD_SAFEGUARDING = 'CAN_LEAD_SAFEGUARDING';
-/** The identity policy's audit permission (INTERNAL_PERMISSIONS.AUDIT). */
-export const AUDIT = 'AUDIT';
-export const CAN_BLOCK_USERS = 'CAN_BLOCK_USERS';
-export const CAN_SET_QUALITY_ISSUE = 'CAN_SET_QUALITY_ISSUE';
-export const CAN_IMPERSONATE = 'CAN_IMPERSONATE';
+export const CAN_MANAGE_PROGRAMMES = INTERNAL_PERMISSIONS.PROGRAMME;
+export const CAN_MODIFY_USER = INTERNAL_PERMISSIONS.MODIFY_USER;
+export const CAN_ACCESS_RECORDINGS = INTERNAL_PERMISSIONS.RECORDINGS;
+export const CAN_ACCESS_SAFEGUARDING = SAFEGUARDING.ACCESS;
+export const CAN_LEAD_SAFEGUARDING = SAFEGUARDING.LEAD;
+export const AUDIT = INTERNAL_PERMISSIONS.AUDIT;
+export const CAN_BLOCK_USERS = INTERNAL_PERMISSIONS.BLOCK_USERS;
+export const CAN_SET_QUALITY_ISSUE = INTERNAL_PERMISSIONS.QUALITY_ISSUE;
+export const CAN_IMPERSONATE = INTERNAL_PERMISSIONS.IMPERSONATE;
+export const CAN_MODIFY_NETWORK = INTERNAL_PERMISSIONS.NETWORK;
+export const CAN_MANAGE_TEMPLATES = INTERNAL_PERMISSIONS.TEMPLATES;
 
-/** Named permissions without an internal-role requirement (spec §6; strings chosen here). */
-export const CAN_VIEW_TEACHERS_TIMETABLES = 'CAN_VIEW_TEACHERS_TIMETABLES';
-export const CAN_ACCESS_HOMEWORKS_PANEL = 'CAN_ACCESS_HOMEWORKS_PANEL';
-export const CAN_ACCESS_PATHWAYS = 'CAN_ACCESS_PATHWAYS';
-export const CAN_SETUP_PATHWAYS = 'CAN_SETUP_PATHWAYS';
+/** Named permissions without an internal-role requirement (spec §6; ADR 0009). */
+export const CAN_VIEW_TEACHERS_TIMETABLES = ROUTE_PERMISSIONS.TEACHERS_TIMETABLES;
+export const CAN_ACCESS_HOMEWORKS_PANEL = ROUTE_PERMISSIONS.HOMEWORKS_PANEL;
+export const CAN_ACCESS_PATHWAYS = ROUTE_PERMISSIONS.PATHWAYS;
+export const CAN_SETUP_PATHWAYS = ROUTE_PERMISSIONS.PATHWAYS_SETUP;
 
 /** Partner permissions (spec §6, prefix PARTNER_CAN_). */
-export const PARTNER_CAN_SEE_ALL_STUDENTS_DETAILS = 'PARTNER_CAN_SEE_ALL_STUDENTS_DETAILS';
-export const PARTNER_CAN_SEE_SUPER_SYSADMINS = 'PARTNER_CAN_SEE_SUPER_SYSADMINS';
-export const PARTNER_CAN_SEE_SYSADMINS = 'PARTNER_CAN_SEE_SYSADMINS';
-export const PARTNER_CAN_SEE_LINK_CONTACTS = 'PARTNER_CAN_SEE_LINK_CONTACTS';
-export const PARTNER_CAN_SEE_PARENTS = 'PARTNER_CAN_SEE_PARENTS';
-export const PARTNER_CAN_SEE_SAFEGUARDING_INCIDENT_REPORTS = 'PARTNER_CAN_SEE_SAFEGUARDING_INCIDENT_REPORTS';
-export const PARTNER_CAN_EDIT_PROFILE_FOR_SELECTED_USER = 'PARTNER_CAN_EDIT_PROFILE_FOR_SELECTED_USER';
-export const PARTNER_CAN_ACCESS_USER_RELATIONS = 'PARTNER_CAN_ACCESS_USER_RELATIONS';
+export const PARTNER_CAN_SEE_ALL_STUDENTS_DETAILS = PARTNER.SEE_ALL_STUDENTS_DETAILS;
+export const PARTNER_CAN_SEE_SUPER_SYSADMINS = PARTNER.SEE_SUPER_SYSADMINS;
+export const PARTNER_CAN_SEE_SYSADMINS = PARTNER.SEE_SYSADMINS;
+export const PARTNER_CAN_SEE_LINK_CONTACTS = PARTNER.SEE_LINK_CONTACTS;
+export const PARTNER_CAN_SEE_PARENTS = PARTNER.SEE_PARENTS;
+export const PARTNER_CAN_SEE_SAFEGUARDING_INCIDENT_REPORTS = PARTNER.SEE_SAFEGUARDING_INCIDENT_REPORTS;
+export const PARTNER_CAN_EDIT_PROFILE_FOR_SELECTED_USER = PARTNER.EDIT_PROFILE_FOR_SELECTED_USER;
+export const PARTNER_CAN_ACCESS_USER_RELATIONS = PARTNER.ACCESS_USER_RELATIONS;
 
 /** Partner permissions that let a partner see users of some kind (the "partner see-user" requirement). */
 export const PARTNER_SEE_USER_PERMISSIONS: readonly string[] = [
@@ -101,8 +110,8 @@ export const mayReportSafeguarding: AccessPredicate = (p) =>
   isInternal(p) ||
   (isPartner(p) &&
     hasAny(p, [
-      'PARTNER_CAN_SUBMIT_SAFEGUARDING_INCIDENT_FOR_ALL_STUDENTS',
-      'PARTNER_CAN_SUBMIT_SAFEGUARDING_INCIDENT_FOR_SELECTED_STUDENTS',
+      PARTNER.SUBMIT_SAFEGUARDING_INCIDENT_FOR_ALL_STUDENTS,
+      PARTNER.SUBMIT_SAFEGUARDING_INCIDENT_FOR_SELECTED_STUDENTS,
     ]));
 /** Safeguarding leads acknowledge, review, assign and close incidents. */
 export const isSafeguardingLead: AccessPredicate = (p) => isInternal(p) && has(p, CAN_LEAD_SAFEGUARDING);
@@ -140,15 +149,11 @@ export const hasPartnerAccess: AccessPredicate = (p) => isAdmin(p) || isPartner(
 /** Areas spec §6 lists as admin-only (students, teachers, partner users, admins, groups, reports, ...). */
 export const adminOnly: AccessPredicate = isAdmin;
 
-/** The identity policy's network permission (INTERNAL_PERMISSIONS.NETWORK). */
-export const CAN_MODIFY_NETWORK = 'CAN_MODIFY_NETWORK';
 /** Creating or changing a network: spec §6 "Network modify needs admin plus the network permission". */
 export const canModifyNetwork: AccessPredicate = (p) => isAdmin(p) && has(p, CAN_MODIFY_NETWORK);
 /** Reading networks (the networks API): administrators, or holders of the network permission. */
 export const canReadNetworks: AccessPredicate = (p) => isAdmin(p) || has(p, CAN_MODIFY_NETWORK);
 
-/** The identity policy's templates permission (INTERNAL_PERMISSIONS.TEMPLATES). */
-export const CAN_MANAGE_TEMPLATES = 'CAN_MANAGE_TEMPLATES';
 /** permission-templates, permission-templates/:id: the permission templates API's rule. */
 export const canManagePermissionTemplates: AccessPredicate = (p) => internalMay(p, CAN_MANAGE_TEMPLATES);
 

@@ -3,7 +3,9 @@
  * comes from the server: GET /api/v1/permissions (features/permissions/api.ts); ADR 0031.
  */
 
-export const PARTNER_PREFIX = 'PARTNER_CAN_';
+import { PARTNER_PREFIX } from '@portal/projections/permissions';
+
+export { PARTNER_PREFIX };
 
 /** "PARTNER_CAN_SEE_ALL_STUDENTS_DETAILS" → "See All Students Details" (prefix dropped, title case). */
 export function permissionLabel(perm: string): string {

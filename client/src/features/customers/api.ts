@@ -1,14 +1,9 @@
 import { apiRequest } from '../../shared/api/client';
 import { createResource } from '../../shared/api/resource';
-import type { Page } from '../../shared/api/types';
+import type { ApiSchema, Page } from '../../shared/api/types';
 
-export interface Customer {
-  id: string;
-  name: string;
-  network_id: string | null;
-  created_at: string;
-  updated_at: string;
-}
+/** The server's CustomerView (generated from the API document). */
+export type Customer = ApiSchema<'CustomerView'>;
 
 export interface CustomerUser {
   id: string;

@@ -3,17 +3,12 @@ import { apiRequest } from '../../shared/api/client';
 import { createResource } from '../../shared/api/resource';
 import { fetchCurrentUser } from '../auth/api';
 import { useSession } from '../../shared/session';
+import type { ApiSchema } from '../../shared/api/types';
 
 /** Shapes of server/src/identity/networks/networks.controller.ts. */
 
-export interface Network {
-  id: string;
-  name: string;
-  timezone: string;
-  primary_colour: string;
-  created_at: string;
-  updated_at: string;
-}
+/** The server's NetworkView (generated from the API document). */
+export type Network = ApiSchema<'NetworkView'>;
 
 export interface NetworkInput {
   name: string;

@@ -1,25 +1,8 @@
 import { createResource } from '../../shared/api/resource';
+import type { ApiSchema } from '../../shared/api/types';
 
-export interface OnePageProfile {
-  id: string;
-  user_id: string;
-  year_group_id: string | null;
-  year_group: string | null;
-  preferred_name: string | null;
-  age: number | null;
-  liked_about_me: string | null;
-  important_to_me: string | null;
-  support_methods: string | null;
-  favourite_subjects: string[];
-  least_favourite_subjects: string[];
-  hobbies: string | null;
-  career_aspirations: string | null;
-  notes: string | null;
-  progress: number;
-  created_at: string;
-  updated_at: string;
-  user: { id: string; first_name: string; last_name: string; full_name: string; customer_id: string | null };
-}
+/** The server's OnePageProfileView (generated from the API document). */
+export type OnePageProfile = ApiSchema<'OnePageProfileView'>;
 
 export type OnePageProfileChanges = Partial<
   Omit<OnePageProfile, 'id' | 'user_id' | 'created_at' | 'updated_at' | 'user' | 'year_group_id'>

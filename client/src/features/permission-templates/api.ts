@@ -1,23 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
 import { apiRequest } from '../../shared/api/client';
 import { createResource } from '../../shared/api/resource';
-import type { PermissionInfo } from '../permissions/api';
+import type { ApiSchema } from '../../shared/api/types';
 
-/** Shapes of server/src/identity/permission-templates/permission-templates.controller.ts. */
+/** Views of server/src/identity/permission-templates/ (generated from the API document). */
 
-export interface PermissionTemplate {
-  id: string;
-  name: string;
-  permissions: string[];
-  created_at: string;
-  updated_at: string;
-}
+export type PermissionTemplate = ApiSchema<'PermissionTemplateView'>;
 
-export interface AssignablePermissions {
-  items: PermissionInfo[];
-  view: PermissionInfo[];
-  action: PermissionInfo[];
-}
+export type AssignablePermissions = ApiSchema<'AssignablePermissions'>;
 
 export interface TemplateInput {
   name: string;

@@ -1,29 +1,21 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { apiRequest } from '../../shared/api/client';
 import { useAreaCommand } from '../../shared/api/resource';
-import type { Page, PositionAnswer } from '../../shared/api/types';
-import type { UserView } from '../users/api';
+import type { ApiSchema, PositionAnswer } from '../../shared/api/types';
 
 /** Shapes of server/src/identity/permissions (permission-catalogue.ts, permissions.controller.ts). */
 
-export type PermissionKind = 'view' | 'action' | 'internal';
+export type PermissionKind = ApiSchema<'PermissionInfo'>['kind'];
 
-export interface PermissionInfo {
-  /** The permission name; also its id in /permissions/{id}/... */
-  id: string;
-  name: string;
-  label: string;
-  kind: PermissionKind;
-}
+/** A permission as GET /permissions lists it (generated from the API document). */
+export type PermissionInfo = ApiSchema<'PermissionInfo'>;
 
 export interface PermissionCatalogue {
   items: PermissionInfo[];
   total: number;
 }
 
-export interface PermissionUserPage extends Page<UserView> {
-  permission: PermissionInfo;
-}
+export type PermissionUserPage = ApiSchema<'PermissionUserPage'>;
 
 export const KIND_TITLES: Record<PermissionKind, string> = {
   view: 'View',

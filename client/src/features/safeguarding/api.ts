@@ -1,17 +1,11 @@
 import { apiRequest, type Query } from '../../shared/api/client';
-import type { Page, Written } from '../../shared/api/types';
+import type { ApiSchema, Page, Written } from '../../shared/api/types';
 
 /** Safeguarding API (server/src/safeguarding): types mirror the server's views. */
 
-export type IncidentStatus =
-  | 'reported'
-  | 'acknowledged'
-  | 'under_review'
-  | 'actions'
-  | 'partner_informed'
-  | 'partner_feedback'
-  | 'closed';
-export type RiskLevel = 'low' | 'medium' | 'high';
+/** The workflow's statuses and risk levels, from the API document (the server's IncidentView). */
+export type IncidentStatus = ApiSchema<'IncidentView'>['status'];
+export type RiskLevel = ApiSchema<'IncidentView'>['risk_level'];
 
 export const INCIDENT_STATUSES: readonly IncidentStatus[] = [
   'reported',

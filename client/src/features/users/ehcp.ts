@@ -3,13 +3,14 @@ import { apiRequest } from '../../shared/api/client';
 import { useAreaCommand } from '../../shared/api/resource';
 import type { Page, PositionAnswer } from '../../shared/api/types';
 import type { CustomerRole, UserView } from './api';
+import { MARKER_PERMISSIONS, NAMED_PERMISSIONS, PARTNER } from '@portal/projections/permissions';
 
 /**
  * EHCP reminders and requests (server/src/identity/ehcp/, decision 0035). The predicates mirror the
  * server's policy (`ehcpScope`, `maySendEhcpRequests`); the server decides in the end.
  */
-export const CAN_ACCESS_AND_UPLOAD_EHCP = 'CAN_ACCESS_AND_UPLOAD_EHCP';
-export const PARTNER_CAN_ACCESS_USER_RELATIONS = 'PARTNER_CAN_ACCESS_USER_RELATIONS';
+export const CAN_ACCESS_AND_UPLOAD_EHCP = NAMED_PERMISSIONS.EHCP;
+export const PARTNER_CAN_ACCESS_USER_RELATIONS = PARTNER.ACCESS_USER_RELATIONS;
 
 export interface EhcpAccess {
   /** See and change the EHCP reminder list. */
@@ -20,10 +21,10 @@ export interface EhcpAccess {
 
 export function ehcpAccess(permissions: readonly string[], customerType: CustomerRole | null): EhcpAccess {
   const has = (p: string) => permissions.includes(p);
-  const partner = has('USER_IS_PARTNER');
-  const internal = has('USER_IS_ADMIN') || has('USER_IS_TEACHER');
+  const partner = has(MARKER_PERMISSIONS.partner);
+  const internal = has(MARKER_PERMISSIONS.admin) || has(MARKER_PERMISSIONS.teacher);
   return {
-    reminders: has('USER_IS_ADMIN') || (has(CAN_ACCESS_AND_UPLOAD_EHCP) && (internal || partner)),
+    reminders: has(MARKER_PERMISSIONS.admin) || (has(CAN_ACCESS_AND_UPLOAD_EHCP) && (internal || partner)),
     request:
       partner &&
       (customerType === 'super-admin' || customerType === 'admin') &&
@@ -59,7 +60,7 @@ export function requestCandidates<T extends Candidate>(users: readonly T[], self
         u.user_type === 'partner' &&
         u.has_access &&
         !u.is_blocked &&
-        u.permission_list.includes('PARTNER_CAN_SEE_ALL_STUDENTS_DETAILS'),
+        u.permission_list.includes(PARTNER.SEE_ALL_STUDENTS_DETAILS),
     )
     .sort((a, b) => a.full_name.localeCompare(b.full_name));
 }

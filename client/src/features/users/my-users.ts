@@ -1,5 +1,6 @@
 import { has, hasAny, isAdmin, isPartner, type PermissionList } from '../../app/access';
 import type { CustomerRole, UserTypeName, UserView } from './api';
+import { PARTNER, type PartnerUserKind } from '@portal/projections/permissions';
 
 /**
  * What a partner may see and do with their own school's users (spec §6), mirroring the server's rules
@@ -8,7 +9,7 @@ import type { CustomerRole, UserTypeName, UserView } from './api';
  */
 
 /** The kinds of customer-side users (the PARTNER_CAN_*_<KIND> suffixes). */
-export type PartnerKind = 'SUPER_SYSADMINS' | 'SYSADMINS' | 'LINK_CONTACTS' | 'STUDENTS' | 'PARENTS';
+export type PartnerKind = PartnerUserKind;
 
 export interface MyUserKind {
   kind: PartnerKind;
@@ -32,7 +33,7 @@ export const MY_USER_KINDS: readonly MyUserKind[] = [
     singular: 'Student',
     userType: 'student',
     customerType: null,
-    see: 'PARTNER_CAN_SEE_ALL_STUDENTS_DETAILS',
+    see: PARTNER.SEE_ALL_STUDENTS_DETAILS,
   },
   {
     kind: 'SUPER_SYSADMINS',
@@ -41,7 +42,7 @@ export const MY_USER_KINDS: readonly MyUserKind[] = [
     singular: 'Super system administrator',
     userType: 'partner',
     customerType: 'super-admin',
-    see: 'PARTNER_CAN_SEE_SUPER_SYSADMINS',
+    see: PARTNER.SEE_SUPER_SYSADMINS,
   },
   {
     kind: 'SYSADMINS',
@@ -50,7 +51,7 @@ export const MY_USER_KINDS: readonly MyUserKind[] = [
     singular: 'System administrator',
     userType: 'partner',
     customerType: 'admin',
-    see: 'PARTNER_CAN_SEE_SYSADMINS',
+    see: PARTNER.SEE_SYSADMINS,
   },
   {
     kind: 'LINK_CONTACTS',
@@ -59,7 +60,7 @@ export const MY_USER_KINDS: readonly MyUserKind[] = [
     singular: 'Link contact',
     userType: 'partner',
     customerType: 'link-contact',
-    see: 'PARTNER_CAN_SEE_LINK_CONTACTS',
+    see: PARTNER.SEE_LINK_CONTACTS,
   },
   {
     kind: 'PARENTS',
@@ -68,7 +69,7 @@ export const MY_USER_KINDS: readonly MyUserKind[] = [
     singular: 'Parent / carer',
     userType: 'partner',
     customerType: 'parent',
-    see: 'PARTNER_CAN_SEE_PARENTS',
+    see: PARTNER.SEE_PARENTS,
   },
 ];
 
@@ -97,13 +98,13 @@ export function permissionsFor(action: PartnerAction, kind: PartnerKind): string
     case 'edit':
       return [
         `PARTNER_CAN_EDIT_${kind}`,
-        ...(kind === 'STUDENTS' ? ['PARTNER_CAN_EDIT_ALL_STUDENTS'] : []),
-        'PARTNER_CAN_EDIT_PROFILE_FOR_SELECTED_USER',
+        ...(kind === 'STUDENTS' ? [PARTNER.EDIT_ALL_STUDENTS] : []),
+        PARTNER.EDIT_PROFILE_FOR_SELECTED_USER,
       ];
     case 'disable':
       return [`PARTNER_CAN_DISABLE_${kind}`];
     case 'password':
-      return ['PARTNER_CAN_CHANGE_PASSWORD_FOR_SELECTED_USER'];
+      return [PARTNER.CHANGE_PASSWORD_FOR_SELECTED_USER];
   }
 }
 

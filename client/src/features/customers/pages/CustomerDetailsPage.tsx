@@ -13,6 +13,7 @@ import {
 } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { INTERNAL_PERMISSIONS } from '@portal/projections/permissions';
 import { Link, useParams } from 'react-router-dom';
 import { isAdmin, internalMay } from '../../../app/access';
 import { usePermissions } from '../../../shared/session';
@@ -24,7 +25,7 @@ import { NameModal } from './NameModal';
 export function CustomerDetailsPage() {
   const { id = '' } = useParams();
   const permissions = usePermissions();
-  const mayEdit = internalMay(permissions, 'CAN_EDIT_CUSTOMERS');
+  const mayEdit = internalMay(permissions, INTERNAL_PERMISSIONS.CUSTOMER_EDITS);
   const [renaming, setRenaming] = useState(false);
   const customer = customers.useOne(id, { silentErrors: false });
   const users = useQuery({

@@ -13,6 +13,7 @@ import {
 } from '@mantine/core';
 import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
+import { NAMED_PERMISSIONS } from '@portal/projections/permissions';
 import {
   canAudit,
   canManageUserRelations,
@@ -52,7 +53,7 @@ const ReportIncidentModal = lazy(() =>
 );
 
 /** "EHCP access and upload" (spec §6; server EHCP_PERMISSION). */
-const EHCP_PERMISSION = 'CAN_ACCESS_AND_UPLOAD_EHCP';
+const EHCP_PERMISSION = NAMED_PERMISSIONS.EHCP;
 
 function Field({ label, children }: { label: string; children: ReactNode }) {
   return (
