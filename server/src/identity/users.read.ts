@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { UserRow } from '@portal/projections';
+import { USER_COLUMNS, type UserRow } from '@portal/projections';
 import { SQL_CLIENT } from '../platform/tokens.js';
 import type { SqlClient } from '../platform/sql/sql-client.js';
 import type { ActorLoader } from '../platform/auth/actor-loader.js';
@@ -19,14 +19,7 @@ export const USER_SORT_COLUMNS = [
 ] as const;
 export type UserSortColumn = (typeof USER_SORT_COLUMNS)[number];
 
-/**
- * A user row with its customer's name (spec §3 "first customer's name") and its one-page profile's id
- * and progress when present (an id and progress above 0), joined from those read models.
- */
-export const USER_COLUMNS = `rm_users.*,
-  (SELECT c.name FROM rm_customers c WHERE c.id = rm_users.customer_id) AS customer_name,
-  (SELECT json_build_object('id', p.id, 'progress', p.progress) FROM rm_one_page_profiles p
-    WHERE p.user_id = rm_users.id AND p.progress > 0) AS one_page_profile`;
+export { USER_COLUMNS };
 
 /** List filters, already validated (see ListUsersQuery). */
 export interface UserListFilter {
