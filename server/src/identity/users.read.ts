@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { USER_COLUMNS, type UserRow } from '@portal/projections';
+import { USER_COLUMNS, listPage, sortOf, type UserRow } from '@portal/projections';
 import { SQL_CLIENT } from '../platform/tokens.js';
 import type { SqlClient } from '../platform/sql/sql-client.js';
 import type { ActorLoader } from '../platform/auth/actor-loader.js';
@@ -99,18 +99,15 @@ export class UsersReadModel implements ActorLoader {
 
   async list(filter: UserListFilter): Promise<{ rows: UserRow[]; total: number }> {
     const { whereSql, params } = whereOf(filter);
-    const sort = filter.sortBy ?? 'full_name';
-    const direction = filter.descending ? 'DESC' : 'ASC';
-    const { rows: count } = await this.sql.query<{ total: string }>(
-      `SELECT count(*)::text AS total FROM rm_users ${whereSql}`,
-      params,
-    );
-    const { rows } = await this.sql.query<UserRow>(
-      `SELECT ${USER_COLUMNS} FROM rm_users ${whereSql} ORDER BY ${sort} ${direction}, id ASC
-        LIMIT ${filter.size} OFFSET ${(filter.page - 1) * filter.size}`,
-      params,
-    );
-    return { rows, total: Number(count[0]?.total ?? 0) };
+    const { items, total } = await listPage<UserRow>(this.sql, {
+      select: USER_COLUMNS,
+      from: 'rm_users',
+      where: { sql: whereSql, params },
+      orderBy: sortOf(filter.sortBy, USER_SORT_COLUMNS, 'full_name', { descending: filter.descending }),
+      page: filter.page,
+      size: filter.size,
+    });
+    return { rows: items, total };
   }
 
   /**
