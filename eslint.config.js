@@ -21,16 +21,6 @@ export default tseslint.config(
     // Decision 0045: controllers hold no SQL; read-model queries live beside their projection
     // (projections/src/<rm>/<rm>.queries.ts), state-table SQL in a service beside the table.
     files: ['server/src/**/*.controller.ts'],
-    // Not moved yet (see docs/decisions/0045-lists-queries-and-projection-kit.md): shrink this list.
-    ignores: [
-      'server/src/identity/audit/audit.controller.ts',
-      'server/src/identity/availability/availability.controller.ts',
-      'server/src/identity/custom-fields/custom-fields.controller.ts',
-      'server/src/identity/ehcp/ehcp.controller.ts',
-      'server/src/identity/invitations/customer-invitations.controller.ts',
-      'server/src/identity/permissions/permissions.controller.ts',
-      'server/src/identity/user-deletion.controller.ts',
-    ],
     rules: {
       'no-restricted-syntax': [
         'error',

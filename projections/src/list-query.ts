@@ -115,12 +115,18 @@ export const pageOf = (q: { page?: number; size?: number }): { page: number; siz
   size: q.size ?? DEFAULT_PAGE_SIZE,
 });
 
+/** A built WHERE clause (`Filters` is one): '' or `WHERE ...`, with its parameters. */
+export interface WhereClause {
+  readonly sql: string;
+  readonly params: readonly unknown[];
+}
+
 export interface ListSpec<Row, Item> {
   /** Columns read for the page (default `*`). */
   select?: string;
   /** A table, or a join, or `(subquery) alias`. */
   from: string;
-  where?: Filters;
+  where?: WhereClause;
   /** A complete ORDER BY (from `sortOf`, or a fixed order ending in a unique tie-break). */
   orderBy: string;
   page?: number;
@@ -139,7 +145,7 @@ export async function listPage<Row, Item = Row>(
   if (!Number.isSafeInteger(page) || !Number.isSafeInteger(size) || page < 1 || size < 1)
     throw new RangeError(`listPage: page and size must be positive integers (got ${page}, ${size})`);
   const where = spec.where?.sql ?? '';
-  const params = spec.where?.params ?? [];
+  const params = [...(spec.where?.params ?? [])];
   const { rows: count } = await db.query<{ total: string }>(
     `SELECT count(*)::text AS total FROM ${spec.from} ${where}`,
     params,

@@ -48,8 +48,65 @@ export interface Projection {
   applyBatch?(events: readonly ProjectionEvent[], tx: ProjectionTx): Promise<void>;
 }
 
-export function defineProjection<P extends Projection>(projection: P): P {
+/** The events a typed projection handles: a union of `{ type, data }`. */
+export type EventShape = { type: string; data: unknown };
+
+/**
+ * A projection written against its own event union `E` (decision 0047): `apply` receives
+ * `ProjectionEvent & E`, so a `switch (event.type)` narrows `event.data` without a cast.
+ */
+export interface TypedProjection<E extends EventShape> extends Omit<
+  Projection,
+  'handles' | 'apply' | 'applyBatch'
+> {
+  readonly handles: readonly E['type'][];
+  apply(event: ProjectionEvent & E, tx: ProjectionTx): Promise<void>;
+  applyBatch?(events: readonly (ProjectionEvent & E)[], tx: ProjectionTx): Promise<void>;
+}
+
+/**
+ * `defineProjection(p)` checks a projection; `defineProjection<E>()(p)` checks one typed by its event
+ * union. The runner only passes a projection the event types in its `handles`, which is what makes the
+ * narrowing from `ProjectionEvent` to `ProjectionEvent & E` sound.
+ */
+export function defineProjection<P extends Projection>(projection: P): P;
+export function defineProjection<E extends EventShape>(): (projection: TypedProjection<E>) => Projection;
+export function defineProjection(
+  projection?: Projection,
+): Projection | (<E extends EventShape>(p: TypedProjection<E>) => Projection) {
+  if (projection === undefined) return (typed) => checked(typed as unknown as Projection);
+  return checked(projection);
+}
+
+function checked<P extends Projection>(projection: P): P {
   const owned = new Set(projection.tables);
   if (owned.size !== projection.tables.length) throw new Error(`${projection.name}: duplicate table names`);
   return projection;
+}
+
+/**
+ * The idempotent update of a row stamped with its stream revision (decision 0047): sets `set` and
+ * `version = revision` on row `id` only when the row's version is older, so a replayed or older event
+ * changes nothing. Column names come from code, never from input. Answers whether a row changed.
+ */
+export async function guardedUpdate(
+  tx: ProjectionTx,
+  table: string,
+  id: string,
+  revision: bigint | string,
+  set: Record<string, unknown>,
+): Promise<boolean> {
+  const params: unknown[] = [id];
+  const assignments = Object.entries(set).map(([column, value]) => {
+    params.push(value);
+    return `${column} = $${params.length}`;
+  });
+  params.push(revision.toString());
+  const v = `$${params.length}::bigint`;
+  const { rows } = await tx.query(
+    `UPDATE ${table} SET ${[...assignments, `version = ${v}`].join(', ')}
+      WHERE id = $1 AND version < ${v} RETURNING id`,
+    params,
+  );
+  return rows.length > 0;
 }

@@ -1,4 +1,4 @@
-import { defineProjection, type ProjectionEvent } from '../projection.js';
+import { defineProjection } from '../projection.js';
 
 /**
  * Users' availability (spec §3 "Availability: list of availabilities per user, keyed by user and
@@ -38,7 +38,7 @@ export interface AvailabilityRow {
   version: string;
 }
 
-export const availabilityProjection = defineProjection({
+export const availabilityProjection = defineProjection<AvailabilityEvent>()({
   name: 'user-availability',
   version: 1,
   tables: ['rm_user_availability'],
@@ -54,8 +54,7 @@ export const availabilityProjection = defineProjection({
      )`,
   ],
   handles: AVAILABILITY_EVENT_TYPES,
-  async apply(event: ProjectionEvent, tx) {
-    const e = event as unknown as ProjectionEvent & AvailabilityEvent;
+  async apply(e, tx) {
     // The row keeps the stream revision that wrote it: replaying an older event changes nothing.
     await tx.query(
       `INSERT INTO rm_user_availability (user_id, type, week, availabilities, updated_at, version)
@@ -69,8 +68,8 @@ export const availabilityProjection = defineProjection({
         e.data.type,
         e.data.week ?? '',
         JSON.stringify(e.data.availabilities),
-        event.metadata.occurredAt,
-        event.revision.toString(),
+        e.metadata.occurredAt,
+        e.revision.toString(),
       ],
     );
   },

@@ -1,4 +1,4 @@
-import { defineProjection, type ProjectionEvent } from '../projection.js';
+import { defineProjection } from '../projection.js';
 
 /**
  * The custom user fields administrators define (spec §6 "custom fields"), as one stream
@@ -31,7 +31,7 @@ export interface CustomFieldsRow {
   version: string;
 }
 
-export const customFieldsProjection = defineProjection({
+export const customFieldsProjection = defineProjection<CustomFieldsEvent>()({
   name: 'user-custom-fields',
   version: 1,
   tables: ['rm_user_custom_fields'],
@@ -44,15 +44,14 @@ export const customFieldsProjection = defineProjection({
      )`,
   ],
   handles: CUSTOM_FIELDS_EVENT_TYPES,
-  async apply(event: ProjectionEvent, tx) {
-    const e = event as unknown as ProjectionEvent & CustomFieldsEvent;
+  async apply(e, tx) {
     await tx.query(
       `INSERT INTO rm_user_custom_fields (id, fields, updated_at, version)
        VALUES ('fields', $1::jsonb, $2, $3::bigint)
        ON CONFLICT (id) DO UPDATE SET fields = EXCLUDED.fields, updated_at = EXCLUDED.updated_at,
                                       version = EXCLUDED.version
        WHERE rm_user_custom_fields.version < EXCLUDED.version`,
-      [JSON.stringify(e.data.fields), event.metadata.occurredAt, event.revision.toString()],
+      [JSON.stringify(e.data.fields), e.metadata.occurredAt, e.revision.toString()],
     );
   },
 });

@@ -1,4 +1,4 @@
-import { defineProjection, type ProjectionEvent } from '../projection.js';
+import { defineProjection, guardedUpdate } from '../projection.js';
 
 /**
  * Invitations for partner (customer-side) users, in `customer-invitation-{id}` streams: an
@@ -45,7 +45,7 @@ export interface CustomerInvitationRow {
   version: string;
 }
 
-export const customerInvitationsProjection = defineProjection({
+export const customerInvitationsProjection = defineProjection<CustomerInvitationEvent>()({
   name: 'customer-invitations',
   version: 1,
   tables: ['rm_customer_invitations'],
@@ -65,10 +65,9 @@ export const customerInvitationsProjection = defineProjection({
     `CREATE INDEX IF NOT EXISTS rm_customer_invitations_customer ON rm_customer_invitations (customer_id, created_at)`,
   ],
   handles: CUSTOMER_INVITATION_EVENT_TYPES,
-  async apply(event: ProjectionEvent, tx) {
-    const e = event as unknown as ProjectionEvent & CustomerInvitationEvent;
-    const revision = event.revision.toString();
-    const at = event.metadata.occurredAt;
+  async apply(e, tx) {
+    const revision = e.revision.toString();
+    const at = e.metadata.occurredAt;
     switch (e.type) {
       case 'CustomerInvitationSent':
         await tx.query(
@@ -86,12 +85,11 @@ export const customerInvitationsProjection = defineProjection({
         );
         return;
       case 'CustomerInvitationAccepted':
-        await tx.query(
-          `UPDATE rm_customer_invitations SET status = 'accepted', user_id = $2, accepted_at = $3,
-                  version = $4::bigint
-            WHERE id = $1 AND version < $4::bigint`,
-          [e.data.invitationId, e.data.userId, at, revision],
-        );
+        await guardedUpdate(tx, 'rm_customer_invitations', e.data.invitationId, revision, {
+          status: 'accepted',
+          user_id: e.data.userId,
+          accepted_at: at,
+        });
         return;
     }
   },

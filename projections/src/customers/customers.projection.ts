@@ -1,4 +1,4 @@
-import { defineProjection, type ProjectionEvent } from '../projection.js';
+import { defineProjection, guardedUpdate } from '../projection.js';
 
 /**
  * Customers (partner schools and organisations) in `customer-{id}` streams. The identity area needs
@@ -45,7 +45,7 @@ export interface CustomerRow {
   version: string;
 }
 
-export const customersProjection = defineProjection({
+export const customersProjection = defineProjection<CustomerEvent>()({
   name: 'customers',
   version: 1,
   tables: ['rm_customers'],
@@ -61,10 +61,9 @@ export const customersProjection = defineProjection({
     `CREATE INDEX IF NOT EXISTS rm_customers_name ON rm_customers (lower(name), id)`,
   ],
   handles: CUSTOMER_EVENT_TYPES,
-  async apply(event: ProjectionEvent, tx) {
-    const e = event as unknown as ProjectionEvent & CustomerEvent;
-    const revision = event.revision.toString();
-    const at = event.metadata.occurredAt;
+  async apply(e, tx) {
+    const revision = e.revision.toString();
+    const at = e.metadata.occurredAt;
     switch (e.type) {
       case 'CustomerCreated':
         await tx.query(
@@ -74,18 +73,16 @@ export const customersProjection = defineProjection({
         );
         return;
       case 'CustomerRenamed':
-        await tx.query(
-          `UPDATE rm_customers SET name = $2, updated_at = $3, version = $4::bigint
-            WHERE id = $1 AND version < $4::bigint`,
-          [e.data.customerId, e.data.name, at, revision],
-        );
+        await guardedUpdate(tx, 'rm_customers', e.data.customerId, revision, {
+          name: e.data.name,
+          updated_at: at,
+        });
         return;
       case 'CustomerNetworkChanged':
-        await tx.query(
-          `UPDATE rm_customers SET network_id = $2, updated_at = $3, version = $4::bigint
-            WHERE id = $1 AND version < $4::bigint`,
-          [e.data.customerId, e.data.networkId, at, revision],
-        );
+        await guardedUpdate(tx, 'rm_customers', e.data.customerId, revision, {
+          network_id: e.data.networkId,
+          updated_at: at,
+        });
         return;
     }
   },

@@ -1,4 +1,4 @@
-import { defineProjection, type ProjectionEvent } from '../projection.js';
+import { defineProjection, guardedUpdate } from '../projection.js';
 
 /**
  * Networks (spec §3 "Network: id, name, timezone"; plus the primary colour of the client theme, spec
@@ -62,7 +62,7 @@ const COLUMN: Record<Exclude<NetworkEventType, 'NetworkCreated'>, string> = {
   NetworkPrimaryColourChanged: 'primary_colour',
 };
 
-export const networksProjection = defineProjection({
+export const networksProjection = defineProjection<NetworkEvent>()({
   name: 'networks',
   version: 1,
   tables: ['rm_networks'],
@@ -79,10 +79,9 @@ export const networksProjection = defineProjection({
     `CREATE INDEX IF NOT EXISTS rm_networks_name ON rm_networks (lower(name), id)`,
   ],
   handles: NETWORK_EVENT_TYPES,
-  async apply(event: ProjectionEvent, tx) {
-    const e = event as unknown as ProjectionEvent & NetworkEvent;
-    const revision = event.revision.toString();
-    const at = event.metadata.occurredAt;
+  async apply(e, tx) {
+    const revision = e.revision.toString();
+    const at = e.metadata.occurredAt;
     if (e.type === 'NetworkCreated') {
       await tx.query(
         `INSERT INTO rm_networks (id, name, timezone, primary_colour, created_at, updated_at, version)
@@ -97,10 +96,9 @@ export const networksProjection = defineProjection({
         : e.type === 'NetworkTimezoneChanged'
           ? e.data.timezone
           : e.data.primaryColour;
-    await tx.query(
-      `UPDATE rm_networks SET ${COLUMN[e.type]} = $2, updated_at = $3, version = $4::bigint
-        WHERE id = $1 AND version < $4::bigint`,
-      [e.data.networkId, value, at, revision],
-    );
+    await guardedUpdate(tx, 'rm_networks', e.data.networkId, revision, {
+      [COLUMN[e.type]]: value,
+      updated_at: at,
+    });
   },
 });

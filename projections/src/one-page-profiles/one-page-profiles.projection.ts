@@ -1,5 +1,7 @@
-import { defineProjection, type ProjectionEvent } from '../projection.js';
-import { ERASED } from '../users/user-events.js';
+import { defineProjection } from '../projection.js';
+import { ERASED, type UserEvent } from '../users/user-events.js';
+
+type ErasedEvent = Extract<UserEvent, { type: 'UserPersonalDataErased' }>;
 
 /**
  * A student's one-page profile (spec §3), one per student, in the stream `one-page-profile-{userId}`.
@@ -81,7 +83,7 @@ const JSON_COLUMNS = new Set(['favourite_subjects', 'least_favourite_subjects'])
 const sqlValue = (column: string, value: unknown) =>
   JSON_COLUMNS.has(column) ? JSON.stringify(value) : value;
 
-export const onePageProfilesProjection = defineProjection({
+export const onePageProfilesProjection = defineProjection<OnePageProfileEvent | ErasedEvent>()({
   name: 'one_page_profiles',
   version: 2,
   tables: ['rm_one_page_profiles'],
@@ -108,12 +110,12 @@ export const onePageProfilesProjection = defineProjection({
      )`,
   ],
   handles: [...ONE_PAGE_PROFILE_EVENT_TYPES, 'UserPersonalDataErased'],
-  async apply(event: ProjectionEvent, tx) {
-    const revision = event.revision.toString();
-    const at = event.metadata.occurredAt;
-    if (event.type === 'UserPersonalDataErased') {
+  async apply(e, tx) {
+    const revision = e.revision.toString();
+    const at = e.metadata.occurredAt;
+    if (e.type === 'UserPersonalDataErased') {
       // Decision 0014: the student's key is gone; no plaintext stays in this read model either.
-      const { userId } = event.data as { userId: string };
+      const { userId } = e.data;
       const text = ['preferred_name', 'liked_about_me', 'important_to_me', 'support_methods', 'hobbies']
         .concat(['career_aspirations', 'notes'])
         .map((c) => `${c} = CASE WHEN ${c} IS NULL THEN NULL ELSE $2 END`);
@@ -123,7 +125,6 @@ export const onePageProfilesProjection = defineProjection({
       );
       return;
     }
-    const e = event as unknown as ProjectionEvent & OnePageProfileEvent;
     if (e.type === 'OnePageProfileCreated') {
       const d = e.data;
       const columns = Object.values(COLUMNS);

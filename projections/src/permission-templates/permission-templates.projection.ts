@@ -1,4 +1,4 @@
-import { defineProjection, type ProjectionEvent } from '../projection.js';
+import { defineProjection, guardedUpdate } from '../projection.js';
 
 /**
  * Permission templates (spec §3, §7): named sets of assignable partner permissions an administrator
@@ -52,7 +52,7 @@ export interface PermissionTemplateRow {
   version: string;
 }
 
-export const permissionTemplatesProjection = defineProjection({
+export const permissionTemplatesProjection = defineProjection<PermissionTemplateEvent>()({
   name: 'permission-templates',
   version: 1,
   tables: ['rm_permission_templates'],
@@ -68,10 +68,9 @@ export const permissionTemplatesProjection = defineProjection({
     `CREATE INDEX IF NOT EXISTS rm_permission_templates_name ON rm_permission_templates (lower(name), id)`,
   ],
   handles: PERMISSION_TEMPLATE_EVENT_TYPES,
-  async apply(event: ProjectionEvent, tx) {
-    const e = event as unknown as ProjectionEvent & PermissionTemplateEvent;
-    const revision = event.revision.toString();
-    const at = event.metadata.occurredAt;
+  async apply(e, tx) {
+    const revision = e.revision.toString();
+    const at = e.metadata.occurredAt;
     switch (e.type) {
       case 'PermissionTemplateCreated':
         await tx.query(
@@ -81,18 +80,16 @@ export const permissionTemplatesProjection = defineProjection({
         );
         return;
       case 'PermissionTemplateRenamed':
-        await tx.query(
-          `UPDATE rm_permission_templates SET name = $2, updated_at = $3, version = $4::bigint
-            WHERE id = $1 AND version < $4::bigint`,
-          [e.data.templateId, e.data.name, at, revision],
-        );
+        await guardedUpdate(tx, 'rm_permission_templates', e.data.templateId, revision, {
+          name: e.data.name,
+          updated_at: at,
+        });
         return;
       case 'PermissionTemplatePermissionsChanged':
-        await tx.query(
-          `UPDATE rm_permission_templates SET permissions = $2::jsonb, updated_at = $3, version = $4::bigint
-            WHERE id = $1 AND version < $4::bigint`,
-          [e.data.templateId, JSON.stringify(e.data.permissions), at, revision],
-        );
+        await guardedUpdate(tx, 'rm_permission_templates', e.data.templateId, revision, {
+          permissions: JSON.stringify(e.data.permissions),
+          updated_at: at,
+        });
         return;
       case 'PermissionTemplateDeleted':
         await tx.query(`DELETE FROM rm_permission_templates WHERE id = $1`, [e.data.templateId]);

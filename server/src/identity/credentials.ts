@@ -32,6 +32,11 @@ export class Credentials {
     );
   }
 
+  /** Removes the user's password (erasure, decision 0014): they can no longer sign in with one. */
+  async remove(userId: string): Promise<void> {
+    await this.sql.query('DELETE FROM auth_credentials WHERE user_id = $1', [userId]);
+  }
+
   /** Verifies a password; always spends one argon2 verification so timing does not reveal unknown users. */
   async check(userId: string | null, password: string): Promise<boolean> {
     const { rows } = userId

@@ -1,4 +1,5 @@
-import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { PeriodicJob } from '../platform/scheduling/periodic-job.js';
 import { DomainError } from '../platform/domain/domain-error.js';
 import { ConcurrencyError } from '../platform/event-store/errors.js';
 import { LOGGER } from '../platform/tokens.js';
@@ -15,36 +16,19 @@ export const DEACTIVATION_INTERVAL_MS = 60_000;
  * loses the append race (ConcurrencyError); both are harmless and skipped.
  */
 @Injectable()
-export class DeactivationScheduler implements OnApplicationBootstrap, OnApplicationShutdown {
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<number> | null = null;
+export class DeactivationScheduler extends PeriodicJob<number> {
+  readonly intervalMs = DEACTIVATION_INTERVAL_MS;
 
   constructor(
     private readonly users: UsersReadModel,
     private readonly commands: UserCommands,
     @Inject(LOGGER) private readonly log: Log,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    this.timer = setInterval(() => void this.runOnce().catch(() => {}), DEACTIVATION_INTERVAL_MS);
-    this.timer.unref();
+  ) {
+    super();
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    await this.running?.catch(() => {});
-  }
-
-  /** One pass; returns how many users it deactivated. */
-  runOnce(now = new Date()): Promise<number> {
-    this.running ??= this.pass(now).finally(() => {
-      this.running = null;
-    });
-    return this.running;
-  }
-
-  private async pass(now: Date): Promise<number> {
+  /** One pass (see PeriodicJob.runOnce); returns how many users it deactivated. */
+  protected async pass(now: Date): Promise<number> {
     let applied = 0;
     for (const userId of await this.users.dueDeactivations(now)) {
       try {

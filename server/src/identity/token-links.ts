@@ -63,6 +63,11 @@ export class TokenLinks {
     return rows[0]?.user_id ?? null;
   }
 
+  /** Removes every link the user was ever sent, used or not (erasure, decision 0014). */
+  async removeAll(userId: string): Promise<void> {
+    await this.sql.query('DELETE FROM auth_token_links WHERE user_id = $1', [userId]);
+  }
+
   /** Earlier unused links of the same purpose stop working when a new one is issued. */
   async revokeOpen(purpose: TokenPurpose, userId: string): Promise<void> {
     await this.sql.query(

@@ -1,12 +1,13 @@
-import { Controller, Delete, HttpCode, HttpStatus, Inject, Param, Req } from '@nestjs/common';
+import { Controller, Delete, HttpCode, HttpStatus, Param, Req } from '@nestjs/common';
 import { ApiNotFoundResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { UserRow } from '@portal/projections';
 import { RequirePermissions } from '../platform/auth/public.decorator.js';
 import type { AuthenticatedRequest } from '../platform/auth/request-context.js';
 import { Problem } from '../platform/http/problem.js';
 import { StorageService } from '../platform/storage/storage.service.js';
-import type { SqlClient } from '../platform/sql/sql-client.js';
-import { SQL_CLIENT } from '../platform/tokens.js';
+import { MailOutbox } from '../platform/mail/mail-outbox.js';
+import { Credentials } from './credentials.js';
+import { TokenLinks } from './token-links.js';
 import { MARKER_PERMISSIONS, isAdmin } from './policy/policy.js';
 import { PositionResponse } from './users.dto.js';
 import { UsersReadModel } from './users.read.js';
@@ -27,7 +28,9 @@ export class UserDeletionController {
     private readonly access: UserAccess,
     private readonly users: UsersReadModel,
     private readonly storage: StorageService,
-    @Inject(SQL_CLIENT) private readonly sql: SqlClient,
+    private readonly credentials: Credentials,
+    private readonly tokenLinks: TokenLinks,
+    private readonly outbox: MailOutbox,
   ) {}
 
   @Delete(':id/user_profile')
@@ -43,12 +46,9 @@ export class UserDeletionController {
     const target = await this.target(req, id, { includeDeleted: true });
     const result = await this.access.run(req, { type: 'ErasePersonalData', userId: target.id });
     // State outside the event store that holds the same personal data or lets the person in.
-    await this.sql.query('DELETE FROM auth_credentials WHERE user_id = $1', [target.id]);
-    await this.sql.query('DELETE FROM auth_token_links WHERE user_id = $1', [target.id]);
-    await this.sql.query('DELETE FROM mail_outbox WHERE lower(to_address) IN (lower($1), lower($2))', [
-      target.email,
-      target.login,
-    ]);
+    await this.credentials.remove(target.id);
+    await this.tokenLinks.removeAll(target.id);
+    await this.outbox.forget(target.email, target.login);
     if (target.user_type === 'student') await this.storage.removePrefix(`students/${target.id}/`);
     return result;
   }

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { UserRow } from '@portal/projections';
+import { USER_COLUMNS, listPage, sortOf, type UserRow } from '@portal/projections';
 import { SQL_CLIENT } from '../platform/tokens.js';
 import type { SqlClient } from '../platform/sql/sql-client.js';
 import type { ActorLoader } from '../platform/auth/actor-loader.js';
@@ -19,14 +19,7 @@ export const USER_SORT_COLUMNS = [
 ] as const;
 export type UserSortColumn = (typeof USER_SORT_COLUMNS)[number];
 
-/**
- * A user row with its customer's name (spec §3 "first customer's name") and its one-page profile's id
- * and progress when present (an id and progress above 0), joined from those read models.
- */
-export const USER_COLUMNS = `rm_users.*,
-  (SELECT c.name FROM rm_customers c WHERE c.id = rm_users.customer_id) AS customer_name,
-  (SELECT json_build_object('id', p.id, 'progress', p.progress) FROM rm_one_page_profiles p
-    WHERE p.user_id = rm_users.id AND p.progress > 0) AS one_page_profile`;
+export { USER_COLUMNS };
 
 /** List filters, already validated (see ListUsersQuery). */
 export interface UserListFilter {
@@ -106,18 +99,15 @@ export class UsersReadModel implements ActorLoader {
 
   async list(filter: UserListFilter): Promise<{ rows: UserRow[]; total: number }> {
     const { whereSql, params } = whereOf(filter);
-    const sort = filter.sortBy ?? 'full_name';
-    const direction = filter.descending ? 'DESC' : 'ASC';
-    const { rows: count } = await this.sql.query<{ total: string }>(
-      `SELECT count(*)::text AS total FROM rm_users ${whereSql}`,
-      params,
-    );
-    const { rows } = await this.sql.query<UserRow>(
-      `SELECT ${USER_COLUMNS} FROM rm_users ${whereSql} ORDER BY ${sort} ${direction}, id ASC
-        LIMIT ${filter.size} OFFSET ${(filter.page - 1) * filter.size}`,
-      params,
-    );
-    return { rows, total: Number(count[0]?.total ?? 0) };
+    const { items, total } = await listPage<UserRow>(this.sql, {
+      select: USER_COLUMNS,
+      from: 'rm_users',
+      where: { sql: whereSql, params },
+      orderBy: sortOf(filter.sortBy, USER_SORT_COLUMNS, 'full_name', { descending: filter.descending }),
+      page: filter.page,
+      size: filter.size,
+    });
+    return { rows: items, total };
   }
 
   /**

@@ -1,4 +1,5 @@
-import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { PeriodicJob } from '../platform/scheduling/periodic-job.js';
 import type { AppConfig } from '../platform/config/config.js';
 import { DomainError } from '../platform/domain/domain-error.js';
 import { ConcurrencyError } from '../platform/event-store/errors.js';
@@ -18,9 +19,7 @@ import { IncidentsReadModel } from './incidents.read.js';
  * refuses a second escalation: so only one process escalates an incident and only that one sends the mail.
  */
 @Injectable()
-export class EscalationScheduler implements OnApplicationBootstrap, OnApplicationShutdown {
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<number> | null = null;
+export class EscalationScheduler extends PeriodicJob<number> {
   private readonly log: Log;
 
   constructor(
@@ -30,6 +29,7 @@ export class EscalationScheduler implements OnApplicationBootstrap, OnApplicatio
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(LOGGER) log: Log,
   ) {
+    super();
     this.log = log.child({ component: 'safeguarding-escalation' });
   }
 
@@ -42,26 +42,8 @@ export class EscalationScheduler implements OnApplicationBootstrap, OnApplicatio
     return Math.min(60_000, Math.max(250, (this.minutes * 60_000) / 4));
   }
 
-  onApplicationBootstrap(): void {
-    this.timer = setInterval(() => void this.runOnce().catch(() => {}), this.intervalMs);
-    this.timer.unref();
-  }
-
-  async onApplicationShutdown(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    await this.running?.catch(() => {});
-  }
-
-  /** One pass; returns how many incidents it escalated. */
-  runOnce(now = new Date()): Promise<number> {
-    this.running ??= this.pass(now).finally(() => {
-      this.running = null;
-    });
-    return this.running;
-  }
-
-  private async pass(now: Date): Promise<number> {
+  /** One pass (see PeriodicJob.runOnce); returns how many incidents it escalated. */
+  protected async pass(now: Date): Promise<number> {
     const due = await this.incidents.waitingSince(new Date(now.getTime() - this.minutes * 60_000));
     if (due.length === 0) return 0;
     const leads = await this.incidents.usersWithPermission(SAFEGUARDING.LEAD);

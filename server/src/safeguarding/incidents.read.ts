@@ -1,5 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { ChronologyRow, IncidentRow, IncidentViewRow } from '@portal/projections';
+import {
+  filters,
+  listPage,
+  type ChronologyRow,
+  type IncidentRow,
+  type IncidentViewRow,
+} from '@portal/projections';
 import type { SqlClient } from '../platform/sql/sql-client.js';
 import { SQL_CLIENT } from '../platform/tokens.js';
 import type {
@@ -38,33 +44,25 @@ export class IncidentsReadModel {
     q: ListIncidentsQuery,
     scopeCustomerId?: string,
   ): Promise<{ items: IncidentView[]; total: number; page: number; size: number }> {
-    const page = q.page ?? 1;
-    const size = q.size ?? 50;
-    const where: string[] = [];
-    const params: unknown[] = [];
-    const add = (sql: (n: string) => string, value: unknown) => {
-      params.push(value);
-      where.push(sql(`$${params.length}`));
-    };
-    if (scopeCustomerId !== undefined)
-      add((p) => `customer_ids @> ${p}::jsonb`, JSON.stringify([scopeCustomerId]));
-    if (q.status?.length) add((p) => `status = ANY(${p}::text[])`, q.status);
-    if (q.risk_level?.length) add((p) => `risk_level = ANY(${p}::text[])`, q.risk_level);
-    if (q.type_id) add((p) => `type_ids @> ${p}::jsonb`, JSON.stringify([q.type_id]));
-    if (q.student_id) add((p) => `student_ids @> ${p}::jsonb`, JSON.stringify([q.student_id]));
-    if (q.customer_id) add((p) => `customer_ids @> ${p}::jsonb`, JSON.stringify([q.customer_id]));
-    if (q.occurred_from) add((p) => `occurred_at >= ${p}::timestamptz`, q.occurred_from);
-    if (q.occurred_to) add((p) => `occurred_at < ${p}::timestamptz`, q.occurred_to);
-    const whereSql = where.length ? `WHERE ${where.join(' AND ')}` : '';
-    const { rows: count } = await this.sql.query<{ total: string }>(
-      `SELECT count(*)::text AS total FROM rm_sg_incidents ${whereSql}`,
-      params,
-    );
-    const { rows } = await this.sql.query<IncidentRow>(
-      `SELECT * FROM rm_sg_incidents ${whereSql} ORDER BY ${PINNED_FIRST}, reported_at DESC, id LIMIT ${size} OFFSET ${(page - 1) * size}`,
-      params,
-    );
-    return { items: await this.views(rows), total: Number(count[0]?.total ?? 0), page, size };
+    const where = filters()
+      .rawIf(
+        scopeCustomerId !== undefined,
+        (p) => `customer_ids @> ${p(JSON.stringify([scopeCustomerId]))}::jsonb`,
+      )
+      .any('status', q.status)
+      .any('risk_level', q.risk_level)
+      .jsonHas('type_ids', q.type_id)
+      .jsonHas('student_ids', q.student_id)
+      .jsonHas('customer_ids', q.customer_id)
+      .range('occurred_at', q.occurred_from, q.occurred_to, '::timestamptz');
+    return listPage<IncidentRow, IncidentView>(this.sql, {
+      from: 'rm_sg_incidents',
+      where,
+      orderBy: `${PINNED_FIRST}, reported_at DESC, id`,
+      page: q.page,
+      size: q.size,
+      mapRows: (rows) => this.views(rows),
+    });
   }
 
   /** Incident rows as the API shows them, with the names of the people and types they refer to. */
@@ -131,35 +129,32 @@ export class IncidentsReadModel {
   }
 
   async chronology(studentId: string, page: number, size: number) {
-    const { rows: count } = await this.sql.query<{ total: string }>(
-      'SELECT count(*)::text AS total FROM rm_sg_chronology WHERE student_id = $1',
-      [studentId],
-    );
-    const { rows } = await this.sql.query<ChronologyRow>(
-      `SELECT * FROM rm_sg_chronology WHERE student_id = $1 ORDER BY occurred_at, position
-        LIMIT ${size} OFFSET ${(page - 1) * size}`,
-      [studentId],
-    );
-    return { items: rows.map(chronologyView), total: Number(count[0]?.total ?? 0), page, size };
+    return listPage<ChronologyRow, ChronologyEntryView>(this.sql, {
+      from: 'rm_sg_chronology',
+      where: filters().raw((p) => `student_id = ${p(studentId)}`),
+      orderBy: 'occurred_at, position',
+      page,
+      size,
+      map: chronologyView,
+    });
   }
 
   async viewsLog(incidentId: string, page: number, size: number) {
-    const { rows: count } = await this.sql.query<{ total: string }>(
-      'SELECT count(*)::text AS total FROM rm_sg_views WHERE incident_id = $1',
-      [incidentId],
-    );
-    const { rows } = await this.sql.query<IncidentViewRow & { viewer_name: string | null }>(
-      `SELECT v.*, u.full_name AS viewer_name FROM rm_sg_views v LEFT JOIN rm_users u ON u.id = v.viewer_id
-        WHERE v.incident_id = $1 ORDER BY v.position DESC LIMIT ${size} OFFSET ${(page - 1) * size}`,
-      [incidentId],
-    );
-    const items: IncidentViewEntry[] = rows.map((r) => ({
-      position: String(r.position),
-      viewer: { id: r.viewer_id, name: r.viewer_name ?? '' },
-      via: r.via,
-      viewed_at: new Date(r.viewed_at).toISOString(),
-    }));
-    return { items, total: Number(count[0]?.total ?? 0), page, size };
+    // Each view's viewer is at most one user row: the join does not change the count.
+    return listPage<IncidentViewRow & { viewer_name: string | null }, IncidentViewEntry>(this.sql, {
+      select: 'v.*, u.full_name AS viewer_name',
+      from: 'rm_sg_views v LEFT JOIN rm_users u ON u.id = v.viewer_id',
+      where: filters().raw((p) => `v.incident_id = ${p(incidentId)}`),
+      orderBy: 'v.position DESC',
+      page,
+      size,
+      map: (r) => ({
+        position: String(r.position),
+        viewer: { id: r.viewer_id, name: r.viewer_name ?? '' },
+        via: r.via,
+        viewed_at: new Date(r.viewed_at).toISOString(),
+      }),
+    });
   }
 
   /** Which of these incident types exist and are not retired. */

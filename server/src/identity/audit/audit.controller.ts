@@ -4,7 +4,7 @@ import { IsInstant } from '../../platform/http/dates.js';
 import { PageQuery } from '../../platform/http/paging.js';
 import { Transform } from 'class-transformer';
 import { IsArray, IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
-import type { PermissionChangeRow } from '@portal/projections';
+import { listPermissionChanges, permissionHoldersAt } from '@portal/projections';
 import { RequirePermissions } from '../../platform/auth/public.decorator.js';
 import type { AuthenticatedRequest } from '../../platform/auth/request-context.js';
 import { EVENT_STORE, type EventStore, type RecordedEvent } from '../../platform/event-store/event-store.js';
@@ -144,40 +144,7 @@ export class AuditController {
     @Query() q: PermissionChangesQuery,
   ): Promise<{ items: Record<string, unknown>[]; total: number; page: number; size: number }> {
     this.requireAudit(req);
-    const { page = 1, size = 50 } = q;
-    const where: string[] = [];
-    const params: unknown[] = [];
-    const add = (clause: (n: string) => string, value: unknown) => {
-      params.push(value);
-      where.push(clause(`$${params.length}`));
-    };
-    if (q.user_id) add((n) => `user_id = ${n}::uuid`, q.user_id);
-    if (q.permission) add((n) => `(jsonb_exists(added, ${n}) OR jsonb_exists(removed, ${n}))`, q.permission);
-    if (q.from) add((n) => `recorded_at >= ${n}::timestamptz`, q.from);
-    if (q.to) add((n) => `recorded_at <= ${n}::timestamptz`, q.to);
-    const filter = where.length ? `WHERE ${where.join(' AND ')}` : '';
-    const total = await this.sql.query<{ n: string }>(
-      `SELECT count(*)::text AS n FROM rm_permission_changes ${filter}`,
-      params,
-    );
-    const { rows } = await this.sql.query<PermissionChangeRow>(
-      `SELECT position::text AS position, user_id, recorded_at, occurred_at, actor_id, impersonator_id, kind,
-              permissions, added, removed
-         FROM rm_permission_changes ${filter}
-        ORDER BY rm_permission_changes.position DESC
-        LIMIT ${size} OFFSET ${(page - 1) * size}`,
-      params,
-    );
-    return {
-      items: rows.map((r) => ({
-        ...r,
-        recorded_at: new Date(r.recorded_at).toISOString(),
-        occurred_at: new Date(r.occurred_at).toISOString(),
-      })),
-      total: Number(total.rows[0]?.n ?? 0),
-      page,
-      size,
-    };
+    return listPermissionChanges(this.sql, q);
   }
 
   @Get('permission-holders')
@@ -187,28 +154,7 @@ export class AuditController {
     @Query() q: PermissionHoldersQuery,
   ): Promise<{ permission: string; at: string; items: { user_id: string; since: string }[] }> {
     this.requireAudit(req);
-    const { rows } = await this.sql.query<{ user_id: string; permissions: string[] }>(
-      `SELECT DISTINCT ON (user_id) user_id, permissions
-         FROM rm_permission_changes WHERE recorded_at <= $1::timestamptz
-        ORDER BY user_id, rm_permission_changes.position DESC`,
-      [q.at],
-    );
-    const holders = rows.filter((r) => r.permissions.includes(q.permission)).map((r) => r.user_id);
-    const items: { user_id: string; since: string }[] = [];
-    for (const userId of holders) {
-      // Since when, without interruption, up to `at`: walk this user's changes backwards.
-      const { rows: changes } = await this.sql.query<{ recorded_at: Date; permissions: string[] }>(
-        `SELECT recorded_at, permissions FROM rm_permission_changes
-          WHERE user_id = $1 AND recorded_at <= $2::timestamptz ORDER BY rm_permission_changes.position DESC`,
-        [userId, q.at],
-      );
-      let since = changes[0]!.recorded_at;
-      for (const c of changes) {
-        if (!c.permissions.includes(q.permission)) break;
-        since = c.recorded_at;
-      }
-      items.push({ user_id: userId, since: new Date(since).toISOString() });
-    }
+    const items = await permissionHoldersAt(this.sql, q.permission, q.at);
     return { permission: q.permission, at: new Date(q.at).toISOString(), items };
   }
 

@@ -12,7 +12,7 @@ import {
   Min,
   ValidateNested,
 } from 'class-validator';
-import { type AvailabilityRow, type AvailabilitySlot } from '@portal/projections';
+import { availabilityFor, type AvailabilitySlot } from '@portal/projections';
 import { AnyAuthenticatedUser } from '../../platform/auth/public.decorator.js';
 import { metadataFor, type AuthenticatedRequest } from '../../platform/auth/request-context.js';
 import { Commands } from '../../platform/event-store/commands.js';
@@ -181,12 +181,7 @@ export class AvailabilityController {
     const type = q.type ?? DEFAULT_AVAILABILITY_TYPE;
     const week = checkWeek(q.week);
     // The week's own list if it has one, else the recurring list.
-    const { rows } = await this.sql.query<AvailabilityRow>(
-      `SELECT * FROM rm_user_availability WHERE user_id = $1 AND type = $2 AND week IN ($3, '')
-        ORDER BY week DESC LIMIT 1`,
-      [userId, type, week ?? ''],
-    );
-    const row = rows[0];
+    const row = await availabilityFor(this.sql, userId, type, week);
     return {
       user_id: userId,
       type,

@@ -18,7 +18,7 @@ import {
   CUSTOM_FIELD_TYPES,
   type CustomFieldDefinition,
   type CustomFieldType,
-  type CustomFieldsRow,
+  customFieldDefinitions,
 } from '@portal/projections';
 import { RequirePermissions } from '../../platform/auth/public.decorator.js';
 import { metadataFor, type AuthenticatedRequest } from '../../platform/auth/request-context.js';
@@ -84,8 +84,8 @@ export class CustomFields {
   constructor(@Inject(SQL_CLIENT) private readonly sql: SqlClient) {}
 
   async read(): Promise<{ fields: CustomFieldsState; updatedAt: Date | null }> {
-    const { rows } = await this.sql.query<CustomFieldsRow>('SELECT * FROM rm_user_custom_fields LIMIT 1');
-    return { fields: rows[0]?.fields ?? [], updatedAt: rows[0]?.updated_at ?? null };
+    const row = await customFieldDefinitions(this.sql);
+    return { fields: row?.fields ?? [], updatedAt: row?.updated_at ?? null };
   }
 
   /** Validated values (422 naming `custom_fields.<id>`), or undefined when none were sent. */

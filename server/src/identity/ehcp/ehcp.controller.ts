@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Body, Controller, Get, HttpStatus, Inject, Param, Put, Req } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiProperty, ApiTags } from '@nestjs/swagger';
-import { type EhcpReminderRow, type UserRow } from '@portal/projections';
+import { ehcpRemindersFor, type UserRow } from '@portal/projections';
 import { RequirePermissions } from '../../platform/auth/public.decorator.js';
 import { metadataFor, type AuthenticatedRequest } from '../../platform/auth/request-context.js';
 import type { AppConfig } from '../../platform/config/config.js';
@@ -106,9 +106,9 @@ export class EhcpController {
       ...scopeFor(actor),
     }))
       students.push(row);
-    const { rows } = await this.sql.query<EhcpReminderRow>(
-      'SELECT * FROM rm_ehcp_reminders WHERE student_id = ANY($1::uuid[])',
-      [students.map((s) => s.id)],
+    const rows = await ehcpRemindersFor(
+      this.sql,
+      students.map((s) => s.id),
     );
     const since = new Map(rows.map((r) => [r.student_id, r]));
     return {

@@ -11,7 +11,7 @@ import {
 } from '@nestjs/swagger';
 import { PageQuery } from '../../platform/http/paging.js';
 import { IsEmail, IsIn, IsNotEmpty, IsOptional, IsString, IsUUID, Length, MaxLength } from 'class-validator';
-import type { CustomerInvitationRow } from '@portal/projections';
+import { customerById, listCustomerInvitations, type CustomerInvitationWithName } from '@portal/projections';
 import { Public, RequirePermissions } from '../../platform/auth/public.decorator.js';
 import { metadataFor, type AuthenticatedRequest } from '../../platform/auth/request-context.js';
 import type { EventMetadata } from '../../platform/event-store/event-store.js';
@@ -100,7 +100,7 @@ export class RegisterPartnerBody {
   password!: string;
 }
 
-type InvitationRowWithName = CustomerInvitationRow & { customer_name: string | null };
+type InvitationRowWithName = CustomerInvitationWithName;
 
 const view = (r: InvitationRowWithName): InvitationView => ({
   id: r.id,
@@ -128,10 +128,7 @@ abstract class InvitationBase {
   }
 
   protected async customerName(customerId: string): Promise<string | null> {
-    const { rows } = await this.sql.query<{ name: string }>('SELECT name FROM rm_customers WHERE id = $1', [
-      customerId,
-    ]);
-    return rows[0]?.name ?? null;
+    return (await customerById(this.sql, customerId))?.name ?? null;
   }
 }
 
@@ -210,31 +207,15 @@ export class CustomerInvitationsController extends InvitationBase {
   async list(@Req() req: AuthenticatedRequest, @Query() q: InvitationsQuery): Promise<InvitationPage> {
     const actor = await this.users.byId(req.actor!.userId);
     if (!actor || !mayUseNamed(actor.permissions, INVITE)) throw forbidden();
-    const page = q.page ?? 1;
-    const size = q.size ?? 50;
-    const scope = !isAdmin(actor.permissions) && actor.user_type === 'partner' ? actor.customer_id : null;
-    const where: string[] = [];
-    const params: unknown[] = [];
-    if (actor.user_type === 'partner' && !isAdmin(actor.permissions)) {
-      params.push(scope ?? '00000000-0000-0000-0000-000000000000');
-      where.push(`i.customer_id = $${params.length}`);
-    }
-    if (q.customer_id) {
-      params.push(q.customer_id);
-      where.push(`i.customer_id = $${params.length}`);
-    }
-    const whereSql = where.length ? `WHERE ${where.join(' AND ')}` : '';
-    const { rows: count } = await this.sql.query<{ total: string }>(
-      `SELECT count(*)::text AS total FROM rm_customer_invitations i ${whereSql}`,
-      params,
-    );
-    const { rows } = await this.sql.query<InvitationRowWithName>(
-      `SELECT i.*, (SELECT c.name FROM rm_customers c WHERE c.id = i.customer_id) AS customer_name
-         FROM rm_customer_invitations i ${whereSql}
-        ORDER BY i.created_at DESC, i.id LIMIT ${size} OFFSET ${(page - 1) * size}`,
-      params,
-    );
-    return { items: rows.map(view), total: Number(count[0]?.total ?? 0), page, size };
+    // A partner sees their own customer's invitations only (none without a customer).
+    const partner = actor.user_type === 'partner' && !isAdmin(actor.permissions);
+    const { items, total, page, size } = await listCustomerInvitations(this.sql, {
+      page: q.page,
+      size: q.size,
+      ...(partner ? { scope: actor.customer_id } : {}),
+      customerId: q.customer_id,
+    });
+    return { items: items.map(view), total, page, size };
   }
 }
 

@@ -1,9 +1,8 @@
 import { HttpStatus, Inject, Injectable } from '@nestjs/common';
-import type { NetworkRow } from '@portal/projections';
+import { filters, listPage, type NetworkRow } from '@portal/projections';
 import { Problem } from '../../platform/http/problem.js';
 import type { SqlClient } from '../../platform/sql/sql-client.js';
 import { SQL_CLIENT } from '../../platform/tokens.js';
-import { containsPattern } from '../../platform/http/paging.js';
 
 /** Queries on the networks read model (projection `networks`). */
 @Injectable()
@@ -33,20 +32,13 @@ export class NetworksReadModel {
   }
 
   async page(page: number, size: number, text?: string): Promise<{ rows: NetworkRow[]; total: number }> {
-    const params: unknown[] = [];
-    let where = '';
-    if (text) {
-      params.push(containsPattern(text));
-      where = 'WHERE name ILIKE $1';
-    }
-    const { rows: count } = await this.sql.query<{ total: string }>(
-      `SELECT count(*)::text AS total FROM rm_networks ${where}`,
-      params,
-    );
-    const { rows } = await this.sql.query<NetworkRow>(
-      `SELECT * FROM rm_networks ${where} ORDER BY lower(name), id LIMIT ${size} OFFSET ${(page - 1) * size}`,
-      params,
-    );
-    return { rows, total: Number(count[0]?.total ?? 0) };
+    const { items, total } = await listPage<NetworkRow>(this.sql, {
+      from: 'rm_networks',
+      where: filters().contains('name', text),
+      orderBy: 'lower(name), id',
+      page,
+      size,
+    });
+    return { rows: items, total };
   }
 }

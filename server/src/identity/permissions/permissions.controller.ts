@@ -7,7 +7,7 @@ import {
   ApiTags,
   ApiUnprocessableEntityResponse,
 } from '@nestjs/swagger';
-import { MAX_SEARCH_LENGTH, SearchPageQuery, containsPattern } from '../../platform/http/paging.js';
+import { MAX_SEARCH_LENGTH, SearchPageQuery } from '../../platform/http/paging.js';
 
 import {
   ArrayMaxSize,
@@ -18,7 +18,7 @@ import {
   IsUUID,
   MaxLength,
 } from 'class-validator';
-import type { UserRow } from '@portal/projections';
+import { listPermissionUsers, type UserRow } from '@portal/projections';
 import { RequirePermissions } from '../../platform/auth/public.decorator.js';
 import type { AuthenticatedRequest } from '../../platform/auth/request-context.js';
 import { Problem } from '../../platform/http/problem.js';
@@ -26,7 +26,6 @@ import type { SqlClient } from '../../platform/sql/sql-client.js';
 import { SQL_CLIENT } from '../../platform/tokens.js';
 import { INTERNAL_PERMISSIONS, MARKER_PERMISSIONS, internalMay } from '../policy/policy.js';
 import { UserAccess, forbidden } from '../user-access.js';
-import { USER_COLUMNS } from '../users.read.js';
 import { UserView } from '../users.dto.js';
 import { userViewFor } from '../user.view.js';
 import { ALL_PERMISSION_INFOS, PermissionInfo, permissionInfo } from './permission-catalogue.js';
@@ -161,38 +160,15 @@ export class PermissionsController {
   ): Promise<PermissionUserPage> {
     const permission = this.permission(id);
     const actor = await this.access.actorRow(req);
-    const page = q.page ?? 1;
-    const size = q.size ?? 50;
-    const params: unknown[] = [permission.name];
-    const where = [
-      // Soft-deleted users (decision 0015) hold nothing anyone manages any more.
-      'deleted_at IS NULL',
-      holding
-        ? 'jsonb_exists(permissions, $1)'
-        : `NOT jsonb_exists(permissions, $1) AND user_type = '${eligibleType(permission)}'`,
-    ];
-    const text = (q.query ?? q.name)?.trim();
-    if (text) {
-      params.push(containsPattern(text));
-      where.push('(full_name ILIKE $2 OR login ILIKE $2 OR email ILIKE $2)');
-    }
-    const whereSql = `WHERE ${where.join(' AND ')}`;
-    const { rows: count } = await this.sql.query<{ total: string }>(
-      `SELECT count(*)::text AS total FROM rm_users ${whereSql}`,
-      params,
-    );
-    const { rows } = await this.sql.query<UserRow>(
-      `SELECT ${USER_COLUMNS} FROM rm_users ${whereSql} ORDER BY full_name, id
-        LIMIT ${size} OFFSET ${(page - 1) * size}`,
-      params,
-    );
-    return {
-      permission,
-      items: rows.map((r) => userViewFor(actor, r)),
-      total: Number(count[0]?.total ?? 0),
-      page,
-      size,
-    };
+    const { items, total, page, size } = await listPermissionUsers(this.sql, {
+      permission: permission.name,
+      holding,
+      eligibleType: eligibleType(permission),
+      text: (q.query ?? q.name)?.trim(),
+      page: q.page,
+      size: q.size,
+    });
+    return { permission, items: items.map((r) => userViewFor(actor, r)), total, page, size };
   }
 
   /** All users are checked before any is changed; each change is its own event in its own stream. */

@@ -75,6 +75,14 @@ export class MailOutbox implements OnModuleInit, OnModuleDestroy {
     return id;
   }
 
+  /** Forgets every mail to either address, compared case-insensitively (erasure, decision 0014). */
+  async forget(address: string, otherAddress: string): Promise<void> {
+    await this.sql.query('DELETE FROM mail_outbox WHERE lower(to_address) IN (lower($1), lower($2))', [
+      address,
+      otherAddress,
+    ]);
+  }
+
   async list(limit = 100): Promise<OutboxMail[]> {
     const { rows } = await this.sql.query<OutboxMail>(
       'SELECT * FROM mail_outbox ORDER BY created_at DESC LIMIT $1::int',
