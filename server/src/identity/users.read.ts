@@ -91,6 +91,8 @@ export class UsersReadModel implements ActorLoader {
     hasAccess: boolean;
     permissions: string[];
     customerId: string | null;
+    customerType: string | null;
+    userType: string;
     displayName: string;
   } | null> {
     const user = await this.byId(userId);
@@ -99,6 +101,8 @@ export class UsersReadModel implements ActorLoader {
           hasAccess: user.has_access && !user.is_blocked,
           permissions: user.permissions,
           customerId: user.customer_id,
+          customerType: user.customer_type,
+          userType: user.user_type,
           displayName: `${user.first_name} ${user.last_name}`.trim(),
         }
       : null;
