@@ -18,6 +18,7 @@ import {
   type UserType,
 } from './policy/policy.js';
 import { UsersReadModel } from './users.read.js';
+import { studentInScope, studentScope, viewerOfRow } from '../core/access/student-scope.js';
 import { StudentLinksReadModel } from './relations/student-links.read.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -97,12 +98,17 @@ export class UserAccess {
     if (!isPartner(actor.permissions) || actor.customer_id === null) return false;
     if (target.id === actor.id) return true;
     if (target.customer_id !== actor.customer_id) return false;
-    const visible = partnerMaySee(partnerVisibility(actor.permissions), {
+    // Students: own customer, only linked ones unless SEE_ALL_STUDENTS_DETAILS (the one rule).
+    if (target.user_type === 'student')
+      return studentInScope(
+        studentScope(viewerOfRow(actor), { unrestricted: false }),
+        { id: target.id, customerId: target.customer_id },
+        (partnerId, studentId) => this.links.isLinked(partnerId, studentId),
+      );
+    return partnerMaySee(partnerVisibility(actor.permissions), {
       userType: target.user_type,
       customerType: target.customer_type,
     });
-    if (visible) return true;
-    return target.user_type === 'student' && this.links.isLinked(actor.id, target.id);
   }
 
   authorize(actor: UserRow, target: UserRow, action: PartnerAction): void {
