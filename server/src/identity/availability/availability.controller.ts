@@ -14,7 +14,12 @@ import {
 } from 'class-validator';
 import { type AvailabilityRow, type AvailabilitySlot } from '@portal/projections';
 import { AnyAuthenticatedUser } from '../../platform/auth/public.decorator.js';
-import { metadataFor, type AuthenticatedRequest } from '../../platform/auth/request-context.js';
+import {
+  type Actor,
+  type AuthenticatedRequest,
+  CurrentActor,
+  metadataFor,
+} from '../../platform/auth/request-context.js';
 import { Commands } from '../../platform/event-store/commands.js';
 import { Problem } from '../../platform/http/problem.js';
 import { IsCalendarDate, isCalendarDate } from '../../platform/http/dates.js';
@@ -131,8 +136,8 @@ export class AvailabilityController {
   @Get('me/availability')
   @AnyAuthenticatedUser()
   @ApiOkResponse({ type: AvailabilityView })
-  mine(@Req() req: AuthenticatedRequest, @Query() q: AvailabilityQuery): Promise<AvailabilityView> {
-    return this.read(req.actor!.userId, q);
+  mine(@CurrentActor() actor: Actor, @Query() q: AvailabilityQuery): Promise<AvailabilityView> {
+    return this.read(actor.userId, q);
   }
 
   @Post('me/availability')
@@ -141,10 +146,11 @@ export class AvailabilityController {
   @ApiOkResponse({ type: PositionResponse })
   setMine(
     @Req() req: AuthenticatedRequest,
+    @CurrentActor() actor: Actor,
     @Query() q: AvailabilityQuery,
     @Body() body: AvailabilityBody,
   ): Promise<PositionResponse> {
-    return this.write(req, req.actor!.userId, q, body);
+    return this.write(req, actor.userId, q, body);
   }
 
   @Get(':id/availability')
