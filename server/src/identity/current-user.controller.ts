@@ -21,7 +21,12 @@ import {
   ValidateIf,
 } from 'class-validator';
 import { AnyAuthenticatedUser } from '../platform/auth/public.decorator.js';
-import { type Actor, type AuthenticatedRequest, CurrentActor } from '../platform/auth/request-context.js';
+import {
+  actorOf,
+  CurrentActor,
+  type Actor,
+  type AuthenticatedRequest,
+} from '../platform/auth/request-context.js';
 import { Problem } from '../platform/http/problem.js';
 import { EVENT_STORE, type EventStore } from '../platform/event-store/event-store.js';
 import { userStream, type NotificationEmailData, type UserSettingsChanges } from './user.events.js';
@@ -288,6 +293,6 @@ export class CurrentUserController {
   }
 
   private settings(req: AuthenticatedRequest, changes: UserSettingsChanges): Promise<CommandResult> {
-    return this.access.run(req, { type: 'ChangeSettings', userId: req.actor!.userId, changes });
+    return this.access.run(req, { type: 'ChangeSettings', userId: actorOf(req).userId, changes });
   }
 }

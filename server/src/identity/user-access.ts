@@ -1,6 +1,6 @@
 import { HttpStatus, Injectable } from '@nestjs/common';
 import type { UserRow } from '@portal/projections';
-import { metadataFor, type AuthenticatedRequest } from '../platform/auth/request-context.js';
+import { actorOf, metadataFor, type AuthenticatedRequest } from '../platform/auth/request-context.js';
 import { Problem } from '../platform/http/problem.js';
 import { UserCommands, type CommandResult } from './commands/user-command.handler.js';
 import type { UserCommand } from './user.decider.js';
@@ -64,13 +64,13 @@ export class UserAccess {
 
   run(req: AuthenticatedRequest, command: UserCommand): Promise<CommandResult> {
     return this.commands.run(command, metadataFor(req), {
-      userId: req.actor!.userId,
-      permissions: req.actor!.permissions,
+      userId: actorOf(req).userId,
+      permissions: actorOf(req).permissions,
     });
   }
 
   async actorRow(req: AuthenticatedRequest): Promise<UserRow> {
-    const row = await this.users.byId(req.actor!.userId);
+    const row = await this.users.byId(actorOf(req).userId);
     if (!row) throw userNotFound();
     return row;
   }
@@ -129,7 +129,7 @@ export class UserAccess {
 
   /** Internal users with the named permission (administrators hold every one). */
   async internalTarget(req: AuthenticatedRequest, id: string, permission: InternalPermission) {
-    if (!internalMay(req.actor!.permissions, permission)) throw forbidden();
+    if (!internalMay(actorOf(req).permissions, permission)) throw forbidden();
     return this.targetRow(id);
   }
 }

@@ -15,6 +15,7 @@ import {
 import { type AvailabilityRow, type AvailabilitySlot } from '@portal/projections';
 import { AnyAuthenticatedUser } from '../../platform/auth/public.decorator.js';
 import {
+  actorOf,
   type Actor,
   type AuthenticatedRequest,
   CurrentActor,
@@ -179,7 +180,7 @@ export class AvailabilityController {
 
   /** Administrators, or the user themselves. */
   private async target(req: AuthenticatedRequest, id: string): Promise<string> {
-    if (req.actor!.userId !== id.toLowerCase() && !isAdmin(req.actor!.permissions)) throw forbidden();
+    if (actorOf(req).userId !== id.toLowerCase() && !isAdmin(actorOf(req).permissions)) throw forbidden();
     return (await this.access.targetRow(id)).id;
   }
 
