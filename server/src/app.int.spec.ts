@@ -8,6 +8,7 @@ import { pino } from 'pino';
 import { startApp, type RunningApp } from './app.js';
 import { loadConfig } from './platform/config/config.js';
 import { IS_PUBLIC, REQUIRED_PERMISSIONS } from './platform/auth/public.decorator.js';
+import { ALLOW, type Rule } from './platform/auth/allow.decorator.js';
 import { SessionService } from './platform/auth/session.service.js';
 import { createTestDatabase, type TestDatabase } from './platform/testing/postgres-test-database.js';
 import { StartupError } from './platform/infrastructure.js';
@@ -168,7 +169,7 @@ describe('portal app, embedded mode (PGlite in DATA_DIR)', () => {
     expect(await ui.text()).toContain('swagger');
   });
 
-  it('guards every route: each handler is @Public() or names what it requires', () => {
+  it('guards every route: each handler is @Public() or names what it requires (permissions or @Allow rules)', () => {
     const discovery = running.app.get(DiscoveryService);
     const scanner = running.app.get(MetadataScanner);
     const reflector = running.app.get(Reflector);
@@ -184,7 +185,10 @@ describe('portal app, embedded mode (PGlite in DATA_DIR)', () => {
         const targets = [handler, instance.constructor];
         const isPublic = reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets);
         const required = reflector.getAllAndOverride<string[] | undefined>(REQUIRED_PERMISSIONS, targets);
-        if (!isPublic && required === undefined) unguarded.push(`${instance.constructor.name}.${name}`);
+        const rules = reflector.getAllAndOverride<Rule[] | undefined>(ALLOW, targets);
+        const allowed = rules !== undefined && rules.length > 0;
+        if (!isPublic && required === undefined && !allowed)
+          unguarded.push(`${instance.constructor.name}.${name}`);
       }
     }
     expect(routes).toBeGreaterThanOrEqual(20);

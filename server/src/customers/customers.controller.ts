@@ -11,18 +11,19 @@ import {
 import { IsNotEmpty, IsOptional, IsString, IsUUID, MaxLength, ValidateIf } from 'class-validator';
 import { customerById, listCustomers, type CustomerRow } from '@portal/projections';
 import { RequirePermissions } from '../platform/auth/public.decorator.js';
-import { metadataFor, type AuthenticatedRequest } from '../platform/auth/request-context.js';
+import {
+  type Actor,
+  type AuthenticatedRequest,
+  CurrentActor,
+  metadataFor,
+} from '../platform/auth/request-context.js';
+import { Allow } from '../platform/auth/allow.decorator.js';
+import { CustomerRules, customerScope } from './customers.policy.js';
 import { Commands } from '../platform/event-store/commands.js';
 import { Problem } from '../platform/http/problem.js';
 import type { SqlClient } from '../platform/sql/sql-client.js';
 import { SQL_CLIENT } from '../platform/tokens.js';
-import {
-  INTERNAL_PERMISSIONS,
-  MARKER_PERMISSIONS,
-  internalMay,
-  isPartner,
-} from '../identity/policy/policy.js';
-import { UsersReadModel } from '../identity/users.read.js';
+import { INTERNAL_PERMISSIONS, MARKER_PERMISSIONS } from '../identity/policy/policy.js';
 import { NetworksReadModel } from '../identity/networks/networks.read.js';
 import { customerAggregate } from './customer.decider.js';
 import { SearchPageQuery, PageOf, searchTextOf } from '../platform/http/paging.js';
@@ -62,8 +63,6 @@ export class CustomerPage extends PageOf(CustomerView) {}
 export class CustomerWritten extends Written {}
 
 const ADMIN = MARKER_PERMISSIONS.admin;
-/** Matches no customer: a partner without a customer sees none. */
-const NO_CUSTOMER = '00000000-0000-0000-0000-000000000000';
 const EDIT = INTERNAL_PERMISSIONS.CUSTOMER_EDITS;
 
 const view = (r: CustomerRow): CustomerView => ({
@@ -84,28 +83,29 @@ export class CustomersController {
   constructor(
     private readonly commands: Commands,
     @Inject(SQL_CLIENT) private readonly sql: SqlClient,
-    private readonly users: UsersReadModel,
     private readonly networks: NetworksReadModel,
   ) {}
 
   @Get()
   @RequirePermissions(ADMIN, EDIT, MARKER_PERMISSIONS.partner)
+  @Allow(CustomerRules.read)
   @ApiOkResponse({ type: CustomerPage })
-  async list(@Req() req: AuthenticatedRequest, @Query() q: ListCustomersQuery): Promise<CustomerPage> {
+  async list(@CurrentActor() actor: Actor, @Query() q: ListCustomersQuery): Promise<CustomerPage> {
     const found = await listCustomers(this.sql, {
       ...q,
       text: searchTextOf(q),
-      onlyId: await this.partnerScope(req),
+      onlyId: customerScope(actor),
     });
     return { ...found, items: found.items.map(view) };
   }
 
   @Get(':id')
   @RequirePermissions(ADMIN, EDIT, MARKER_PERMISSIONS.partner)
+  @Allow(CustomerRules.read)
   @ApiOkResponse({ type: CustomerView })
   @ApiNotFoundResponse({ description: 'Customer not found' })
-  async get(@Req() req: AuthenticatedRequest, @Param('id', UuidPipe) id: string): Promise<CustomerView> {
-    const scope = await this.partnerScope(req);
+  async get(@CurrentActor() actor: Actor, @Param('id', UuidPipe) id: string): Promise<CustomerView> {
+    const scope = customerScope(actor);
     const row = await customerById(this.sql, id);
     if (!row || (scope !== undefined && scope !== id))
       throw new Problem(HttpStatus.NOT_FOUND, 'Customer not found');
@@ -114,9 +114,9 @@ export class CustomersController {
 
   @Post()
   @RequirePermissions(ADMIN, EDIT)
+  @Allow(CustomerRules.edit)
   @ApiCreatedResponse({ type: CustomerWritten })
   async create(@Req() req: AuthenticatedRequest, @Body() body: CreateCustomerBody): Promise<CustomerWritten> {
-    this.mayEdit(req);
     await this.networks.requireKnown(body.network_id);
     const id = randomUUID();
     const { position } = await this.commands.run(
@@ -134,6 +134,7 @@ export class CustomersController {
 
   @Put(':id')
   @RequirePermissions(ADMIN, EDIT)
+  @Allow(CustomerRules.edit)
   @ApiOkResponse({ type: CustomerWritten })
   @ApiNotFoundResponse({ description: 'Customer not found' })
   async update(
@@ -141,7 +142,6 @@ export class CustomersController {
     @Param('id', UuidPipe) id: string,
     @Body() body: UpdateCustomerBody,
   ): Promise<CustomerWritten> {
-    this.mayEdit(req);
     await this.networks.requireKnown(body.network_id);
     const { position } = await this.commands.run(
       customerAggregate,
@@ -154,21 +154,5 @@ export class CustomersController {
       metadataFor(req),
     );
     return { id, position };
-  }
-
-  /** Undefined for internal users (all customers); the partner's own customer id otherwise. */
-  private async partnerScope(req: AuthenticatedRequest): Promise<string | undefined> {
-    const actor = req.actor!;
-    if (internalMay(actor.permissions, EDIT)) return undefined;
-    if (isPartner(actor.permissions)) {
-      const me = await this.users.byId(actor.userId);
-      return me?.customer_id ?? NO_CUSTOMER;
-    }
-    throw new Problem(HttpStatus.FORBIDDEN, 'You do not have permission to do this');
-  }
-
-  private mayEdit(req: AuthenticatedRequest) {
-    if (!internalMay(req.actor!.permissions, EDIT))
-      throw new Problem(HttpStatus.FORBIDDEN, 'You do not have permission to do this');
   }
 }

@@ -21,7 +21,12 @@ import {
   ValidateIf,
 } from 'class-validator';
 import { AnyAuthenticatedUser } from '../platform/auth/public.decorator.js';
-import type { AuthenticatedRequest } from '../platform/auth/request-context.js';
+import {
+  actorOf,
+  CurrentActor,
+  type Actor,
+  type AuthenticatedRequest,
+} from '../platform/auth/request-context.js';
 import { Problem } from '../platform/http/problem.js';
 import { EVENT_STORE, type EventStore } from '../platform/event-store/event-store.js';
 import { userStream, type NotificationEmailData, type UserSettingsChanges } from './user.events.js';
@@ -159,9 +164,9 @@ export class CurrentUserController {
   @ApiOkResponse({ type: PositionResponse })
   async changePassword(
     @Req() req: AuthenticatedRequest,
+    @CurrentActor() actor: Actor,
     @Body() body: OwnPasswordBody,
   ): Promise<CommandResult> {
-    const actor = req.actor!;
     if (actor.impersonatorId)
       throw new Problem(HttpStatus.FORBIDDEN, 'A password cannot be changed while impersonating');
     if (!(await this.credentials.check(actor.userId, body.current_password)))
@@ -175,10 +180,14 @@ export class CurrentUserController {
   @Put()
   @AnyAuthenticatedUser()
   @ApiOkResponse({ type: PositionResponse })
-  updateProfile(@Req() req: AuthenticatedRequest, @Body() body: OwnProfileBody): Promise<CommandResult> {
+  updateProfile(
+    @Req() req: AuthenticatedRequest,
+    @CurrentActor() actor: Actor,
+    @Body() body: OwnProfileBody,
+  ): Promise<CommandResult> {
     return this.access.run(req, {
       type: 'UpdateUserProfile',
-      userId: req.actor!.userId,
+      userId: actor.userId,
       changes: { firstName: body.first_name?.trim(), lastName: body.last_name?.trim() },
     });
   }
@@ -186,10 +195,14 @@ export class CurrentUserController {
   @Put('timezone')
   @AnyAuthenticatedUser()
   @ApiOkResponse({ type: PositionResponse })
-  timezone(@Req() req: AuthenticatedRequest, @Body() body: TimezoneBody): Promise<CommandResult> {
+  timezone(
+    @Req() req: AuthenticatedRequest,
+    @CurrentActor() actor: Actor,
+    @Body() body: TimezoneBody,
+  ): Promise<CommandResult> {
     return this.access.run(req, {
       type: 'UpdateUserProfile',
-      userId: req.actor!.userId,
+      userId: actor.userId,
       changes: { timezone: body.timezone },
     });
   }
@@ -259,9 +272,10 @@ export class CurrentUserController {
   @ApiBadRequestResponse({ description: 'Invalid, used or expired link (code INVALID_TOKEN)' })
   async verifyNotificationEmail(
     @Req() req: AuthenticatedRequest,
+    @CurrentActor() actor: Actor,
     @Query() query: TokenParam,
   ): Promise<NotificationEmailVerified> {
-    const userId = req.actor!.userId;
+    const userId = actor.userId;
     // Checked first, so that someone else's session cannot use up the link.
     const owner = await this.links.check('notification-email', query.token, INVALID_VERIFICATION_LINK);
     if (owner !== userId) throw invalidLink(INVALID_VERIFICATION_LINK);
@@ -279,6 +293,6 @@ export class CurrentUserController {
   }
 
   private settings(req: AuthenticatedRequest, changes: UserSettingsChanges): Promise<CommandResult> {
-    return this.access.run(req, { type: 'ChangeSettings', userId: req.actor!.userId, changes });
+    return this.access.run(req, { type: 'ChangeSettings', userId: actorOf(req).userId, changes });
   }
 }

@@ -12,7 +12,7 @@ import {
 import { IsNotEmpty, IsString, MaxLength } from 'class-validator';
 import { AnyAuthenticatedUser, Public } from '../platform/auth/public.decorator.js';
 import { SessionService } from '../platform/auth/session.service.js';
-import type { AuthenticatedRequest } from '../platform/auth/request-context.js';
+import { type Actor, type AuthenticatedRequest, CurrentActor } from '../platform/auth/request-context.js';
 import { Problem } from '../platform/http/problem.js';
 import { LiveSessions } from '../platform/live/live-sessions.js';
 import { CollaborationServer } from '../platform/collaboration/collaboration.server.js';
@@ -132,8 +132,8 @@ export class LoginController {
   @HttpCode(HttpStatus.NO_CONTENT)
   @ApiNoContentResponse({ description: 'The session has ended' })
   @ApiUnauthorizedResponse({ description: 'No token, or the session had already ended' })
-  async logout(@Req() req: AuthenticatedRequest): Promise<void> {
-    const { sessionId, userId } = req.actor!;
+  async logout(@CurrentActor() actor: Actor): Promise<void> {
+    const { sessionId, userId } = actor;
     await this.sessions.revoke(sessionId);
     // Both drop exactly the connections whose session is no longer alive (this one), as after a
     // revocation without an event; done in the background so a slow process does not hold the answer.
@@ -146,8 +146,8 @@ export class LoginController {
   @Get('users/me')
   @AnyAuthenticatedUser()
   @ApiOkResponse({ type: CurrentUser })
-  async me(@Req() req: AuthenticatedRequest): Promise<CurrentUser> {
-    const user = await this.users.byId(req.actor!.userId);
+  async me(@CurrentActor() actor: Actor): Promise<CurrentUser> {
+    const user = await this.users.byId(actor.userId);
     if (!user) throw new Problem(HttpStatus.NOT_FOUND, 'User not found');
     // Their own record as they may read it: no staff notes for students, teachers or parents (0037).
     const view = userViewFor(user, user);
@@ -159,7 +159,7 @@ export class LoginController {
     const active = (activeId && networks.find((n) => n.id === activeId)) || null;
     return {
       ...view,
-      impersonator_id: req.actor!.impersonatorId,
+      impersonator_id: actor.impersonatorId,
       networks: networks.map(networkView),
       active_network: active ? networkView(active) : null,
       active_network_id: activeId,

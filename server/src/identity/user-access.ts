@@ -1,6 +1,6 @@
 import { HttpStatus, Injectable } from '@nestjs/common';
 import type { UserRow } from '@portal/projections';
-import { metadataFor, type AuthenticatedRequest } from '../platform/auth/request-context.js';
+import { actorOf, metadataFor, type AuthenticatedRequest } from '../platform/auth/request-context.js';
 import { Problem } from '../platform/http/problem.js';
 import { UserCommands, type CommandResult } from './commands/user-command.handler.js';
 import type { UserCommand } from './user.decider.js';
@@ -18,6 +18,7 @@ import {
   type UserType,
 } from './policy/policy.js';
 import { UsersReadModel } from './users.read.js';
+import { studentInScope, studentScope, viewerOfRow } from '../core/access/student-scope.js';
 import { StudentLinksReadModel } from './relations/student-links.read.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -63,13 +64,13 @@ export class UserAccess {
 
   run(req: AuthenticatedRequest, command: UserCommand): Promise<CommandResult> {
     return this.commands.run(command, metadataFor(req), {
-      userId: req.actor!.userId,
-      permissions: req.actor!.permissions,
+      userId: actorOf(req).userId,
+      permissions: actorOf(req).permissions,
     });
   }
 
   async actorRow(req: AuthenticatedRequest): Promise<UserRow> {
-    const row = await this.users.byId(req.actor!.userId);
+    const row = await this.users.byId(actorOf(req).userId);
     if (!row) throw userNotFound();
     return row;
   }
@@ -97,12 +98,17 @@ export class UserAccess {
     if (!isPartner(actor.permissions) || actor.customer_id === null) return false;
     if (target.id === actor.id) return true;
     if (target.customer_id !== actor.customer_id) return false;
-    const visible = partnerMaySee(partnerVisibility(actor.permissions), {
+    // Students: own customer, only linked ones unless SEE_ALL_STUDENTS_DETAILS (the one rule).
+    if (target.user_type === 'student')
+      return studentInScope(
+        studentScope(viewerOfRow(actor), { unrestricted: false }),
+        { id: target.id, customerId: target.customer_id },
+        (partnerId, studentId) => this.links.isLinked(partnerId, studentId),
+      );
+    return partnerMaySee(partnerVisibility(actor.permissions), {
       userType: target.user_type,
       customerType: target.customer_type,
     });
-    if (visible) return true;
-    return target.user_type === 'student' && this.links.isLinked(actor.id, target.id);
   }
 
   authorize(actor: UserRow, target: UserRow, action: PartnerAction): void {
@@ -123,7 +129,7 @@ export class UserAccess {
 
   /** Internal users with the named permission (administrators hold every one). */
   async internalTarget(req: AuthenticatedRequest, id: string, permission: InternalPermission) {
-    if (!internalMay(req.actor!.permissions, permission)) throw forbidden();
+    if (!internalMay(actorOf(req).permissions, permission)) throw forbidden();
     return this.targetRow(id);
   }
 }

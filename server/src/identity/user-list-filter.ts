@@ -1,5 +1,6 @@
 import type { UserRow } from '@portal/projections';
 import { isAdmin, partnerVisibility } from './policy/policy.js';
+import { studentScope, viewerOfRow } from '../core/access/student-scope.js';
 import { TYPE_FILTERS, type ListUsersQuery } from './users.dto.js';
 import type { UserListFilter, UserSortColumn } from './users.read.js';
 
@@ -20,7 +21,13 @@ export function listFilterFor(actor: UserRow, q: ListUsersQuery): UserListFilter
     customerId: q.customer_id,
     hasAccess: q.has_access,
     scopeCustomerId: admin ? undefined : actor.customer_id,
-    partner: admin ? undefined : { selfId: actor.id, ...partnerVisibility(actor.permissions) },
+    partner: admin
+      ? undefined
+      : {
+          selfId: actor.id,
+          customerTypes: partnerVisibility(actor.permissions).customerTypes,
+          students: studentScope(viewerOfRow(actor), { unrestricted: false }),
+        },
     sortBy: q.sort_by?.replace(/^-/, '') as UserSortColumn | undefined,
     descending: q.sort_by?.startsWith('-') ?? false,
   };

@@ -21,7 +21,7 @@ import {
   ApiUnprocessableEntityResponse,
 } from '@nestjs/swagger';
 import { AnyAuthenticatedUser, RequirePermissions } from '../platform/auth/public.decorator.js';
-import type { AuthenticatedRequest } from '../platform/auth/request-context.js';
+import { type Actor, type AuthenticatedRequest, CurrentActor } from '../platform/auth/request-context.js';
 import { Problem } from '../platform/http/problem.js';
 import { Credentials } from './credentials.js';
 import { PersonalDataVault } from '../platform/personal-data/personal-data-vault.js';
@@ -251,11 +251,12 @@ export class UsersController {
   @ApiOkResponse({ type: PositionResponse })
   async changeActiveNetwork(
     @Req() req: AuthenticatedRequest,
+    @CurrentActor() actor: Actor,
     @Param('id', UuidPipe) id: string,
     @Param('networkId', UuidPipe) networkId: string,
   ): Promise<CommandResult> {
-    const self = req.actor!.userId === id;
-    const admin = isAdmin(req.actor!.permissions);
+    const self = actor.userId === id;
+    const admin = isAdmin(actor.permissions);
     if (!self && !admin) throw forbidden();
     const target = await this.access.targetRow(id);
     if (!isUuid(networkId)) throw new Problem(HttpStatus.UNPROCESSABLE_ENTITY, 'networkId: must be a UUID');

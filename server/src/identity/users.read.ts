@@ -4,7 +4,7 @@ import { SQL_CLIENT } from '../platform/tokens.js';
 import type { SqlClient } from '../platform/sql/sql-client.js';
 import type { ActorLoader } from '../platform/auth/actor-loader.js';
 import { containsPattern } from '../platform/http/paging.js';
-import { linkedStudentIdsSql } from './relations/live-link.js';
+import { studentScopeSql, type StudentScope } from '../core/access/student-scope.js';
 
 export const USER_SORT_COLUMNS = [
   'full_name',
@@ -39,11 +39,12 @@ export interface UserListFilter {
   /** Only students on the EHCP reminder list (rm_ehcp_reminders). */
   onEhcpReminderList?: boolean;
   /**
-   * Partners see only users of their own customer, and of those only what `partner` allows: all
-   * students with `students`, otherwise only the students linked to them (decision 0034).
+   * Partners see only users of their own customer, and of those only what `partner` allows: the
+   * students of their `students` scope (`studentScope`: all, or only the ones linked to them, decision
+   * 0034), the partners of `customerTypes`, and themselves.
    */
   scopeCustomerId?: string | null;
-  partner?: { selfId: string; students: boolean; customerTypes: string[] };
+  partner?: { selfId: string; students: StudentScope; customerTypes: string[] };
   sortBy?: UserSortColumn;
   descending?: boolean;
 }
@@ -84,6 +85,8 @@ export class UsersReadModel implements ActorLoader {
     hasAccess: boolean;
     permissions: string[];
     customerId: string | null;
+    customerType: string | null;
+    userType: string;
     displayName: string;
   } | null> {
     const user = await this.byId(userId);
@@ -92,6 +95,8 @@ export class UsersReadModel implements ActorLoader {
           hasAccess: user.has_access && !user.is_blocked,
           permissions: user.permissions,
           customerId: user.customer_id,
+          customerType: user.customer_type,
+          userType: user.user_type,
           displayName: `${user.first_name} ${user.last_name}`.trim(),
         }
       : null;
@@ -185,11 +190,15 @@ function whereOf(
     const { selfId, students, customerTypes } = filter.partner;
     params.push(selfId, customerTypes);
     const [self, types] = [`$${params.length - 1}`, `$${params.length}`];
-    const studentScope = students
-      ? "user_type = 'student'"
-      : `(user_type = 'student' AND id IN (${linkedStudentIdsSql(self)}))`;
+    const bind = (value: unknown) => {
+      params.push(value);
+      return `$${params.length}`;
+    };
+    // The customer is scoped for every row above (`scopeCustomerId`).
+    const inScope = studentScopeSql(students, bind, undefined, { customer: false });
+    const studentRows = inScope ? `(user_type = 'student' AND ${inScope})` : "user_type = 'student'";
     where.push(
-      `(id = ${self} OR (user_type = 'partner' AND customer_type = ANY(${types}::text[])) OR ${studentScope})`,
+      `(id = ${self} OR (user_type = 'partner' AND customer_type = ANY(${types}::text[])) OR ${studentRows})`,
     );
   }
   if (filter.text) {

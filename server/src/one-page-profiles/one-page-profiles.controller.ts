@@ -30,19 +30,14 @@ import {
   type UserRow,
 } from '@portal/projections';
 import { RequirePermissions } from '../platform/auth/public.decorator.js';
-import { metadataFor, type AuthenticatedRequest } from '../platform/auth/request-context.js';
+import { type AuthenticatedRequest, metadataFor } from '../platform/auth/request-context.js';
 import { Commands } from '../platform/event-store/commands.js';
 import { Problem } from '../platform/http/problem.js';
 import type { SqlClient } from '../platform/sql/sql-client.js';
 import { SQL_CLIENT } from '../platform/tokens.js';
 import { PORTAL_NAMESPACE, uuidV5 } from '../platform/uuid.js';
-import {
-  MARKER_PERMISSIONS,
-  isAdmin,
-  mayReadStaffNotes,
-  partnerVisibility,
-} from '../identity/policy/policy.js';
-import { linkedStudentIdsSql } from '../identity/relations/live-link.js';
+import { MARKER_PERMISSIONS, mayReadStaffNotes } from '../identity/policy/policy.js';
+import { studentScope, studentScopeSql, viewerOfRow } from '../core/access/student-scope.js';
 import { UserAccess } from '../identity/user-access.js';
 import { onePageProfileAggregate } from './one-page-profile.decider.js';
 import { SearchPageQuery, PageOf, searchTextOf } from '../platform/http/paging.js';
@@ -252,14 +247,13 @@ export class OnePageProfilesController {
     @Query() q: ListOnePageProfilesQuery,
   ): Promise<OnePageProfilePage> {
     const actor = await this.access.actorRow(req);
+    // Own customer; without SEE_ALL_STUDENTS_DETAILS only the students linked to them (decision 0034).
+    const students = studentScope(viewerOfRow(actor));
     const scope = filters();
-    if (!isAdmin(actor.permissions)) {
-      if (!actor.customer_id) scope.raw('false');
-      else scope.eq('u.customer_id', actor.customer_id);
-      // Without SEE_ALL_STUDENTS_DETAILS: only the students linked to them (decision 0034).
-      if (!partnerVisibility(actor.permissions).students)
-        scope.raw((p) => `u.id IN (${linkedStudentIdsSql(p(actor.id))})`);
-    }
+    scope.rawIf(
+      !students.all,
+      (bind) => studentScopeSql(students, bind, { id: 'u.id', customerId: 'u.customer_id' }) ?? 'true',
+    );
     const found = await listOnePageProfiles(
       this.sql,
       { ...q, text: searchTextOf(q), customerId: q.customer_id },

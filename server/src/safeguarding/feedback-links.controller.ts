@@ -11,9 +11,9 @@ import {
 import { RateLimiterMemory } from 'rate-limiter-flexible';
 import type { Request } from 'express';
 import { Public, RequirePermissions } from '../platform/auth/public.decorator.js';
-import { metadataFor, type AuthenticatedRequest } from '../platform/auth/request-context.js';
+import { type AuthenticatedRequest, metadataFor } from '../platform/auth/request-context.js';
 import { Problem } from '../platform/http/problem.js';
-import { isSafeguardingLead } from '../identity/policy/policy.js';
+import { Allow } from '../platform/auth/allow.decorator.js';
 import {
   DEFAULT_LINK_HOURS,
   FeedbackLinkIssued,
@@ -25,7 +25,7 @@ import {
   SubmitFeedbackBody,
 } from './feedback-links.dto.js';
 import { FeedbackLinksService } from './feedback-links.service.js';
-import { LEAD_PERMISSIONS } from './safeguarding-access.js';
+import { LEAD_PERMISSIONS, SafeguardingRules } from './safeguarding.policy.js';
 import { isDomainError } from '../platform/domain/domain-error.js';
 import { UuidPipe } from '../platform/http/validation.js';
 
@@ -37,6 +37,7 @@ export class FeedbackLinksController {
 
   @Post()
   @RequirePermissions(...LEAD_PERMISSIONS)
+  @Allow(SafeguardingRules.lead)
   @ApiCreatedResponse({ type: FeedbackLinkIssued, description: 'The link is mailed through the outbox' })
   @ApiConflictResponse({ description: 'The partner has not been informed yet, or the incident is closed' })
   async issue(
@@ -44,22 +45,22 @@ export class FeedbackLinksController {
     @Param('id', UuidPipe) id: string,
     @Body() body: IssueFeedbackLinkBody,
   ): Promise<FeedbackLinkIssued> {
-    requireLead(req);
     return this.links.issue(id, body.email, body.expires_in_hours ?? DEFAULT_LINK_HOURS, metadataFor(req));
   }
 
   @Get()
   @RequirePermissions(...LEAD_PERMISSIONS)
+  @Allow(SafeguardingRules.lead)
   @ApiOkResponse({ type: FeedbackLinkList })
   @ApiNotFoundResponse({ description: 'Incident not found' })
-  async list(@Req() req: AuthenticatedRequest, @Param('id', UuidPipe) id: string): Promise<FeedbackLinkList> {
-    requireLead(req);
+  async list(@Param('id', UuidPipe) id: string): Promise<FeedbackLinkList> {
     return { items: await this.links.list(id) };
   }
 
   @Delete(':linkId')
   @HttpCode(HttpStatus.OK)
   @RequirePermissions(...LEAD_PERMISSIONS)
+  @Allow(SafeguardingRules.lead)
   @ApiOkResponse({ description: 'Revoked: the link stops working at once' })
   @ApiConflictResponse({ description: 'Already used or revoked' })
   async revoke(
@@ -67,14 +68,8 @@ export class FeedbackLinksController {
     @Param('id', UuidPipe) id: string,
     @Param('linkId', UuidPipe) linkId: string,
   ): Promise<{ id: string; position: string }> {
-    requireLead(req);
     return { id: linkId, position: await this.links.revoke(id, linkId, metadataFor(req)) };
   }
-}
-
-function requireLead(req: AuthenticatedRequest) {
-  if (!isSafeguardingLead(req.actor!.permissions))
-    throw new Problem(HttpStatus.FORBIDDEN, 'Only a safeguarding lead may do this');
 }
 
 /** Unknown or dead tokens allowed per client address per 15 minutes before it is refused (429). */

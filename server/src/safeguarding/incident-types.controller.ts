@@ -24,14 +24,14 @@ import { Transform } from 'class-transformer';
 import { IsBoolean, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
 import { incidentTypeById, listIncidentTypes, type IncidentTypeRow } from '@portal/projections';
 import { RequirePermissions } from '../platform/auth/public.decorator.js';
-import { metadataFor, type AuthenticatedRequest } from '../platform/auth/request-context.js';
+import { type AuthenticatedRequest, metadataFor } from '../platform/auth/request-context.js';
 import { Commands } from '../platform/event-store/commands.js';
 import { Problem } from '../platform/http/problem.js';
 import type { SqlClient } from '../platform/sql/sql-client.js';
 import { SQL_CLIENT } from '../platform/tokens.js';
-import { mayManageIncidentTypes } from '../identity/policy/policy.js';
 import { incidentTypeAggregate } from './incident-type.decider.js';
-import { REPORTER_PERMISSIONS, mayReportAtAll, TYPE_MANAGERS } from './safeguarding-access.js';
+import { REPORTER_PERMISSIONS, SafeguardingRules, TYPE_MANAGERS } from './safeguarding.policy.js';
+import { Allow } from '../platform/auth/allow.decorator.js';
 import { SearchPageQuery, PageOf, searchTextOf } from '../platform/http/paging.js';
 import { UuidPipe } from '../platform/http/validation.js';
 import { Written } from '../platform/http/written.js';
@@ -93,12 +93,9 @@ export class IncidentTypesController {
 
   @Get()
   @RequirePermissions(...REPORTER_PERMISSIONS)
+  @Allow(SafeguardingRules.readTypes)
   @ApiOkResponse({ type: IncidentTypePage })
-  async list(
-    @Req() req: AuthenticatedRequest,
-    @Query() q: ListIncidentTypesQuery,
-  ): Promise<IncidentTypePage> {
-    this.mayRead(req);
+  async list(@Query() q: ListIncidentTypesQuery): Promise<IncidentTypePage> {
     const found = await listIncidentTypes(this.sql, {
       ...q,
       text: searchTextOf(q),
@@ -109,10 +106,10 @@ export class IncidentTypesController {
 
   @Get(':id')
   @RequirePermissions(...REPORTER_PERMISSIONS)
+  @Allow(SafeguardingRules.readTypes)
   @ApiOkResponse({ type: IncidentTypeView })
   @ApiNotFoundResponse({ description: 'Incident type not found' })
-  async get(@Req() req: AuthenticatedRequest, @Param('id', UuidPipe) id: string): Promise<IncidentTypeView> {
-    this.mayRead(req);
+  async get(@Param('id', UuidPipe) id: string): Promise<IncidentTypeView> {
     const row = await incidentTypeById(this.sql, id);
     if (!row) throw new Problem(HttpStatus.NOT_FOUND, 'Incident type not found');
     return view(row);
@@ -120,9 +117,9 @@ export class IncidentTypesController {
 
   @Post()
   @RequirePermissions(...TYPE_MANAGERS)
+  @Allow(SafeguardingRules.manageTypes)
   @ApiCreatedResponse({ type: Written })
   async create(@Req() req: AuthenticatedRequest, @Body() body: CreateIncidentTypeBody): Promise<Written> {
-    this.mayManage(req);
     const id = randomUUID();
     const { position } = await this.commands.run(
       incidentTypeAggregate,
@@ -139,6 +136,7 @@ export class IncidentTypesController {
 
   @Put(':id')
   @RequirePermissions(...TYPE_MANAGERS)
+  @Allow(SafeguardingRules.manageTypes)
   @ApiOkResponse({ type: Written })
   @ApiNotFoundResponse({ description: 'Incident type not found' })
   async update(
@@ -146,7 +144,6 @@ export class IncidentTypesController {
     @Param('id', UuidPipe) id: string,
     @Body() body: UpdateIncidentTypeBody,
   ): Promise<Written> {
-    this.mayManage(req);
     const { position } = await this.commands.run(
       incidentTypeAggregate,
       {
@@ -162,28 +159,15 @@ export class IncidentTypesController {
 
   @Delete(':id')
   @RequirePermissions(...TYPE_MANAGERS)
+  @Allow(SafeguardingRules.manageTypes)
   @ApiOkResponse({ type: Written, description: 'Retired (kept for history)' })
   @ApiNotFoundResponse({ description: 'Incident type not found' })
   async retire(@Req() req: AuthenticatedRequest, @Param('id', UuidPipe) id: string): Promise<Written> {
-    this.mayManage(req);
     const { position } = await this.commands.run(
       incidentTypeAggregate,
       { type: 'RetireIncidentType', typeId: id },
       metadataFor(req),
     );
     return { id, position };
-  }
-
-  private mayRead(req: AuthenticatedRequest) {
-    if (!mayReportAtAll(req.actor!.permissions))
-      throw new Problem(HttpStatus.FORBIDDEN, 'You do not have permission to do this');
-  }
-
-  private mayManage(req: AuthenticatedRequest) {
-    if (!mayManageIncidentTypes(req.actor!.permissions))
-      throw new Problem(
-        HttpStatus.FORBIDDEN,
-        'Managing incident types needs an administrator with safeguarding access',
-      );
   }
 }

@@ -30,16 +30,18 @@ import {
   type ViewedVia,
 } from '@portal/projections';
 import { RequirePermissions } from '../platform/auth/public.decorator.js';
-import { metadataFor, type AuthenticatedRequest } from '../platform/auth/request-context.js';
+import { Allow } from '../platform/auth/allow.decorator.js';
+import {
+  type Actor,
+  actorOf,
+  type AuthenticatedRequest,
+  CurrentActor,
+  metadataFor,
+} from '../platform/auth/request-context.js';
+import { NO_CUSTOMER, studentScope } from '../core/access/student-scope.js';
 import { EVENT_STORE, type EventStore } from '../platform/event-store/event-store.js';
 import { Problem } from '../platform/http/problem.js';
-import {
-  PARTNER,
-  isInternal,
-  isPartner,
-  isSafeguardingLead,
-  hasSafeguardingAccess,
-} from '../identity/policy/policy.js';
+import { PARTNER, isInternal, isPartner, isSafeguardingLead } from '../identity/policy/policy.js';
 import { UsersReadModel } from '../identity/users.read.js';
 import { documentStream } from '../platform/collaboration/collab.protocol.js';
 import { verifyChain } from './hash-chain.js';
@@ -74,19 +76,17 @@ import {
   PARTNER_SEE,
   REPORTER_PERMISSIONS,
   SEE_PERMISSIONS,
+  SafeguardingRules,
   incidentAudience,
   incidentViewFor,
   reportRefusal,
-} from './safeguarding-access.js';
+} from './safeguarding.policy.js';
 import type { IncidentAudience } from './incidents.dto.js';
 import { StudentLinks } from './student-links.js';
 import { INCIDENT_DOCUMENT_KIND } from './safeguarding.setup.js';
 import { UuidPipe } from '../platform/http/validation.js';
 
-const FORBIDDEN = 'You do not have permission to do this';
 const NOT_FOUND = 'Incident not found';
-/** Matches no customer: a partner without a customer sees nothing. */
-const NO_CUSTOMER = '00000000-0000-0000-0000-000000000000';
 /** How a read of the details is recorded in the views log, by the reader's view. */
 const VIEWED_VIA: Record<IncidentAudience, ViewedVia> = {
   case: 'details',
@@ -120,30 +120,30 @@ export class IncidentsController {
 
   @Get()
   @RequirePermissions(...SEE_PERMISSIONS)
+  @Allow(SafeguardingRules.access)
   @ApiOkResponse({ type: IncidentPage, description: 'Newest report first' })
-  async list(@Req() req: AuthenticatedRequest, @Query() q: ListIncidentsQuery): Promise<IncidentPage> {
-    this.requireAccess(req);
+  async list(@Query() q: ListIncidentsQuery): Promise<IncidentPage> {
     return this.incidents.list(q);
   }
 
   @Get('partner')
   @RequirePermissions(...PARTNER_SEE)
+  @Allow(SafeguardingRules.partner)
   @ApiOkResponse({
     type: PartnerIncidentPage,
     description: "Incidents about the partner's own customer's students, as partner views (decision 0037)",
   })
   async partnerList(
-    @Req() req: AuthenticatedRequest,
+    @CurrentActor() actor: Actor,
     @Query() q: ListIncidentsQuery,
   ): Promise<PartnerIncidentPage> {
-    if (!isPartner(req.actor!.permissions)) throw new Problem(HttpStatus.FORBIDDEN, FORBIDDEN);
-    const me = await this.users.byId(req.actor!.userId);
-    const page = await this.incidents.list({ ...q, customer_id: undefined }, me?.customer_id ?? NO_CUSTOMER);
+    const page = await this.incidents.list({ ...q, customer_id: undefined }, actor.customerId ?? NO_CUSTOMER);
     return { ...page, items: page.items.map((i) => incidentViewFor('partner', i)) };
   }
 
   @Get('reportable-students')
   @RequirePermissions(...REPORTER_PERMISSIONS)
+  @Allow(SafeguardingRules.submit)
   @ApiOkResponse({
     type: ReportableStudentPage,
     description:
@@ -151,21 +151,20 @@ export class IncidentsController {
       "teachers; the partner's own customer's (or linked) students for partners with a submit permission",
   })
   async reportableStudents(
-    @Req() req: AuthenticatedRequest,
+    @CurrentActor() actor: Actor,
     @Query() q: ReportableStudentsQuery,
   ): Promise<ReportableStudentPage> {
-    const perms = req.actor!.permissions;
+    const perms = actor.permissions;
     const size = q.size ?? 20;
-    if (!isInternal(perms)) {
-      const all = perms.has(PARTNER.SUBMIT_SAFEGUARDING_INCIDENT_FOR_ALL_STUDENTS);
-      const selected = perms.has(PARTNER.SUBMIT_SAFEGUARDING_INCIDENT_FOR_SELECTED_STUDENTS);
-      if (!all && !selected) throw new Problem(HttpStatus.FORBIDDEN, FORBIDDEN);
-    }
-    const me = isInternal(perms) ? null : await this.users.byId(req.actor!.userId);
-    // Selected students only (decision 0034): the partner scope without SEE_ALL lists the linked ones.
+    const partner = !isInternal(perms);
+    // Selected students only (decision 0034): without SUBMIT_..._FOR_ALL, the linked ones.
+    const students = studentScope(actor, {
+      unrestricted: !partner,
+      seeAll: perms.has(PARTNER.SUBMIT_SAFEGUARDING_INCIDENT_FOR_ALL_STUDENTS),
+    });
     const onlyLinked =
-      me !== null && !perms.has(PARTNER.SUBMIT_SAFEGUARDING_INCIDENT_FOR_ALL_STUDENTS)
-        ? { partner: { selfId: me.id, students: false, customerTypes: [] } }
+      !students.all && students.linkedTo !== null
+        ? { partner: { selfId: actor.userId, students, customerTypes: [] } }
         : {};
     const { rows, total } = await this.users.list({
       page: q.page ?? 1,
@@ -173,7 +172,7 @@ export class IncidentsController {
       text: q.query?.trim() || undefined,
       userTypes: ['student'],
       statuses: ['active'],
-      customerId: me ? (me.customer_id ?? NO_CUSTOMER) : undefined,
+      customerId: partner ? (actor.customerId ?? NO_CUSTOMER) : undefined,
       ...onlyLinked,
       sortBy: 'full_name',
     });
@@ -187,6 +186,7 @@ export class IncidentsController {
 
   @Get('students/:studentId/chronology')
   @RequirePermissions(...SEE_PERMISSIONS)
+  @Allow(SafeguardingRules.access)
   @ApiOkResponse({
     type: ChronologyPage,
     description: 'Every incident step about the student, by when it happened',
@@ -196,7 +196,6 @@ export class IncidentsController {
     @Param('studentId', UuidPipe) studentId: string,
     @Query() q: PagingQuery,
   ): Promise<ChronologyPage> {
-    this.requireAccess(req);
     const page = await this.incidents.chronology(studentId, q.page ?? 1, q.size ?? 50);
     for (const id of new Set(page.items.map((i) => i.incident_id)))
       await this.recordView(req, id, 'chronology');
@@ -276,24 +275,20 @@ export class IncidentsController {
 
   @Get(':id/views')
   @RequirePermissions(...LEAD_PERMISSIONS)
+  @Allow(SafeguardingRules.lead)
   @ApiOkResponse({ type: IncidentViewsPage, description: 'Who read the incident, newest first' })
   @ApiNotFoundResponse({ description: NOT_FOUND })
-  async views(
-    @Req() req: AuthenticatedRequest,
-    @Param('id', UuidPipe) id: string,
-    @Query() q: PagingQuery,
-  ): Promise<IncidentViewsPage> {
-    this.requireLead(req);
+  async views(@Param('id', UuidPipe) id: string, @Query() q: PagingQuery): Promise<IncidentViewsPage> {
     await this.existing(id);
     return this.incidents.viewsLog(id, q.page ?? 1, q.size ?? 50);
   }
 
   @Get(':id/verify')
   @RequirePermissions(...LEAD_PERMISSIONS)
+  @Allow(SafeguardingRules.lead)
   @ApiOkResponse({ type: VerifyView, description: "Recomputes the stream's hash chain" })
   @ApiNotFoundResponse({ description: NOT_FOUND })
-  async verify(@Req() req: AuthenticatedRequest, @Param('id', UuidPipe) id: string): Promise<VerifyView> {
-    this.requireLead(req);
+  async verify(@Param('id', UuidPipe) id: string): Promise<VerifyView> {
     const events = await this.store.readStream(incidentStream(id));
     if (events.length === 0) throw new Problem(HttpStatus.NOT_FOUND, NOT_FOUND);
     return verifyChain(events);
@@ -304,8 +299,11 @@ export class IncidentsController {
   @Post()
   @RequirePermissions(...REPORTER_PERMISSIONS)
   @ApiCreatedResponse({ type: IncidentWritten })
-  async report(@Req() req: AuthenticatedRequest, @Body() body: ReportIncidentBody): Promise<IncidentWritten> {
-    const actor = req.actor!;
+  async report(
+    @Req() req: AuthenticatedRequest,
+    @CurrentActor() actor: Actor,
+    @Body() body: ReportIncidentBody,
+  ): Promise<IncidentWritten> {
     const studentIds = [...new Set(body.student_ids)];
     const students: { id: string; customerId: string | null }[] = [];
     for (const sid of studentIds) {
@@ -314,12 +312,12 @@ export class IncidentsController {
         throw new Problem(HttpStatus.UNPROCESSABLE_ENTITY, `student_ids: ${sid} is not a student`);
       students.push({ id: sid, customerId: row.customer_id ?? null });
     }
-    const me = isPartner(actor.permissions) ? await this.users.byId(actor.userId) : null;
+    const partner = isPartner(actor.permissions);
     const refusal = reportRefusal(
       {
         permissions: actor.permissions,
-        customerId: me?.customer_id ?? null,
-        linkedStudentIds: me ? await this.links.linkedStudents(actor.userId) : new Set(),
+        customerId: partner ? actor.customerId : null,
+        linkedStudentIds: partner ? await this.links.linkedStudents(actor.userId) : new Set(),
       },
       students,
     );
@@ -357,15 +355,19 @@ export class IncidentsController {
   @Post(':id/acknowledge')
   @HttpCode(HttpStatus.OK)
   @RequirePermissions(...LEAD_PERMISSIONS)
+  @Allow(SafeguardingRules.lead)
   @ApiOkResponse({ type: IncidentWritten })
   @ApiConflictResponse({ description: 'Not in a state this step starts from' })
-  async acknowledge(@Req() req: AuthenticatedRequest, @Param('id', UuidPipe) id: string) {
-    this.requireLead(req);
+  async acknowledge(
+    @Req() req: AuthenticatedRequest,
+    @CurrentActor() actor: Actor,
+    @Param('id', UuidPipe) id: string,
+  ) {
     return this.written(
       id,
       await this.commands.run(
         incidentAggregate,
-        { type: 'AcknowledgeIncident', incidentId: id, leadId: req.actor!.userId },
+        { type: 'AcknowledgeIncident', incidentId: id, leadId: actor.userId },
         metadataFor(req),
       ),
     );
@@ -374,15 +376,16 @@ export class IncidentsController {
   @Post(':id/review')
   @HttpCode(HttpStatus.OK)
   @RequirePermissions(...LEAD_PERMISSIONS)
+  @Allow(SafeguardingRules.lead)
   @ApiOkResponse({ type: IncidentWritten })
   @ApiConflictResponse({ description: 'Not in a state this step starts from' })
   async review(
     @Req() req: AuthenticatedRequest,
+    @CurrentActor() actor: Actor,
     @Param('id', UuidPipe) id: string,
     @Body() body: StartReviewBody,
   ) {
-    this.requireLead(req);
-    const leadId = body.lead_id ?? req.actor!.userId;
+    const leadId = body.lead_id ?? actor.userId;
     if (body.lead_id) {
       const lead = await this.users.byId(body.lead_id);
       if (!lead || !isSafeguardingLead(new Set(lead.permissions)))
@@ -401,15 +404,19 @@ export class IncidentsController {
   @Post(':id/claim')
   @HttpCode(HttpStatus.OK)
   @RequirePermissions(...LEAD_PERMISSIONS)
+  @Allow(SafeguardingRules.lead)
   @ApiOkResponse({ type: IncidentWritten })
   @ApiConflictResponse({ description: 'Closed, or already claimed' })
-  async claim(@Req() req: AuthenticatedRequest, @Param('id', UuidPipe) id: string) {
-    this.requireLead(req);
+  async claim(
+    @Req() req: AuthenticatedRequest,
+    @CurrentActor() actor: Actor,
+    @Param('id', UuidPipe) id: string,
+  ) {
     return this.written(
       id,
       await this.commands.run(
         incidentAggregate,
-        { type: 'ClaimIncident', incidentId: id, leadId: req.actor!.userId },
+        { type: 'ClaimIncident', incidentId: id, leadId: actor.userId },
         metadataFor(req),
       ),
     );
@@ -418,15 +425,19 @@ export class IncidentsController {
   @Post(':id/release')
   @HttpCode(HttpStatus.OK)
   @RequirePermissions(...LEAD_PERMISSIONS)
+  @Allow(SafeguardingRules.lead)
   @ApiOkResponse({ type: IncidentWritten })
   @ApiConflictResponse({ description: 'Closed, or not claimed' })
-  async release(@Req() req: AuthenticatedRequest, @Param('id', UuidPipe) id: string) {
-    this.requireLead(req);
+  async release(
+    @Req() req: AuthenticatedRequest,
+    @CurrentActor() actor: Actor,
+    @Param('id', UuidPipe) id: string,
+  ) {
     return this.written(
       id,
       await this.commands.run(
         incidentAggregate,
-        { type: 'ReleaseIncident', incidentId: id, byLeadId: req.actor!.userId },
+        { type: 'ReleaseIncident', incidentId: id, byLeadId: actor.userId },
         metadataFor(req),
       ),
     );
@@ -435,6 +446,7 @@ export class IncidentsController {
   @Post(':id/actions')
   @HttpCode(HttpStatus.OK)
   @RequirePermissions(...LEAD_PERMISSIONS)
+  @Allow(SafeguardingRules.lead)
   @ApiOkResponse({ type: IncidentWritten })
   @ApiConflictResponse({ description: 'Not in a state this step starts from' })
   async addAction(
@@ -442,7 +454,6 @@ export class IncidentsController {
     @Param('id', UuidPipe) id: string,
     @Body() body: AddActionBody,
   ) {
-    this.requireLead(req);
     if (!(await this.users.byId(body.assignee_id)))
       throw new Problem(HttpStatus.UNPROCESSABLE_ENTITY, 'assignee_id: user not found');
     return this.written(
@@ -468,6 +479,7 @@ export class IncidentsController {
   @Post(':id/partner-informed')
   @HttpCode(HttpStatus.OK)
   @RequirePermissions(...LEAD_PERMISSIONS)
+  @Allow(SafeguardingRules.lead)
   @ApiOkResponse({ type: IncidentWritten })
   @ApiConflictResponse({ description: 'Not in a state this step starts from' })
   async partnerInformed(
@@ -475,7 +487,6 @@ export class IncidentsController {
     @Param('id', UuidPipe) id: string,
     @Body() body: PartnerInformedBody,
   ) {
-    this.requireLead(req);
     return this.written(
       id,
       await this.commands.run(
@@ -489,6 +500,7 @@ export class IncidentsController {
   @Post(':id/partner-feedback')
   @HttpCode(HttpStatus.OK)
   @RequirePermissions(...LEAD_PERMISSIONS)
+  @Allow(SafeguardingRules.lead)
   @ApiOkResponse({ type: IncidentWritten })
   @ApiConflictResponse({ description: 'Not in a state this step starts from' })
   async partnerFeedback(
@@ -496,7 +508,6 @@ export class IncidentsController {
     @Param('id', UuidPipe) id: string,
     @Body() body: PartnerFeedbackBody,
   ) {
-    this.requireLead(req);
     return this.written(
       id,
       await this.commands.run(
@@ -510,10 +521,10 @@ export class IncidentsController {
   @Post(':id/close')
   @HttpCode(HttpStatus.OK)
   @RequirePermissions(...LEAD_PERMISSIONS)
+  @Allow(SafeguardingRules.lead)
   @ApiOkResponse({ type: IncidentWritten })
   @ApiConflictResponse({ description: 'Not in a state this step starts from' })
   async close(@Req() req: AuthenticatedRequest, @Param('id', UuidPipe) id: string, @Body() body: CloseBody) {
-    this.requireLead(req);
     return this.written(
       id,
       await this.commands.run(
@@ -527,6 +538,7 @@ export class IncidentsController {
   @Post(':id/reopen')
   @HttpCode(HttpStatus.OK)
   @RequirePermissions(...LEAD_PERMISSIONS)
+  @Allow(SafeguardingRules.lead)
   @ApiOkResponse({ type: IncidentWritten })
   @ApiConflictResponse({ description: 'Only a closed incident can be reopened' })
   async reopen(
@@ -534,7 +546,6 @@ export class IncidentsController {
     @Param('id', UuidPipe) id: string,
     @Body() body: ReasonBody,
   ) {
-    this.requireLead(req);
     return this.written(
       id,
       await this.commands.run(
@@ -548,10 +559,10 @@ export class IncidentsController {
   @Post(':id/risk')
   @HttpCode(HttpStatus.OK)
   @RequirePermissions(...LEAD_PERMISSIONS)
+  @Allow(SafeguardingRules.lead)
   @ApiOkResponse({ type: IncidentWritten })
   @ApiConflictResponse({ description: 'Closed, or already at that level' })
   async risk(@Req() req: AuthenticatedRequest, @Param('id', UuidPipe) id: string, @Body() body: RiskBody) {
-    this.requireLead(req);
     return this.written(
       id,
       await this.commands.run(
@@ -573,11 +584,12 @@ export class IncidentsController {
   @ApiOkResponse({ type: IncidentWritten, description: 'A correction is a new event; the original stays' })
   async correct(
     @Req() req: AuthenticatedRequest,
+    @CurrentActor() actor: Actor,
     @Param('id', UuidPipe) id: string,
     @Body() body: CorrectionBody,
   ) {
     const row = await this.existing(id);
-    if (!isSafeguardingLead(req.actor!.permissions) && row.reporter_id !== req.actor!.userId)
+    if (!isSafeguardingLead(actor.permissions) && row.reporter_id !== actor.userId)
       throw new Problem(
         HttpStatus.FORBIDDEN,
         'Only the reporter or a safeguarding lead corrects an incident',
@@ -608,15 +620,6 @@ export class IncidentsController {
 
   // Helpers
 
-  private requireAccess(req: AuthenticatedRequest) {
-    if (!hasSafeguardingAccess(req.actor!.permissions)) throw new Problem(HttpStatus.FORBIDDEN, FORBIDDEN);
-  }
-
-  private requireLead(req: AuthenticatedRequest) {
-    if (!isSafeguardingLead(req.actor!.permissions))
-      throw new Problem(HttpStatus.FORBIDDEN, 'Only a safeguarding lead may do this');
-  }
-
   private async existing(id: string): Promise<IncidentRow> {
     const row = await this.incidents.byId(id);
     if (!row) throw new Problem(HttpStatus.NOT_FOUND, NOT_FOUND);
@@ -628,19 +631,15 @@ export class IncidentsController {
     req: AuthenticatedRequest,
     id: string,
   ): Promise<{ row: IncidentRow; audience: IncidentAudience }> {
-    const actor = req.actor!;
+    const actor = actorOf(req);
     const row = await this.existing(id);
-    const me = isPartner(actor.permissions) ? await this.users.byId(actor.userId) : null;
-    const audience = incidentAudience(
-      { userId: actor.userId, permissions: actor.permissions, customerId: me?.customer_id ?? null },
-      row,
-    );
+    const audience = incidentAudience(actor, row);
     if (!audience) throw new Problem(HttpStatus.NOT_FOUND, NOT_FOUND);
     return { row, audience };
   }
 
   private async recordView(req: AuthenticatedRequest, incidentId: string, via: ViewedVia): Promise<void> {
-    const data: IncidentViewedData = { incidentId, viewerId: req.actor!.userId, via };
+    const data: IncidentViewedData = { incidentId, viewerId: actorOf(req).userId, via };
     await this.store.append(
       incidentViewsStream(incidentId),
       [{ id: randomUUID(), type: 'SafeguardingIncidentViewed', data, metadata: metadataFor(req) }],

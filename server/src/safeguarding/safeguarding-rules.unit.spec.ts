@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import type { RecordedEvent } from '../platform/event-store/event-store.js';
 import { RoomPolicy } from '../platform/live/room-policy.js';
 import { canonicalJson, linkEvents, verifyChain } from './hash-chain.js';
-import { incidentAudience, mayReadIncident, reportRefusal } from './safeguarding-access.js';
+import { incidentAudience, mayReadIncident, reportRefusal } from './safeguarding.policy.js';
 import { registerSafeguardingLiveRules } from './safeguarding-live.js';
 
 const OAK = 'oak';

@@ -3,9 +3,8 @@ import type { Actor } from '../platform/auth/request-context.js';
 import { DocumentKinds, type DocumentKind } from '../platform/collaboration/document-kinds.js';
 import { RoomPolicy } from '../platform/live/room-policy.js';
 import { hasSafeguardingAccess, isPartner, isSafeguardingLead } from '../identity/policy/policy.js';
-import { UsersReadModel } from '../identity/users.read.js';
 import { IncidentsReadModel } from './incidents.read.js';
-import { partnerMaySeeIncident } from './safeguarding-access.js';
+import { partnerMaySeeIncident } from './safeguarding.policy.js';
 import { registerSafeguardingLiveRules } from './safeguarding-live.js';
 
 export const INCIDENT_DOCUMENT_KIND = 'safeguarding-incident';
@@ -22,7 +21,6 @@ export class SafeguardingSetup implements OnModuleInit, OnModuleDestroy {
     private readonly policy: RoomPolicy,
     private readonly kinds: DocumentKinds,
     private readonly incidents: IncidentsReadModel,
-    private readonly users: UsersReadModel,
   ) {}
 
   onModuleInit(): void {
@@ -48,11 +46,7 @@ export class SafeguardingSetup implements OnModuleInit, OnModuleDestroy {
         if (!row) return false;
         if (hasSafeguardingAccess(actor.permissions)) return true;
         if (!isPartner(actor.permissions)) return false;
-        const me = await this.users.byId(actor.userId);
-        return partnerMaySeeIncident(
-          { userId: actor.userId, permissions: actor.permissions, customerId: me?.customer_id ?? null },
-          row,
-        );
+        return partnerMaySeeIncident(actor, row);
       },
     };
   }

@@ -1,4 +1,6 @@
-import { Controller, Get, HttpStatus, Inject, Param, Query, Req } from '@nestjs/common';
+import { AuditRules } from './audit.policy.js';
+import { Allow } from '../../platform/auth/allow.decorator.js';
+import { Controller, Get, HttpStatus, Inject, Param, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
 import { IsInstant } from '../../platform/http/dates.js';
 import { PageQuery } from '../../platform/http/paging.js';
@@ -6,12 +8,11 @@ import { Transform } from 'class-transformer';
 import { IsArray, IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
 import { listPermissionChanges, permissionHoldersAt } from '@portal/projections';
 import { RequirePermissions } from '../../platform/auth/public.decorator.js';
-import type { AuthenticatedRequest } from '../../platform/auth/request-context.js';
 import { EVENT_STORE, type EventStore, type RecordedEvent } from '../../platform/event-store/event-store.js';
 import { Problem } from '../../platform/http/problem.js';
 import { SQL_CLIENT } from '../../platform/tokens.js';
 import type { SqlClient } from '../../platform/sql/sql-client.js';
-import { INTERNAL_PERMISSIONS, MARKER_PERMISSIONS, internalMay, typeLabel } from '../policy/policy.js';
+import { INTERNAL_PERMISSIONS, MARKER_PERMISSIONS, typeLabel } from '../policy/policy.js';
 import { userStream, type UserEvent } from '../user.events.js';
 import { replayAccount } from './account-replay.js';
 import { UuidPipe } from '../../platform/http/validation.js';
@@ -93,13 +94,9 @@ export class AuditController {
 
   @Get('users/:id/history')
   @RequirePermissions(MARKER_PERMISSIONS.admin, AUDIT)
+  @Allow(AuditRules.audit)
   @ApiOkResponse({ type: AuditHistory })
-  async history(
-    @Req() req: AuthenticatedRequest,
-    @Param('id', UuidPipe) id: string,
-    @Query() q: HistoryQuery,
-  ): Promise<AuditHistory> {
-    this.requireAudit(req);
+  async history(@Param('id', UuidPipe) id: string, @Query() q: HistoryQuery): Promise<AuditHistory> {
     const events = await this.userEvents(id);
     const from = q.from ? Date.parse(q.from) : -Infinity;
     const to = q.to ? Date.parse(q.to) : Infinity;
@@ -112,12 +109,8 @@ export class AuditController {
 
   @Get('users/:id/state')
   @RequirePermissions(MARKER_PERMISSIONS.admin, AUDIT)
-  async state(
-    @Req() req: AuthenticatedRequest,
-    @Param('id', UuidPipe) id: string,
-    @Query() q: StateQuery,
-  ): Promise<Record<string, unknown>> {
-    this.requireAudit(req);
+  @Allow(AuditRules.audit)
+  async state(@Param('id', UuidPipe) id: string, @Query() q: StateQuery): Promise<Record<string, unknown>> {
     const events = await this.userEvents(id);
     const at = Date.parse(q.at);
     const upTo = events.filter((e) => e.createdAt.getTime() <= at);
@@ -139,29 +132,21 @@ export class AuditController {
 
   @Get('permission-changes')
   @RequirePermissions(MARKER_PERMISSIONS.admin, AUDIT)
+  @Allow(AuditRules.audit)
   async permissionChanges(
-    @Req() req: AuthenticatedRequest,
     @Query() q: PermissionChangesQuery,
   ): Promise<{ items: Record<string, unknown>[]; total: number; page: number; size: number }> {
-    this.requireAudit(req);
     return listPermissionChanges(this.sql, q);
   }
 
   @Get('permission-holders')
   @RequirePermissions(MARKER_PERMISSIONS.admin, AUDIT)
+  @Allow(AuditRules.audit)
   async permissionHolders(
-    @Req() req: AuthenticatedRequest,
     @Query() q: PermissionHoldersQuery,
   ): Promise<{ permission: string; at: string; items: { user_id: string; since: string }[] }> {
-    this.requireAudit(req);
     const items = await permissionHoldersAt(this.sql, q.permission, q.at);
     return { permission: q.permission, at: new Date(q.at).toISOString(), items };
-  }
-
-  private requireAudit(req: AuthenticatedRequest): void {
-    if (!internalMay(req.actor!.permissions, AUDIT)) {
-      throw new Problem(HttpStatus.FORBIDDEN, 'You do not have permission to do this');
-    }
   }
 
   private async userEvents(id: string): Promise<RecordedEvent[]> {

@@ -14,7 +14,13 @@ import {
 } from 'class-validator';
 import { availabilityFor, type AvailabilitySlot } from '@portal/projections';
 import { AnyAuthenticatedUser } from '../../platform/auth/public.decorator.js';
-import { metadataFor, type AuthenticatedRequest } from '../../platform/auth/request-context.js';
+import {
+  actorOf,
+  type Actor,
+  type AuthenticatedRequest,
+  CurrentActor,
+  metadataFor,
+} from '../../platform/auth/request-context.js';
 import { Commands } from '../../platform/event-store/commands.js';
 import { Problem } from '../../platform/http/problem.js';
 import { IsCalendarDate, isCalendarDate } from '../../platform/http/dates.js';
@@ -131,8 +137,8 @@ export class AvailabilityController {
   @Get('me/availability')
   @AnyAuthenticatedUser()
   @ApiOkResponse({ type: AvailabilityView })
-  mine(@Req() req: AuthenticatedRequest, @Query() q: AvailabilityQuery): Promise<AvailabilityView> {
-    return this.read(req.actor!.userId, q);
+  mine(@CurrentActor() actor: Actor, @Query() q: AvailabilityQuery): Promise<AvailabilityView> {
+    return this.read(actor.userId, q);
   }
 
   @Post('me/availability')
@@ -141,10 +147,11 @@ export class AvailabilityController {
   @ApiOkResponse({ type: PositionResponse })
   setMine(
     @Req() req: AuthenticatedRequest,
+    @CurrentActor() actor: Actor,
     @Query() q: AvailabilityQuery,
     @Body() body: AvailabilityBody,
   ): Promise<PositionResponse> {
-    return this.write(req, req.actor!.userId, q, body);
+    return this.write(req, actor.userId, q, body);
   }
 
   @Get(':id/availability')
@@ -173,7 +180,7 @@ export class AvailabilityController {
 
   /** Administrators, or the user themselves. */
   private async target(req: AuthenticatedRequest, id: string): Promise<string> {
-    if (req.actor!.userId !== id.toLowerCase() && !isAdmin(req.actor!.permissions)) throw forbidden();
+    if (actorOf(req).userId !== id.toLowerCase() && !isAdmin(actorOf(req).permissions)) throw forbidden();
     return (await this.access.targetRow(id)).id;
   }
 

@@ -7,7 +7,7 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import { RequirePermissions } from '../../platform/auth/public.decorator.js';
-import { metadataFor, type AuthenticatedRequest } from '../../platform/auth/request-context.js';
+import { actorOf, metadataFor, type AuthenticatedRequest } from '../../platform/auth/request-context.js';
 import { SessionService } from '../../platform/auth/session.service.js';
 import { Commands } from '../../platform/event-store/commands.js';
 import { Problem } from '../../platform/http/problem.js';
@@ -63,7 +63,7 @@ export class ImpersonationController {
     id: string,
     via: UserImpersonatedData['via'],
   ): Promise<AccessToken> {
-    const actor = req.actor!;
+    const actor = actorOf(req);
     if (!internalMay(actor.permissions, IMPERSONATE)) throw forbidden();
     if (actor.impersonatorId)
       throw new Problem(

@@ -1,5 +1,6 @@
 import type { UserRow } from '@portal/projections';
 import { isAdmin, isPartner, partnerVisibility } from '../policy/policy.js';
+import { studentScope, viewerOfRow } from '../../core/access/student-scope.js';
 import { TYPE_FILTERS, type ListUsersQuery } from '../users.dto.js';
 import { UsersReadModel, type UserListFilter, type UserSortColumn } from '../users.read.js';
 
@@ -11,7 +12,11 @@ export function scopeFor(actor: UserRow): Pick<UserListFilter, 'scopeCustomerId'
   if (isAdmin(actor.permissions) || !isPartner(actor.permissions)) return {};
   return {
     scopeCustomerId: actor.customer_id,
-    partner: { selfId: actor.id, ...partnerVisibility(actor.permissions) },
+    partner: {
+      selfId: actor.id,
+      customerTypes: partnerVisibility(actor.permissions).customerTypes,
+      students: studentScope(viewerOfRow(actor), { unrestricted: false }),
+    },
   };
 }
 

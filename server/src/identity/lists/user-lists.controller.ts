@@ -5,7 +5,7 @@ import { Transform } from 'class-transformer';
 import { IsBoolean, IsOptional, IsUUID } from 'class-validator';
 import type { UserRow } from '@portal/projections';
 import { AnyAuthenticatedUser, RequirePermissions } from '../../platform/auth/public.decorator.js';
-import type { AuthenticatedRequest } from '../../platform/auth/request-context.js';
+import { type Actor, type AuthenticatedRequest, CurrentActor } from '../../platform/auth/request-context.js';
 import { LiveServer } from '../../platform/live/live-server.js';
 import { MARKER_PERMISSIONS, onlineStatusScope, seesFullUserRecords } from '../policy/policy.js';
 import { UserAccess, forbidden } from '../user-access.js';
@@ -228,8 +228,8 @@ export class UserListsController {
     description:
       "Administrators: anyone's; teachers: other tutors' only (ids of other users are left out), decision 0037",
   })
-  async online(@Req() req: AuthenticatedRequest, @Query() q: OnlineStatusQuery): Promise<OnlineStatus> {
-    const scope = onlineStatusScope(req.actor!.permissions);
+  async online(@CurrentActor() actor: Actor, @Query() q: OnlineStatusQuery): Promise<OnlineStatus> {
+    const scope = onlineStatusScope(actor.permissions);
     if (!scope) throw forbidden();
     const counts = new Map<string, number>();
     const live = this.modules.get(LiveServer, { strict: false });

@@ -1,3 +1,5 @@
+import { NetworkRules } from './networks.policy.js';
+import { Allow } from '../../platform/auth/allow.decorator.js';
 import { randomUUID } from 'node:crypto';
 import { Body, Controller, Get, HttpStatus, Param, Post, Put, Query, Req } from '@nestjs/common';
 import {
@@ -12,11 +14,11 @@ import {
 import { IsNotEmpty, IsOptional, IsString, IsTimeZone, Matches, MaxLength } from 'class-validator';
 import { DEFAULT_NETWORK_COLOUR, type NetworkRow } from '@portal/projections';
 import { RequirePermissions } from '../../platform/auth/public.decorator.js';
-import { metadataFor, type AuthenticatedRequest } from '../../platform/auth/request-context.js';
+import { type AuthenticatedRequest, metadataFor } from '../../platform/auth/request-context.js';
 import { Commands } from '../../platform/event-store/commands.js';
 import { Problem } from '../../platform/http/problem.js';
-import { INTERNAL_PERMISSIONS, MARKER_PERMISSIONS, hasAny, isAdmin } from '../policy/policy.js';
-import { forbidden, isUuid } from '../user-access.js';
+import { INTERNAL_PERMISSIONS, MARKER_PERMISSIONS } from '../policy/policy.js';
+import { isUuid } from '../user-access.js';
 import { networkAggregate } from './network.decider.js';
 import { NetworksReadModel } from './networks.read.js';
 import { SearchPageQuery, PageOf } from '../../platform/http/paging.js';
@@ -104,10 +106,10 @@ export class NetworksController {
 
   @Post()
   @RequirePermissions(NETWORK)
+  @Allow(NetworkRules.modify)
   @ApiCreatedResponse({ type: NetworkWritten })
   @ApiUnprocessableEntityResponse({ description: 'Invalid field' })
   async create(@Req() req: AuthenticatedRequest, @Body() body: CreateNetworkBody): Promise<NetworkWritten> {
-    this.mayModify(req);
     const id = randomUUID();
     const { position } = await this.commands.run(
       networkAggregate,
@@ -125,6 +127,7 @@ export class NetworksController {
 
   @Put(':id')
   @RequirePermissions(NETWORK)
+  @Allow(NetworkRules.modify)
   @ApiOkResponse({ type: NetworkWritten })
   @ApiNotFoundResponse({ description: 'Network not found' })
   async update(
@@ -132,7 +135,6 @@ export class NetworksController {
     @Param('id', UuidPipe) id: string,
     @Body() body: UpdateNetworkBody,
   ): Promise<NetworkWritten> {
-    this.mayModify(req);
     if (!isUuid(id)) throw notFound();
     const networkId = id.toLowerCase();
     const { position } = await this.commands.run(
@@ -147,10 +149,5 @@ export class NetworksController {
       metadataFor(req),
     );
     return { id: networkId, position };
-  }
-
-  private mayModify(req: AuthenticatedRequest): void {
-    const perms = req.actor!.permissions;
-    if (!isAdmin(perms) || !hasAny(perms, NETWORK)) throw forbidden();
   }
 }

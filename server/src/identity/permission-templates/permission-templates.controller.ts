@@ -1,3 +1,5 @@
+import { PermissionTemplateRules } from './permission-templates.policy.js';
+import { Allow } from '../../platform/auth/allow.decorator.js';
 import { randomUUID } from 'node:crypto';
 import {
   Body,
@@ -31,13 +33,13 @@ import {
   type PermissionTemplateRow,
 } from '@portal/projections';
 import { RequirePermissions } from '../../platform/auth/public.decorator.js';
-import { metadataFor, type AuthenticatedRequest } from '../../platform/auth/request-context.js';
+import { type AuthenticatedRequest, metadataFor } from '../../platform/auth/request-context.js';
 import { Commands } from '../../platform/event-store/commands.js';
 import { Problem } from '../../platform/http/problem.js';
 import type { SqlClient } from '../../platform/sql/sql-client.js';
 import { SQL_CLIENT } from '../../platform/tokens.js';
-import { INTERNAL_PERMISSIONS, MARKER_PERMISSIONS, internalMay } from '../policy/policy.js';
-import { forbidden, isUuid } from '../user-access.js';
+import { INTERNAL_PERMISSIONS, MARKER_PERMISSIONS } from '../policy/policy.js';
+import { isUuid } from '../user-access.js';
 import { PARTNER_PERMISSION_INFOS, PermissionInfo } from '../permissions/permission-catalogue.js';
 import { permissionTemplateAggregate } from './permission-template.decider.js';
 import { SearchPageQuery, PageOf, searchTextOf } from '../../platform/http/paging.js';
@@ -118,33 +120,27 @@ export class PermissionTemplatesController {
 
   @Get()
   @RequirePermissions(ADMIN, TEMPLATES)
+  @Allow(PermissionTemplateRules.manage)
   @ApiOkResponse({ type: PermissionTemplatePage })
-  async list(
-    @Req() req: AuthenticatedRequest,
-    @Query() q: ListPermissionTemplatesQuery,
-  ): Promise<PermissionTemplatePage> {
-    this.authorize(req);
+  async list(@Query() q: ListPermissionTemplatesQuery): Promise<PermissionTemplatePage> {
     const found = await listPermissionTemplates(this.sql, { ...q, text: searchTextOf(q) });
     return { ...found, items: found.items.map(view) };
   }
 
   @Get('permissions')
   @RequirePermissions(ADMIN, TEMPLATES)
+  @Allow(PermissionTemplateRules.manage)
   @ApiOkResponse({ type: AssignablePermissions })
-  permissions(@Req() req: AuthenticatedRequest): AssignablePermissions {
-    this.authorize(req);
+  permissions(): AssignablePermissions {
     return { items: [...VIEW, ...ACTION], view: [...VIEW], action: [...ACTION] };
   }
 
   @Get(':id')
   @RequirePermissions(ADMIN, TEMPLATES)
+  @Allow(PermissionTemplateRules.manage)
   @ApiOkResponse({ type: PermissionTemplateView })
   @ApiNotFoundResponse({ description: 'Permission template not found' })
-  async get(
-    @Req() req: AuthenticatedRequest,
-    @Param('id', UuidPipe) id: string,
-  ): Promise<PermissionTemplateView> {
-    this.authorize(req);
+  async get(@Param('id', UuidPipe) id: string): Promise<PermissionTemplateView> {
     const row = await this.byId(id);
     if (!row) throw notFound();
     return view(row);
@@ -152,6 +148,7 @@ export class PermissionTemplatesController {
 
   @Post()
   @RequirePermissions(ADMIN, TEMPLATES)
+  @Allow(PermissionTemplateRules.manage)
   @ApiCreatedResponse({ type: PermissionTemplateWritten })
   @ApiConflictResponse({ description: 'A permission template with this name already exists' })
   @ApiUnprocessableEntityResponse({ description: 'A permission is not assignable' })
@@ -159,7 +156,6 @@ export class PermissionTemplatesController {
     @Req() req: AuthenticatedRequest,
     @Body() body: CreatePermissionTemplateBody,
   ): Promise<PermissionTemplateWritten> {
-    this.authorize(req);
     const name = body.name.trim();
     await this.nameIsFree(name);
     const id = randomUUID();
@@ -178,6 +174,7 @@ export class PermissionTemplatesController {
 
   @Put(':id')
   @RequirePermissions(ADMIN, TEMPLATES)
+  @Allow(PermissionTemplateRules.manage)
   @ApiOkResponse({ type: PermissionTemplateWritten })
   @ApiNotFoundResponse({ description: 'Permission template not found' })
   @ApiUnprocessableEntityResponse({ description: 'A permission is not assignable' })
@@ -186,7 +183,6 @@ export class PermissionTemplatesController {
     @Param('id', UuidPipe) id: string,
     @Body() body: UpdatePermissionTemplateBody,
   ): Promise<PermissionTemplateWritten> {
-    this.authorize(req);
     if (!isUuid(id)) throw notFound();
     const name = body.name?.trim();
     if (name !== undefined) await this.nameIsFree(name, id.toLowerCase());
@@ -206,13 +202,13 @@ export class PermissionTemplatesController {
   @Delete(':id')
   @HttpCode(HttpStatus.OK)
   @RequirePermissions(ADMIN, TEMPLATES)
+  @Allow(PermissionTemplateRules.manage)
   @ApiOkResponse({ type: PermissionTemplateWritten })
   @ApiNotFoundResponse({ description: 'Permission template not found' })
   async remove(
     @Req() req: AuthenticatedRequest,
     @Param('id', UuidPipe) id: string,
   ): Promise<PermissionTemplateWritten> {
-    this.authorize(req);
     if (!isUuid(id)) throw notFound();
     const { position } = await this.commands.run(
       permissionTemplateAggregate,
@@ -220,10 +216,6 @@ export class PermissionTemplatesController {
       metadataFor(req),
     );
     return { id: id.toLowerCase(), position };
-  }
-
-  private authorize(req: AuthenticatedRequest): void {
-    if (!internalMay(req.actor!.permissions, TEMPLATES)) throw forbidden();
   }
 
   private async byId(id: string): Promise<PermissionTemplateRow | null> {

@@ -6,7 +6,9 @@ export interface ActorLoader {
   load(userId: string): Promise<{
     hasAccess: boolean;
     permissions: string[];
-    customerId?: string | null;
+    customerId: string | null;
+    customerType: string | null;
+    userType: string;
     /** Shown to other editors. */
     displayName?: string;
   } | null>;

@@ -6,6 +6,7 @@ import type { AuthenticatedRequest } from './request-context.js';
 import { Problem } from '../http/problem.js';
 import { ACTOR_LOADER, type ActorLoader } from './actor-loader.js';
 import { MinPositionInterceptor } from '../http/min-position.interceptor.js';
+import { ALLOW, refusalOf, type Rule } from './allow.decorator.js';
 
 /** Reads the token from `RequestVerificationToken` (the spec's header) or `Authorization: Bearer`. */
 export function tokenFrom(req: AuthenticatedRequest): string | null {
@@ -19,7 +20,8 @@ export function tokenFrom(req: AuthenticatedRequest): string | null {
 
 /**
  * Global guard: every route needs a live session unless marked `@Public()`; routes with
- * `@RequirePermissions(...)` also need one of the named permissions.
+ * `@RequirePermissions(...)` also need one of the named permissions, and routes with `@Allow(...)`
+ * must pass every rule (403 with the refusing rule's detail).
  * No token → 401; a token that cannot be verified → 403 "Could not validate credentials";
  * an ended (revoked, expired, idle) session → 401; a user that no longer exists → 404 "User not found".
  */
@@ -57,16 +59,26 @@ export class AuthGuard implements CanActivate {
       await this.sessions.revoke(check.session.id);
       throw new Problem(HttpStatus.UNAUTHORIZED, 'Session ended; sign in again');
     }
-    req.actor = {
+    const actor = (req.actor = {
       userId: check.session.userId,
       sessionId: check.session.id,
       impersonatorId: check.session.impersonatorId,
       permissions: new Set(loaded.permissions),
-    };
+      customerId: loaded.customerId,
+      customerType: loaded.customerType,
+      userType: loaded.userType,
+    });
     const required = this.reflector.getAllAndOverride<string[] | undefined>(REQUIRED_PERMISSIONS, targets);
-    if (required && required.length > 0 && !required.some((p) => req.actor!.permissions.has(p))) {
+    if (required && required.length > 0 && !required.some((p) => actor.permissions.has(p))) {
       throw new Problem(HttpStatus.FORBIDDEN, 'You do not have permission to do this');
     }
+    // Route-level policy rules (decision 0046): handler rules after controller rules, all must pass.
+    const rules = [
+      ...(this.reflector.get<Rule[] | undefined>(ALLOW, context.getClass()) ?? []),
+      ...(this.reflector.get<Rule[] | undefined>(ALLOW, context.getHandler()) ?? []),
+    ];
+    const refused = refusalOf(rules, actor);
+    if (refused) throw new Problem(HttpStatus.FORBIDDEN, refused.detail);
     return true;
   }
 }

@@ -279,6 +279,9 @@ export class CollaborationServer implements OnApplicationBootstrap, BeforeApplic
       sessionId: check.session.id,
       impersonatorId: check.session.impersonatorId,
       permissions: new Set(loaded.permissions),
+      customerId: loaded.customerId,
+      customerType: loaded.customerType,
+      userType: loaded.userType,
     };
     const user: CollabUser = {
       id: actor.userId,

@@ -7,7 +7,10 @@ import {
   hasSafeguardingAccess,
   isInternal,
   isPartner,
+  isSafeguardingLead,
+  mayManageIncidentTypes,
 } from '../identity/policy/policy.js';
+import { permissionRule } from '../platform/auth/rule.js';
 import type {
   ChronologyEntryView,
   IncidentAudience,
@@ -35,6 +38,18 @@ export const SEE_PERMISSIONS = [SAFEGUARDING.ACCESS, SAFEGUARDING.LEAD];
 export const LEAD_PERMISSIONS = [SAFEGUARDING.LEAD];
 export const PARTNER_SEE = [PARTNER.SEE_SAFEGUARDING_INCIDENT_REPORTS];
 
+/** Partners with a submit permission (either), and every internal user. */
+export function maySubmitAtAll(perms: Perms): boolean {
+  return (
+    isInternal(perms) ||
+    hasAny(
+      perms,
+      PARTNER.SUBMIT_SAFEGUARDING_INCIDENT_FOR_ALL_STUDENTS,
+      PARTNER.SUBMIT_SAFEGUARDING_INCIDENT_FOR_SELECTED_STUDENTS,
+    )
+  );
+}
+
 /** Reads incident types: anyone who may report, and partners who see reports (they need the names). */
 export function mayReportAtAll(perms: Perms): boolean {
   if (isInternal(perms)) return true;
@@ -48,6 +63,25 @@ export function mayReportAtAll(perms: Perms): boolean {
     )
   );
 }
+
+/** Route rules (`@Allow(...)`, decision 0046): what the guard checks before a handler runs. */
+export const SafeguardingRules = {
+  /** Internal users with safeguarding access or lead (the triage list, chronology). */
+  access: permissionRule(hasSafeguardingAccess),
+  /** Internal safeguarding leads (the workflow, the views log, verification). */
+  lead: permissionRule(isSafeguardingLead, 'Only a safeguarding lead may do this'),
+  /** Partner users (the partner list). */
+  partner: permissionRule(isPartner),
+  /** Internal users, and partners with a submit permission (the reportable students). */
+  submit: permissionRule(maySubmitAtAll),
+  /** Reads incident types (see `mayReportAtAll`). */
+  readTypes: permissionRule(mayReportAtAll),
+  /** Administrators with safeguarding access. */
+  manageTypes: permissionRule(
+    mayManageIncidentTypes,
+    'Managing incident types needs an administrator with safeguarding access',
+  ),
+};
 
 export interface Reporter {
   permissions: Perms;
