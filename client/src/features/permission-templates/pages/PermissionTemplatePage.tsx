@@ -146,14 +146,18 @@ function TemplateForm({
           pending={remove.isPending}
           error={remove.error}
           onClose={() => setConfirmDelete(false)}
-          onConfirm={() =>
-            remove.mutate(undefined, {
-              onSuccess: () => {
-                notifySuccess(`Template “${template.name}” deleted.`);
+          onConfirm={() => {
+            const name = template.name;
+            // mutateAsync, not mutate's onSuccess: the command refreshes the template's query first, which
+            // now answers 404 and unmounts this dialog, and mutate's own callbacks are dropped on unmount.
+            remove.mutateAsync(undefined).then(
+              () => {
+                notifySuccess(`Template “${name}” deleted.`);
                 void navigate('/permission-templates', { replace: true });
               },
-            })
-          }
+              () => undefined, // shown in the dialog through remove.error
+            );
+          }}
         />
       )}
     </form>
