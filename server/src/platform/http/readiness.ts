@@ -46,8 +46,12 @@ export class Readiness {
     this.listeners.push(listener);
   }
 
+  private announced = '';
+
   private announce(): void {
     const message = this.describe();
+    if (message === this.announced) return; // a stage begun again (e.g. with its token) is said once
+    this.announced = message;
     for (const listener of this.listeners) listener(message);
   }
 
