@@ -36,7 +36,7 @@ describe.each(portalModes)('demo data, $name', (mode) => {
         onListening: (u) => (url = u),
         onStarting: (message) => {
           stages.push(message);
-          if (message.includes('step 4 of 6') && !whileSeeding)
+          if (message.includes('step 4 of 7') && !whileSeeding)
             whileSeeding = (async () => ({
               health: await probe(`${url}/api/v1/health`),
               api: await probe(`${url}/api/v1/users/`),
@@ -58,18 +58,18 @@ describe.each(portalModes)('demo data, $name', (mode) => {
   }, 180_000);
 
   it('says it is starting, with progress, until the demo data is in the read models', async () => {
-    expect(stages[0]).toMatch(/^loading demo data, step 1 of 6/);
+    expect(stages[0]).toMatch(/^loading demo data, step 1 of 7/);
     expect(stages.at(-1)).toBe('ready');
     const seen = await whileSeeding!;
     expect(seen.health.status).toBe(503);
     expect(JSON.parse(seen.health.text)).toMatchObject({
       status: 'starting',
-      starting: { stage_number: 4, stages: 6, total: 40 },
+      starting: { stage_number: 4, stages: 7, total: 40 },
     });
     expect(seen.api.status).toBe(503);
     expect(seen.api.retryAfter).toBe('2');
     expect((JSON.parse(seen.api.text) as { detail: string }).detail).toMatch(
-      /The portal is starting: loading demo data, step 4 of 6/,
+      /The portal is starting: loading demo data, step 4 of 7/,
     );
     expect(seen.login.status).toBe(503);
     // A browser gets a page that says so and reloads itself, not a half-filled client.

@@ -7,6 +7,7 @@ import { Readiness } from '../platform/http/readiness.js';
 import { ProjectionRunner } from '../platform/projections/projection-runner.js';
 import { EVENT_STORE } from '../platform/tokens.js';
 import type { EventStore } from '../platform/event-store/event-store.js';
+import { TEACHING_DEMO, type DemoCall } from './teaching-demo.js';
 
 /** The stages the seeding reports while the portal says it is starting (health, the starting page). */
 const STAGES = [
@@ -15,6 +16,7 @@ const STAGES = [
   'teachers',
   'students, contacts and one-page profiles',
   'linked students and safeguarding concerns',
+  'teaching: subjects, programmes, groups and lessons',
   'read models catching up',
 ] as const;
 
@@ -178,11 +180,6 @@ const HOBBIES = [
 ];
 const CAREERS = ['Vet', 'Games designer', 'Electrician', 'Nurse', 'Chef', 'Mechanic', 'Youth worker'];
 
-interface Answer {
-  status: number;
-  body: Record<string, unknown>;
-}
-
 /**
  * Seeds a realistic organisation on the first start of an empty store (DEMO_DATA): partner schools
  * with a user of every customer role, teachers (one with a quality issue), students with one-page
@@ -204,7 +201,7 @@ export class DemoData {
     const { token, session } = await this.sessions.create(adminId);
     this.readiness.begin(stage(1), token);
     let minPosition = '0';
-    const call = async (method: string, path: string, body?: unknown): Promise<Answer> => {
+    const call: DemoCall = async (method, path, body) => {
       // Reads wait for the previous write to be in the read models (X-Min-Position below).
       const res = await fetch(`${baseUrl}/api/v1${path}`, {
         method,
@@ -387,8 +384,15 @@ export class DemoData {
       await call('GET', '/safeguarding-incidents/?status=reported');
       const escalation = this.modules.get(EscalationScheduler, { strict: false });
       await escalation.runOnce(new Date(Date.now() + escalation.minutes * 60_000 + 1000));
+      // Teaching (issue 15): each area seeds its own part, in order, from the people made above.
+      this.readiness.begin(stage(6, TEACHING_DEMO.length));
+      const world = { networks, customers, partnerIds, studentsOf, teacherIds, teaching: {} };
+      for (const part of TEACHING_DEMO) {
+        await part.seed(call, world);
+        this.readiness.advance();
+      }
       // Ready means every list shows all of it: wait until the projections hold the last event.
-      this.readiness.begin(stage(6));
+      this.readiness.begin(stage(7));
       if (!(await this.runner.waitForPosition(await this.store.headPosition(), 60_000)))
         log.warn('demo data: the read models had not caught up after 60 s');
 
