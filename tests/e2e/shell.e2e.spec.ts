@@ -32,7 +32,7 @@ test.describe('at 1400 px', () => {
     await expect(page).toHaveTitle('Dashboard · Tutoring Portal');
     await expect(sidebar(page)).toBeVisible();
     await expect(sidebar(page).getByRole('link', { name: 'Dashboard', exact: true })).toBeVisible();
-    await expect(sidebar(page).getByText('Programmes', { exact: true }).first()).toBeVisible();
+    await expect(sidebar(page).getByText('Safeguarding', { exact: true }).first()).toBeVisible();
     await expect(page.getByRole('button', { name: /Open navigation/ })).toBeHidden();
     // The tab's live connection (Socket.IO /live) opens with the session.
     await expect(page.getByRole('status', { name: 'Live connection: Live' })).toBeVisible();
@@ -48,14 +48,16 @@ test.describe('at 1400 px', () => {
     await page.screenshot({ path: join(artifacts, 'dashboard-1400.png'), fullPage: false });
   });
 
-  test('an area that is not built yet says so and links back to the dashboard', async ({ page }) => {
+  test('the sidebar offers only built areas; an unbuilt one reached by its address says so', async ({
+    page,
+  }) => {
     await signIn(page);
     await expect(page).toHaveURL(DASHBOARD_URL);
-    await sidebar(page).getByText('Programmes', { exact: true }).first().click();
-    await sidebar(page).getByRole('link', { name: 'Statistics' }).click();
-    await expect(page).toHaveURL(`${E2E_BASE_URL}/programmes/statistics`);
-    await expect(page.getByRole('heading', { name: 'Programme statistics' })).toBeVisible();
-    await expect(page.getByText('The Programme statistics area is not built yet.')).toBeVisible();
+    // Price lists are not built: no sidebar entry leads there (issue 18), but a bookmark still explains.
+    await expect(sidebar(page).getByText('Price lists')).toHaveCount(0);
+    await page.goto('/pricelists');
+    await expect(page.getByRole('heading', { name: 'Price lists' })).toBeVisible();
+    await expect(page.getByText('The Price lists area is not built yet.')).toBeVisible();
     await page.screenshot({ path: join(artifacts, 'not-built-1400.png') });
     await page.getByRole('link', { name: 'Back to the dashboard' }).click();
     await expect(page).toHaveURL(DASHBOARD_URL);
@@ -198,8 +200,9 @@ test.describe('at 1000 px', () => {
     await burger.click();
     await expect(sidebar(page)).toBeInViewport();
     await page.screenshot({ path: join(artifacts, 'dashboard-1000-menu-open.png') });
-    await sidebar(page).getByRole('link', { name: 'Notifications' }).click();
-    await expect(page).toHaveURL(`${E2E_BASE_URL}/notifications`);
+    await sidebar(page).getByText('Users', { exact: true }).first().click();
+    await sidebar(page).getByRole('link', { name: 'Students' }).click();
+    await expect(page).toHaveURL(`${E2E_BASE_URL}/users/students`);
     await expect(sidebar(page)).not.toBeInViewport();
   });
 });

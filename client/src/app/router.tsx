@@ -6,12 +6,11 @@ import { NotFoundPage } from '../features/errors/pages/NotFoundPage';
 import { RouteErrorPage } from '../features/errors/pages/RouteErrorPage';
 import { InvalidLinkPage, PublicNotBuiltPage } from '../features/errors/pages/PublicMessagePages';
 import { NoAccessPage, NotBuiltPage } from '../features/shell/pages/NotBuiltPage';
-import { composeScreens, type Feature, type Screens } from '../shared/routing/screens';
 import { ScreenSkeleton } from '../shared/ui/ScreenSkeleton';
 import { configureApiClient } from '../shared/api/client';
 import { configureSessionRules, useSession } from '../shared/session';
 import { DefaultRouteRedirect, RedirectWhenSignedIn, RequireAccess, RequirePortalAccess } from './guards';
-import * as features from './features';
+import { BUILT_PUBLIC_SCREENS, BUILT_SCREENS } from './built-screens';
 import { AuthLayout } from './layouts/AuthLayout';
 import { queryClient } from './query-client';
 import { INVALID_TOKEN_ROUTES, PROTECTED_ROUTES, PUBLIC_ROUTES, type PortalRoute } from './routes';
@@ -21,14 +20,6 @@ import { INVALID_TOKEN_ROUTES, PROTECTED_ROUTES, PUBLIC_ROUTES, type PortalRoute
 const PortalLayout = lazy(() => import('./layouts/PortalLayout').then((m) => ({ default: m.PortalLayout })));
 
 const lazyScreen = (node: ReactNode) => <Suspense fallback={<ScreenSkeleton />}>{node}</Suspense>;
-
-const FEATURES: Feature[] = Object.values(features);
-
-/** Screens that exist (from `features/<area>/index.ts`); every other route of the table shows the "not built yet" page. */
-export const BUILT_SCREENS: Screens = composeScreens(FEATURES.map((feature) => feature.screens));
-
-/** Public screens that exist; the other public routes show the "not built yet" page. */
-export const BUILT_PUBLIC_SCREENS: Screens = composeScreens(FEATURES.map((feature) => feature.publicScreens));
 
 function protectedRoute(route: PortalRoute & { group: string }): RouteObject {
   const built = BUILT_SCREENS[route.path];

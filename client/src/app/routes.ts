@@ -478,12 +478,16 @@ export function linkPath(path: string): string {
     .join('/')}`;
 }
 
-/** The sidebar: the areas this permission list may open, grouped like spec §2's headings. */
-export function navigationFor(permissions: PermissionList): NavGroup[] {
+/**
+ * The sidebar: the areas this permission list may open *and* whose screens are built (`isBuilt`, from
+ * `app/built-screens.ts`), grouped like spec §2's headings. An area appears once it is built; no entry
+ * leads to a "not built yet" or "no access" page (issue 18).
+ */
+export function navigationFor(permissions: PermissionList, isBuilt: (path: string) => boolean): NavGroup[] {
   return ROUTE_GROUPS.map((group) => ({
     heading: group.heading,
     items: group.routes
-      .filter((route) => route.nav !== undefined && canOpen(route, permissions))
+      .filter((route) => route.nav !== undefined && canOpen(route, permissions) && isBuilt(route.path))
       .map((route) => ({ label: route.nav as string, to: linkPath(route.path) })),
   })).filter((group) => group.items.length > 0);
 }

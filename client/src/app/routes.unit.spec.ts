@@ -81,8 +81,9 @@ describe('route table (spec §2)', () => {
 });
 
 describe('sidebar', () => {
+  const everything = () => true;
   const labels = (permissions: string[]) =>
-    navigationFor(permissions).flatMap((group) =>
+    navigationFor(permissions, everything).flatMap((group) =>
       group.items.map((item) => `${group.heading}/${item.label}`),
     );
 
@@ -101,12 +102,24 @@ describe('sidebar', () => {
 
     const partner = labels([USER_IS_PARTNER]);
     expect(partner).not.toContain('Partner organisation/Organisation');
-    expect(navigationFor([USER_IS_PARTNER]).every((group) => group.items.length > 0)).toBe(true);
+    expect(navigationFor([USER_IS_PARTNER], everything).every((group) => group.items.length > 0)).toBe(true);
+  });
+
+  it('offers only areas whose screens are built, and drops a heading left empty', () => {
+    const built = new Set(['dashboard/:type?', 'users/students', 'programmes']);
+    const groups = navigationFor([USER_IS_ADMIN], (path) => built.has(path));
+    expect(groups.flatMap((group) => group.items.map((item) => item.to)).sort()).toEqual([
+      '/dashboard',
+      '/programmes',
+      '/users/students',
+    ]);
+    expect(groups.every((group) => group.items.length > 0)).toBe(true);
+    expect(groups.map((group) => group.heading)).not.toContain('Half-term reports');
   });
 });
 
 describe('active sidebar entry', () => {
-  const groups = navigationFor([USER_IS_ADMIN]);
+  const groups = navigationFor([USER_IS_ADMIN], () => true);
 
   it('is the longest matching link', () => {
     expect(activeNavTarget(groups, '/programmes/statistics')).toBe('/programmes/statistics');

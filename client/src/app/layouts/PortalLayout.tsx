@@ -30,6 +30,7 @@ import { ImpersonationBanner } from '../../features/impersonation/ImpersonationB
 import { BrandMark } from '../../shared/ui/BrandMark';
 import { canAccessSafeguarding, userTypeLabel } from '../access';
 import { activeNavTarget, navigationFor, type NavGroup } from '../routes';
+import { isBuilt } from '../built-screens';
 import classes from './PortalLayout.module.css';
 
 /** Sidebar icon per spec §2 heading. */
@@ -148,7 +149,7 @@ export function PortalLayout() {
   // New and escalated safeguarding incidents are announced wherever the user is in the portal.
   useSafeguardingLive();
   useSafeguardingPresence(canAccessSafeguarding(permissions));
-  const groups = useMemo(() => navigationFor(permissions), [permissions]);
+  const groups = useMemo(() => navigationFor(permissions, isBuilt), [permissions]);
   const { pathname } = useLocation();
 
   // Refresh the stored user details once per visit; a 401 here ends the session (API client rules).

@@ -5,6 +5,7 @@ import { mayReportSafeguarding, userTypeLabel } from '../../../app/access';
 import { ReportConcernCard } from '../../safeguarding/components/ReportConcernCard';
 import { GROUP_ICONS } from '../../../app/layouts/PortalLayout';
 import { navigationFor } from '../../../app/routes';
+import { isBuilt } from '../../../app/built-screens';
 import { activeNetwork, firstName } from '../../../shared/current-user';
 import { usePermissions, useSession } from '../../../shared/session';
 import { PRODUCT_NAME } from '../../../shared/ui/BrandMark';
@@ -21,7 +22,8 @@ export function DashboardPage() {
   const user = useSession((state) => state.user);
   const permissions = usePermissions();
   const groups = useMemo(
-    () => navigationFor(permissions).filter((group) => group.heading !== 'Dashboard and notifications'),
+    () =>
+      navigationFor(permissions, isBuilt).filter((group) => group.heading !== 'Dashboard and notifications'),
     [permissions],
   );
   const network = activeNetwork(user);
