@@ -14,7 +14,8 @@ export function App() {
   const theme = useMemo(() => themeFor(user), [user]);
   return (
     <MantineProvider theme={theme} defaultColorScheme="light">
-      <Notifications position="top-right" autoClose={NOTIFICATION_TIMEOUT_MS} limit={4} />
+      {/* Bottom right: toasts never cover the header's account menu (issue 18). */}
+      <Notifications position="bottom-right" autoClose={NOTIFICATION_TIMEOUT_MS} limit={3} />
       <QueryClientProvider client={queryClient}>
         <RouterProvider router={router} />
       </QueryClientProvider>

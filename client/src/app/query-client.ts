@@ -10,6 +10,22 @@ declare module '@tanstack/react-query' {
   }
 }
 
+/** Statuses a retry may cure: the portal starting or restarting behind its proxy. */
+const TRANSIENT_STATUSES = new Set([0, 502, 503, 504]);
+
+/**
+ * Whether a failed read is tried again (issue 18: a failure shows its error with Retry within about 2 s).
+ * Only what a retry may cure is retried (no answer, 502/503/504), at most twice, 300 then 600 ms apart;
+ * a 4xx or a 500 is shown at once: asking again gets the same answer.
+ */
+export function retryRead(failureCount: number, error: unknown): boolean {
+  if (failureCount >= 2) return false;
+  if (error instanceof ApiError) return TRANSIENT_STATUSES.has(error.status);
+  return false;
+}
+
+export const retryReadDelay = (attempt: number): number => 300 * 2 ** attempt;
+
 /**
  * Errors the API client's session rules do not handle are shown as notifications (spec §8, §9).
  * A background refetch failure of data already on screen is shown too: the screen keeps the old data.
@@ -31,9 +47,8 @@ export const queryClient = new QueryClient({
     queries: {
       staleTime: 30_000,
       refetchOnWindowFocus: false,
-      // Client errors (4xx) will not change on retry; network and server errors may.
-      retry: (failureCount, error) =>
-        !(error instanceof ApiError && error.status >= 400 && error.status < 500) && failureCount < 2,
+      retry: retryRead,
+      retryDelay: retryReadDelay,
     },
     mutations: { retry: false },
   },
