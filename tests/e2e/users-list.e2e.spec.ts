@@ -79,6 +79,10 @@ test('students list: 10 per page, 5 page links, per-page resets to page 1, sorti
   await expect(bodyRows(page)).toHaveCount(3);
   await expect(pager.getByRole('button', { name: 'Page 3' })).toHaveAttribute('aria-current', 'page');
   await page.screenshot({ path: join(artifacts, 'users-list-page3.png') });
+  // The page is in the address: a reload stays on page 3.
+  await expect(page).toHaveURL(/\/users\/students\?page=3$/);
+  await page.reload();
+  await expect(page.getByText('21–23 of 23')).toBeVisible();
 
   // Spec §5: changing the page size goes back to page 1.
   await page.getByRole('combobox', { name: 'Rows per page' }).click();
@@ -120,6 +124,13 @@ test('search is debounced and sends query and name; status filter; empty state',
   await expect(page).toHaveURL(/\/users\/[0-9a-f-]{36}\/details$/);
   await page.goBack();
   await expect(page.getByRole('heading', { level: 1, name: 'Students' })).toBeVisible();
+  // The search lives in the address (issue 18): Back and reload come back to the same result.
+  await expect(page).toHaveURL(/\/users\/students\?q=Pupil07$/);
+  await expect(page.getByRole('searchbox', { name: 'Search' })).toHaveValue('Pupil07');
+  await expect(bodyRows(page)).toHaveCount(1);
+  await page.reload();
+  await expect(bodyRows(page).first()).toContainText('Lister Pupil07');
+  await expect(bodyRows(page)).toHaveCount(1);
 
   await page.getByRole('searchbox', { name: 'Search' }).fill('nobody-by-this-name');
   await expect(page.getByText('No users match the search')).toBeVisible();
@@ -129,7 +140,8 @@ test('search is debounced and sends query and name; status filter; empty state',
   await page.getByRole('searchbox', { name: 'Search' }).fill('');
   await statusFilter(page, 'Deactivated');
   await expect(page.getByText('No users match the search')).toBeVisible();
-  expect(calls.at(-1)!.searchParams.get('status')).toBe('deactivated');
+  await expect.poll(() => calls.at(-1)!.searchParams.get('status')).toBe('deactivated');
+  await expect(page).toHaveURL(/\/users\/students\?status=deactivated$/);
 });
 
 test('live: a user created elsewhere appears, and the page resets when the total shrinks below it', async ({

@@ -15,12 +15,13 @@ import {
 import { useDebouncedValue } from '@mantine/hooks';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { DataTable, type DataTableColumn } from 'mantine-datatable';
-import { useEffect, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import type { Query } from '../api/client';
 import type { ListParams } from '../api/resource';
 import type { Page } from '../api/types';
 import { clampPage, DEFAULT_PER_PAGE } from '../pagination';
+import { useListState } from '../routing/list-state';
 import { actionErrorText } from './action-error';
 import { PRODUCT_NAME } from './BrandMark';
 import { PaginationBar } from './PaginationBar';
@@ -71,16 +72,26 @@ export interface ResourceListPageProps<T, Filters extends Query = Query> {
 export function ResourceListPage<T, Filters extends Query = Query>(props: ResourceListPageProps<T, Filters>) {
   const { title, noun, search: searchBox, filters, useList, rowHref, rowLabel, rowAttributes } = props;
   const navigate = useNavigate();
-  const [searchInput, setSearchInput] = useState('');
+  // Search, page and page size live in the address: they survive Back and reload (issue 18).
+  const [list, setList] = useListState({ size: props.perPage ?? DEFAULT_PER_PAGE });
+  const { q: search, page, size: perPage } = list;
+  const setPage = (next: number) => setList({ page: next });
+  const [searchInput, setSearchInput] = useState(search);
   const [debounced] = useDebouncedValue(searchInput, 300);
-  const search = debounced.trim();
-  const [page, setPage] = useState(1);
-  const [perPage, setPerPage] = useState(props.perPage ?? DEFAULT_PER_PAGE);
+  useEffect(() => {
+    if (debounced.trim() !== search) setList({ q: debounced.trim() });
+  }, [debounced]);
   const query = useList({ ...(filters as Filters), page, size: perPage, ...(searchBox && { search }) });
   const total = query.data?.total ?? 0;
-  const resetKey = `${search}\n${filtersKey(filters)}`;
 
-  useEffect(() => setPage(1), [resetKey]);
+  // A filter change (the page's own state) sends the list back to page 1; the first render does not.
+  const filterKey = filtersKey(filters);
+  const shownFilters = useRef(filterKey);
+  useEffect(() => {
+    if (shownFilters.current === filterKey) return;
+    shownFilters.current = filterKey;
+    setList({ page: 1 });
+  }, [filterKey]);
   useEffect(() => {
     if (query.data && !query.isPlaceholderData) {
       const next = clampPage(page, query.data.total, perPage);
@@ -176,10 +187,7 @@ export function ResourceListPage<T, Filters extends Query = Query>(props: Resour
           perPage={perPage}
           total={total}
           onPageChange={setPage}
-          onPerPageChange={(next) => {
-            setPerPage(next);
-            setPage(1);
-          }}
+          onPerPageChange={(next) => setList({ size: next })}
         />
       </Paper>
       {props.children}

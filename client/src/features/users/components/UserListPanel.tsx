@@ -5,7 +5,8 @@ import { DataTable, type DataTableSortStatus } from 'mantine-datatable';
 import { useEffect, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { formatInZone, viewerTimezone } from '../../../shared/dates';
-import { clampPage, DEFAULT_PER_PAGE } from '../../../shared/pagination';
+import { clampPage } from '../../../shared/pagination';
+import { useListState } from '../../../shared/routing/list-state';
 import { useSession } from '../../../shared/session';
 import { PaginationBar } from '../../../shared/ui/PaginationBar';
 import { useUserList, type UserListParams, type UserStatus, type UserView } from '../api';
@@ -43,20 +44,24 @@ export function UserListPanel({
 }: UserListPanelProps) {
   const navigate = useNavigate();
   const timezone = viewerTimezone(useSession((state) => state.user));
-  const [searchInput, setSearchInput] = useState('');
-  const [search] = useDebouncedValue(searchInput, SEARCH_DEBOUNCE_MS);
-  const [status, setStatus] = useState<UserStatus | 'all'>('all');
-  const [page, setPage] = useState(1);
-  const [perPage, setPerPage] = useState(DEFAULT_PER_PAGE);
-  const [sortStatus, setSortStatus] = useState<DataTableSortStatus<UserView>>({
-    columnAccessor: 'full_name',
-    direction: 'asc',
-  });
+  // Search, status, sort and page live in the address: they survive Back and reload (issue 18).
+  const [list, setList] = useListState({ sort: 'full_name', filters: { status: 'all' } });
+  const { q: search, page, size: perPage } = list;
+  const status = list.status as UserStatus | 'all';
+  const setPage = (next: number) => setList({ page: next });
+  const [searchInput, setSearchInput] = useState(search);
+  const [debounced] = useDebouncedValue(searchInput, SEARCH_DEBOUNCE_MS);
+  useEffect(() => {
+    if (debounced.trim() !== search) setList({ q: debounced.trim() });
+  }, [debounced]);
+  const sortStatus: DataTableSortStatus<UserView> = {
+    columnAccessor: list.sort.replace(/^-/, ''),
+    direction: list.sort.startsWith('-') ? 'desc' : 'asc',
+  };
+  const setSortStatus = (next: DataTableSortStatus<UserView>) =>
+    setList({ sort: `${next.direction === 'desc' ? '-' : ''}${String(next.columnAccessor)}` });
 
-  // A new search, filter or sort starts from the first page.
-  useEffect(() => setPage(1), [search, status, sortStatus, filter.type, filter.customerType]);
-
-  const sortBy = `${sortStatus.direction === 'desc' ? '-' : ''}${sortStatus.columnAccessor}`;
+  const sortBy = list.sort;
   const query = useUserList({
     ...filter,
     page,
@@ -93,7 +98,7 @@ export function UserListPanel({
           <SegmentedControl
             aria-labelledby="status-filter-label"
             value={status}
-            onChange={(value) => setStatus(value)}
+            onChange={(value) => setList({ status: value })}
             data={[
               { value: 'all', label: 'All' },
               { value: 'active', label: 'Active' },
@@ -184,10 +189,7 @@ export function UserListPanel({
         perPage={perPage}
         total={total}
         onPageChange={setPage}
-        onPerPageChange={(next) => {
-          setPerPage(next);
-          setPage(1); // spec §5
-        }}
+        onPerPageChange={(next) => setList({ size: next })} // back to page 1 (spec §5)
       />
     </Paper>
   );
