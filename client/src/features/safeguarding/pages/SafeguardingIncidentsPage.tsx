@@ -1,5 +1,6 @@
 import { Badge, Button, Group, MultiSelect, Select, Stack, Tabs, Text } from '@mantine/core';
 import { useState } from 'react';
+import { useListState } from '../../../shared/routing/list-state';
 import { useNavigate } from 'react-router-dom';
 import { viewerTimezone } from '../../../shared/dates';
 import { setItem } from '../../../shared/storage';
@@ -70,9 +71,11 @@ export function SafeguardingIncidentsPage() {
   const user = useSession((s) => s.user);
   const lead = isSafeguardingLead(usePermissions());
   const timezone = viewerTimezone(user);
-  const [tab, setTab] = useState('open');
-  const [risk, setRisk] = useState<RiskLevel[]>([]);
-  const [typeId, setTypeId] = useState<string | null>(null);
+  // The stage tab, risk levels and type live in the address, like the search and page (issue 18).
+  const [list, setList] = useListState({ filters: { tab: 'open', risk: '', type: '' } });
+  const tab = TABS.some((t) => t.value === list.tab) ? list.tab : 'open';
+  const risk = list.risk ? (list.risk.split(',') as RiskLevel[]) : [];
+  const typeId = list.type || null;
   const [reporting, setReporting] = useState(false);
   const [fresh, setFresh] = useState<Set<string>>(new Set());
   const [permission, setPermission] = useState(
@@ -120,7 +123,7 @@ export function SafeguardingIncidentsPage() {
       }
       toolbar={
         <>
-          <Tabs value={tab} onChange={(v) => setTab(v ?? 'open')} keepMounted={false}>
+          <Tabs value={tab} onChange={(v) => setList({ tab: v ?? 'open' })} keepMounted={false}>
             <Tabs.List aria-label="Incident stages">
               {TABS.map((t) => (
                 <Tabs.Tab key={t.value} value={t.value}>
@@ -136,7 +139,7 @@ export function SafeguardingIncidentsPage() {
               placeholder={risk.length ? undefined : 'Any risk'}
               data={RISK_LEVELS.map((r) => ({ value: r, label: `${r[0]!.toUpperCase()}${r.slice(1)} risk` }))}
               value={risk}
-              onChange={(v) => setRisk(v)}
+              onChange={(v) => setList({ risk: v.join(',') })}
               w={260}
               clearable
             />
@@ -148,7 +151,7 @@ export function SafeguardingIncidentsPage() {
                 label: t.retired ? `${t.name} (retired)` : t.name,
               }))}
               value={typeId}
-              onChange={setTypeId}
+              onChange={(v) => setList({ type: v ?? '' })}
               w={260}
               clearable
               searchable
