@@ -93,9 +93,9 @@ test('students list: 10 per page, 5 page links, per-page resets to page 1, sorti
 
   // Sorting by name, descending: sort_by with a "-" prefix.
   await table(page)
-    .getByRole('button', { name: /^Name Sorted ascending/ })
+    .getByRole('columnheader', { name: /^Name Sorted ascending/ })
     .click();
-  await expect(table(page).getByRole('button', { name: /^Name Sorted descending/ })).toBeVisible();
+  await expect(table(page).getByRole('columnheader', { name: /^Name Sorted descending/ })).toBeVisible();
   await expect(bodyRows(page).first()).toContainText('Pupil23');
   expect(calls.at(-1)!.searchParams.get('sort_by')).toBe('-full_name');
 

@@ -7,13 +7,13 @@ import { NOTIFICATION_TIMEOUT_MS } from '../shared/errors';
 import { useSession } from '../shared/session';
 import { queryClient } from './query-client';
 import { router } from './router';
-import { themeFor } from './theme';
+import { contrastVariables, themeFor } from './theme';
 
 export function App() {
   const user = useSession((state) => state.user);
   const theme = useMemo(() => themeFor(user), [user]);
   return (
-    <MantineProvider theme={theme} defaultColorScheme="light">
+    <MantineProvider theme={theme} defaultColorScheme="light" cssVariablesResolver={contrastVariables}>
       {/* Bottom right: toasts never cover the header's account menu (issue 18). */}
       <Notifications position="bottom-right" autoClose={NOTIFICATION_TIMEOUT_MS} limit={3} />
       <QueryClientProvider client={queryClient}>

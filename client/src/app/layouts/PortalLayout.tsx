@@ -12,7 +12,7 @@ import {
 } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useMemo } from 'react';
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { Link, Outlet, useLocation } from 'react-router-dom';
 import { useEndSession, useLogout } from '../../features/auth/hooks/useLogout';
 import { fetchCurrentUser } from '../../features/auth/api';
@@ -65,6 +65,50 @@ export const GROUP_ICONS: Record<string, IconName> = {
 
 export const SIDEBAR_BREAKPOINT = 'lg'; // 75em = 1200 px (spec §9: the sidebar collapses below 1200)
 
+/**
+ * A sidebar heading with its areas: a real button (focusable, Enter and Space) that says whether it is
+ * expanded and which list it controls (issue 18 item 7). It opens on the group holding the current page.
+ */
+function SidebarGroup(props: {
+  group: NavGroup;
+  icon: ReactNode;
+  activeTo: string | null;
+  containsActive: boolean;
+  onNavigate: () => void;
+}) {
+  const { group, activeTo, onNavigate } = props;
+  const [opened, setOpened] = useState(props.containsActive);
+  const listId = `sidebar-${group.heading.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`;
+  return (
+    <NavLink
+      component="button"
+      type="button"
+      label={group.heading}
+      leftSection={props.icon}
+      opened={opened}
+      onChange={setOpened}
+      aria-expanded={opened}
+      aria-controls={listId}
+      childrenOffset={30}
+      className={classes.navLink}
+    >
+      <div id={listId}>
+        {group.items.map((item) => (
+          <NavLink
+            key={item.to}
+            component={Link}
+            to={item.to}
+            label={item.label}
+            active={item.to === activeTo}
+            onClick={onNavigate}
+            className={classes.navChild}
+          />
+        ))}
+      </div>
+    </NavLink>
+  );
+}
+
 function Sidebar({ groups, onNavigate }: { groups: NavGroup[]; onNavigate: () => void }) {
   const { pathname } = useLocation();
   const activeTo = activeNavTarget(groups, pathname);
@@ -103,26 +147,14 @@ function Sidebar({ groups, onNavigate }: { groups: NavGroup[]; onNavigate: () =>
           ));
         }
         return (
-          <NavLink
+          <SidebarGroup
             key={group.heading}
-            label={group.heading}
-            leftSection={icon}
-            defaultOpened={containsActive}
-            childrenOffset={30}
-            className={classes.navLink}
-          >
-            {group.items.map((item) => (
-              <NavLink
-                key={item.to}
-                component={Link}
-                to={item.to}
-                label={item.label}
-                active={item.to === activeTo}
-                onClick={onNavigate}
-                className={classes.navChild}
-              />
-            ))}
-          </NavLink>
+            group={group}
+            icon={icon}
+            activeTo={activeTo}
+            containsActive={containsActive}
+            onNavigate={onNavigate}
+          />
         );
       })}
     </nav>
@@ -173,6 +205,10 @@ export function PortalLayout() {
       padding={0}
       className={classes.shell}
     >
+      {/* The first stop of the Tab key: past the header and the sidebar to the page (issue 18 item 7). */}
+      <a href="#main-content" className={classes.skipLink}>
+        Skip to content
+      </a>
       <AppShell.Header className={classes.header}>
         <Group h="100%" px="md" justify="space-between" wrap="nowrap" gap="sm">
           <Group gap="sm" wrap="nowrap">
@@ -194,7 +230,13 @@ export function PortalLayout() {
               <Menu.Target>
                 <UnstyledButton className={classes.userButton} aria-label={`Account menu for ${name}`}>
                   <Group gap="xs" wrap="nowrap">
-                    <Avatar color="initials" name={name} radius="xl" size={34}>
+                    <Avatar
+                      variant="filled"
+                      color="var(--mantine-primary-color-filled)"
+                      name={name}
+                      radius="xl"
+                      size={34}
+                    >
                       {initials(name)}
                     </Avatar>
                     <div className={classes.userText}>
@@ -246,7 +288,7 @@ export function PortalLayout() {
         <Overlay fixed hiddenFrom={SIDEBAR_BREAKPOINT} backgroundOpacity={0.35} zIndex={99} onClick={close} />
       )}
 
-      <AppShell.Main className={classes.main}>
+      <AppShell.Main className={classes.main} id="main-content" tabIndex={-1}>
         <div className={classes.content}>
           <TimezoneMismatchBanner user={user} />
           <ImpersonationBanner />

@@ -19,6 +19,8 @@ export function ConnectionIndicator({ state }: { state: LiveConnectionState }) {
       <Badge
         variant="light"
         color={look.color}
+        // The dot carries the colour; the word is in the body text colour (AA contrast on the tint).
+        c="var(--mantine-color-text)"
         radius="xl"
         size="lg"
         tt="none"

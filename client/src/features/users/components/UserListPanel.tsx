@@ -9,6 +9,7 @@ import { clampPage } from '../../../shared/pagination';
 import { useListState } from '../../../shared/routing/list-state';
 import { useSession } from '../../../shared/session';
 import { PaginationBar } from '../../../shared/ui/PaginationBar';
+import { useAriaSort } from '../../../shared/ui/aria-sort';
 import { useUserList, type UserListParams, type UserStatus, type UserView } from '../api';
 import { StatusBadges } from './StatusBadges';
 
@@ -43,6 +44,7 @@ export function UserListPanel({
   roleAsType = false,
 }: UserListPanelProps) {
   const navigate = useNavigate();
+  const sortedTable = useAriaSort<HTMLDivElement>();
   const timezone = viewerTimezone(useSession((state) => state.user));
   // Search, status, sort and page live in the address: they survive Back and reload (issue 18).
   const [list, setList] = useListState({ sort: 'full_name', filters: { status: 'all' } });
@@ -81,7 +83,7 @@ export function UserListPanel({
   }, [query.data, query.isPlaceholderData, page, perPage]);
 
   return (
-    <Paper withBorder radius="md" p="md">
+    <Paper withBorder radius="md" p="md" ref={sortedTable}>
       <Group gap="sm" mb="sm" wrap="wrap" align="flex-end">
         <TextInput
           label="Search"
