@@ -8,7 +8,14 @@ import {
   type LiveMessage,
   type ServerToClientEvents,
 } from '@portal/projections';
-import { editor, synced, text, upgradeStatus } from '../platform/collaboration/testing/collab-test-kit.js';
+import {
+  closes,
+  editor,
+  synced,
+  text,
+  upgradeStatus,
+} from '../platform/collaboration/testing/collab-test-kit.js';
+import { CloseCode } from '../platform/collaboration/collab.protocol.js';
 import { MailOutbox } from '../platform/mail/mail-outbox.js';
 import { portalModes, startTestPortal, type TestPortal } from '../platform/testing/portal-harness.js';
 import { waitFor } from '../platform/testing/wait-for.js';
@@ -285,5 +292,52 @@ describe.each(portalModes)('safeguarding live triage, escalation and write-up, $
         `${base}/safeguarding-incident:99999999-9999-4999-8999-999999999999?token=${token.lead}`,
       ),
     ).toBe(403);
+  });
+
+  it('makes a closed incident’s write-up read-only for everyone, open editors included, until it is reopened', async () => {
+    const incident = (await portal.settle(await report('teacher'))).body.id as string;
+    const room = `safeguarding-incident:${incident}`;
+    const step = async (path: string, body?: unknown) =>
+      expect(
+        (
+          await portal.settle(
+            await portal.call('POST', `/safeguarding-incidents/${incident}/${path}`, token.lead, body),
+          )
+        ).status,
+      ).toBe(200);
+    await step('acknowledge');
+    await step('review');
+    const reporter = editor(portal.running, room, token.teacher!);
+    const lead = editor(portal.running, room, token.lead!);
+    providers.push(reporter, lead);
+    const reporterCloses = closes(reporter);
+    await synced(reporter);
+    await synced(lead);
+    reporter.doc.getText('body').insert(0, 'Before closing. ');
+    await waitFor('the lead sees the reporter', () => text(lead).includes('Before closing.'));
+
+    await step('close', { outcome: 'Early help in place; no further action.' });
+    // The open editor is told its rights changed (4501) and comes back read-only.
+    await waitFor('reporter reconnected', () =>
+      reporterCloses.some((c) => c.code === CloseCode.accessChanged),
+    );
+    await synced(reporter);
+    reporter.doc.getText('body').insert(0, 'AFTER CLOSE ');
+    lead.doc.getText('body').insert(0, 'LEAD AFTER CLOSE ');
+    await new Promise((r) => setTimeout(r, 500));
+    const fresh = editor(portal.running, room, token.lead!);
+    providers.push(fresh);
+    await synced(fresh);
+    expect(text(fresh)).toContain('Before closing.');
+    expect(text(fresh)).not.toContain('AFTER CLOSE');
+
+    await step('reopen', { reason: 'The student raised it again.' });
+    const writer = editor(portal.running, room, token.teacher!);
+    providers.push(writer);
+    await synced(writer);
+    writer.doc.getText('body').insert(0, 'After reopening. ');
+    await waitFor('the reopened write-up takes the reporter’s words', () =>
+      text(fresh).includes('After reopening.'),
+    );
   });
 });

@@ -18,13 +18,27 @@ export type BusMessageType = (typeof BusMessage)[keyof typeof BusMessage];
 export type BusListener = (type: BusMessageType, payload: Uint8Array) => void;
 
 /**
- * What one process tells every process (itself included) about a user's open connections: `end`
- * closes them all (the reason is the close reason), `recheck` re-evaluates session and access.
+ * What one process tells every process (itself included) about open connections: `end` closes a
+ * user's connections (the reason is the close reason), `recheck` re-evaluates a user's session and
+ * access, `recheck-document` re-evaluates the access of every connection to one document (its rules
+ * changed: a closed safeguarding incident's write-up becomes read-only).
  */
 export type AccessNotice =
-  { type: 'end'; userId: string; reason: string } | { type: 'recheck'; userId: string };
+  | { type: 'end'; userId: string; reason: string }
+  | { type: 'recheck'; userId: string }
+  | { type: 'recheck-document'; kind: string; id: string };
 
 export type AccessListener = (notice: AccessNotice) => void;
+
+/** Whether a message from another process is a notice this version understands. */
+export function isAccessNotice(notice: unknown): notice is AccessNotice {
+  if (typeof notice !== 'object' || notice === null) return false;
+  const n = notice as Record<string, unknown>;
+  if (n.type === 'end') return typeof n.userId === 'string' && typeof n.reason === 'string';
+  if (n.type === 'recheck') return typeof n.userId === 'string';
+  if (n.type === 'recheck-document') return typeof n.kind === 'string' && typeof n.id === 'string';
+  return false;
+}
 
 /**
  * Fan-out of document updates and awareness between server processes. Each message carries the id
@@ -116,7 +130,7 @@ export class RedisCollabBus implements CollabBus {
     const handler = (message: Buffer) => {
       try {
         const notice = JSON.parse(message.toString('utf8')) as AccessNotice;
-        if (typeof notice?.userId === 'string') listener(notice);
+        if (isAccessNotice(notice)) listener(notice);
       } catch (e) {
         this.log.warn({ err: e }, 'collaboration: unreadable access notice from another process');
       }

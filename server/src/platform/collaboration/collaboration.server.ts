@@ -131,6 +131,8 @@ export class CollaborationServer implements OnApplicationBootstrap, BeforeApplic
       } else if (REFRESHING_EVENTS.has(event.type)) recheck.add(userId);
     }
     for (const userId of recheck) this.bus.announce({ type: 'recheck', userId });
+    for (const document of this.kinds.accessChangedBy(events))
+      this.bus.announce({ type: 'recheck-document', ...document });
   }
 
   /** Closes every connection of `userId` on every process, with `reason` as the close reason. */
@@ -147,6 +149,12 @@ export class CollaborationServer implements OnApplicationBootstrap, BeforeApplic
     if (notice.type === 'end') {
       for (const conn of this.connectionsOf(notice.userId))
         conn.close(CloseCode.forbidden, notice.reason.slice(0, 120));
+      return;
+    }
+    if (notice.type === 'recheck-document') {
+      this.recheckDocument(notice.kind, notice.id).catch((e: unknown) =>
+        this.log.error({ err: e, document: notice }, 'collaboration: could not re-check a document'),
+      );
       return;
     }
     this.recheckLocal(notice.userId).catch((e: unknown) =>
@@ -179,17 +187,40 @@ export class CollaborationServer implements OnApplicationBootstrap, BeforeApplic
         closed++;
         continue;
       }
-      const name = this.open.get(conn)!;
-      const kind = this.kinds.get(name.kind);
       const actor: Actor = { ...conn.actor, permissions: new Set(loaded.permissions) };
-      const canWrite = kind ? await kind.canWrite(actor, name.id) : false;
-      const canRead = canWrite || (kind ? await kind.canRead(actor, name.id) : false);
-      if (!canRead) conn.close(CloseCode.forbidden, 'no_access');
-      else if (canWrite === conn.readOnly) conn.close(CloseCode.accessChanged, 'access changed: reconnect');
-      else continue;
-      closed++;
+      if (await this.recheckAccess(conn, actor)) closed++;
     }
     return closed;
+  }
+
+  /**
+   * Re-checks this process's connections to one document after its access rules changed: a reader who
+   * may no longer read is closed (4403 `no_access`); a change between read-only and read-write closes
+   * with 4501 so the client reconnects with its new rights.
+   */
+  async recheckDocument(kind: string, id: string): Promise<number> {
+    let closed = 0;
+    for (const [conn, name] of this.open)
+      if (
+        !conn.closed &&
+        name.kind === kind &&
+        name.id === id &&
+        (await this.recheckAccess(conn, conn.actor))
+      )
+        closed++;
+    return closed;
+  }
+
+  /** Closes `conn` when `actor` may no longer use it as it is; true when it was closed. */
+  private async recheckAccess(conn: CollabConnection, actor: Actor): Promise<boolean> {
+    const name = this.open.get(conn)!;
+    const kind = this.kinds.get(name.kind);
+    const canWrite = kind ? await kind.canWrite(actor, name.id) : false;
+    const canRead = canWrite || (kind ? await kind.canRead(actor, name.id) : false);
+    if (!canRead) conn.close(CloseCode.forbidden, 'no_access');
+    else if (canWrite === conn.readOnly) conn.close(CloseCode.accessChanged, 'access changed: reconnect');
+    else return false;
+    return true;
   }
 
   /**

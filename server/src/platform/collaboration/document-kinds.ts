@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Actor } from '../auth/request-context.js';
+import type { RecordedEvent } from '../event-store/event-store.js';
 
 /**
  * A kind of collaborative document (`half-term-report`, `safeguarding-incident`, ...). Domain modules
@@ -10,6 +11,11 @@ export interface DocumentKind {
   kind: string;
   canRead(actor: Actor, id: string): boolean | Promise<boolean>;
   canWrite(actor: Actor, id: string): boolean | Promise<boolean>;
+  /**
+   * The id of the document whose access rules this event changes (null: none). After the event is in
+   * the read models, every process re-checks the connections to that document.
+   */
+  accessChangedBy?(event: RecordedEvent): string | null;
 }
 
 @Injectable()
@@ -28,6 +34,17 @@ export class DocumentKinds {
 
   unregisterKind(kind: string): void {
     this.kinds.delete(kind);
+  }
+
+  /** The documents (kind, id) whose access rules one of these events changes, each once. */
+  accessChangedBy(events: readonly RecordedEvent[]): { kind: string; id: string }[] {
+    const found = new Map<string, { kind: string; id: string }>();
+    for (const event of events)
+      for (const kind of this.kinds.values()) {
+        const id = kind.accessChangedBy?.(event);
+        if (id) found.set(`${kind.kind}:${id}`, { kind: kind.kind, id });
+      }
+    return [...found.values()];
   }
 }
 
