@@ -126,6 +126,12 @@ export function FeedbackLinksCard({
                   <Badge size="sm" color={STATUS_COLOURS[l.status]}>
                     {l.status}
                   </Badge>
+                  {status === 'closed' && (l.status === 'issued' || l.status === 'opened') && (
+                    // Issue 18: a closed incident's open links are flagged; the lead decides to revoke.
+                    <Badge size="sm" color="orange" variant="outline">
+                      still open after closing
+                    </Badge>
+                  )}
                 </Group>
                 <Text size="xs" c="dimmed">
                   Sent {formatInZone(l.issued_at, timezone)} · expires {formatInZone(l.expires_at, timezone)}

@@ -80,7 +80,9 @@ function IncidentView({
   // Others with safeguarding access see on their board that this user has the incident open.
   useViewingIncident(incident.id, triage);
   const others = useIncidentViewers(incident.id, meId);
-  const mayWrite = !partnerView && (lead || incident.reporter.id === user?.id);
+  const closed = incident.status === 'closed';
+  // The server keeps a closed incident's write-up read-only until it is reopened.
+  const mayWrite = !partnerView && !closed && (lead || incident.reporter.id === user?.id);
   const students = incident.students.map((s) => s.name).join(', ');
 
   return (
@@ -152,8 +154,9 @@ function IncidentView({
                 Write-up
               </Title>
               <Text size="sm" c="dimmed" mb="sm">
-                The reporter and the safeguarding leads write this together; everyone sees each other's
-                changes as they type. Every change is kept.
+                {closed
+                  ? 'This incident is closed: the write-up is read-only until a safeguarding lead reopens it.'
+                  : "The reporter and the safeguarding leads write this together; everyone sees each other's changes as they type. Every change is kept."}
               </Text>
               <Suspense fallback={<Skeleton height={240} />}>
                 <CollabEditor
