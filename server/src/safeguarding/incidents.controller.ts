@@ -56,6 +56,7 @@ import {
   IncidentDetailsView,
   IncidentPage,
   PartnerIncidentPage,
+  ReaderIncidentView,
   IncidentViewsPage,
   IncidentWritten,
   ListIncidentsQuery,
@@ -137,8 +138,39 @@ export class IncidentsController {
     @CurrentActor() actor: Actor,
     @Query() q: ListIncidentsQuery,
   ): Promise<PartnerIncidentPage> {
-    const page = await this.incidents.list({ ...q, customer_id: undefined }, actor.customerId ?? NO_CUSTOMER);
+    const page = await this.incidents.list(
+      { ...q, customer_id: undefined },
+      { customerId: actor.customerId ?? NO_CUSTOMER },
+    );
     return { ...page, items: page.items.map((i) => incidentViewFor('partner', i)) };
+  }
+
+  @Get('reported-by-me')
+  @RequirePermissions(...REPORTER_PERMISSIONS)
+  @ApiOkResponse({
+    type: PartnerIncidentPage,
+    description:
+      'The concerns the caller reported, newest first, in the reporter view: what they reported and ' +
+      'its stage (issue 18)',
+  })
+  async reportedByMe(
+    @CurrentActor() actor: Actor,
+    @Query() q: ListIncidentsQuery,
+  ): Promise<PartnerIncidentPage> {
+    const page = await this.incidents.list(
+      { ...q, customer_id: undefined, student_id: undefined },
+      { reporterId: actor.userId },
+    );
+    // Each in the reporter's view: what they reported (their own risk level, not the lead's later
+    // assessment) and its stage. Staff with access open the case from the board as usual.
+    const items: ReaderIncidentView[] = [];
+    for (const incident of page.items)
+      items.push(
+        incidentViewFor('reporter', incident, {
+          reportedRiskLevel: reportedRiskLevel(await this.store.readStream(incidentStream(incident.id))),
+        }),
+      );
+    return { ...page, items };
   }
 
   @Get('reportable-students')

@@ -40,15 +40,26 @@ export class IncidentsReadModel {
     return rows[0] ?? null;
   }
 
+  /** Every incident's reporter (the live channel's reporters index). */
+  async reporters(): Promise<{ id: string; reporter_id: string }[]> {
+    const { rows } = await this.sql.query<{ id: string; reporter_id: string }>(
+      'SELECT id, reporter_id FROM rm_sg_incidents',
+    );
+    return rows;
+  }
+
+  /** Incidents, newest report first; `scope` keeps one customer's (partners) or one reporter's. */
   async list(
     q: ListIncidentsQuery,
-    scopeCustomerId?: string,
+    scope: { customerId?: string; reporterId?: string } = {},
   ): Promise<{ items: IncidentView[]; total: number; page: number; size: number }> {
+    const scopeCustomerId = scope.customerId;
     const where = filters()
       .rawIf(
         scopeCustomerId !== undefined,
         (p) => `customer_ids @> ${p(JSON.stringify([scopeCustomerId]))}::jsonb`,
       )
+      .eq('reporter_id', scope.reporterId)
       .any('status', q.status)
       .any('risk_level', q.risk_level)
       .jsonHas('type_ids', q.type_id)

@@ -340,4 +340,33 @@ describe.each(portalModes)('safeguarding live triage, escalation and write-up, $
       text(fresh).includes('After reopening.'),
     );
   });
+
+  it('lets a reporter follow their concerns: their list, and each stage change live in their own room', async () => {
+    const incident = (await portal.settle(await report('teacher'))).body.id as string;
+    const reporter = await connect(portal.base, token.teacher!);
+    const other = await connect(portal.base, token.otherTeacher!);
+    const mine = await portal.call('GET', '/safeguarding-incidents/reported-by-me?size=50', token.teacher);
+    expect(mine.status).toBe(200);
+    const item = (mine.body.items as { id: string; audience: string; status: string }[]).find(
+      (i) => i.id === incident,
+    );
+    expect(item).toMatchObject({ audience: 'reporter', status: 'reported' });
+    expect(JSON.stringify(mine.body)).not.toContain('assigned_lead');
+    const others = await portal.call('GET', '/safeguarding-incidents/reported-by-me', token.otherTeacher);
+    expect((others.body.items as { id: string }[]).map((i) => i.id)).not.toContain(incident);
+
+    await portal.settle(
+      await portal.call('POST', `/safeguarding-incidents/${incident}/acknowledge`, token.lead),
+    );
+    await waitFor('the reporter hears the new stage', () =>
+      safeguardingMessages(reporter).some((m) => m.stream === `safeguarding-incident-${incident}`),
+    );
+    const heard = safeguardingMessages(reporter).filter(
+      (m) => m.stream === `safeguarding-incident-${incident}`,
+    );
+    expect(heard.map((m) => [m.type, m.data])).toEqual([
+      ['SafeguardingIncidentAcknowledged', { incidentId: incident, status: 'acknowledged' }],
+    ]);
+    expect(safeguardingMessages(other)).toEqual([]);
+  });
 });

@@ -6,7 +6,8 @@ import type {
   LiveSummaries,
 } from '@portal/projections';
 import type { RecordedEvent } from '../platform/event-store/event-store.js';
-import type { Delivery, LiveActor, RoomPolicy } from '../platform/live/room-policy.js';
+import { LiveRooms, type Delivery, type LiveActor, type RoomPolicy } from '../platform/live/room-policy.js';
+import type { IncidentReporters } from './incident-reporters.js';
 import { hasSafeguardingAccess, isSafeguardingLead } from '../identity/policy/policy.js';
 
 /** Live rooms of the safeguarding area (docs/decisions/0027-safeguarding-live-and-escalation.md). */
@@ -37,12 +38,13 @@ export function safeguardingRooms(actor: LiveActor): string[] {
 
 /**
  * Who hears about safeguarding events, and what: a small summary (ids, status, risk, when), never the
- * description or any free text. Nothing goes to partners, customers or the admins room. One rule per
- * stream kind of the shared registry (decision 0044).
+ * description or any free text. Nothing goes to partners, customers or the admins room; the reporter
+ * hears the stage of their own concern. One rule per stream kind of the shared registry (decision 0044).
  */
 export function incidentAudience(
   event: RecordedEvent,
   incidentId: string,
+  reporters?: IncidentReporters,
 ): Delivery<LiveSummaries['incident']>[] {
   // The fields some incident event types carry (each read only for its own type below).
   const data = (event.data ?? {}) as Partial<{
@@ -79,7 +81,16 @@ export function incidentAudience(
       summary.assignedLeadId = null;
       break;
   }
-  return [{ room: SAFEGUARDING_ROOMS.access, data: summary }];
+  const deliveries: Delivery<LiveSummaries['incident']>[] = [
+    { room: SAFEGUARDING_ROOMS.access, data: summary },
+  ];
+  // The reporter follows their concern (issue 18): its stage, nothing else (a socket that also has
+  // access gets the board's summary above, the first delivery for it). Not their own report itself.
+  reporters?.noteEvent(event);
+  const reporterId = reporters?.reporterOf(incidentId);
+  if (reporterId && status && event.type !== 'SafeguardingIncidentReported')
+    deliveries.push({ room: LiveRooms.user(reporterId), data: { incidentId, status } });
+  return deliveries;
 }
 
 /** Who viewed an incident: the views log is for leads only. */
@@ -101,10 +112,10 @@ export function feedbackLinksAudience(
   return [{ room: SAFEGUARDING_ROOMS.leads, data: { incidentId, linkId: data.linkId } }];
 }
 
-export function registerSafeguardingLiveRules(policy: RoomPolicy): void {
+export function registerSafeguardingLiveRules(policy: RoomPolicy, reporters: IncidentReporters): void {
   policy
     .addRooms(safeguardingRooms)
-    .forStream('incident', incidentAudience)
+    .forStream('incident', (event, id) => incidentAudience(event, id, reporters))
     .forStream('incidentType', (_event, typeId) => [{ room: SAFEGUARDING_ROOMS.access, data: { typeId } }])
     .forStream('incidentViews', incidentViewsAudience)
     .forStream('feedbackLinks', feedbackLinksAudience);

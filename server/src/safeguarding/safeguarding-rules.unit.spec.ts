@@ -3,6 +3,7 @@ import type { RecordedEvent } from '../platform/event-store/event-store.js';
 import { RoomPolicy } from '../platform/live/room-policy.js';
 import { canonicalJson, linkEvents, verifyChain } from './hash-chain.js';
 import { incidentAudience, mayReadIncident, reportRefusal } from './safeguarding.policy.js';
+import { IncidentReporters } from './incident-reporters.js';
 import { registerSafeguardingLiveRules } from './safeguarding-live.js';
 
 const OAK = 'oak';
@@ -118,7 +119,7 @@ const event = (stream: string, type: string, data: unknown, revision = 0n): Reco
 
 describe('safeguarding live rules', () => {
   const policy = new RoomPolicy();
-  registerSafeguardingLiveRules(policy);
+  registerSafeguardingLiveRules(policy, new IncidentReporters());
 
   it('puts only users with safeguarding access in the safeguarding rooms', () => {
     expect(policy.rooms({ userId: 'u', permissions: perms('USER_IS_ADMIN'), customerId: null })).toEqual([
@@ -151,6 +152,7 @@ describe('safeguarding live rules', () => {
     const reported = policy.audience(
       event('safeguarding-incident-1', 'SafeguardingIncidentReported', {
         incidentId: '1',
+        reporterId: 'r',
         description: 'secret',
         immediateAction: 'secret',
         riskLevel: 'high',
@@ -173,6 +175,28 @@ describe('safeguarding live rules', () => {
       },
     ]);
     expect(JSON.stringify(reported)).not.toContain('secret');
+    // The reporter follows each later stage of their concern in their own room: the stage only.
+    expect(
+      policy.audience(
+        event('safeguarding-incident-1', 'SafeguardingIncidentClosed', {
+          incidentId: '1',
+          outcome: 'secret',
+        }),
+      ),
+    ).toEqual([
+      { room: 'safeguarding', data: { incidentId: '1', status: 'closed' } },
+      { room: 'user:r', data: { incidentId: '1', status: 'closed' } },
+    ]);
+    expect(
+      policy.audience(
+        event('safeguarding-incident-1', 'SafeguardingIncidentEscalated', {
+          incidentId: '1',
+          minutesUnacknowledged: 15,
+        }),
+      ),
+    ).toEqual([
+      { room: 'safeguarding', data: { incidentId: '1', escalated: true, minutesUnacknowledged: 15 } },
+    ]);
     expect(
       policy.audience(
         event('safeguarding-incident-views-1', 'SafeguardingIncidentViewed', {

@@ -1,4 +1,10 @@
-import { Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  type OnApplicationBootstrap,
+  type OnModuleDestroy,
+  type OnModuleInit,
+} from '@nestjs/common';
 import { parseStream } from '@portal/projections';
 import type { Actor } from '../platform/auth/request-context.js';
 import { DocumentKinds, type DocumentKind } from '../platform/collaboration/document-kinds.js';
@@ -7,6 +13,11 @@ import { hasSafeguardingAccess, isPartner, isSafeguardingLead } from '../identit
 import { IncidentsReadModel } from './incidents.read.js';
 import { partnerMaySeeIncident } from './safeguarding.policy.js';
 import { registerSafeguardingLiveRules } from './safeguarding-live.js';
+import { IncidentReporters } from './incident-reporters.js';
+import { ProjectionRunner } from '../platform/projections/projection-runner.js';
+import { EVENT_STORE, LOGGER } from '../platform/tokens.js';
+import type { EventStore } from '../platform/event-store/event-store.js';
+import type { Log } from '../platform/logging/logger.js';
 
 export const INCIDENT_DOCUMENT_KIND = 'safeguarding-incident';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -18,19 +29,40 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * their customer's incident reports read; everyone else is refused.
  */
 @Injectable()
-export class SafeguardingSetup implements OnModuleInit, OnModuleDestroy {
+export class SafeguardingSetup implements OnModuleInit, OnApplicationBootstrap, OnModuleDestroy {
+  private readonly reporters = new IncidentReporters();
+  private stopApplied: (() => void) | null = null;
+
   constructor(
     private readonly policy: RoomPolicy,
     private readonly kinds: DocumentKinds,
     private readonly incidents: IncidentsReadModel,
+    private readonly runner: ProjectionRunner,
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(LOGGER) private readonly log: Log,
   ) {}
 
   onModuleInit(): void {
-    registerSafeguardingLiveRules(this.policy);
+    registerSafeguardingLiveRules(this.policy, this.reporters);
     this.kinds.registerKind(this.documentKind());
   }
 
+  /**
+   * The reporters index: each report as it is applied (and as the live rule sees it), and every incident
+   * in the read model once the projections hold what was in the store at start (in the background: the
+   * portal does not wait for it).
+   */
+  onApplicationBootstrap(): void {
+    this.stopApplied = this.runner.onApplied((events) => events.forEach((e) => this.reporters.noteEvent(e)));
+    void (async () => {
+      await this.runner.waitForPosition(await this.store.headPosition(), 10 * 60_000);
+      for (const { id, reporter_id } of await this.incidents.reporters())
+        this.reporters.note(id, reporter_id);
+    })().catch((e: unknown) => this.log.warn({ err: e }, 'safeguarding: the reporters index could not load'));
+  }
+
   onModuleDestroy(): void {
+    this.stopApplied?.();
     this.kinds.unregisterKind(INCIDENT_DOCUMENT_KIND);
   }
 

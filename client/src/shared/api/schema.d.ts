@@ -852,6 +852,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/safeguarding-incidents/reported-by-me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["IncidentsController_reportedByMe"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/safeguarding-incidents/students/{studentId}/chronology": {
         parameters: {
             query?: never;
@@ -5086,6 +5102,40 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ReportableStudentPage"];
+                };
+            };
+        };
+    };
+    IncidentsController_reportedByMe: {
+        parameters: {
+            query?: {
+                customer_id?: string;
+                /** @description Happened at or after (ISO 8601) */
+                occurred_from?: string;
+                /** @description Happened before (ISO 8601) */
+                occurred_to?: string;
+                page?: number;
+                risk_level?: ("low" | "medium" | "high")[];
+                size?: number;
+                /** @description Repeat the key for several */
+                status?: ("reported" | "acknowledged" | "under_review" | "actions" | "partner_informed" | "partner_feedback" | "closed")[];
+                student_id?: string;
+                /** @description Incidents of this type */
+                type_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The concerns the caller reported, newest first, in the reporter view: what they reported and its stage (issue 18) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerIncidentPage"];
                 };
             };
         };
