@@ -113,6 +113,14 @@ test('a teacher reports a concern, the lead sees it arrive live, acknowledges it
   await leadPage.getByRole('button', { name: 'Verify history' }).click();
   await expect(leadPage.getByText(/Intact: \d+ events, hash chain verified/)).toBeVisible();
   await leadPage.screenshot({ path: join(artifacts, 'safeguarding-incident-1400.png'), fullPage: true });
+  // The reporter follows the concern from their own list: its stage changes there as the lead acts.
+  await reporter.goto('/my-reported-concerns');
+  const mine = reporter.getByRole('row', { name: new RegExp(`Jo Rowan${suffix}`) });
+  await expect(mine).toContainText('Acknowledged');
+  await leadPage.getByRole('button', { name: 'Start review (assign to me)' }).click();
+  await expect(mine).toContainText('Under review', { timeout: 10_000 });
+  await reporter.screenshot({ path: join(artifacts, 'safeguarding-my-reported-1400.png') });
+
   // The student list is shared by every e2e file: take the test's student out of it (soft delete, ADR 0015).
   expect((await api(request, admin, 'DELETE', `/api/v1/users/${student}`)).status).toBe(200);
 });

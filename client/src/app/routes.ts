@@ -16,6 +16,7 @@ import {
   canSetupPathways,
   canViewAllRecordings,
   canViewTeachersTimetables,
+  mayReportSafeguarding,
   hasPartnerAccess,
   type AccessPredicate,
   type PermissionList,
@@ -54,6 +55,8 @@ export const REQUIREMENTS = {
   partnerSeeUser: req('partner see-user', canPartnerSeeUser),
   partnerUserRelations: req('partner user-relations', canPartnerAccessUserRelations),
   safeguardingAccess: req('safeguarding access', canAccessSafeguarding),
+  /** Not named in spec §2: whoever may report a concern follows the concerns they reported. */
+  reportSafeguarding: req('report safeguarding', mayReportSafeguarding),
   partnerSeeIncidentReports: req('partner see-incident-reports', canPartnerSeeIncidentReports),
   halfTermAssignmentAccess: req('half-term assignment access', canAccessHalfTermAssignments),
   teachersTimetables: req('teachers timetables', canViewTeachersTimetables),
@@ -211,6 +214,13 @@ export const ROUTE_GROUPS: RouteGroup[] = [
         path: 'my-safeguarding-incidents/:id',
         title: 'Safeguarding incident',
         requirement: R.partnerSeeIncidentReports,
+      },
+      // Not in spec §2 (issue 18): the concerns the user reported, followed live.
+      {
+        path: 'my-reported-concerns',
+        title: 'My reported concerns',
+        requirement: R.reportSafeguarding,
+        nav: 'My reported concerns',
       },
       { path: 'safeguarding-incident-types', title: 'Safeguarding incident types', nav: 'Incident types' },
       { path: 'safeguarding-incident/:id/pdf', title: 'Safeguarding incident PDF' },

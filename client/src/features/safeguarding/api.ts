@@ -180,6 +180,9 @@ export const safeguardingApi = {
     apiRequest<Page<Incident>>(`${BASE}/`, { query: filters as unknown as Query }),
   partnerList: (page: number, size: number) =>
     apiRequest<Page<ReaderIncident>>(`${BASE}/partner`, { query: { page, size } }),
+  /** The concerns the signed-in user reported, in the reporter view (issue 18). */
+  reportedByMe: (page: number, size: number) =>
+    apiRequest<Page<ReaderIncident>>(`${BASE}/reported-by-me`, { query: { page, size } }),
   get: (id: string) => apiRequest<IncidentDetails>(`${BASE}/${encodeURIComponent(id)}`),
   views: (id: string) =>
     apiRequest<Page<IncidentViewEntry>>(`${BASE}/${encodeURIComponent(id)}/views`, { query: { size: 100 } }),

@@ -8,6 +8,9 @@ const IncidentTypesPage = lazy(() =>
 const MyIncidentsPage = lazy(() =>
   import('./pages/MyIncidentsPage').then((m) => ({ default: m.MyIncidentsPage })),
 );
+const ReportedConcernsPage = lazy(() =>
+  import('./pages/ReportedConcernsPage').then((m) => ({ default: m.ReportedConcernsPage })),
+);
 const SafeguardingIncidentsPage = lazy(() =>
   import('./pages/SafeguardingIncidentsPage').then((m) => ({ default: m.SafeguardingIncidentsPage })),
 );
@@ -27,6 +30,7 @@ export const safeguarding: Feature = {
     'safeguarding-incidents/:id': screen(IncidentPage),
     'my-safeguarding-incidents': screen(MyIncidentsPage),
     'my-safeguarding-incidents/:id': screen(IncidentPage, { partnerView: true }),
+    'my-reported-concerns': screen(ReportedConcernsPage),
     'safeguarding-incident-types': screen(IncidentTypesPage),
   },
   publicScreens: {
