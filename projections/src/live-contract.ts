@@ -56,7 +56,7 @@ export interface LiveSummaries {
   subject: { subjectId: string };
   yearGroup: { yearGroupId: string };
   product: { productId: string };
-  termCalendar: { calendarId: string; networkId?: string; customerId?: string | null };
+  termCalendar: { calendarId: string };
   /** Never sent. */
   collabDocument: never;
 }
