@@ -2,6 +2,7 @@ import { expect, test, type APIRequestContext, type Page } from '@playwright/tes
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { E2E_BASE_URL, SUPERUSER } from './support/env.js';
+import { api, tokenFor } from './support/portal-api.js';
 
 const artifacts = join(dirname(fileURLToPath(import.meta.url)), '.artifacts');
 
@@ -67,4 +68,63 @@ test('products: an admin adds a product, sees it in the list, opens it, and a ch
   expect(res.status(), await res.text()).toBe(200);
   await expect(page.getByText('90 minutes')).toBeVisible();
   await page.screenshot({ path: join(artifacts, 'product-details-1400.png') });
+});
+
+test('term calendars: an admin adds a calendar, an overlapping term is refused on its row, and the list shows the terms', async ({
+  page,
+  request,
+}) => {
+  const token = await adminToken(request);
+  const suffix = Date.now().toString(36);
+  // Spec §6: creating a network needs an administrator with the network permission.
+  const email = `net.${suffix}@reference.example`;
+  const created = await api(request, token, 'POST', '/api/v1/users/', {
+    email,
+    first_name: 'Nia',
+    last_name: 'Networks',
+    user_type: 'super_admin',
+    password: 'Networks-2026!',
+    permissions: ['CAN_MODIFY_NETWORK'],
+  });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  const networker = await tokenFor(request, email, 'Networks-2026!');
+  const networkName = `Calendar network ${suffix}`;
+  await expect
+    .poll(
+      async () =>
+        (
+          await api(request, networker, 'POST', '/api/v1/networks/', {
+            name: networkName,
+            timezone: 'Europe/London',
+            primary_colour: '#0f716c',
+          })
+        ).status,
+    )
+    .toBe(201);
+  await signIn(page);
+  await page.goto('/settings/term-calendars');
+  await expect(page.getByRole('heading', { name: 'Term calendars', level: 1 })).toBeVisible();
+
+  await page.getByRole('button', { name: 'Add calendar' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Add a term calendar' });
+  await dialog.getByRole('textbox', { name: 'Name' }).fill(`Calendar ${suffix}`);
+  await dialog.getByRole('combobox', { name: 'Network' }).click();
+  await page.getByRole('option', { name: networkName }).click();
+  await dialog.getByLabel('First day').first().fill('2026-09-02');
+  await dialog.getByLabel('Last day').first().fill('2026-12-18');
+  await dialog.getByRole('button', { name: 'Add term' }).click();
+  await dialog.getByRole('textbox', { name: 'Term' }).nth(1).fill('Spring');
+  await dialog.getByLabel('First day').nth(1).fill('2026-12-01');
+  await dialog.getByLabel('Last day').nth(1).fill('2027-03-26');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(dialog.getByText(/Overlaps term 0 \(Autumn/)).toBeVisible();
+  await dialog.getByLabel('First day').nth(1).fill('2027-01-05');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(dialog).toBeHidden();
+
+  await page.getByRole('searchbox', { name: 'Search term calendars' }).fill(suffix);
+  const table = page.getByRole('table', { name: 'Term calendars' });
+  await expect(table.getByRole('row')).toHaveCount(2);
+  await expect(table).toContainText('Autumn 2 Sept–18 Dec · Spring 5 Jan–26 Mar');
+  await page.screenshot({ path: join(artifacts, 'term-calendars-1400.png') });
 });
