@@ -33,14 +33,18 @@ export const listSubjects = (db: Queryable, f: ReferenceListFilter): Promise<Pag
     size: f.size,
   });
 
-/** Year groups; by key stage, the default order, they read Reception..Year 13 when names sort so. */
+/**
+ * Year groups, by key stage by default and then by name within it (Reception, Year 1, Year 2, Year 3
+ * ... Year 13: names within one key stage sort as numbers would).
+ */
 export const listYearGroups = (db: Queryable, f: ReferenceListFilter): Promise<Page<YearGroupRow>> =>
   listPage<YearGroupRow>(db, {
     from: 'rm_year_groups',
     where: filters().contains('name', f.text),
-    orderBy: sortOf(f.sortBy, YEAR_GROUP_SORTS, 'name', {
+    orderBy: sortOf(f.sortBy, YEAR_GROUP_SORTS, 'key_stage', {
       descending: f.descending,
       expressions: byName,
+      tieBreak: 'length(name) ASC, lower(name) ASC, id ASC',
     }),
     page: f.page,
     size: f.size,

@@ -76,6 +76,17 @@ describe.each(portalModes)('reference data API (subjects, year groups, products)
     });
     const byStage = await call('GET', '/year-groups/?sort_by=key_stage', admin);
     expect((byStage.body.items as { key_stage: string }[]).map((y) => y.key_stage)).toEqual(['EYFS', 'KS4']);
+    // By default by key stage, then by name as numbers sort (Year 9 before Year 10 within one stage).
+    await settle(await call('POST', '/year-groups/', admin, { name: 'Year 11', key_stage: 'KS4' }));
+    // (Year 8 put in KS4 only to share a key stage with Year 10.)
+    await settle(await call('POST', '/year-groups/', admin, { name: 'Year 8', key_stage: 'KS4' }));
+    const byDefault = await call('GET', '/year-groups/', admin);
+    expect((byDefault.body.items as { name: string }[]).map((y) => y.name)).toEqual([
+      'Reception',
+      'Year 8',
+      'Year 10',
+      'Year 11',
+    ]);
     expect((await call('GET', '/year-groups/?sort_by=age', admin)).body.detail).toMatch(/^sort_by:/);
   });
 
