@@ -7,6 +7,8 @@ import { IdentityModule } from './identity/identity.module.js';
 import { CustomersModule } from './customers/customers.module.js';
 import { SafeguardingModule } from './safeguarding/safeguarding.module.js';
 import { OnePageProfilesModule } from './one-page-profiles/one-page-profiles.module.js';
+import { ReferenceModule } from './reference/reference.module.js';
+import { TermCalendarsModule } from './term-calendars/term-calendars.module.js';
 import { DemoModule } from './demo/demo.module.js';
 import { CollaborationModule } from './platform/collaboration/collaboration.module.js';
 import { HealthController } from './health/health.controller.js';
@@ -25,6 +27,8 @@ export class AppModule {
         CustomersModule,
         SafeguardingModule,
         OnePageProfilesModule,
+        ReferenceModule,
+        TermCalendarsModule,
         DemoModule,
         LiveModule.forRoot({ imports: [IdentityModule] }),
         CollaborationModule,

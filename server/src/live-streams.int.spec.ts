@@ -110,6 +110,14 @@ describe.each(portalModes)('live messages per stream kind, $name', (mode) => {
   }
 
   const slot = { day_of_week: 1, start_minute: 540, end_minute: 600 };
+  /** Every internal user (administrators and teachers) hears the same summary; partners and students do not. */
+  const internal = (data: unknown) => ({
+    admin: data,
+    tutor: data,
+    outsider: data,
+    lead: data,
+    sgAccess: data,
+  });
 
   const CASES: Case[] = [
     {
@@ -284,6 +292,59 @@ describe.each(portalModes)('live messages per stream kind, $name', (mode) => {
         return `safeguarding-feedback-links-${id.incident}`;
       },
       hears: () => ({ lead: { incidentId: id.incident, linkId: id.link } }),
+    },
+    // Teaching reference data and term calendars reach every internal user (decision 0049).
+    {
+      kind: 'subject',
+      act: async () => {
+        id.subject = (await ok(portal.call('POST', '/subjects/', portal.admin, { name: 'Maths' })))
+          .id as string;
+        return `subject-${id.subject}`;
+      },
+      hears: () => internal({ subjectId: id.subject }),
+    },
+    {
+      kind: 'yearGroup',
+      act: async () => {
+        id.yearGroup = (
+          await ok(portal.call('POST', '/year-groups/', portal.admin, { name: 'Year 7', key_stage: 'KS3' }))
+        ).id as string;
+        return `yearGroup-${id.yearGroup}`;
+      },
+      hears: () => internal({ yearGroupId: id.yearGroup }),
+    },
+    {
+      kind: 'product',
+      act: async () => {
+        id.product = (
+          await ok(
+            portal.call('POST', '/products/', portal.admin, {
+              name: '1:1 online tuition',
+              delivery_mode: 'online-1to1',
+              default_duration_minutes: 60,
+              max_group_size: 1,
+            }),
+          )
+        ).id as string;
+        return `product-${id.product}`;
+      },
+      hears: () => internal({ productId: id.product }),
+    },
+    {
+      kind: 'termCalendar',
+      act: async () => {
+        id.calendar = (
+          await ok(
+            portal.call('POST', '/term-calendars/', portal.admin, {
+              network_id: id.network,
+              terms: [{ name: 'Autumn', first_day: '2026-09-02', last_day: '2026-12-18' }],
+              closures: [],
+            }),
+          )
+        ).id as string;
+        return `termCalendar-${id.calendar}`;
+      },
+      hears: () => internal({ calendarId: id.calendar }),
     },
     {
       kind: 'collabDocument',

@@ -18,6 +18,7 @@ import {
   canViewTeachersTimetables,
   mayReportSafeguarding,
   hasPartnerAccess,
+  isInternal,
   type AccessPredicate,
   type PermissionList,
 } from './access';
@@ -71,6 +72,8 @@ export const REQUIREMENTS = {
   networksAccess: req('networks access', canReadNetworks),
   /** Not named in spec §2: the permission templates API's rule (ADR 0031). */
   permissionTemplates: req('permission templates', canManagePermissionTemplates),
+  /** Not named in spec §2: administrators and teachers (the teaching settings, decision 0049). */
+  internal: req('internal users', isInternal),
   /** Spec §6 "Admin-only" areas. */
   admin: req('admin only (spec §6)', adminOnly),
 } as const;
@@ -308,6 +311,21 @@ export const ROUTE_GROUPS: RouteGroup[] = [
       { path: 'posts', title: 'Posts', nav: 'Posts' },
       { path: 'posts/reports', title: 'Post reports', nav: 'Reported posts' },
       { path: 'posts/moderation', title: 'Post moderation', nav: 'Moderation' },
+    ],
+  },
+  {
+    // Not in spec §2 (decision 0049): the teaching reference data and term calendars. Every internal
+    // user reads them; the screens offer editing to holders of the subject / programme permissions.
+    heading: 'Teaching settings',
+    routes: [
+      { path: 'settings/subjects', title: 'Subjects', requirement: R.internal, nav: 'Subjects' },
+      { path: 'settings/year-groups', title: 'Year groups', requirement: R.internal, nav: 'Year groups' },
+      {
+        path: 'settings/term-calendars',
+        title: 'Term calendars',
+        requirement: R.internal,
+        nav: 'Term calendars',
+      },
     ],
   },
   {

@@ -36,7 +36,9 @@ describe('route table (spec §2)', () => {
     // Spec §2 lists 142 child routes; users/:type is written out as its five values (users, users/students, ...);
     // added: users/:id/audit (ADR 0023) and the incident details routes the spec leaves out
     // (safeguarding-incidents/:id, my-safeguarding-incidents/:id), my-reported-concerns (issue 18).
-    expect(PROTECTED_ROUTES.length).toBe(150);
+    // Also added: the three teaching settings screens (settings/subjects, settings/year-groups,
+    // settings/term-calendars; ADR 0049).
+    expect(PROTECTED_ROUTES.length).toBe(153);
   });
 
   it('writes the spec requirement beside the routes that have one', () => {

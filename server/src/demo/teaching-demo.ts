@@ -4,6 +4,8 @@
  * under `server/src/demo/`), seeded in order after the people exist, through the portal's HTTP API.
  */
 
+import { referenceDemo } from './reference-demo.js';
+
 export interface DemoAnswer {
   status: number;
   body: Record<string, unknown>;
@@ -34,4 +36,4 @@ export interface DemoPart {
 }
 
 /** The teaching parts, in the order they are seeded. */
-export const TEACHING_DEMO: DemoPart[] = [];
+export const TEACHING_DEMO: DemoPart[] = [referenceDemo];

@@ -48,6 +48,7 @@ export const GROUP_ICONS: Record<string, IconName> = {
   Users: 'user',
   Learning: 'bulb',
   Posts: 'message',
+  'Teaching settings': 'hammer',
   'Bases and customers': 'home',
   'Products and pricing': 'tag',
   'Revenue and orders': 'coin',

@@ -436,6 +436,38 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/products": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["ProductsController_list"];
+        put?: never;
+        post: operations["ProductsController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/products/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["ProductsController_get"];
+        put: operations["ProductsController_update"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/register/partner": {
         parameters: {
             query?: never;
@@ -973,6 +1005,70 @@ export interface paths {
         };
         get: operations["StudentContactsController_overviewReport"];
         put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/subjects": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["SubjectsController_list"];
+        put?: never;
+        post: operations["SubjectsController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/subjects/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["SubjectsController_get"];
+        put: operations["SubjectsController_update"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/term-calendars": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["TermCalendarsController_list"];
+        put?: never;
+        post: operations["TermCalendarsController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/term-calendars/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["TermCalendarsController_get"];
+        put: operations["TermCalendarsController_update"];
         post?: never;
         delete?: never;
         options?: never;
@@ -1796,6 +1892,38 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/year-groups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["YearGroupsController_list"];
+        put?: never;
+        post: operations["YearGroupsController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/year-groups/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["YearGroupsController_get"];
+        put: operations["YearGroupsController_update"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1923,6 +2051,20 @@ export interface components {
         CloseBody: {
             outcome: string;
         };
+        ClosureItem: {
+            /**
+             * Format: date
+             * @example 2026-10-26
+             */
+            date: string;
+            /** @example Half term */
+            reason: string;
+        };
+        ClosureView: {
+            /** Format: date */
+            date: string;
+            reason: string;
+        };
         ContactBody: {
             email?: string | null;
             name: string;
@@ -2009,6 +2151,32 @@ export interface components {
             /** @description Assignable partner permissions (GET .../permissions) */
             permissions: string[];
         };
+        CreateProductBody: {
+            /** @example 60 */
+            default_duration_minutes: number;
+            /**
+             * @example online-group
+             * @enum {string}
+             */
+            delivery_mode: "online-1to1" | "online-group" | "in-person";
+            /** @example 6 */
+            max_group_size: number;
+            /** @example Small group online */
+            name: string;
+        };
+        CreateTermCalendarBody: {
+            closures: components["schemas"]["ClosureItem"][];
+            /**
+             * Format: uuid
+             * @description A partner school's own calendar
+             */
+            customer_id?: Record<string, never> | null;
+            /** @description Defaults to the academic year of the first term, e.g. 2026/27 */
+            name?: string;
+            /** Format: uuid */
+            network_id: string;
+            terms: components["schemas"]["TermItem"][];
+        };
         CreateUserBody: {
             /** @description Custom field values by field id (GET /users/custom_fields); required fields must be given */
             custom_fields?: {
@@ -2041,6 +2209,15 @@ export interface components {
             timezone?: string;
             /** @enum {string} */
             user_type: "super_admin" | "teacher" | "partner" | "student";
+        };
+        CreateYearGroupBody: {
+            /**
+             * @example KS3
+             * @enum {string}
+             */
+            key_stage: "EYFS" | "KS1" | "KS2" | "KS3" | "KS4" | "KS5";
+            /** @example Year 7 */
+            name: string;
         };
         CurrentUser: {
             /** @description The active network, else the home one */
@@ -2649,6 +2826,29 @@ export interface components {
              */
             position: string;
         };
+        ProductPage: {
+            items: components["schemas"]["ProductView"][];
+            page: number;
+            size: number;
+            total: number;
+        };
+        ProductView: {
+            created_at: string;
+            default_duration_minutes: number;
+            /** @enum {string} */
+            delivery_mode: "online-1to1" | "online-group" | "in-person";
+            /** Format: uuid */
+            id: string;
+            max_group_size: number;
+            name: string;
+            updated_at: string;
+        };
+        ProductWritten: {
+            /** Format: uuid */
+            id: string;
+            /** @description Event position; send it as X-Min-Position on the next read */
+            position: string;
+        };
         ProjectionHealth: {
             /** @description Events behind the head of $all */
             lag: string;
@@ -2870,12 +3070,78 @@ export interface components {
             /** @enum {string} */
             status: "active" | "inactive" | "deactivated";
         };
+        SubjectBody: {
+            /** @example Maths */
+            name: string;
+        };
+        SubjectPage: {
+            items: components["schemas"]["SubjectView"][];
+            page: number;
+            size: number;
+            total: number;
+        };
+        SubjectView: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+        };
+        SubjectWritten: {
+            /** Format: uuid */
+            id: string;
+            /** @description Event position; send it as X-Min-Position on the next read */
+            position: string;
+        };
         SubmitFeedbackBody: {
             feedback: string;
         };
         TeacherProfileView: {
             has_quality_issue: boolean;
             quality_issue_reason: string | null;
+        };
+        TermCalendarPage: {
+            items: components["schemas"]["TermCalendarView"][];
+            page: number;
+            size: number;
+            total: number;
+        };
+        TermCalendarView: {
+            closures: components["schemas"]["ClosureView"][];
+            /** Format: uuid */
+            customer_id: string | null;
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** Format: uuid */
+            network_id: string;
+            terms: components["schemas"]["TermView"][];
+            updated_at: string;
+        };
+        TermCalendarWritten: {
+            /** Format: uuid */
+            id: string;
+            /** @description Event position; send it as X-Min-Position on the next read */
+            position: string;
+        };
+        TermItem: {
+            /**
+             * Format: date
+             * @example 2026-09-02
+             */
+            first_day: string;
+            /**
+             * Format: date
+             * @example 2026-12-18
+             */
+            last_day: string;
+            /** @example Autumn */
+            name: string;
+        };
+        TermView: {
+            /** Format: date */
+            first_day: string;
+            /** Format: date */
+            last_day: string;
+            name: string;
         };
         TimezoneBody: {
             /**
@@ -2937,6 +3203,20 @@ export interface components {
             name?: string;
             permissions?: string[];
         };
+        UpdateProductBody: {
+            default_duration_minutes?: number;
+            /** @enum {string} */
+            delivery_mode?: "online-1to1" | "online-group" | "in-person";
+            max_group_size?: number;
+            name?: string;
+        };
+        UpdateTermCalendarBody: {
+            /** @description Replaces the whole list */
+            closures?: components["schemas"]["ClosureItem"][];
+            name?: string;
+            /** @description Replaces the whole list */
+            terms?: components["schemas"]["TermItem"][];
+        };
         UpdateUserBody: {
             /** @description Custom field values to set by field id; null removes one; fields not named stay */
             custom_fields?: {
@@ -2959,6 +3239,11 @@ export interface components {
             password?: string;
             /** @description null clears it (the default timezone applies) */
             timezone?: string | null;
+        };
+        UpdateYearGroupBody: {
+            /** @enum {string} */
+            key_stage?: "EYFS" | "KS1" | "KS2" | "KS3" | "KS4" | "KS5";
+            name?: string;
         };
         UploadFormFields: {
             AWSAccessKeyId: string;
@@ -3064,6 +3349,25 @@ export interface components {
             value: boolean;
         };
         Written: {
+            /** Format: uuid */
+            id: string;
+            /** @description Event position; send it as X-Min-Position on the next read */
+            position: string;
+        };
+        YearGroupPage: {
+            items: components["schemas"]["YearGroupView"][];
+            page: number;
+            size: number;
+            total: number;
+        };
+        YearGroupView: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            key_stage: "EYFS" | "KS1" | "KS2" | "KS3" | "KS4" | "KS5";
+            name: string;
+        };
+        YearGroupWritten: {
             /** Format: uuid */
             id: string;
             /** @description Event position; send it as X-Min-Position on the next read */
@@ -4123,6 +4427,131 @@ export interface operations {
             };
             /** @description Permission not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    ProductsController_list: {
+        parameters: {
+            query?: {
+                /** @description Same text as query */
+                name?: string;
+                page?: number;
+                /** @description Text searched in the name */
+                query?: string;
+                size?: number;
+                /** @description One of name, delivery_mode, default_duration_minutes, max_group_size, created_at; prefix with - for descending */
+                sort_by?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProductPage"];
+                };
+            };
+        };
+    };
+    ProductsController_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateProductBody"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProductWritten"];
+                };
+            };
+            /** @description A product with this name already exists */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    ProductsController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProductView"];
+                };
+            };
+            /** @description Product not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    ProductsController_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateProductBody"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProductWritten"];
+                };
+            };
+            /** @description Product not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A product with this name already exists */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5343,6 +5772,244 @@ export interface operations {
         responses: {
             /** @description One line per student and contact (CSV, or .xlsx with as_excel=true) */
             200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    SubjectsController_list: {
+        parameters: {
+            query?: {
+                /** @description Same text as query */
+                name?: string;
+                page?: number;
+                /** @description Text searched in the name */
+                query?: string;
+                size?: number;
+                /** @description One of name, created_at; prefix with - for descending */
+                sort_by?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubjectPage"];
+                };
+            };
+        };
+    };
+    SubjectsController_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SubjectBody"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubjectWritten"];
+                };
+            };
+            /** @description A subject with this name already exists */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    SubjectsController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubjectView"];
+                };
+            };
+            /** @description Subject not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    SubjectsController_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SubjectBody"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubjectWritten"];
+                };
+            };
+            /** @description Subject not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A subject with this name already exists */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    TermCalendarsController_list: {
+        parameters: {
+            query?: {
+                customer_id?: string;
+                /** @description Same text as query */
+                name?: string;
+                network_id?: string;
+                page?: number;
+                /** @description Text searched in the name */
+                query?: string;
+                size?: number;
+                /** @description One of name, created_at; prefix with - for descending */
+                sort_by?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TermCalendarPage"];
+                };
+            };
+        };
+    };
+    TermCalendarsController_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateTermCalendarBody"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TermCalendarWritten"];
+                };
+            };
+        };
+    };
+    TermCalendarsController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TermCalendarView"];
+                };
+            };
+            /** @description Term calendar not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    TermCalendarsController_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateTermCalendarBody"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TermCalendarWritten"];
+                };
+            };
+            /** @description Term calendar not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7077,6 +7744,131 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["SimpleUserList"];
                 };
+            };
+        };
+    };
+    YearGroupsController_list: {
+        parameters: {
+            query?: {
+                /** @description Same text as query */
+                name?: string;
+                page?: number;
+                /** @description Text searched in the name */
+                query?: string;
+                size?: number;
+                /** @description One of name, key_stage, created_at; prefix with - for descending */
+                sort_by?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["YearGroupPage"];
+                };
+            };
+        };
+    };
+    YearGroupsController_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateYearGroupBody"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["YearGroupWritten"];
+                };
+            };
+            /** @description A year group with this name already exists */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    YearGroupsController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["YearGroupView"];
+                };
+            };
+            /** @description Year group not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    YearGroupsController_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateYearGroupBody"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["YearGroupWritten"];
+                };
+            };
+            /** @description Year group not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A year group with this name already exists */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

@@ -11,6 +11,14 @@ import {
   type CustomerInvitationEvent,
   type CustomFieldsEvent,
   type EhcpReminderEvent,
+  type ProductEvent,
+  type SubjectEvent,
+  type TermCalendarEvent,
+  type YearGroupEvent,
+  productStream,
+  subjectStream,
+  termCalendarStream,
+  yearGroupStream,
   type ProjectionEvent,
   type UserCreatedData,
 } from '@portal/projections';
@@ -113,6 +121,7 @@ function afterTheDemo(demo: ProjectionEvent[]): ProjectionEvent[] {
         { type: 'CustomerNetworkChanged', data: { customerId: customer, networkId: null } },
       ] satisfies CustomerEvent[]
     ).map((e) => [customerStream(customer), e] as [string, typeof e]),
+    ...referenceChanges(demo),
     [`user-${s1}`, { type: 'UserBlocked', data: { userId: s1 } }],
     [`user-${s1}`, { type: 'UserUnblocked', data: { userId: s1 } }],
     [`user-${s2}`, { type: 'UserDeactivated', data: { userId: s2, scheduled: false } }],
@@ -137,6 +146,47 @@ function afterTheDemo(demo: ProjectionEvent[]): ProjectionEvent[] {
       createdAt: at,
     };
   });
+}
+
+/** Reference data and term calendar changes the demo does not make (decision 0049). */
+function referenceChanges(demo: ProjectionEvent[]): [string, { type: string; data: unknown }][] {
+  const first = (type: string) => demo.find((e) => e.type === type)?.data as Record<string, string>;
+  const subjectId = first('SubjectCreated').subjectId!;
+  const yearGroupId = first('YearGroupCreated').yearGroupId!;
+  const productId = first('ProductCreated').productId!;
+  const calendarId = first('TermCalendarCreated').calendarId!;
+  return [
+    [
+      subjectStream(subjectId),
+      { type: 'SubjectRenamed', data: { subjectId, name: 'Literature' } } satisfies SubjectEvent,
+    ],
+    [
+      yearGroupStream(yearGroupId),
+      { type: 'YearGroupKeyStageChanged', data: { yearGroupId, keyStage: 'KS1' } } satisfies YearGroupEvent,
+    ],
+    [
+      productStream(productId),
+      {
+        type: 'ProductDetailsChanged',
+        data: { productId, defaultDurationMinutes: 90 },
+      } satisfies ProductEvent,
+    ],
+    [
+      termCalendarStream(calendarId),
+      {
+        type: 'TermCalendarTermsChanged',
+        data: { calendarId, terms: [{ name: 'Autumn', firstDay: '2026-09-03', lastDay: '2026-12-17' }] },
+      } satisfies TermCalendarEvent,
+    ],
+    [
+      termCalendarStream(calendarId),
+      { type: 'TermCalendarClosuresChanged', data: { calendarId, closures: [] } } satisfies TermCalendarEvent,
+    ],
+    [
+      termCalendarStream(calendarId),
+      { type: 'TermCalendarRenamed', data: { calendarId, name: 'Renamed' } } satisfies TermCalendarEvent,
+    ],
+  ];
 }
 
 /**
