@@ -18,6 +18,8 @@ export * from './one-page-profiles/one-page-profiles.projection.js';
 export * from './users/student-activity.projection.js';
 export * from './ehcp/ehcp-reminders.projection.js';
 export * from './student-links/student-links.projection.js';
+export * from './notifications/notifications.projection.js';
+export * from './notifications/notifications.queries.js';
 export * from './reference/reference.projection.js';
 export * from './term-calendars/term-calendars.projection.js';
 
@@ -34,6 +36,7 @@ import { onePageProfilesProjection } from './one-page-profiles/one-page-profiles
 import { studentActivityProjection } from './users/student-activity.projection.js';
 import { ehcpRemindersProjection } from './ehcp/ehcp-reminders.projection.js';
 import { studentLinksProjection } from './student-links/student-links.projection.js';
+import { notificationsProjection } from './notifications/notifications.projection.js';
 import { referenceProjection } from './reference/reference.projection.js';
 import { termCalendarsProjection } from './term-calendars/term-calendars.projection.js';
 import type { Projection } from './projection.js';
@@ -53,6 +56,7 @@ export const allProjections: readonly Projection[] = [
   studentActivityProjection,
   ehcpRemindersProjection,
   studentLinksProjection,
+  notificationsProjection,
   referenceProjection,
   termCalendarsProjection,
 ];

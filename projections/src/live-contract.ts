@@ -57,6 +57,8 @@ export interface LiveSummaries {
   yearGroup: { yearGroupId: string };
   product: { productId: string };
   termCalendar: { calendarId: string };
+  /** Only to the person themselves: they marked their notifications read (up to `upToPosition`). */
+  notifications: { upToPosition: string };
   /** Never sent. */
   collabDocument: never;
 }

@@ -54,6 +54,8 @@ export const STREAMS = defineStreams({
   yearGroup: { prefix: 'yearGroup-', queryRoot: 'year-groups' },
   product: { prefix: 'product-', queryRoot: 'products' },
   termCalendar: { prefix: 'termCalendar-', queryRoot: 'term-calendars' },
+  // A person's notification read cursor (issue 18): their own tabs refresh the bell.
+  notifications: { prefix: 'notifications-', queryRoot: 'notifications' },
   // `collab-{documentKind}-{id}` (Yjs updates and snapshots); never on the live channel.
   collabDocument: { prefix: 'collab-', queryRoot: null },
 });

@@ -5,6 +5,7 @@ import { AuthGuard } from './platform/auth/auth.guard.js';
 import { MinPositionInterceptor } from './platform/http/min-position.interceptor.js';
 import { IdentityModule } from './identity/identity.module.js';
 import { CustomersModule } from './customers/customers.module.js';
+import { NotificationsModule } from './notifications/notifications.module.js';
 import { SafeguardingModule } from './safeguarding/safeguarding.module.js';
 import { OnePageProfilesModule } from './one-page-profiles/one-page-profiles.module.js';
 import { ReferenceModule } from './reference/reference.module.js';
@@ -25,6 +26,7 @@ export class AppModule {
         DiscoveryModule,
         IdentityModule,
         CustomersModule,
+        NotificationsModule,
         SafeguardingModule,
         OnePageProfilesModule,
         ReferenceModule,

@@ -346,6 +346,15 @@ describe.each(portalModes)('live messages per stream kind, $name', (mode) => {
       },
       hears: () => internal({ calendarId: id.calendar }),
     },
+    // A person's notification read cursor reaches only themselves (their other tabs; issue 18).
+    {
+      kind: 'notifications',
+      act: async () => {
+        await ok(portal.call('PUT', '/notifications/read', token.tutor, { up_to_position: '5' }));
+        return `notifications-${id.tutor}`;
+      },
+      hears: () => ({ tutor: { upToPosition: '5' } }),
+    },
     {
       kind: 'collabDocument',
       act: async () => {

@@ -120,6 +120,17 @@ test('a teacher reports a concern, the lead sees it arrive live, acknowledges it
   await leadPage.getByRole('button', { name: 'Start review (assign to me)' }).click();
   await expect(mine).toContainText('Under review', { timeout: 10_000 });
   await reporter.screenshot({ path: join(artifacts, 'safeguarding-my-reported-1400.png') });
+  // The header's bell counted both steps as they happened; the inbox says what and marks them read.
+  const bell = reporter.getByRole('link', { name: 'Notifications, 2 unread' });
+  await expect(bell).toBeVisible({ timeout: 10_000 });
+  await bell.click();
+  await expect(reporter.getByRole('heading', { name: 'Notifications', level: 1 })).toBeVisible();
+  await expect(reporter.getByText('A safeguarding lead acknowledged the concern you reported')).toBeVisible();
+  await expect(reporter.getByText('The concern you reported is under review')).toBeVisible();
+  await reporter.screenshot({ path: join(artifacts, 'notifications-1400.png') });
+  await reporter.getByRole('button', { name: 'Mark all as read' }).click();
+  await expect(reporter.getByRole('link', { name: 'Notifications', exact: true })).toBeVisible();
+  await expect(reporter.getByText('New', { exact: true })).toHaveCount(0);
 
   // The student list is shared by every e2e file: take the test's student out of it (soft delete, ADR 0015).
   expect((await api(request, admin, 'DELETE', `/api/v1/users/${student}`)).status).toBe(200);

@@ -7,6 +7,7 @@ export { customFields } from '../features/custom-fields';
 export { customers } from '../features/customers';
 export { dashboard } from '../features/dashboard';
 export { networks } from '../features/networks';
+export { notifications } from '../features/notifications';
 export { onePageProfiles } from '../features/one-page-profiles';
 export { permissionTemplates } from '../features/permission-templates';
 export { permissions } from '../features/permissions';

@@ -24,6 +24,7 @@ import { useSafeguardingLive } from '../../features/safeguarding/hooks';
 import { useSafeguardingPresence } from '../../features/safeguarding/presence';
 import { usePermissions, useSession } from '../../shared/session';
 import { ConnectionIndicator } from '../../shared/ui/ConnectionIndicator';
+import { NotificationBell } from '../../features/notifications/components/NotificationBell';
 import { Icon, type IconName } from '../../shared/ui/icons';
 import { TimezoneMismatchBanner } from '../../shared/ui/TimezoneMismatchBanner';
 import { ImpersonationBanner } from '../../features/impersonation/ImpersonationBanner';
@@ -227,6 +228,7 @@ export function PortalLayout() {
           </Group>
           <Group gap="sm" wrap="nowrap">
             <ConnectionIndicator state={connection} />
+            <NotificationBell />
             <Menu position="bottom-end" width={220} withArrow shadow="md">
               <Menu.Target>
                 <UnstyledButton className={classes.userButton} aria-label={`Account menu for ${name}`}>

@@ -260,6 +260,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/notifications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["NotificationsController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/notifications/read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put: operations["NotificationsController_markRead"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/notifications/unread-count": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["NotificationsController_unread"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/one-page-profiles": {
         parameters: {
             query?: never;
@@ -2650,6 +2698,17 @@ export interface components {
              */
             username: string;
         };
+        MarkedReadView: {
+            count: number;
+            /** @description Position of the newest notification */
+            newest_position: string | null;
+            /** @description Read-your-writes position (null: nothing to mark) */
+            position: string | null;
+        };
+        MarkReadBody: {
+            /** @description Mark read up to this position (default: the newest) */
+            up_to_position?: string;
+        };
         Message: {
             msg: string;
         };
@@ -2691,6 +2750,28 @@ export interface components {
              * @example 42
              */
             position: string;
+        };
+        NotificationPage: {
+            items: components["schemas"]["NotificationView"][];
+            page: number;
+            size: number;
+            total: number;
+        };
+        NotificationView: {
+            created_at: string;
+            /**
+             * Format: uuid
+             * @description The event the notification is about
+             */
+            id: string;
+            /** @enum {string} */
+            kind: "incident-reported" | "incident-escalated" | "concern-stage";
+            /** @description Where in the portal it leads */
+            link: string;
+            /** @description Event position (mark read up to it) */
+            position: string;
+            title: string;
+            unread: boolean;
         };
         OnePageProfilePage: {
             items: components["schemas"]["OnePageProfileView"][];
@@ -3166,6 +3247,11 @@ export interface components {
             password: string;
             /** @description The token from the mailed link */
             token: string;
+        };
+        UnreadView: {
+            count: number;
+            /** @description Position of the newest notification */
+            newest_position: string | null;
         };
         UpdateCustomerBody: {
             name?: string;
@@ -3955,6 +4041,72 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+        };
+    };
+    NotificationsController_list: {
+        parameters: {
+            query?: {
+                page?: number;
+                size?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationPage"];
+                };
+            };
+        };
+    };
+    NotificationsController_markRead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MarkReadBody"];
+            };
+        };
+        responses: {
+            /** @description Everything up to the position counts as read */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MarkedReadView"];
+                };
+            };
+        };
+    };
+    NotificationsController_unread: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnreadView"];
+                };
             };
         };
     };
