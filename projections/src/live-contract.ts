@@ -53,6 +53,10 @@ export interface LiveSummaries {
   incidentType: { typeId: string };
   incidentViews: { incidentId: string; viewerId: string; via: string };
   feedbackLinks: { incidentId: string; linkId: string };
+  programme: { programmeId: string };
+  group: { groupId: string; programmeId: string };
+  /** Administrators see the student; the school's room and the teachers only which enrolment. */
+  enrolment: { enrolmentId: string; programmeId: string; studentId?: string };
   /** Never sent. */
   collabDocument: never;
 }

@@ -49,6 +49,10 @@ export const STREAMS = defineStreams({
   incidentType: { prefix: 'safeguarding-incident-type-', queryRoot: null },
   incidentViews: { prefix: 'safeguarding-incident-views-', queryRoot: null },
   feedbackLinks: { prefix: 'safeguarding-feedback-links-', queryRoot: null },
+  // Teaching backbone (docs/decisions/0051): dash-free categories.
+  programme: { prefix: 'programme-', queryRoot: 'programmes' },
+  group: { prefix: 'group-', queryRoot: 'groups' },
+  enrolment: { prefix: 'enrolment-', queryRoot: 'enrolments' },
   // `collab-{documentKind}-{id}` (Yjs updates and snapshots); never on the live channel.
   collabDocument: { prefix: 'collab-', queryRoot: null },
 });

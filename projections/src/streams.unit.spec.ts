@@ -13,6 +13,7 @@ import {
   incidentTypeStream,
   incidentViewsStream,
 } from './safeguarding/safeguarding-events.js';
+import { enrolmentStream, groupStream, programmeStream } from './programmes/programmes.projection.js';
 import { parseStream, queryRootFor, STREAMS, streamIdOf, streamName, type StreamKind } from './streams.js';
 
 const ID = '0f8fad5b-d9cb-469f-a165-70867728950e';
@@ -60,6 +61,9 @@ describe('parseStream', () => {
       [incidentTypeStream(ID), 'incidentType', ID],
       [incidentViewsStream(ID), 'incidentViews', ID],
       [feedbackLinksStream(ID), 'feedbackLinks', ID],
+      [programmeStream(ID), 'programme', ID],
+      [groupStream(ID), 'group', ID],
+      [enrolmentStream(ID), 'enrolment', ID],
     ];
     for (const [name, kind, id] of written) expect([name, parseStream(name)]).toEqual([name, { kind, id }]);
     // Every kind round-trips through streamName.
@@ -80,6 +84,9 @@ describe('parseStream', () => {
     expect(queryRootFor(`one-page-profile-${ID}`)).toBe('one-page-profiles');
     expect(queryRootFor(`permission-template-${ID}`)).toBe('permission-templates');
     expect(queryRootFor(`safeguarding-incident-${ID}`)).toBeNull();
+    expect(queryRootFor(`programme-${ID}`)).toBe('programmes');
+    expect(queryRootFor(`group-${ID}`)).toBe('groups');
+    expect(queryRootFor(`enrolment-${ID}`)).toBe('enrolments');
     expect(queryRootFor('settings')).toBeNull();
   });
 });

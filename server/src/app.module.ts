@@ -5,6 +5,7 @@ import { AuthGuard } from './platform/auth/auth.guard.js';
 import { MinPositionInterceptor } from './platform/http/min-position.interceptor.js';
 import { IdentityModule } from './identity/identity.module.js';
 import { CustomersModule } from './customers/customers.module.js';
+import { ProgrammesModule } from './programmes/programmes.module.js';
 import { SafeguardingModule } from './safeguarding/safeguarding.module.js';
 import { OnePageProfilesModule } from './one-page-profiles/one-page-profiles.module.js';
 import { DemoModule } from './demo/demo.module.js';
@@ -25,6 +26,7 @@ export class AppModule {
         CustomersModule,
         SafeguardingModule,
         OnePageProfilesModule,
+        ProgrammesModule,
         DemoModule,
         LiveModule.forRoot({ imports: [IdentityModule] }),
         CollaborationModule,

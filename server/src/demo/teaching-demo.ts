@@ -1,3 +1,5 @@
+import { programmesDemo } from './programmes-demo.js';
+
 /**
  * The teaching part of the demo data (issue 15): reference data, programmes, groups, enrolments, term
  * calendars, schedules and lessons. Each area adds one `DemoPart` to `TEACHING_DEMO` (in its own file
@@ -34,4 +36,4 @@ export interface DemoPart {
 }
 
 /** The teaching parts, in the order they are seeded. */
-export const TEACHING_DEMO: DemoPart[] = [];
+export const TEACHING_DEMO: DemoPart[] = [programmesDemo];
