@@ -10,6 +10,7 @@ export { networks } from '../features/networks';
 export { onePageProfiles } from '../features/one-page-profiles';
 export { permissionTemplates } from '../features/permission-templates';
 export { permissions } from '../features/permissions';
+export { programmes } from '../features/programmes';
 export { relations } from '../features/relations';
 export { safeguarding } from '../features/safeguarding';
 export { users } from '../features/users';
