@@ -457,4 +457,70 @@ describe.each(portalModes)('programmes, groups and enrolments, $name', (mode) =>
       for (const l of Object.values(listeners)) l.close();
     }
   });
+
+  it('checks product, subject and year group against the reference read models, and a product limits group size', async () => {
+    const db = sql();
+    const ref = { product: '', subject: '', yearGroup: '' };
+    const present = await db.query<{ p: boolean }>("SELECT to_regclass('rm_products') IS NOT NULL AS p");
+    if (present.rows[0]?.p) {
+      // The reference area is merged: its API makes the rows.
+      ref.product = (
+        await write('POST', '/products/', {
+          name: '1:1 online tuition',
+          delivery_mode: 'online-1to1',
+          default_duration_minutes: 60,
+          max_group_size: 1,
+        })
+      ).body.id as string;
+      ref.subject = (await write('POST', '/subjects/', { name: 'Maths' })).body.id as string;
+      ref.yearGroup = (await write('POST', '/year-groups/', { name: 'Year 10', key_stage: 'KS4' })).body
+        .id as string;
+    } else {
+      // Before it is: stand-ins with the columns contract.md fixes for the reference area's tables.
+      ref.product = '7e000000-0000-4000-8000-000000000001';
+      ref.subject = '7e000000-0000-4000-8000-000000000002';
+      ref.yearGroup = '7e000000-0000-4000-8000-000000000003';
+      await db.query(
+        `CREATE TABLE rm_products (id uuid PRIMARY KEY, name text, delivery_mode text,
+           default_duration_minutes int, max_group_size int)`,
+      );
+      await db.query('CREATE TABLE rm_subjects (id uuid PRIMARY KEY, name text)');
+      await db.query('CREATE TABLE rm_year_groups (id uuid PRIMARY KEY, name text, key_stage text)');
+      await db.query(`INSERT INTO rm_products VALUES ($1, '1:1 online tuition', 'online-1to1', 60, 1)`, [
+        ref.product,
+      ]);
+      await db.query(`INSERT INTO rm_subjects VALUES ($1, 'Maths')`, [ref.subject]);
+      await db.query(`INSERT INTO rm_year_groups VALUES ($1, 'Year 10', 'KS4')`, [ref.yearGroup]);
+    }
+    const oneToOne = (
+      await write(
+        'POST',
+        '/programmes/',
+        programme({
+          title: 'One to one',
+          product_id: ref.product,
+          subject_id: ref.subject,
+          year_group_id: ref.yearGroup,
+        }),
+      )
+    ).body.id as string;
+    expect((await get(`/programmes/${oneToOne}`)).body).toMatchObject({
+      product_id: ref.product,
+      subject_id: ref.subject,
+      year_group_id: ref.yearGroup,
+    });
+    expect((await get(`/programmes/?product_id=${ref.product}`)).body.total).toBe(1);
+    expect((await get(`/programmes/?subject_id=${ref.subject}`)).body.total).toBe(1);
+    const g = (await write('POST', '/groups/', { programme_id: oneToOne, name: 'Solo' })).body.id as string;
+    await write('POST', `/groups/${g}/students`, { student_id: ids.s1, from: day(-5) });
+    const full = await portal.call('POST', `/groups/${g}/students`, portal.admin, {
+      student_id: ids.s2,
+      from: day(-5),
+    });
+    expect([full.status, full.body.detail]).toEqual([409, expect.stringMatching(/full/)]);
+    // Once the first student has left, the place is free from the next day on.
+    await write('DELETE', `/groups/${g}/students/${ids.s1}?to=${day(-3)}`, undefined);
+    await write('POST', `/groups/${g}/students`, { student_id: ids.s2, from: day(-2) });
+    expect(await groupStudentsOn(sql(), g, day(-2))).toEqual([ids.s2]);
+  });
 });
