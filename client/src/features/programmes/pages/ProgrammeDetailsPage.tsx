@@ -19,13 +19,16 @@ import { canModifyProgram } from '../../../app/access';
 import { usePermissions } from '../../../shared/session';
 import { PRODUCT_NAME } from '../../../shared/ui/BrandMark';
 import { ConfirmDialog } from '../../../shared/ui/ConfirmDialog';
+import { ProgrammeEditModal } from './ProgrammeEditModal';
 import {
   ACTION_LABELS,
   enrolments,
   groups,
   programmes,
   STATUS_COLOURS,
+  useGroup,
   useProgrammeAction,
+  type GroupListItem,
   type ProgrammeAction,
 } from '../api';
 
@@ -46,6 +49,7 @@ export function ProgrammeDetailsPage() {
   const act = useProgrammeAction(id);
   const [asking, setAsking] = useState<ProgrammeAction | null>(null);
   const [reason, setReason] = useState('');
+  const [editing, setEditing] = useState(false);
 
   if (programme.isPending) return <Skeleton height={200} aria-label="Loading the programme" />;
   if (programme.isError)
@@ -100,6 +104,11 @@ export function ProgrammeDetailsPage() {
                 {ACTION_LABELS[action]}
               </Button>
             ))}
+            {!['completed', 'cancelled'].includes(p.status) && (
+              <Button variant="default" onClick={() => setEditing(true)}>
+                Edit
+              </Button>
+            )}
             <Button variant="default" component={Link} to={`/programmes/add?sourceProgramId=${p.id}`}>
               Copy
             </Button>
@@ -147,21 +156,13 @@ export function ProgrammeDetailsPage() {
             <Table.Thead>
               <Table.Tr>
                 <Table.Th>Name</Table.Th>
-                <Table.Th>Lead teacher</Table.Th>
+                <Table.Th>Teachers</Table.Th>
                 <Table.Th>Students today</Table.Th>
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
               {groupList.data.items.map((g) => (
-                <Table.Tr key={g.id}>
-                  <Table.Td>
-                    <Anchor component={Link} to={`/groups/${g.id}`}>
-                      {g.name}
-                    </Anchor>
-                  </Table.Td>
-                  <Table.Td>{g.lead_teacher_name ?? '—'}</Table.Td>
-                  <Table.Td>{g.student_count}</Table.Td>
-                </Table.Tr>
+                <GroupRow key={g.id} group={g} />
               ))}
             </Table.Tbody>
           </Table>
@@ -218,6 +219,7 @@ export function ProgrammeDetailsPage() {
         )}
       </Card>
 
+      {editing && <ProgrammeEditModal programme={p} onClose={() => setEditing(false)} />}
       <ConfirmDialog
         opened={asking !== null}
         title={asking ? `${ACTION_LABELS[asking]}?` : ''}
@@ -242,5 +244,43 @@ export function ProgrammeDetailsPage() {
         />
       </ConfirmDialog>
     </Stack>
+  );
+}
+
+/** One group of the programme: its teachers (lead first) and today's students, by name. */
+function GroupRow({ group }: { group: GroupListItem }) {
+  const detail = useGroup(group.id);
+  const today = new Intl.DateTimeFormat('en-CA', { timeZone: detail.data?.timezone ?? 'UTC' }).format(
+    new Date(),
+  );
+  const members = (detail.data?.students ?? []).filter(
+    (m) => m.from <= today && (m.to === null || m.to >= today),
+  );
+  const teachers = detail.data?.teachers ?? [];
+  return (
+    <Table.Tr>
+      <Table.Td>
+        <Anchor component={Link} to={`/groups/${group.id}`}>
+          {group.name}
+        </Anchor>
+      </Table.Td>
+      <Table.Td>
+        {detail.isPending
+          ? (group.lead_teacher_name ?? '…')
+          : teachers.length === 0
+            ? '—'
+            : teachers
+                .map((t) => `${t.name ?? t.teacher_id}${t.role === 'lead' ? ' (lead)' : ''}`)
+                .join(', ')}
+      </Table.Td>
+      <Table.Td>
+        <Text size="sm">{group.student_count}</Text>
+        {members.length > 0 && (
+          <Text size="xs" c="dimmed">
+            {members.map((m) => m.name ?? m.student_id).join(', ')}
+          </Text>
+        )}
+      </Table.Td>
+    </Table.Tr>
   );
 }
