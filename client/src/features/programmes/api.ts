@@ -170,9 +170,10 @@ export const usePickableUsers = (type: 'students' | 'teachers', customerId?: str
   });
 
 /** Customers to pick from (a programme's school). */
-export const useCustomerOptions = () =>
+export const useCustomerOptions = (enabled = true) =>
   useQuery({
     queryKey: ['customers', 'pick'],
+    enabled,
     queryFn: ({ signal }) =>
       apiRequest<Page<{ id: string; name: string }>>('/api/v1/customers/', { signal, query: { size: 500 } }),
     meta: { silentErrors: true },

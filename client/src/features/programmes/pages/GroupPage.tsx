@@ -24,6 +24,7 @@ import { ConfirmDialog } from '../../../shared/ui/ConfirmDialog';
 import { actionErrorText } from '../../../shared/ui/action-error';
 import {
   addGroupStudent,
+  groups,
   removeGroupStudent,
   setGroupTeachers,
   useGroup,
@@ -40,6 +41,7 @@ export function GroupPage() {
   const [adding, setAdding] = useState(false);
   const [removing, setRemoving] = useState<{ id: string; name: string } | null>(null);
   const [editingTeachers, setEditingTeachers] = useState(false);
+  const [renaming, setRenaming] = useState(false);
 
   if (group.isPending) return <Skeleton height={200} aria-label="Loading the group" />;
   if (group.isError)
@@ -60,7 +62,14 @@ export function GroupPage() {
       <Anchor component={Link} to={`/programmes/details/${g.programme_id}`} size="sm">
         ← {g.programme_title}
       </Anchor>
-      <Title order={1}>{g.name}</Title>
+      <Group justify="space-between">
+        <Title order={1}>{g.name}</Title>
+        {mayManage && (
+          <Button variant="default" onClick={() => setRenaming(true)}>
+            Rename
+          </Button>
+        )}
+      </Group>
 
       <Card withBorder p={0}>
         <Group justify="space-between" p="md" pb={0}>
@@ -151,6 +160,7 @@ export function GroupPage() {
       </Card>
       {adding && <AddStudentModal groupId={id} customerId={g.customer_id} onClose={() => setAdding(false)} />}
       {removing && <RemoveStudentDialog groupId={id} student={removing} onClose={() => setRemoving(null)} />}
+      {renaming && <RenameModal groupId={id} name={g.name} onClose={() => setRenaming(false)} />}
       {editingTeachers && (
         <TeachersModal groupId={id} current={g.teachers} onClose={() => setEditingTeachers(false)} />
       )}
@@ -324,6 +334,46 @@ function TeachersModal({
             </Button>
             <Button type="submit" loading={save.isPending}>
               Save teachers
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}
+
+function RenameModal({ groupId, name, onClose }: { groupId: string; name: string; onClose: () => void }) {
+  const [value, setValue] = useState(name);
+  const rename = useGroupCommand((next: string) => groups.update(groupId, { name: next }), 'Group renamed.');
+  return (
+    <Modal opened onClose={onClose} title="Rename group" centered>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (value.trim()) rename.mutate(value.trim(), { onSuccess: onClose });
+        }}
+      >
+        <Stack gap="sm">
+          <TextInput
+            label="Group name"
+            required
+            data-autofocus
+            maxLength={200}
+            value={value}
+            onChange={(e) => setValue(e.currentTarget.value)}
+            error={value.trim() ? undefined : 'Name is required'}
+          />
+          {rename.error != null && (
+            <Alert color="red" role="alert" title="Group not renamed">
+              {actionErrorText(rename.error)}
+            </Alert>
+          )}
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={rename.isPending} disabled={!value.trim()}>
+              Save
             </Button>
           </Group>
         </Stack>

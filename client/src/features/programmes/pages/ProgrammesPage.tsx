@@ -7,7 +7,14 @@ import type { ListParams } from '../../../shared/api/resource';
 import { listQuery } from '../../../shared/api/resource';
 import { usePermissions } from '../../../shared/session';
 import { ResourceListPage } from '../../../shared/ui/ResourceListPage';
-import { myProgrammes, programmes, PROGRAMME_STATUSES, STATUS_COLOURS, type Programme } from '../api';
+import {
+  myProgrammes,
+  programmes,
+  PROGRAMME_STATUSES,
+  STATUS_COLOURS,
+  useCustomerOptions,
+  type Programme,
+} from '../api';
 
 const SORTS = [
   { value: 'title', label: 'Title' },
@@ -30,8 +37,11 @@ export function ProgrammesPage({ mine = false }: { mine?: boolean }) {
   const permissions = usePermissions();
   const [status, setStatus] = useState<string | null>(null);
   const [sortBy, setSortBy] = useState<string | null>('title');
+  const [customer, setCustomer] = useState<string | null>(null);
+  // Managers pick a school; partners only ever see their own.
+  const schools = useCustomerOptions(canModifyProgram(permissions) && !mine);
   return (
-    <ResourceListPage<Programme, { status?: string; sort_by?: string }>
+    <ResourceListPage<Programme, { status?: string; sort_by?: string; customer_id?: string }>
       title={mine ? 'My programmes' : 'Programmes'}
       description={
         mine
@@ -58,6 +68,18 @@ export function ProgrammesPage({ mine = false }: { mine?: boolean }) {
             onChange={setStatus}
             w={180}
           />
+          {canModifyProgram(permissions) && !mine && (
+            <Select
+              label="School"
+              placeholder="Any school"
+              clearable
+              searchable
+              data={(schools.data?.items ?? []).map((c) => ({ value: c.id, label: c.name }))}
+              value={customer}
+              onChange={setCustomer}
+              w={220}
+            />
+          )}
           <Select
             label="Sort by"
             data={SORTS}
@@ -68,7 +90,11 @@ export function ProgrammesPage({ mine = false }: { mine?: boolean }) {
           />
         </Group>
       }
-      filters={{ status: status ?? undefined, sort_by: sortBy ?? undefined }}
+      filters={{
+        status: status ?? undefined,
+        sort_by: sortBy ?? undefined,
+        customer_id: customer ?? undefined,
+      }}
       useList={mine ? useMine : programmes.useList}
       rowHref={(p) => `/programmes/details/${p.id}`}
       rowLabel={(p) => p.title}
