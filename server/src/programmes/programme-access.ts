@@ -19,6 +19,8 @@ import type { SqlClient } from '../platform/sql/sql-client.js';
 import { SQL_CLIENT } from '../platform/tokens.js';
 import { enrolmentScopeSql, programmeScopeSql } from './programmes.policy.js';
 
+const isNotFound = (e: unknown) => e instanceof Problem && e.getStatus() === 404;
+
 /** Today's date (yyyy-MM-dd) in a time zone, never the host's. */
 export function todayIn(timeZone: string, now: Date = new Date()): string {
   return new Intl.DateTimeFormat('en-CA', {
@@ -50,8 +52,9 @@ export class ProgrammeAccess {
     if (!group) throw new Problem(HttpStatus.NOT_FOUND, 'Group not found');
     try {
       return { group, programme: await this.visibleProgramme(actor, group.programme_id) };
-    } catch {
-      throw new Problem(HttpStatus.NOT_FOUND, 'Group not found');
+    } catch (e) {
+      if (isNotFound(e)) throw new Problem(HttpStatus.NOT_FOUND, 'Group not found');
+      throw e;
     }
   }
 
@@ -66,8 +69,9 @@ export class ProgrammeAccess {
   async namedProgramme(actor: Actor, id: string, field: string): Promise<ProgrammeRow> {
     try {
       return await this.visibleProgramme(actor, id);
-    } catch {
-      throw invalidInput([{ field, message: `${field}: no such programme` }]);
+    } catch (e) {
+      if (isNotFound(e)) throw invalidInput([{ field, message: `${field}: no such programme` }]);
+      throw e;
     }
   }
 
