@@ -22,6 +22,7 @@ export * from './notifications/notifications.projection.js';
 export * from './notifications/notifications.queries.js';
 export * from './reference/reference.projection.js';
 export * from './term-calendars/term-calendars.projection.js';
+export * from './programmes/programmes.projection.js';
 
 import { usersProjection } from './users/users.projection.js';
 import { permissionAuditProjection } from './permission-audit/permission-audit.projection.js';
@@ -39,6 +40,11 @@ import { studentLinksProjection } from './student-links/student-links.projection
 import { notificationsProjection } from './notifications/notifications.projection.js';
 import { referenceProjection } from './reference/reference.projection.js';
 import { termCalendarsProjection } from './term-calendars/term-calendars.projection.js';
+import {
+  enrolmentsProjection,
+  groupsProjection,
+  programmesProjection,
+} from './programmes/programmes.projection.js';
 import type { Projection } from './projection.js';
 
 /** Every read model the portal maintains, in the order they are created. */
@@ -59,6 +65,9 @@ export const allProjections: readonly Projection[] = [
   notificationsProjection,
   referenceProjection,
   termCalendarsProjection,
+  programmesProjection,
+  groupsProjection,
+  enrolmentsProjection,
 ];
 export * from './customers/customers.queries.js';
 export * from './safeguarding/incident-types.queries.js';
@@ -72,3 +81,4 @@ export * from './ehcp/ehcp-reminders.queries.js';
 export * from './users/users.queries.js';
 export * from './reference/reference.queries.js';
 export * from './term-calendars/term-calendars.queries.js';
+export * from './programmes/programmes.queries.js';

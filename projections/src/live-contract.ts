@@ -59,6 +59,10 @@ export interface LiveSummaries {
   termCalendar: { calendarId: string };
   /** Only to the person themselves: they marked their notifications read (up to `upToPosition`). */
   notifications: { upToPosition: string };
+  programme: { programmeId: string };
+  group: { groupId: string; programmeId: string };
+  /** Administrators see the student; the school's room and the teachers only which enrolment. */
+  enrolment: { enrolmentId: string; programmeId: string; studentId?: string };
   /** Never sent. */
   collabDocument: never;
 }

@@ -56,6 +56,10 @@ export const STREAMS = defineStreams({
   termCalendar: { prefix: 'termCalendar-', queryRoot: 'term-calendars' },
   // A person's notification read cursor (issue 18): their own tabs refresh the bell.
   notifications: { prefix: 'notifications-', queryRoot: 'notifications' },
+  // Teaching backbone (docs/decisions/0051): dash-free categories.
+  programme: { prefix: 'programme-', queryRoot: 'programmes' },
+  group: { prefix: 'group-', queryRoot: 'groups' },
+  enrolment: { prefix: 'enrolment-', queryRoot: 'enrolments' },
   // `collab-{documentKind}-{id}` (Yjs updates and snapshots); never on the live channel.
   collabDocument: { prefix: 'collab-', queryRoot: null },
 });

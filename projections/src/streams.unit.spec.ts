@@ -15,6 +15,7 @@ import {
 } from './safeguarding/safeguarding-events.js';
 import { productStream, subjectStream, yearGroupStream } from './reference/reference.projection.js';
 import { termCalendarStream } from './term-calendars/term-calendars.projection.js';
+import { enrolmentStream, groupStream, programmeStream } from './programmes/programmes.projection.js';
 import { parseStream, queryRootFor, STREAMS, streamIdOf, streamName, type StreamKind } from './streams.js';
 
 const ID = '0f8fad5b-d9cb-469f-a165-70867728950e';
@@ -66,6 +67,9 @@ describe('parseStream', () => {
       [yearGroupStream(ID), 'yearGroup', ID],
       [productStream(ID), 'product', ID],
       [termCalendarStream(ID), 'termCalendar', ID],
+      [programmeStream(ID), 'programme', ID],
+      [groupStream(ID), 'group', ID],
+      [enrolmentStream(ID), 'enrolment', ID],
     ];
     for (const [name, kind, id] of written) expect([name, parseStream(name)]).toEqual([name, { kind, id }]);
     // Every kind round-trips through streamName.
@@ -88,6 +92,9 @@ describe('parseStream', () => {
     expect(queryRootFor(`safeguarding-incident-${ID}`)).toBeNull();
     expect(queryRootFor(`yearGroup-${ID}`)).toBe('year-groups');
     expect(queryRootFor(`termCalendar-${ID}`)).toBe('term-calendars');
+    expect(queryRootFor(`programme-${ID}`)).toBe('programmes');
+    expect(queryRootFor(`group-${ID}`)).toBe('groups');
+    expect(queryRootFor(`enrolment-${ID}`)).toBe('enrolments');
     expect(queryRootFor('settings')).toBeNull();
   });
 });

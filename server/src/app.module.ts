@@ -6,6 +6,7 @@ import { MinPositionInterceptor } from './platform/http/min-position.interceptor
 import { IdentityModule } from './identity/identity.module.js';
 import { CustomersModule } from './customers/customers.module.js';
 import { NotificationsModule } from './notifications/notifications.module.js';
+import { ProgrammesModule } from './programmes/programmes.module.js';
 import { SafeguardingModule } from './safeguarding/safeguarding.module.js';
 import { OnePageProfilesModule } from './one-page-profiles/one-page-profiles.module.js';
 import { ReferenceModule } from './reference/reference.module.js';
@@ -31,6 +32,7 @@ export class AppModule {
         OnePageProfilesModule,
         ReferenceModule,
         TermCalendarsModule,
+        ProgrammesModule,
         DemoModule,
         LiveModule.forRoot({ imports: [IdentityModule] }),
         CollaborationModule,

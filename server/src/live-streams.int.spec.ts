@@ -172,6 +172,70 @@ describe.each(portalModes)('live messages per stream kind, $name', (mode) => {
       }),
     },
     {
+      kind: 'programme',
+      act: async () => {
+        id.programme = (
+          await ok(
+            portal.call('POST', '/programmes/', portal.admin, {
+              title: 'Maths',
+              customer_id: id.oak,
+              start_date: '2026-09-07',
+            }),
+          )
+        ).id as string;
+        return `programme-${id.programme}`;
+      },
+      // The school's room holds its partners and students: ids only.
+      hears: () => ({
+        admin: { programmeId: id.programme },
+        partner: { programmeId: id.programme },
+        student: { programmeId: id.programme },
+      }),
+    },
+    {
+      kind: 'group',
+      act: async () => {
+        id.group = (
+          await ok(
+            portal.call('POST', '/groups/', portal.admin, {
+              programme_id: id.programme,
+              name: 'A',
+              teachers: [{ teacher_id: id.tutor, role: 'lead' }],
+            }),
+          )
+        ).id as string;
+        return `group-${id.group}`;
+      },
+      hears: () => {
+        const summary = { groupId: id.group, programmeId: id.programme };
+        return { admin: summary, partner: summary, student: summary, tutor: summary };
+      },
+    },
+    {
+      kind: 'enrolment',
+      act: async () => {
+        id.enrolment = (
+          await ok(
+            portal.call('POST', '/enrolments/', portal.admin, {
+              student_id: id.student,
+              programme_id: id.programme,
+            }),
+          )
+        ).id as string;
+        return `enrolment-${id.enrolment}`;
+      },
+      // Only administrators see which student; the school's room and the teachers which enrolment.
+      hears: () => {
+        const summary = { enrolmentId: id.enrolment, programmeId: id.programme };
+        return {
+          admin: { ...summary, studentId: id.student },
+          partner: summary,
+          student: summary,
+          tutor: summary,
+        };
+      },
+    },
+    {
       kind: 'customerInvitation',
       act: async () => {
         const sent = await ok(

@@ -12,6 +12,7 @@ export { onePageProfiles } from '../features/one-page-profiles';
 export { permissionTemplates } from '../features/permission-templates';
 export { permissions } from '../features/permissions';
 export { reference } from '../features/reference';
+export { programmes } from '../features/programmes';
 export { relations } from '../features/relations';
 export { safeguarding } from '../features/safeguarding';
 export { users } from '../features/users';

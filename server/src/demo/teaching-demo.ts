@@ -1,3 +1,5 @@
+import { programmesDemo } from './programmes-demo.js';
+
 /**
  * The teaching part of the demo data (issue 15): reference data, programmes, groups, enrolments, term
  * calendars, schedules and lessons. Each area adds one `DemoPart` to `TEACHING_DEMO` (in its own file
@@ -36,4 +38,4 @@ export interface DemoPart {
 }
 
 /** The teaching parts, in the order they are seeded. */
-export const TEACHING_DEMO: DemoPart[] = [referenceDemo];
+export const TEACHING_DEMO: DemoPart[] = [referenceDemo, programmesDemo];

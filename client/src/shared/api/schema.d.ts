@@ -148,6 +148,166 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/enrolments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["EnrolmentsController_list"];
+        put?: never;
+        post: operations["EnrolmentsController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/enrolments/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["EnrolmentsController_get"];
+        put: operations["EnrolmentsController_update"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/enrolments/{id}/end": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put: operations["EnrolmentsController_end"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/enrolments/{id}/withdraw": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put: operations["EnrolmentsController_withdraw"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/groups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["GroupsController_list"];
+        put?: never;
+        post: operations["GroupsController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/groups/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["GroupsController_get"];
+        put: operations["GroupsController_update"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/groups/{id}/students": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["GroupsController_addStudent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/groups/{id}/students/{studentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete: operations["GroupsController_removeStudent"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/groups/{id}/teachers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put: operations["GroupsController_setTeachers"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/groups/my-students": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["GroupsController_myStudents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/health": {
         parameters: {
             query?: never;
@@ -509,6 +669,150 @@ export interface paths {
         };
         get: operations["ProductsController_get"];
         put: operations["ProductsController_update"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/programmes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["ProgrammesController_list"];
+        put?: never;
+        post: operations["ProgrammesController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/programmes/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["ProgrammesController_get"];
+        put: operations["ProgrammesController_update"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/programmes/{id}/activate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put: operations["ProgrammesController_activate"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/programmes/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put: operations["ProgrammesController_cancel"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/programmes/{id}/complete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put: operations["ProgrammesController_complete"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/programmes/{id}/pause": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put: operations["ProgrammesController_pause"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/programmes/{id}/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put: operations["ProgrammesController_resume"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/programmes/my": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["ProgrammesController_my"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/programmes/statistics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["ProgrammesController_statistics"];
+        put?: never;
         post?: never;
         delete?: never;
         options?: never;
@@ -2021,6 +2325,12 @@ export interface components {
             /** @description The agency's reference */
             referral_reference?: string;
         };
+        AddGroupStudentBody: {
+            /** @description First day (yyyy-MM-dd); default today in the programme's time zone */
+            from?: string;
+            /** Format: uuid */
+            student_id: string;
+        };
         AssignablePermissions: {
             action: components["schemas"]["PermissionInfo"][];
             /** @description Every assignable permission, view ones first */
@@ -2150,6 +2460,42 @@ export interface components {
             /** Format: uuid */
             network_id?: Record<string, never> | null;
         };
+        CreateEnrolmentBody: {
+            end_date?: string | null;
+            /**
+             * @default NOT_SET
+             * @enum {string}
+             */
+            placement_type: "NOT_SET" | "MAIN" | "ONLY" | "NOT_MAIN_OR_ONLY";
+            /** Format: uuid */
+            programme_id: string;
+            /**
+             * @default NOT_SET
+             * @enum {string}
+             */
+            reason_for_placement: "NOT_SET" | "DAY_6" | "PEX" | "PREVENT_PEX" | "EBSNA" | "AWAITING_PLACEMENT" | "REDUCED_TIMETABLE" | "CLA" | "SEMH" | "MEDICAL_REASONS" | "EOTAS" | "ESOL" | "TRIAL" | "OTHER";
+            /**
+             * @default NOT_SET
+             * @enum {string}
+             */
+            setting: "NOT_SET" | "HOME" | "PARTNER_SITE" | "MIXED";
+            /** @example 2026-09-07 */
+            start_date?: string;
+            /**
+             * @default active
+             * @enum {string}
+             */
+            status: "requested" | "active";
+            /** Format: uuid */
+            student_id: string;
+        };
+        CreateGroupBody: {
+            /** @example Group A */
+            name: string;
+            /** Format: uuid */
+            programme_id: string;
+            teachers?: components["schemas"]["GroupTeacherBody"][];
+        };
         CreateIncidentTypeBody: {
             /**
              * @description Guidance shown to reporters
@@ -2211,6 +2557,40 @@ export interface components {
             max_group_size: number;
             /** @example Small group online */
             name: string;
+        };
+        CreateProgrammeBody: {
+            /**
+             * Format: uuid
+             * @description Required unless copying
+             */
+            customer_id?: string;
+            /** @example 2027-07-16 */
+            end_date?: string | null;
+            /** @enum {string} */
+            kind?: "lesson" | "mentoring-session";
+            /** Format: uuid */
+            product_id?: string | null;
+            /**
+             * Format: uuid
+             * @description Copy this programme (its fields, its groups' names and teachers, not students) into a new draft
+             */
+            source_program_id?: string;
+            /** @example 2026-09-07 */
+            start_date?: string;
+            /** Format: uuid */
+            subject_id?: string | null;
+            /**
+             * @description Default: the customer's network's time zone
+             * @example Europe/London
+             */
+            timezone?: string;
+            /**
+             * @description Required unless copying
+             * @example Maths GCSE recovery
+             */
+            title?: string;
+            /** Format: uuid */
+            year_group_id?: string | null;
         };
         CreateTermCalendarBody: {
             closures: components["schemas"]["ClosureItem"][];
@@ -2327,6 +2707,11 @@ export interface components {
             /** @enum {string} */
             user_type: "super_admin" | "teacher" | "partner" | "student";
         };
+        CustomerCount: {
+            count: number;
+            customer_id: string;
+            customer_name: string | null;
+        };
         CustomerPage: {
             items: components["schemas"]["CustomerView"][];
             page: number;
@@ -2425,6 +2810,46 @@ export interface components {
             /** @description People asked (each was sent an e-mail) */
             recipients: number;
         };
+        EndEnrolmentBody: {
+            /** @description Last day (yyyy-MM-dd); default the end date, else today */
+            on?: string;
+        };
+        EnrolmentPage: {
+            items: components["schemas"]["EnrolmentView"][];
+            page: number;
+            size: number;
+            total: number;
+        };
+        EnrolmentView: {
+            /** Format: uuid */
+            customer_id: string;
+            customer_name: string | null;
+            end_date: string | null;
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            placement_type: "NOT_SET" | "MAIN" | "ONLY" | "NOT_MAIN_OR_ONLY";
+            /** Format: uuid */
+            programme_id: string;
+            programme_title: string | null;
+            /** @enum {string} */
+            reason_for_placement: "NOT_SET" | "DAY_6" | "PEX" | "PREVENT_PEX" | "EBSNA" | "AWAITING_PLACEMENT" | "REDUCED_TIMETABLE" | "CLA" | "SEMH" | "MEDICAL_REASONS" | "EOTAS" | "ESOL" | "TRIAL" | "OTHER";
+            /** @enum {string} */
+            setting: "NOT_SET" | "HOME" | "PARTNER_SITE" | "MIXED";
+            start_date: string;
+            /** @enum {string} */
+            status: "requested" | "active" | "paused" | "withdrawn" | "ended";
+            /** Format: uuid */
+            student_id: string;
+            student_name: string | null;
+            withdrawal_reason: string | null;
+        };
+        EnrolmentWritten: {
+            /** Format: uuid */
+            id: string;
+            /** @description Event position; send it as X-Min-Position on the next read */
+            position: string;
+        };
         FeedbackLinkIssued: {
             expires_at: string;
             /** Format: uuid */
@@ -2490,6 +2915,71 @@ export interface components {
         };
         GeneratePasswordsBody: {
             user_ids: string[];
+        };
+        GroupListItem: {
+            archived: boolean;
+            /** Format: uuid */
+            customer_id: string;
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            lead_teacher_id: string | null;
+            lead_teacher_name: string | null;
+            name: string;
+            /** Format: uuid */
+            programme_id: string;
+            programme_title: string;
+            /** @description Members today */
+            student_count: number;
+        };
+        GroupPage: {
+            items: components["schemas"]["GroupListItem"][];
+            page: number;
+            size: number;
+            total: number;
+        };
+        GroupStudentView: {
+            /** @example 2026-09-07 */
+            from: string;
+            name: string | null;
+            /** Format: uuid */
+            student_id: string;
+            /** @description Last day, inclusive; null while a member */
+            to: string | null;
+        };
+        GroupTeacherBody: {
+            /** @enum {string} */
+            role: "lead" | "assistant";
+            /** Format: uuid */
+            teacher_id: string;
+        };
+        GroupTeacherView: {
+            name: string | null;
+            /** @enum {string} */
+            role: "lead" | "assistant";
+            /** Format: uuid */
+            teacher_id: string;
+        };
+        GroupView: {
+            archived: boolean;
+            /** Format: uuid */
+            customer_id: string;
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** Format: uuid */
+            programme_id: string;
+            programme_title: string;
+            /** @description Every membership period, past ones included */
+            students: components["schemas"]["GroupStudentView"][];
+            teachers: components["schemas"]["GroupTeacherView"][];
+            timezone: string;
+        };
+        GroupWritten: {
+            /** Format: uuid */
+            id: string;
+            /** @description Event position; send it as X-Min-Position on the next read */
+            position: string;
         };
         Health: {
             /** @enum {string} */
@@ -2907,6 +3397,10 @@ export interface components {
              */
             position: string;
         };
+        ProductCount: {
+            count: number;
+            product_id: string | null;
+        };
         ProductPage: {
             items: components["schemas"]["ProductView"][];
             page: number;
@@ -2925,6 +3419,60 @@ export interface components {
             updated_at: string;
         };
         ProductWritten: {
+            /** Format: uuid */
+            id: string;
+            /** @description Event position; send it as X-Min-Position on the next read */
+            position: string;
+        };
+        ProgrammePage: {
+            items: components["schemas"]["ProgrammeView"][];
+            page: number;
+            size: number;
+            total: number;
+        };
+        ProgrammeStatisticsView: {
+            by_customer: components["schemas"]["CustomerCount"][];
+            by_product: components["schemas"]["ProductCount"][];
+            by_status: components["schemas"]["StatusCount"][];
+            /** @description Distinct students with an open enrolment */
+            students_enrolled: number;
+            total: number;
+        };
+        ProgrammeStatusBody: {
+            /** @description Why (kept with the event) */
+            reason?: string;
+        };
+        ProgrammeView: {
+            /** @description Status actions allowed now (activate, pause, resume, complete, cancel) */
+            actions: string[];
+            created_at: string;
+            /** Format: uuid */
+            customer_id: string;
+            customer_name: string | null;
+            end_date: string | null;
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            kind: "lesson" | "mentoring-session";
+            /** Format: uuid */
+            network_id: string | null;
+            /** Format: uuid */
+            product_id: string | null;
+            /** Format: uuid */
+            source_programme_id: string | null;
+            /** @example 2026-09-07 */
+            start_date: string;
+            /** @enum {string} */
+            status: "draft" | "active" | "paused" | "completed" | "cancelled";
+            /** Format: uuid */
+            subject_id: string | null;
+            timezone: string;
+            title: string;
+            updated_at: string;
+            /** Format: uuid */
+            year_group_id: string | null;
+        };
+        ProgrammeWritten: {
             /** Format: uuid */
             id: string;
             /** @description Event position; send it as X-Min-Position on the next read */
@@ -3053,6 +3601,9 @@ export interface components {
              */
             date: string;
         };
+        SetGroupTeachersBody: {
+            teachers: components["schemas"]["GroupTeacherBody"][];
+        };
         SetNewPasswordBody: {
             /** Format: password */
             password: string;
@@ -3103,6 +3654,10 @@ export interface components {
              * @description The lead to assign (default: the caller)
              */
             lead_id?: string;
+        };
+        StatusCount: {
+            count: number;
+            status: string;
         };
         StudentContactsPage: {
             items: components["schemas"]["StudentWithContacts"][];
@@ -3178,6 +3733,29 @@ export interface components {
         TeacherProfileView: {
             has_quality_issue: boolean;
             quality_issue_reason: string | null;
+        };
+        TeacherStudentsView: {
+            items: components["schemas"]["TeacherStudentView"][];
+        };
+        TeacherStudentView: {
+            /** Format: uuid */
+            customer_id: string | null;
+            /** @description The school */
+            customer_name: string | null;
+            from: string;
+            /** Format: uuid */
+            group_id: string;
+            group_name: string;
+            name: string | null;
+            /** Format: uuid */
+            programme_id: string;
+            programme_title: string;
+            role: string;
+            /** Format: uuid */
+            student_id: string;
+            /** Format: uuid */
+            year_group_id: string | null;
+            year_group_name: string | null;
         };
         TermCalendarPage: {
             items: components["schemas"]["TermCalendarView"][];
@@ -3258,6 +3836,31 @@ export interface components {
             /** Format: uuid */
             network_id?: Record<string, never> | null;
         };
+        UpdateEnrolmentBody: {
+            end_date?: string | null;
+            /**
+             * @default NOT_SET
+             * @enum {string}
+             */
+            placement_type: "NOT_SET" | "MAIN" | "ONLY" | "NOT_MAIN_OR_ONLY";
+            /**
+             * @default NOT_SET
+             * @enum {string}
+             */
+            reason_for_placement: "NOT_SET" | "DAY_6" | "PEX" | "PREVENT_PEX" | "EBSNA" | "AWAITING_PLACEMENT" | "REDUCED_TIMETABLE" | "CLA" | "SEMH" | "MEDICAL_REASONS" | "EOTAS" | "ESOL" | "TRIAL" | "OTHER";
+            /**
+             * @default NOT_SET
+             * @enum {string}
+             */
+            setting: "NOT_SET" | "HOME" | "PARTNER_SITE" | "MIXED";
+            /** @example 2026-09-07 */
+            start_date?: string;
+            /** @enum {string} */
+            status?: "requested" | "active" | "paused";
+        };
+        UpdateGroupBody: {
+            name?: string;
+        };
         UpdateIncidentTypeBody: {
             guidance?: string;
             name?: string;
@@ -3295,6 +3898,26 @@ export interface components {
             delivery_mode?: "online-1to1" | "online-group" | "in-person";
             max_group_size?: number;
             name?: string;
+        };
+        UpdateProgrammeBody: {
+            /** @example 2027-07-16 */
+            end_date?: string | null;
+            /** @enum {string} */
+            kind?: "lesson" | "mentoring-session";
+            /** Format: uuid */
+            product_id?: string | null;
+            /** @example 2026-09-07 */
+            start_date?: string;
+            /** Format: uuid */
+            subject_id?: string | null;
+            /**
+             * @description Default: the customer's network's time zone
+             * @example Europe/London
+             */
+            timezone?: string;
+            title?: string;
+            /** Format: uuid */
+            year_group_id?: string | null;
         };
         UpdateTermCalendarBody: {
             /** @description Replaces the whole list */
@@ -3433,6 +4056,12 @@ export interface components {
         WeeklySummaryBody: {
             /** @description Whether to receive the weekly summary reports */
             value: boolean;
+        };
+        WithdrawEnrolmentBody: {
+            /** @description Last day (yyyy-MM-dd); default today in the programme's time zone */
+            on?: string;
+            /** @example Moved to a new school */
+            reason: string;
         };
         Written: {
             /** Format: uuid */
@@ -3781,6 +4410,367 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+        };
+    };
+    EnrolmentsController_list: {
+        parameters: {
+            query?: {
+                customer_id?: string;
+                page?: number;
+                programme_id?: string;
+                size?: number;
+                /** @description Column, "-" prefix for descending */
+                sort_by?: "start_date" | "end_date" | "status" | "created_at" | "-start_date" | "-end_date" | "-status" | "-created_at";
+                status?: "requested" | "active" | "paused" | "withdrawn" | "ended";
+                student_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnrolmentPage"];
+                };
+            };
+        };
+    };
+    EnrolmentsController_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateEnrolmentBody"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnrolmentWritten"];
+                };
+            };
+        };
+    };
+    EnrolmentsController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnrolmentView"];
+                };
+            };
+            /** @description Enrolment not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    EnrolmentsController_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateEnrolmentBody"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnrolmentWritten"];
+                };
+            };
+        };
+    };
+    EnrolmentsController_end: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EndEnrolmentBody"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnrolmentWritten"];
+                };
+            };
+        };
+    };
+    EnrolmentsController_withdraw: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WithdrawEnrolmentBody"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnrolmentWritten"];
+                };
+            };
+            /** @description Enrolment not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    GroupsController_list: {
+        parameters: {
+            query?: {
+                /** @description Same text as query */
+                name?: string;
+                page?: number;
+                programme_id?: string;
+                /** @description Text searched in the name */
+                query?: string;
+                size?: number;
+                student_id?: string;
+                teacher_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GroupPage"];
+                };
+            };
+        };
+    };
+    GroupsController_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateGroupBody"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GroupWritten"];
+                };
+            };
+        };
+    };
+    GroupsController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GroupView"];
+                };
+            };
+            /** @description Group not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    GroupsController_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateGroupBody"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GroupWritten"];
+                };
+            };
+        };
+    };
+    GroupsController_addStudent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AddGroupStudentBody"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GroupWritten"];
+                };
+            };
+        };
+    };
+    GroupsController_removeStudent: {
+        parameters: {
+            query?: {
+                /** @description Last day, inclusive (yyyy-MM-dd); default today in the programme's time zone */
+                to?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+                studentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GroupWritten"];
+                };
+            };
+        };
+    };
+    GroupsController_setTeachers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SetGroupTeachersBody"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GroupWritten"];
+                };
+            };
+        };
+    };
+    GroupsController_myStudents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller's current students across their groups */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeacherStudentsView"];
+                };
             };
         };
     };
@@ -4708,6 +5698,302 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+        };
+    };
+    ProgrammesController_list: {
+        parameters: {
+            query?: {
+                customer_id?: string;
+                /** @description Same text as query */
+                name?: string;
+                page?: number;
+                product_id?: string;
+                /** @description Text searched in the title */
+                query?: string;
+                size?: number;
+                /** @description Column, "-" prefix for descending */
+                sort_by?: "title" | "start_date" | "end_date" | "status" | "created_at" | "-title" | "-start_date" | "-end_date" | "-status" | "-created_at";
+                status?: "draft" | "active" | "paused" | "completed" | "cancelled";
+                subject_id?: string;
+                /** @description Programmes with a group this teacher teaches */
+                teacher_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProgrammePage"];
+                };
+            };
+        };
+    };
+    ProgrammesController_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateProgrammeBody"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProgrammeWritten"];
+                };
+            };
+        };
+    };
+    ProgrammesController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProgrammeView"];
+                };
+            };
+            /** @description Programme not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    ProgrammesController_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateProgrammeBody"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProgrammeWritten"];
+                };
+            };
+            /** @description Programme not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    ProgrammesController_activate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProgrammeStatusBody"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProgrammeWritten"];
+                };
+            };
+        };
+    };
+    ProgrammesController_cancel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProgrammeStatusBody"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProgrammeWritten"];
+                };
+            };
+        };
+    };
+    ProgrammesController_complete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProgrammeStatusBody"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProgrammeWritten"];
+                };
+            };
+        };
+    };
+    ProgrammesController_pause: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProgrammeStatusBody"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProgrammeWritten"];
+                };
+            };
+        };
+    };
+    ProgrammesController_resume: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProgrammeStatusBody"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProgrammeWritten"];
+                };
+            };
+        };
+    };
+    ProgrammesController_my: {
+        parameters: {
+            query?: {
+                customer_id?: string;
+                /** @description Same text as query */
+                name?: string;
+                page?: number;
+                product_id?: string;
+                /** @description Text searched in the title */
+                query?: string;
+                size?: number;
+                /** @description Column, "-" prefix for descending */
+                sort_by?: "title" | "start_date" | "end_date" | "status" | "created_at" | "-title" | "-start_date" | "-end_date" | "-status" | "-created_at";
+                status?: "draft" | "active" | "paused" | "completed" | "cancelled";
+                subject_id?: string;
+                /** @description Programmes with a group this teacher teaches */
+                teacher_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A teacher's programmes (via their groups); a partner's school's */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProgrammePage"];
+                };
+            };
+        };
+    };
+    ProgrammesController_statistics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProgrammeStatisticsView"];
+                };
             };
         };
     };
