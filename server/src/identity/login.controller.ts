@@ -150,7 +150,7 @@ export class LoginController {
     const user = await this.users.byId(actor.userId);
     if (!user) throw new Problem(HttpStatus.NOT_FOUND, 'User not found');
     // Their own record as they may read it: no staff notes for students, teachers or parents (0037).
-    const view = userViewFor(user, user);
+    const view = userViewFor(actor, user);
     const activeId = user.active_network_id ?? user.network_id;
     const own = [...new Set([user.network_id, user.active_network_id].filter((id) => id !== null))];
     const networks = isAdmin(user.permissions)

@@ -14,7 +14,7 @@ import {
 } from 'class-validator';
 import type { UserRow } from '@portal/projections';
 import { AnyAuthenticatedUser } from '../platform/auth/public.decorator.js';
-import type { AuthenticatedRequest } from '../platform/auth/request-context.js';
+import { type Actor, type AuthenticatedRequest, actorOf } from '../platform/auth/request-context.js';
 import { Problem } from '../platform/http/problem.js';
 import { StorageService } from '../platform/storage/storage.service.js';
 import { ehcpScope, isPartner, mayUseStudentFiles, type StudentFileAction } from './policy/policy.js';
@@ -214,8 +214,8 @@ export class StudentFilesController {
     req: AuthenticatedRequest,
     id: string,
     action: StudentFileAction,
-  ): Promise<{ actor: UserRow; student: UserRow }> {
-    const actor = await this.access.actorRow(req);
+  ): Promise<{ actor: Actor; student: UserRow }> {
+    const actor = actorOf(req);
     let target: UserRow;
     if (ehcpScope(actor.permissions) === 'all') {
       target = await this.access.targetRow(id).catch(() => {

@@ -104,10 +104,3 @@ export function studentInScope(
   if (scope.linkedTo === null) return true;
   return isLinked(scope.linkedTo, student.id);
 }
-
-/** A user row (`rm_users`) as a viewer. */
-export const viewerOfRow = (row: {
-  id: string;
-  permissions: Iterable<string>;
-  customer_id: string | null;
-}): StudentViewer => ({ userId: row.id, permissions: row.permissions, customerId: row.customer_id });

@@ -2,7 +2,7 @@ import { Controller, Get, HttpStatus, Query, Req, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { RequirePermissions } from '../../platform/auth/public.decorator.js';
-import type { AuthenticatedRequest } from '../../platform/auth/request-context.js';
+import { type AuthenticatedRequest, actorOf } from '../../platform/auth/request-context.js';
 import { Problem } from '../../platform/http/problem.js';
 import { MARKER_PERMISSIONS, isAdmin } from '../policy/policy.js';
 import { UserAccess, forbidden } from '../user-access.js';
@@ -44,7 +44,7 @@ export class UserExportsController {
   @ApiProduces(...FILE_TYPES)
   @ApiOkResponse({ description: 'students.csv, or students.xlsx with as_excel=true' })
   async studentsCsv(@Req() req: AuthenticatedRequest, @Query() q: ExportUsersQuery, @Res() res: Response) {
-    const actor = await this.access.actorRow(req);
+    const actor = actorOf(req);
     const filter = listFilterFor(actor, { ...q, type: ['students'] });
     await sendTable(res, {
       filename: 'students',
@@ -64,7 +64,7 @@ export class UserExportsController {
     @Query() q: ExportUsersQuery,
     @Res() res: Response,
   ) {
-    const actor = await this.access.actorRow(req);
+    const actor = actorOf(req);
     const filter = listFilterFor(actor, { ...q, type: ['students'] });
     await sendTable(res, {
       filename: 'students-detailed',
@@ -80,7 +80,7 @@ export class UserExportsController {
   @ApiProduces(...FILE_TYPES)
   @ApiOkResponse({ description: 'teachers.csv, or teachers.xlsx with as_excel=true' })
   async teachersCsv(@Req() req: AuthenticatedRequest, @Query() q: ExportUsersQuery, @Res() res: Response) {
-    const actor = await this.access.actorRow(req);
+    const actor = actorOf(req);
     const filter = listFilterFor(actor, { ...q, type: ['teachers'] });
     await sendTable(res, {
       filename: 'teachers',
@@ -133,7 +133,7 @@ export class UserExportsController {
     @Query() q: ActiveStudentsReportQuery,
     @Res() res: Response,
   ) {
-    const customerId = await this.customerScope(req, q.customer_id);
+    const customerId = this.customerScope(req, q.customer_id);
     const to = dateOnly(q.date_to ?? today());
     const from = dateOnly(q.date_from ?? new Date(Date.parse(to) - 30 * DAY_MS).toISOString());
     const days = (Date.parse(to) - Date.parse(from)) / DAY_MS + 1;
@@ -156,11 +156,11 @@ export class UserExportsController {
   }
 
   /** Administrators: the customer asked for (or all); partners: always their own customer. */
-  private async customerScope(req: AuthenticatedRequest, asked: string | undefined): Promise<string | null> {
-    const actor = await this.access.actorRow(req);
+  private customerScope(req: AuthenticatedRequest, asked: string | undefined): string | null {
+    const actor = actorOf(req);
     if (isAdmin(actor.permissions)) return asked ?? null;
-    if (!actor.customer_id) throw forbidden();
-    if (asked && asked !== actor.customer_id) throw forbidden('Partners can only see their own customer');
-    return actor.customer_id;
+    if (!actor.customerId) throw forbidden();
+    if (asked && asked !== actor.customerId) throw forbidden('Partners can only see their own customer');
+    return actor.customerId;
   }
 }

@@ -3,7 +3,7 @@ import { Body, Controller, Get, HttpStatus, Inject, Param, Put, Req } from '@nes
 import { ApiBody, ApiOkResponse, ApiProperty, ApiTags } from '@nestjs/swagger';
 import { ehcpRemindersFor, type UserRow } from '@portal/projections';
 import { RequirePermissions } from '../../platform/auth/public.decorator.js';
-import { metadataFor, type AuthenticatedRequest } from '../../platform/auth/request-context.js';
+import { metadataFor, type Actor, type AuthenticatedRequest, actorOf } from '../../platform/auth/request-context.js';
 import type { AppConfig } from '../../platform/config/config.js';
 import { Commands } from '../../platform/event-store/commands.js';
 import { Problem } from '../../platform/http/problem.js';
@@ -98,7 +98,7 @@ export class EhcpController {
   @RequirePermissions(MARKER_PERMISSIONS.admin, EHCP)
   @ApiOkResponse({ type: EhcpReminderList })
   async reminders(@Req() req: AuthenticatedRequest): Promise<EhcpReminderList> {
-    const actor = await this.reminderActor(req);
+    const actor = this.reminderActor(req);
     const students: UserRow[] = [];
     for await (const row of this.users.stream({
       userTypes: ['student'],
@@ -140,7 +140,7 @@ export class EhcpController {
   })
   @ApiOkResponse({ type: PositionResponse })
   async setReminders(@Req() req: AuthenticatedRequest, @Body() body: unknown): Promise<PositionResponse> {
-    const actor = await this.reminderActor(req);
+    const actor = this.reminderActor(req);
     const studentIds = parseIdList(body, MAX_REMINDER_IDS);
     const scope = { userTypes: ['student'], ...scopeFor(actor) };
     const found = await this.users.ids({ ...scope, ids: studentIds });
@@ -168,8 +168,8 @@ export class EhcpController {
     @Param('id', UuidPipe) id: string,
     @Body() body: unknown,
   ): Promise<EhcpRequestResult> {
-    const actor = await this.access.actorRow(req);
-    if (!maySendEhcpRequests(actor.permissions, actor.customer_type))
+    const actor = actorOf(req);
+    if (!maySendEhcpRequests(actor.permissions, actor.customerType))
       throw forbidden(
         'Sending EHCP requests needs a super admin or admin customer profile with EHCP access and user relations access',
       );
@@ -193,7 +193,7 @@ export class EhcpController {
             isInternal(row.permissions) ||
             partnerMaySee(partnerVisibility(row.permissions), { userType: 'student', customerType: null }),
         },
-        { requesterId: actor.id, studentCustomerId: student.customer_id },
+        { requesterId: actor.userId, studentCustomerId: student.customer_id },
       );
       if (refusal) throw new Problem(HttpStatus.UNPROCESSABLE_ENTITY, `body[${i}]: ${refusal}`);
       recipients.push(row!);
@@ -206,7 +206,7 @@ export class EhcpController {
       recipientIds,
     });
     const link = `${this.config.publicUrl}/users/${student.id}/details`;
-    const school = actor.customer_name ?? 'a partner school';
+    const school = actor.customerName ?? 'a partner school';
     for (const r of recipients)
       await this.outbox.enqueue(
         r.notification_email ?? r.email,
@@ -214,7 +214,7 @@ export class EhcpController {
         [
           `Hello ${r.full_name},`,
           '',
-          `${actor.full_name} (${school}) asks you for a student's EHCP (Education, Health and Care Plan).`,
+          `${actor.displayName} (${school}) asks you for a student's EHCP (Education, Health and Care Plan).`,
           "Please sign in and upload it, or check the one on record, on the student's page:",
           '',
           link,
@@ -226,10 +226,10 @@ export class EhcpController {
   }
 
   /** Reminders: administrators and EHCP holders; a partner only with their own customer. */
-  private async reminderActor(req: AuthenticatedRequest): Promise<UserRow> {
-    const actor = await this.access.actorRow(req);
+  private reminderActor(req: AuthenticatedRequest): Actor {
+    const actor = actorOf(req);
     const scope = ehcpScope(actor.permissions);
-    if (!scope || (scope === 'own-customer' && !actor.customer_id)) throw forbidden();
+    if (!scope || (scope === 'own-customer' && !actor.customerId)) throw forbidden();
     return actor;
   }
 }
