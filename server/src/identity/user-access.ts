@@ -1,6 +1,11 @@
 import { HttpStatus, Injectable } from '@nestjs/common';
 import type { UserRow } from '@portal/projections';
-import { actorOf, metadataFor, type Actor, type AuthenticatedRequest } from '../platform/auth/request-context.js';
+import {
+  actorOf,
+  metadataFor,
+  type Actor,
+  type AuthenticatedRequest,
+} from '../platform/auth/request-context.js';
 import { Problem } from '../platform/http/problem.js';
 import { UserCommands, type CommandResult } from './commands/user-command.handler.js';
 import type { UserCommand } from './user.decider.js';

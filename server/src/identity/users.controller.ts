@@ -21,7 +21,12 @@ import {
   ApiUnprocessableEntityResponse,
 } from '@nestjs/swagger';
 import { AnyAuthenticatedUser, RequirePermissions } from '../platform/auth/public.decorator.js';
-import { type Actor, type AuthenticatedRequest, CurrentActor, actorOf } from '../platform/auth/request-context.js';
+import {
+  type Actor,
+  type AuthenticatedRequest,
+  CurrentActor,
+  actorOf,
+} from '../platform/auth/request-context.js';
 import { Problem } from '../platform/http/problem.js';
 import { Credentials } from './credentials.js';
 import { PersonalDataVault } from '../platform/personal-data/personal-data-vault.js';

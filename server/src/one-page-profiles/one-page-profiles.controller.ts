@@ -30,7 +30,12 @@ import {
   type UserRow,
 } from '@portal/projections';
 import { RequirePermissions } from '../platform/auth/public.decorator.js';
-import { type Actor, type AuthenticatedRequest, metadataFor, actorOf } from '../platform/auth/request-context.js';
+import {
+  type Actor,
+  type AuthenticatedRequest,
+  metadataFor,
+  actorOf,
+} from '../platform/auth/request-context.js';
 import { Commands } from '../platform/event-store/commands.js';
 import { Problem } from '../platform/http/problem.js';
 import type { SqlClient } from '../platform/sql/sql-client.js';
@@ -190,9 +195,7 @@ const view = (r: JoinedRow, reader: Pick<Actor, 'permissions' | 'customerType'>)
   least_favourite_subjects: r.least_favourite_subjects,
   hobbies: r.hobbies,
   career_aspirations: r.career_aspirations,
-  notes: mayReadStaffNotes(reader)
-    ? r.notes
-    : null,
+  notes: mayReadStaffNotes(reader) ? r.notes : null,
   progress: r.progress,
   created_at: new Date(r.created_at).toISOString(),
   updated_at: new Date(r.updated_at).toISOString(),

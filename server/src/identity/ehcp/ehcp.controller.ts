@@ -3,18 +3,23 @@ import { Body, Controller, Get, HttpStatus, Inject, Param, Put, Req } from '@nes
 import { ApiBody, ApiOkResponse, ApiProperty, ApiTags } from '@nestjs/swagger';
 import { ehcpRemindersFor, type UserRow } from '@portal/projections';
 import { RequirePermissions } from '../../platform/auth/public.decorator.js';
-import { metadataFor, type Actor, type AuthenticatedRequest, actorOf } from '../../platform/auth/request-context.js';
+import {
+  metadataFor,
+  type Actor,
+  type AuthenticatedRequest,
+  actorOf,
+} from '../../platform/auth/request-context.js';
 import type { AppConfig } from '../../platform/config/config.js';
 import { Commands } from '../../platform/event-store/commands.js';
 import { Problem } from '../../platform/http/problem.js';
 import { MailOutbox } from '../../platform/mail/mail-outbox.js';
 import type { SqlClient } from '../../platform/sql/sql-client.js';
 import { APP_CONFIG, SQL_CLIENT } from '../../platform/tokens.js';
-import { scopeFor } from '../lists/user-list-query.js';
+import { studentsFilter } from '../lists/user-list-query.js';
+import { ehcpStudentScope, type StudentScope } from '../../core/access/student-scope.js';
 import {
   MARKER_PERMISSIONS,
   NAMED_PERMISSIONS,
-  ehcpScope,
   isInternal,
   maySendEhcpRequests,
   partnerMaySee,
@@ -98,12 +103,12 @@ export class EhcpController {
   @RequirePermissions(MARKER_PERMISSIONS.admin, EHCP)
   @ApiOkResponse({ type: EhcpReminderList })
   async reminders(@Req() req: AuthenticatedRequest): Promise<EhcpReminderList> {
-    const actor = this.reminderActor(req);
+    const reach = this.reminderScope(actorOf(req));
     const students: UserRow[] = [];
     for await (const row of this.users.stream({
       userTypes: ['student'],
       onEhcpReminderList: true,
-      ...scopeFor(actor),
+      ...studentsFilter(actorOf(req).userId, reach),
     }))
       students.push(row);
     const rows = await ehcpRemindersFor(
@@ -140,9 +145,9 @@ export class EhcpController {
   })
   @ApiOkResponse({ type: PositionResponse })
   async setReminders(@Req() req: AuthenticatedRequest, @Body() body: unknown): Promise<PositionResponse> {
-    const actor = this.reminderActor(req);
+    const reach = this.reminderScope(actorOf(req));
     const studentIds = parseIdList(body, MAX_REMINDER_IDS);
-    const scope = { userTypes: ['student'], ...scopeFor(actor) };
+    const scope = { userTypes: ['student'], ...studentsFilter(actorOf(req).userId, reach) };
     const found = await this.users.ids({ ...scope, ids: studentIds });
     const missing = studentIds.findIndex((id) => !found.has(id));
     if (missing >= 0)
@@ -150,7 +155,7 @@ export class EhcpController {
         HttpStatus.UNPROCESSABLE_ENTITY,
         `body[${missing}]: not a student you can see (${studentIds[missing]})`,
       );
-    const within = ehcpScope(actor.permissions) === 'all' ? 'all' : await this.users.ids(scope);
+    const within = reach.all ? 'all' : await this.users.ids(scope);
     const { position } = await this.commands.run(
       remindersAggregate,
       { studentIds, within },
@@ -226,10 +231,9 @@ export class EhcpController {
   }
 
   /** Reminders: administrators and EHCP holders; a partner only with their own customer. */
-  private reminderActor(req: AuthenticatedRequest): Actor {
-    const actor = actorOf(req);
-    const scope = ehcpScope(actor.permissions);
-    if (!scope || (scope === 'own-customer' && !actor.customerId)) throw forbidden();
-    return actor;
+  private reminderScope(actor: Actor): StudentScope {
+    const reach = ehcpStudentScope(actor);
+    if (!reach || (!reach.all && !reach.customerId)) throw forbidden();
+    return reach;
   }
 }

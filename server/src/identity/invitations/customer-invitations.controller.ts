@@ -13,7 +13,12 @@ import { PageQuery } from '../../platform/http/paging.js';
 import { IsEmail, IsIn, IsNotEmpty, IsOptional, IsString, IsUUID, Length, MaxLength } from 'class-validator';
 import { customerById, listCustomerInvitations, type CustomerInvitationWithName } from '@portal/projections';
 import { Public, RequirePermissions } from '../../platform/auth/public.decorator.js';
-import { CurrentActor, metadataFor, type Actor, type AuthenticatedRequest } from '../../platform/auth/request-context.js';
+import {
+  CurrentActor,
+  metadataFor,
+  type Actor,
+  type AuthenticatedRequest,
+} from '../../platform/auth/request-context.js';
 import type { EventMetadata } from '../../platform/event-store/event-store.js';
 import { Commands } from '../../platform/event-store/commands.js';
 import { Problem } from '../../platform/http/problem.js';

@@ -1,6 +1,6 @@
 import type { UserRow } from '@portal/projections';
 import { isAdmin, isPartner, partnerVisibility } from '../policy/policy.js';
-import { studentScope } from '../../core/access/student-scope.js';
+import { studentScope, type StudentScope } from '../../core/access/student-scope.js';
 import type { Actor } from '../../platform/auth/request-context.js';
 import { TYPE_FILTERS, type ListUsersQuery } from '../users.dto.js';
 import { UsersReadModel, type UserListFilter, type UserSortColumn } from '../users.read.js';
@@ -19,6 +19,19 @@ export function scopeFor(actor: Actor): Pick<UserListFilter, 'scopeCustomerId' |
       students: studentScope(actor, { unrestricted: false }),
     },
   };
+}
+
+/**
+ * A student list's filter from a student scope (`core/access/student-scope.ts`): nothing for an
+ * unrestricted scope; else the scope's customer (none matches a null customer) and, when it is limited
+ * to linked students, the ones linked to `selfId`. For lists of students only (`userTypes: ['student']`).
+ */
+export function studentsFilter(
+  selfId: string,
+  students: StudentScope,
+): Pick<UserListFilter, 'scopeCustomerId' | 'partner'> {
+  if (students.all) return {};
+  return { scopeCustomerId: students.customerId, partner: { selfId, students, customerTypes: [] } };
 }
 
 /** GET /users/ and its typed variants (students, tutors, customers): one page of user rows. */

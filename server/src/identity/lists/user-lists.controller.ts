@@ -5,7 +5,12 @@ import { Transform } from 'class-transformer';
 import { IsBoolean, IsOptional, IsUUID } from 'class-validator';
 import type { UserRow } from '@portal/projections';
 import { AnyAuthenticatedUser, RequirePermissions } from '../../platform/auth/public.decorator.js';
-import { type Actor, type AuthenticatedRequest, CurrentActor, actorOf } from '../../platform/auth/request-context.js';
+import {
+  type Actor,
+  type AuthenticatedRequest,
+  CurrentActor,
+  actorOf,
+} from '../../platform/auth/request-context.js';
 import { LiveServer } from '../../platform/live/live-server.js';
 import { MARKER_PERMISSIONS, onlineStatusScope, seesFullUserRecords } from '../policy/policy.js';
 import { UserAccess, forbidden } from '../user-access.js';
