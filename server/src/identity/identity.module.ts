@@ -44,7 +44,13 @@ import { ImpersonationController } from './impersonation/impersonation.controlle
 import { PermissionsController } from './permissions/permissions.controller.js';
 import { NetworksController } from './networks/networks.controller.js';
 import { NetworksReadModel } from './networks/networks.read.js';
-import { AccessLiveRules } from './access-live-rules.js';
+import { PermissionTemplatesSetup } from './permission-templates/permission-templates.setup.js';
+import { NetworksSetup } from './networks/networks.setup.js';
+import { EhcpSetup } from './ehcp/ehcp.setup.js';
+import { AvailabilitySetup } from './availability/availability.setup.js';
+import { CustomFieldsSetup } from './custom-fields/custom-fields.setup.js';
+import { CustomerInvitationsSetup } from './invitations/customer-invitations.setup.js';
+import { StudentLinksSetup } from './relations/student-links.setup.js';
 import { PermissionTemplatesController } from './permission-templates/permission-templates.controller.js';
 
 @Module({
@@ -89,7 +95,14 @@ import { PermissionTemplatesController } from './permission-templates/permission
     TeachersWithoutAvailability,
     StudentLinksReadModel,
     NetworksReadModel,
-    AccessLiveRules,
+    // Each area registers its own live rules (the setup pattern, decision 0050).
+    PermissionTemplatesSetup,
+    NetworksSetup,
+    EhcpSetup,
+    AvailabilitySetup,
+    CustomFieldsSetup,
+    CustomerInvitationsSetup,
+    StudentLinksSetup,
     UserCommands,
     UserAccess,
     UserCreation,
