@@ -5,6 +5,8 @@ import { AuthGuard } from './platform/auth/auth.guard.js';
 import { MinPositionInterceptor } from './platform/http/min-position.interceptor.js';
 import { IdentityModule } from './identity/identity.module.js';
 import { CustomersModule } from './customers/customers.module.js';
+import { EhcpModule } from './ehcp/ehcp.module.js';
+import { CustomerInvitationsModule } from './customer-invitations/customer-invitations.module.js';
 import { SafeguardingModule } from './safeguarding/safeguarding.module.js';
 import { OnePageProfilesModule } from './one-page-profiles/one-page-profiles.module.js';
 import { DemoModule } from './demo/demo.module.js';
@@ -23,6 +25,8 @@ export class AppModule {
         DiscoveryModule,
         IdentityModule,
         CustomersModule,
+        EhcpModule,
+        CustomerInvitationsModule,
         SafeguardingModule,
         OnePageProfilesModule,
         DemoModule,

@@ -11,7 +11,6 @@ import { UserAccess } from './user-access.js';
 import { UserCreation } from './user-creation.js';
 import { UsersController } from './users.controller.js';
 import { StudentFilesController } from './student-files.controller.js';
-import { EhcpController } from './ehcp/ehcp.controller.js';
 import { UserDeletionController } from './user-deletion.controller.js';
 import { AuditController } from './audit/audit.controller.js';
 import { PasswordRecoveryController } from './password-recovery.controller.js';
@@ -36,24 +35,17 @@ import { CurrentUserController } from './current-user.controller.js';
 import { AvailabilityController } from './availability/availability.controller.js';
 import { CustomFields, CustomFieldsController } from './custom-fields/custom-fields.controller.js';
 import { UserListsController } from './lists/user-lists.controller.js';
-import {
-  CustomerInvitationsController,
-  PartnerRegistrationController,
-} from './invitations/customer-invitations.controller.js';
 import { ImpersonationController } from './impersonation/impersonation.controller.js';
 import { PermissionsController } from './permissions/permissions.controller.js';
-import { NetworksController } from './networks/networks.controller.js';
-import { NetworksReadModel } from './networks/networks.read.js';
+import { NetworksModule } from '../networks/networks.module.js';
 import { PermissionTemplatesSetup } from './permission-templates/permission-templates.setup.js';
-import { NetworksSetup } from './networks/networks.setup.js';
-import { EhcpSetup } from './ehcp/ehcp.setup.js';
 import { AvailabilitySetup } from './availability/availability.setup.js';
 import { CustomFieldsSetup } from './custom-fields/custom-fields.setup.js';
-import { CustomerInvitationsSetup } from './invitations/customer-invitations.setup.js';
 import { StudentLinksSetup } from './relations/student-links.setup.js';
 import { PermissionTemplatesController } from './permission-templates/permission-templates.controller.js';
 
 @Module({
+  imports: [NetworksModule],
   // LoginController and the other users/<word> controllers first: their routes must be matched before
   // UsersController's users/:id.
   controllers: [
@@ -67,19 +59,15 @@ import { PermissionTemplatesController } from './permission-templates/permission
     StudentContactsController,
     ImpersonationController,
     StudentFilesController,
-    EhcpController,
     UserDeletionController,
     StudentLinksController,
     UsersController,
     AuditController,
     PermissionTemplatesController,
     PermissionsController,
-    NetworksController,
     PasswordRecoveryController,
     ActivationController,
     ActivationLinksController,
-    CustomerInvitationsController,
-    PartnerRegistrationController,
     MailOutboxController,
   ],
   providers: [
@@ -94,14 +82,10 @@ import { PermissionTemplatesController } from './permission-templates/permission
     UsersReadModel,
     TeachersWithoutAvailability,
     StudentLinksReadModel,
-    NetworksReadModel,
     // Each area registers its own live rules (the setup pattern, decision 0050).
     PermissionTemplatesSetup,
-    NetworksSetup,
-    EhcpSetup,
     AvailabilitySetup,
     CustomFieldsSetup,
-    CustomerInvitationsSetup,
     StudentLinksSetup,
     UserCommands,
     UserAccess,
@@ -112,9 +96,13 @@ import { PermissionTemplatesController } from './permission-templates/permission
   ],
   exports: [
     FirstSuperuser,
+    // For the domains built on identity (EHCP, customer invitations).
+    UserCommands,
+    Credentials,
+    TokenLinkFlow,
     UsersReadModel,
     StudentLinksReadModel,
-    NetworksReadModel,
+    NetworksModule,
     UserAccess,
     ACTOR_LOADER,
     DeactivationScheduler,

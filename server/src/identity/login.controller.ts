@@ -25,9 +25,9 @@ import { UsersReadModel } from './users.read.js';
 import { UserView } from './users.dto.js';
 import { userViewFor } from './user.view.js';
 import { isAdmin } from './policy/policy.js';
-import { NetworksReadModel } from './networks/networks.read.js';
-import { NetworkView, networkView } from './networks/networks.controller.js';
-import { TimezoneInfo, timezoneInfo } from './networks/timezone-info.js';
+import { NetworksReadModel } from '../networks/networks.read.js';
+import { NetworkView, networkView } from '../networks/networks.controller.js';
+import { TimezoneInfo, timezoneInfo } from '../networks/timezone-info.js';
 
 export class LoginForm {
   @ApiProperty({ description: 'Login (e-mail address)', example: 'admin@example.com' })

@@ -7,7 +7,7 @@ import { PersonalDataVault } from '../platform/personal-data/personal-data-vault
 import { AccountActivation } from './activation.controller.js';
 import { Credentials } from './credentials.js';
 import { CustomFields } from './custom-fields/custom-fields.controller.js';
-import { NetworksReadModel } from './networks/networks.read.js';
+import { NetworksReadModel } from '../networks/networks.read.js';
 import {
   ALL_MARKER_PERMISSIONS,
   hasAny,

@@ -51,7 +51,7 @@ import {
 import { UsersReadModel } from './users.read.js';
 import { pagedUsers } from './lists/user-list-query.js';
 import { userViewFor } from './user.view.js';
-import { NetworksReadModel } from './networks/networks.read.js';
+import { NetworksReadModel } from '../networks/networks.read.js';
 import { UserCreation } from './user-creation.js';
 import { UserAccess, forbidden, isUuid } from './user-access.js';
 import type { CommandResult } from './commands/user-command.handler.js';

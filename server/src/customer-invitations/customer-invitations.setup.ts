@@ -1,6 +1,6 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import type { CustomerInvitationSentData } from '@portal/projections';
-import { LiveRooms, RoomPolicy } from '../../platform/live/room-policy.js';
+import { LiveRooms, RoomPolicy } from '../platform/live/room-policy.js';
 
 /**
  * Registers the area's live rule: customer invitations reach administrators (which invitation, for

@@ -2,21 +2,21 @@ import { randomUUID } from 'node:crypto';
 import { Body, Controller, Get, HttpStatus, Inject, Param, Put, Req } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiProperty, ApiTags } from '@nestjs/swagger';
 import { ehcpRemindersFor, type UserRow } from '@portal/projections';
-import { RequirePermissions } from '../../platform/auth/public.decorator.js';
+import { RequirePermissions } from '../platform/auth/public.decorator.js';
 import {
   metadataFor,
   type Actor,
   type AuthenticatedRequest,
   actorOf,
-} from '../../platform/auth/request-context.js';
-import type { AppConfig } from '../../platform/config/config.js';
-import { Commands } from '../../platform/event-store/commands.js';
-import { Problem } from '../../platform/http/problem.js';
-import { MailOutbox } from '../../platform/mail/mail-outbox.js';
-import type { SqlClient } from '../../platform/sql/sql-client.js';
-import { APP_CONFIG, SQL_CLIENT } from '../../platform/tokens.js';
-import { studentsFilter } from '../lists/user-list-query.js';
-import { ehcpStudentScope, type StudentScope } from '../../core/access/student-scope.js';
+} from '../platform/auth/request-context.js';
+import type { AppConfig } from '../platform/config/config.js';
+import { Commands } from '../platform/event-store/commands.js';
+import { Problem } from '../platform/http/problem.js';
+import { MailOutbox } from '../platform/mail/mail-outbox.js';
+import type { SqlClient } from '../platform/sql/sql-client.js';
+import { APP_CONFIG, SQL_CLIENT } from '../platform/tokens.js';
+import { studentsFilter } from '../identity/lists/user-list-query.js';
+import { ehcpStudentScope, type StudentScope } from '../core/access/student-scope.js';
 import {
   MARKER_PERMISSIONS,
   NAMED_PERMISSIONS,
@@ -24,13 +24,13 @@ import {
   maySendEhcpRequests,
   partnerMaySee,
   partnerVisibility,
-} from '../policy/policy.js';
-import { UserAccess, forbidden, isUuid } from '../user-access.js';
-import { studentProfile } from '../user.view.js';
-import { PositionResponse, StudentFileView } from '../users.dto.js';
-import { UsersReadModel } from '../users.read.js';
+} from '../identity/policy/policy.js';
+import { UserAccess, forbidden, isUuid } from '../identity/user-access.js';
+import { studentProfile } from '../identity/user.view.js';
+import { PositionResponse, StudentFileView } from '../identity/users.dto.js';
+import { UsersReadModel } from '../identity/users.read.js';
 import { recipientRefusal, remindersAggregate } from './ehcp.rules.js';
-import { UuidPipe } from '../../platform/http/validation.js';
+import { UuidPipe } from '../platform/http/validation.js';
 
 const EHCP = NAMED_PERMISSIONS.EHCP;
 /** One PUT names at most this many students (the whole list of a large provider fits). */

@@ -9,24 +9,24 @@ import {
   ApiPropertyOptional,
   ApiTags,
 } from '@nestjs/swagger';
-import { PageQuery } from '../../platform/http/paging.js';
+import { PageQuery } from '../platform/http/paging.js';
 import { IsEmail, IsIn, IsNotEmpty, IsOptional, IsString, IsUUID, Length, MaxLength } from 'class-validator';
 import { customerById, listCustomerInvitations, type CustomerInvitationWithName } from '@portal/projections';
-import { Public, RequirePermissions } from '../../platform/auth/public.decorator.js';
+import { Public, RequirePermissions } from '../platform/auth/public.decorator.js';
 import {
   CurrentActor,
   metadataFor,
   type Actor,
   type AuthenticatedRequest,
-} from '../../platform/auth/request-context.js';
-import type { EventMetadata } from '../../platform/event-store/event-store.js';
-import { Commands } from '../../platform/event-store/commands.js';
-import { Problem } from '../../platform/http/problem.js';
-import type { SqlClient } from '../../platform/sql/sql-client.js';
-import { SQL_CLIENT } from '../../platform/tokens.js';
-import { PORTAL_NAMESPACE, uuidV5 } from '../../platform/uuid.js';
-import { UserCommands } from '../commands/user-command.handler.js';
-import { Credentials } from '../credentials.js';
+} from '../platform/auth/request-context.js';
+import type { EventMetadata } from '../platform/event-store/event-store.js';
+import { Commands } from '../platform/event-store/commands.js';
+import { Problem } from '../platform/http/problem.js';
+import type { SqlClient } from '../platform/sql/sql-client.js';
+import { SQL_CLIENT } from '../platform/tokens.js';
+import { PORTAL_NAMESPACE, uuidV5 } from '../platform/uuid.js';
+import { UserCommands } from '../identity/commands/user-command.handler.js';
+import { Credentials } from '../identity/credentials.js';
 import {
   CUSTOMER_ROLES,
   CUSTOMER_ROLE_LABELS,
@@ -37,14 +37,19 @@ import {
   isAdmin,
   mayUseNamed,
   type CustomerRole,
-} from '../policy/policy.js';
-import { MIN_PASSWORD_LENGTH, TokenLinkFlow, humanMinutes, invalidLink } from '../token-link-flow.js';
-import { forbidden, partnerPermissionsFor } from '../user-access.js';
-import { UsersReadModel } from '../users.read.js';
+} from '../identity/policy/policy.js';
+import {
+  MIN_PASSWORD_LENGTH,
+  TokenLinkFlow,
+  humanMinutes,
+  invalidLink,
+} from '../identity/token-link-flow.js';
+import { forbidden, partnerPermissionsFor } from '../identity/user-access.js';
+import { UsersReadModel } from '../identity/users.read.js';
 import { type InvitationState, invitationAggregate } from './customer-invitation.decider.js';
-import { isDomainError } from '../../platform/domain/domain-error.js';
-import { PageOf } from '../../platform/http/paging.js';
-import { Written } from '../../platform/http/written.js';
+import { isDomainError } from '../platform/domain/domain-error.js';
+import { PageOf } from '../platform/http/paging.js';
+import { Written } from '../platform/http/written.js';
 
 /** Invitation links work for 14 days (docs/decisions/0016). */
 export const INVITATION_MINUTES = 14 * 24 * 60;

@@ -1,5 +1,5 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
-import { LiveRooms, RoomPolicy } from '../../platform/live/room-policy.js';
+import { LiveRooms, RoomPolicy } from '../platform/live/room-policy.js';
 
 /** Registers the area's live rule: a network change reaches administrators (which network changed). */
 @Injectable()
