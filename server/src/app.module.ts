@@ -6,6 +6,7 @@ import { MinPositionInterceptor } from './platform/http/min-position.interceptor
 import { IdentityModule } from './identity/identity.module.js';
 import { CustomersModule } from './customers/customers.module.js';
 import { EhcpModule } from './ehcp/ehcp.module.js';
+import { AvailabilityModule } from './availability/availability.module.js';
 import { CustomerInvitationsModule } from './customer-invitations/customer-invitations.module.js';
 import { SafeguardingModule } from './safeguarding/safeguarding.module.js';
 import { OnePageProfilesModule } from './one-page-profiles/one-page-profiles.module.js';
@@ -26,6 +27,7 @@ export class AppModule {
         IdentityModule,
         CustomersModule,
         EhcpModule,
+        AvailabilityModule,
         CustomerInvitationsModule,
         SafeguardingModule,
         OnePageProfilesModule,

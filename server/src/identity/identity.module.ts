@@ -23,7 +23,6 @@ import { UserExportsController } from './csv/user-exports.controller.js';
 import { UserImportsController } from './csv/user-imports.controller.js';
 import { StudentContactsController } from './csv/student-contacts.controller.js';
 import { StudentActivityReadModel } from './csv/student-activity.read.js';
-import { TeachersWithoutAvailability } from './availability/teachers-without-availability.read.js';
 
 import { TokenLinkFlow } from './token-link-flow.js';
 import {
@@ -32,14 +31,12 @@ import {
   ActivationLinksController,
 } from './activation.controller.js';
 import { CurrentUserController } from './current-user.controller.js';
-import { AvailabilityController } from './availability/availability.controller.js';
 import { CustomFields, CustomFieldsController } from './custom-fields/custom-fields.controller.js';
 import { UserListsController } from './lists/user-lists.controller.js';
 import { ImpersonationController } from './impersonation/impersonation.controller.js';
 import { PermissionsController } from './permissions/permissions.controller.js';
 import { NetworksModule } from '../networks/networks.module.js';
 import { PermissionTemplatesSetup } from './permission-templates/permission-templates.setup.js';
-import { AvailabilitySetup } from './availability/availability.setup.js';
 import { CustomFieldsSetup } from './custom-fields/custom-fields.setup.js';
 import { StudentLinksSetup } from './relations/student-links.setup.js';
 import { PermissionTemplatesController } from './permission-templates/permission-templates.controller.js';
@@ -51,7 +48,6 @@ import { PermissionTemplatesController } from './permission-templates/permission
   controllers: [
     LoginController,
     CurrentUserController,
-    AvailabilityController,
     CustomFieldsController,
     UserListsController,
     UserExportsController,
@@ -80,11 +76,9 @@ import { PermissionTemplatesController } from './permission-templates/permission
     CustomFields,
     FirstSuperuser,
     UsersReadModel,
-    TeachersWithoutAvailability,
     StudentLinksReadModel,
     // Each area registers its own live rules (the setup pattern, decision 0050).
     PermissionTemplatesSetup,
-    AvailabilitySetup,
     CustomFieldsSetup,
     StudentLinksSetup,
     UserCommands,

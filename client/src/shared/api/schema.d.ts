@@ -1723,7 +1723,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get: operations["UserExportsController_teachersWithoutAvailability"];
+        get: operations["TeachersWithoutAvailabilityController_teachersWithoutAvailability"];
         put?: never;
         post?: never;
         delete?: never;
@@ -6943,7 +6943,7 @@ export interface operations {
             };
         };
     };
-    UserExportsController_teachersWithoutAvailability: {
+    TeachersWithoutAvailabilityController_teachersWithoutAvailability: {
         parameters: {
             query?: {
                 as_excel?: boolean;

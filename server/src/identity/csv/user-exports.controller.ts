@@ -8,10 +8,7 @@ import { MARKER_PERMISSIONS, isAdmin } from '../policy/policy.js';
 import { UserAccess, forbidden } from '../user-access.js';
 import { listFilterFor } from '../user-list-filter.js';
 import { UsersReadModel } from '../users.read.js';
-import { checkWeek } from '../availability/availability.controller.js';
-import { mondayOf } from '../availability/availability.decider.js';
-import { TeachersWithoutAvailability } from '../availability/teachers-without-availability.read.js';
-import { ActiveStudentsReportQuery, ExportUsersQuery, TeachersWithoutAvailabilityQuery } from './csv.dto.js';
+import { ActiveStudentsReportQuery, ExportUsersQuery } from './csv.dto.js';
 import { MAX_DAILY_BUCKETS, StudentActivityReadModel } from './student-activity.read.js';
 import { sendTable } from './tabular.js';
 import { DETAILED_STUDENT_COLUMNS, STUDENT_COLUMNS, TEACHER_COLUMNS } from './user-columns.js';
@@ -36,7 +33,6 @@ export class UserExportsController {
     private readonly access: UserAccess,
     private readonly users: UsersReadModel,
     private readonly activity: StudentActivityReadModel,
-    private readonly withoutAvailability: TeachersWithoutAvailability,
   ) {}
 
   @Get('students/csv')
@@ -88,37 +84,6 @@ export class UserExportsController {
       sheetName: 'Teachers',
       columns: TEACHER_COLUMNS,
       rows: this.users.stream(filter),
-    });
-  }
-
-  @Get('teachers_without_availability_set/report')
-  @RequirePermissions(ADMIN)
-  @ApiProduces(...FILE_TYPES)
-  @ApiOkResponse({
-    description:
-      'Active teachers with no availability slot in the week (its own list, else the recurring one); CSV or .xlsx',
-  })
-  async teachersWithoutAvailability(@Query() q: TeachersWithoutAvailabilityQuery, @Res() res: Response) {
-    const week = checkWeek(q.week) ?? mondayOf(new Date());
-    const rows = await this.withoutAvailability.forWeek(week);
-    const iso = (d: Date | null) => (d === null ? null : new Date(d).toISOString());
-    await sendTable(res, {
-      filename: `teachers-without-availability-${week}`,
-      asExcel: q.as_excel ?? false,
-      sheetName: 'Without availability',
-      columns: [
-        { header: 'id', value: (r) => r.id, width: 38 },
-        { header: 'first_name', value: (r) => r.first_name },
-        { header: 'last_name', value: (r) => r.last_name },
-        { header: 'login', value: (r) => r.login, width: 30 },
-        { header: 'email', value: (r) => r.email, width: 30 },
-        { header: 'timezone', value: (r) => r.timezone },
-        { header: 'week', value: () => week, width: 12 },
-        { header: 'set_for_other_weeks', value: (r) => r.has_availability_other_weeks },
-        { header: 'availability_updated_at', value: (r) => iso(r.availability_updated_at), width: 25 },
-        { header: 'created_at', value: (r) => iso(r.created_at), width: 25 },
-      ],
-      rows,
     });
   }
 

@@ -1,6 +1,6 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import type { AvailabilitySetData } from '@portal/projections';
-import { LiveRooms, RoomPolicy } from '../../platform/live/room-policy.js';
+import { LiveRooms, RoomPolicy } from '../platform/live/room-policy.js';
 
 /**
  * Registers the area's live rule: availability (`user-availability-{id}`) reaches administrators
