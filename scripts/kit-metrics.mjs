@@ -41,9 +41,7 @@ const nonTest = files.filter((f) => !f.includes('.spec.'));
 const grepCount = (re) => nonTest.reduce((s, f) => s + (readFileSync(f, 'utf8').match(re) ?? []).length, 0);
 const serverLines = nonTest.reduce((s, f) => s + readFileSync(f, 'utf8').split('\n').length, 0);
 // Reads of the caller's own user row although the guard loaded the actor (decision 0050).
-const callerRowRereads = grepCount(
-  /\.actorRow\(|byId\((req\.actor!?|actor|me)\.(userId|id)\)/g,
-);
+const callerRowRereads = grepCount(/\.actorRow\(|byId\((req\.actor!?|actor|me)\.(userId|id)\)/g);
 const projectionFiles = walk(join(root, 'projections/src')).filter(
   (f) => f.endsWith('.projection.ts') && !f.includes('.spec.'),
 );
