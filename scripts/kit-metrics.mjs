@@ -40,6 +40,12 @@ const median = perRoute[Math.floor(perRoute.length / 2)] ?? 0;
 const nonTest = files.filter((f) => !f.includes('.spec.'));
 const grepCount = (re) => nonTest.reduce((s, f) => s + (readFileSync(f, 'utf8').match(re) ?? []).length, 0);
 const serverLines = nonTest.reduce((s, f) => s + readFileSync(f, 'utf8').split('\n').length, 0);
+// Reads of the caller's own user row although the guard loaded the actor (decision 0050).
+const callerRowRereads = grepCount(/\.actorRow\(|byId\((req\.actor!?|actor|me)\.(userId|id)\)/g);
+const projectionFiles = walk(join(root, 'projections/src')).filter(
+  (f) => f.endsWith('.projection.ts') && !f.includes('.spec.'),
+);
+const projectionText = projectionFiles.map((f) => readFileSync(f, 'utf8')).join('\n');
 console.log(
   JSON.stringify(
     {
@@ -52,6 +58,15 @@ console.log(
       deciders_importing_nest: files.filter(
         (f) => f.endsWith('.decider.ts') && readFileSync(f, 'utf8').includes('@nestjs/common'),
       ).length,
+      caller_row_rereads: callerRowRereads,
+      req_actor_bang: grepCount(/req\.actor!/g),
+      projections_using_guarded_update: projectionFiles.filter((f) =>
+        readFileSync(f, 'utf8').includes('guardedUpdate('),
+      ).length,
+      hand_written_version_guards_in_projections: (
+        projectionText.match(/WHERE id = \$1 AND version </g) ?? []
+      ).length,
+      identity_files: nonTest.filter((f) => f.includes('/identity/')).length,
       server_non_test_lines: serverLines,
       files: relative(process.cwd(), root) || '.',
     },

@@ -85,9 +85,27 @@ function checked<P extends Projection>(projection: P): P {
 }
 
 /**
+ * A `guardedUpdate` value computed by SQL from the row (merge, append, CASE); `bind` a JS value to use
+ * it. Column names in the expression come from code, never from input.
+ */
+export class SqlSet {
+  constructor(readonly render: (bind: (value: unknown) => string) => string) {}
+}
+export const sqlSet = (render: (bind: (value: unknown) => string) => string): SqlSet => new SqlSet(render);
+/** A jsonb column's new value. */
+export const jsonbSet = (value: unknown): SqlSet => sqlSet((bind) => `${bind(JSON.stringify(value))}::jsonb`);
+/** A bigint column's new value (positions, revisions: strings or bigints in JS). */
+export const bigintSet = (value: bigint | string): SqlSet =>
+  sqlSet((bind) => `${bind(value.toString())}::bigint`);
+/** Appends one element to a jsonb array column. */
+export const jsonbAppend = (column: string, element: unknown): SqlSet =>
+  sqlSet((bind) => `${column} || jsonb_build_array(${bind(JSON.stringify(element))}::jsonb)`);
+
+/**
  * The idempotent update of a row stamped with its stream revision (decision 0047): sets `set` and
  * `version = revision` on row `id` only when the row's version is older, so a replayed or older event
- * changes nothing. Column names come from code, never from input. Answers whether a row changed.
+ * changes nothing. Column names come from code, never from input; a value is bound as a parameter, or
+ * written by a `SqlSet` (`jsonbSet`, `jsonbAppend`, `sqlSet`). Answers whether a row changed.
  */
 export async function guardedUpdate(
   tx: ProjectionTx,
@@ -97,10 +115,13 @@ export async function guardedUpdate(
   set: Record<string, unknown>,
 ): Promise<boolean> {
   const params: unknown[] = [id];
-  const assignments = Object.entries(set).map(([column, value]) => {
+  const bind = (value: unknown) => {
     params.push(value);
-    return `${column} = $${params.length}`;
-  });
+    return `$${params.length}`;
+  };
+  const assignments = Object.entries(set).map(
+    ([column, value]) => `${column} = ${value instanceof SqlSet ? value.render(bind) : bind(value)}`,
+  );
   params.push(revision.toString());
   const v = `$${params.length}::bigint`;
   const { rows } = await tx.query(

@@ -7,6 +7,9 @@ import { IdentityModule } from './identity/identity.module.js';
 import { CustomersModule } from './customers/customers.module.js';
 import { NotificationsModule } from './notifications/notifications.module.js';
 import { ProgrammesModule } from './programmes/programmes.module.js';
+import { EhcpModule } from './ehcp/ehcp.module.js';
+import { AvailabilityModule } from './availability/availability.module.js';
+import { CustomerInvitationsModule } from './customer-invitations/customer-invitations.module.js';
 import { SafeguardingModule } from './safeguarding/safeguarding.module.js';
 import { OnePageProfilesModule } from './one-page-profiles/one-page-profiles.module.js';
 import { ReferenceModule } from './reference/reference.module.js';
@@ -28,6 +31,9 @@ export class AppModule {
         IdentityModule,
         CustomersModule,
         NotificationsModule,
+        EhcpModule,
+        AvailabilityModule,
+        CustomerInvitationsModule,
         SafeguardingModule,
         OnePageProfilesModule,
         ReferenceModule,

@@ -1,4 +1,4 @@
-import { defineProjection } from '../projection.js';
+import { defineProjection, guardedUpdate, jsonbSet } from '../projection.js';
 import { ERASED, type UserEvent } from '../users/user-events.js';
 
 type ErasedEvent = Extract<UserEvent, { type: 'UserPersonalDataErased' }>;
@@ -139,18 +139,12 @@ export const onePageProfilesProjection = defineProjection<OnePageProfileEvent | 
       );
       return;
     }
-    const sets: string[] = [];
-    const params: unknown[] = [e.data.profileId, revision, at];
+    const set: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(e.data.changes)) {
       const column = COLUMNS[key as keyof OnePageProfileFields];
       if (!column || value === undefined) continue;
-      params.push(sqlValue(column, value));
-      sets.push(`${column} = $${params.length}${JSON_COLUMNS.has(column) ? '::jsonb' : ''}`);
+      set[column] = JSON_COLUMNS.has(column) ? jsonbSet(value) : value;
     }
-    await tx.query(
-      `UPDATE rm_one_page_profiles SET ${sets.map((s) => `${s}, `).join('')}updated_at = $3, version = $2::bigint
-        WHERE id = $1 AND version < $2::bigint`,
-      params,
-    );
+    await guardedUpdate(tx, 'rm_one_page_profiles', e.data.profileId, revision, { ...set, updated_at: at });
   },
 });

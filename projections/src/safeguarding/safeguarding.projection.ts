@@ -1,4 +1,11 @@
-import { defineProjection, type ProjectionEvent, type ProjectionTx } from '../projection.js';
+import {
+  bigintSet,
+  defineProjection,
+  guardedUpdate,
+  jsonbAppend,
+  type ProjectionEvent,
+  type ProjectionTx,
+} from '../projection.js';
 import {
   INCIDENT_EVENT_TYPES,
   INCIDENT_TYPE_EVENT_TYPES,
@@ -135,27 +142,23 @@ export function chronologyEntry(e: IncidentEvent): { kind: string; summary: stri
   }
 }
 
-async function updateIncident(
-  tx: ProjectionTx,
-  event: ProjectionEvent,
-  set: string,
-  params: unknown[] = [],
-): Promise<boolean> {
-  const { rows } = await tx.query(
-    `UPDATE rm_sg_incidents SET ${set}, updated_at = $3, version = $2::bigint, position = $4::bigint
-      WHERE id = $1 AND version < $2::bigint RETURNING id`,
-    [
-      (event.data as { incidentId: string }).incidentId,
-      event.revision.toString(),
-      event.metadata.occurredAt,
-      event.position.toString(),
-      ...params,
-    ],
+/**
+ * Applies `set` to the incident row once (`guardedUpdate`), stamping `updated_at` (when it happened)
+ * and `position` (the incident's last event). Answers whether the row changed.
+ */
+function updateIncident(tx: ProjectionTx, event: ProjectionEvent, set: Record<string, unknown>) {
+  return guardedUpdate(
+    tx,
+    'rm_sg_incidents',
+    (event.data as { incidentId: string }).incidentId,
+    event.revision,
+    {
+      ...set,
+      updated_at: event.metadata.occurredAt,
+      position: bigintSet(event.position),
+    },
   );
-  return rows.length > 0;
 }
-
-const appendStep = (column: string) => `${column} = ${column} || jsonb_build_array($5::jsonb)`;
 
 export const safeguardingProjection = defineProjection({
   name: 'safeguarding',
@@ -235,19 +238,17 @@ export const safeguardingProjection = defineProjection({
         );
         return;
       case 'SafeguardingIncidentTypeUpdated':
-        await tx.query(
-          `UPDATE rm_sg_incident_types SET name = COALESCE($2, name), guidance = COALESCE($3, guidance),
-                  updated_at = $4, version = $5::bigint
-            WHERE id = $1 AND version < $5::bigint`,
-          [e.data.typeId, e.data.name ?? null, e.data.guidance ?? null, at, revision],
-        );
+        await guardedUpdate(tx, 'rm_sg_incident_types', e.data.typeId, revision, {
+          ...(e.data.name != null ? { name: e.data.name } : {}),
+          ...(e.data.guidance != null ? { guidance: e.data.guidance } : {}),
+          updated_at: at,
+        });
         return;
       case 'SafeguardingIncidentTypeRetired':
-        await tx.query(
-          `UPDATE rm_sg_incident_types SET retired = true, updated_at = $2, version = $3::bigint
-            WHERE id = $1 AND version < $3::bigint`,
-          [e.data.typeId, at, revision],
-        );
+        await guardedUpdate(tx, 'rm_sg_incident_types', e.data.typeId, revision, {
+          retired: true,
+          updated_at: at,
+        });
         return;
       case 'SafeguardingIncidentViewed':
         await tx.query(
@@ -294,17 +295,17 @@ export const safeguardingProjection = defineProjection({
         break;
       }
       case 'SafeguardingIncidentAcknowledged':
-        changed = await updateIncident(
-          tx,
-          event,
-          `status = 'acknowledged', acknowledged_at = $3, acknowledged_by = $5`,
-          [incident.data.leadId],
-        );
+        changed = await updateIncident(tx, event, {
+          status: 'acknowledged',
+          acknowledged_at: at,
+          acknowledged_by: incident.data.leadId,
+        });
         break;
       case 'SafeguardingIncidentReviewStarted':
-        changed = await updateIncident(tx, event, `status = 'under_review', assigned_lead_id = $5`, [
-          incident.data.leadId,
-        ]);
+        changed = await updateIncident(tx, event, {
+          status: 'under_review',
+          assigned_lead_id: incident.data.leadId,
+        });
         break;
       case 'SafeguardingIncidentActionAdded': {
         const d = incident.data;
@@ -317,9 +318,10 @@ export const safeguardingProjection = defineProjection({
           added_by: by,
           added_at: at,
         };
-        changed = await updateIncident(tx, event, `status = 'actions', ${appendStep('actions')}`, [
-          JSON.stringify(action),
-        ]);
+        changed = await updateIncident(tx, event, {
+          status: 'actions',
+          actions: jsonbAppend('actions', action),
+        });
         break;
       }
       case 'SafeguardingIncidentPartnerInformed': {
@@ -328,32 +330,28 @@ export const safeguardingProjection = defineProjection({
           by,
           text: `${incident.data.method}: ${incident.data.note}`,
         };
-        changed = await updateIncident(
-          tx,
-          event,
-          `status = 'partner_informed', ${appendStep('partner_informed')}`,
-          [JSON.stringify(step)],
-        );
+        changed = await updateIncident(tx, event, {
+          status: 'partner_informed',
+          partner_informed: jsonbAppend('partner_informed', step),
+        });
         break;
       }
       case 'SafeguardingIncidentPartnerFeedbackRecorded': {
         const step: IncidentStepRow = { at, by, text: incident.data.feedback };
-        changed = await updateIncident(
-          tx,
-          event,
-          `status = 'partner_feedback', ${appendStep('partner_feedback')}`,
-          [JSON.stringify(step)],
-        );
+        changed = await updateIncident(tx, event, {
+          status: 'partner_feedback',
+          partner_feedback: jsonbAppend('partner_feedback', step),
+        });
         break;
       }
       case 'SafeguardingIncidentClosed':
-        changed = await updateIncident(tx, event, `status = 'closed', closed_at = $3`);
+        changed = await updateIncident(tx, event, { status: 'closed', closed_at: at });
         break;
       case 'SafeguardingIncidentReopened':
-        changed = await updateIncident(tx, event, `status = 'under_review', closed_at = NULL`);
+        changed = await updateIncident(tx, event, { status: 'under_review', closed_at: null });
         break;
       case 'SafeguardingIncidentRiskLevelChanged':
-        changed = await updateIncident(tx, event, `risk_level = $5`, [incident.data.to]);
+        changed = await updateIncident(tx, event, { risk_level: incident.data.to });
         break;
       case 'SafeguardingIncidentCorrected': {
         const column = {
@@ -362,7 +360,7 @@ export const safeguardingProjection = defineProjection({
           occurred_at: 'occurred_at',
           lesson_id: 'lesson_id',
         }[incident.data.field];
-        changed = await updateIncident(tx, event, `${column} = $5`, [incident.data.value]);
+        changed = await updateIncident(tx, event, { [column]: incident.data.value });
         if (changed && incident.data.field === 'occurred_at' && incident.data.value) {
           // The report's chronology line moves to the corrected time.
           await tx.query(
@@ -373,13 +371,13 @@ export const safeguardingProjection = defineProjection({
         break;
       }
       case 'SafeguardingIncidentEscalated':
-        changed = await updateIncident(tx, event, `escalated_at = $3`);
+        changed = await updateIncident(tx, event, { escalated_at: at });
         break;
       case 'SafeguardingIncidentClaimed':
-        changed = await updateIncident(tx, event, `assigned_lead_id = $5`, [incident.data.leadId]);
+        changed = await updateIncident(tx, event, { assigned_lead_id: incident.data.leadId });
         break;
       case 'SafeguardingIncidentReleased':
-        changed = await updateIncident(tx, event, `assigned_lead_id = NULL`);
+        changed = await updateIncident(tx, event, { assigned_lead_id: null });
         break;
     }
     if (!changed) return;

@@ -1,4 +1,11 @@
-import { defineProjection, type ProjectionEvent, type ProjectionTx } from '../projection.js';
+import {
+  defineProjection,
+  guardedUpdate,
+  jsonbSet,
+  sqlSet,
+  type ProjectionEvent,
+  type ProjectionTx,
+} from '../projection.js';
 import {
   ERASED,
   USER_EVENT_TYPES,
@@ -94,18 +101,20 @@ const PROFILE_COLUMNS: Record<Exclude<keyof UserProfileChanges, 'customFields'>,
 };
 
 /**
- * Applies `set` (SQL assignments using $3.. for `params`) to the user row, once: the row's `version`
- * (the stream revision last applied) makes replaying an event a no-op.
+ * Applies `set` to the user row, once (`guardedUpdate`): the row's `version` (the stream revision last
+ * applied) makes replaying an event a no-op. Every change also stamps `updated_at`.
  */
-async function update(tx: ProjectionTx, event: ProjectionEvent, set: string, params: unknown[] = []) {
+async function update(tx: ProjectionTx, event: ProjectionEvent, set: Record<string, unknown> = {}) {
   const { userId } = event.data as { userId: string };
-  await tx.query(
-    `UPDATE rm_users SET ${set ? `${set}, ` : ''}updated_at = $${params.length + 3},
-            version = $2::bigint
-      WHERE id = $1 AND version < $2::bigint`,
-    [userId, event.revision.toString(), ...params, event.metadata.occurredAt],
-  );
+  await guardedUpdate(tx, 'rm_users', userId, event.revision, {
+    ...set,
+    updated_at: event.metadata.occurredAt,
+  });
 }
+
+/** A text column erased only where it held something (null stays null). */
+const erasedIfSet = (column: string) =>
+  sqlSet((bind) => `CASE WHEN ${column} IS NULL THEN NULL ELSE ${bind(ERASED)}::text END`);
 
 /** The login column of an erased user: unique per user, recognisably erased. */
 export const erasedLogin = (userId: string) => `${ERASED}-${userId}`;
@@ -122,7 +131,7 @@ async function updateJsonColumn<T>(
     userId,
   ]);
   const current = rows[0]?.[column] ?? [];
-  await update(tx, event, `${column} = $3::jsonb`, [JSON.stringify(change(current))]);
+  await update(tx, event, { [column]: jsonbSet(change(current)) });
 }
 
 async function updateContacts(
@@ -136,7 +145,7 @@ async function updateContacts(
     [userId],
   );
   const current = rows[0]?.contacts ?? [];
-  await update(tx, event, 'contacts = $3::jsonb', [JSON.stringify(change(current))]);
+  await update(tx, event, { contacts: jsonbSet(change(current)) });
 }
 
 export const usersProjection = defineProjection({
@@ -251,38 +260,40 @@ export const usersProjection = defineProjection({
         const entries = Object.entries(e.data.changes).filter(
           ([key, value]) => key in PROFILE_COLUMNS && value !== undefined,
         ) as [keyof typeof PROFILE_COLUMNS, unknown][];
-        const sets = entries.map(([key], i) => `${PROFILE_COLUMNS[key]} = $${i + 3}`);
-        const params = entries.map(([, value]) => value);
-        if (e.data.changes.customFields) {
-          params.push(JSON.stringify(e.data.changes.customFields));
-          sets.push(`custom_fields = jsonb_strip_nulls(custom_fields || $${params.length + 2}::jsonb)`);
-        }
-        await update(tx, event, sets.join(', '), params);
+        const set: Record<string, unknown> = Object.fromEntries(
+          entries.map(([key, value]) => [PROFILE_COLUMNS[key], value]),
+        );
+        const customFields = e.data.changes.customFields;
+        if (customFields)
+          set.custom_fields = sqlSet(
+            (bind) => `jsonb_strip_nulls(custom_fields || ${bind(JSON.stringify(customFields))}::jsonb)`,
+          );
+        await update(tx, event, set);
         return;
       }
       case 'UserActivated':
-        return update(tx, event, 'has_access = true, scheduled_for_deactivation = NULL');
+        return update(tx, event, { has_access: true, scheduled_for_deactivation: null });
       case 'UserDeactivated':
-        return update(tx, event, 'has_access = false, scheduled_for_deactivation = NULL');
+        return update(tx, event, { has_access: false, scheduled_for_deactivation: null });
       case 'UserDeactivationScheduled':
-        return update(tx, event, 'scheduled_for_deactivation = $3', [e.data.at]);
+        return update(tx, event, { scheduled_for_deactivation: e.data.at });
       case 'UserDeactivationCancelled':
-        return update(tx, event, 'scheduled_for_deactivation = NULL');
+        return update(tx, event, { scheduled_for_deactivation: null });
       case 'UserBlocked':
-        return update(tx, event, 'is_blocked = true');
+        return update(tx, event, { is_blocked: true });
       case 'UserUnblocked':
-        return update(tx, event, 'is_blocked = false');
+        return update(tx, event, { is_blocked: false });
       case 'QualityIssueSet':
-        return update(tx, event, 'has_quality_issue = true, quality_issue_reason = $3', [e.data.reason]);
+        return update(tx, event, { has_quality_issue: true, quality_issue_reason: e.data.reason });
       case 'QualityIssueUnset':
-        return update(tx, event, 'has_quality_issue = false, quality_issue_reason = NULL');
+        return update(tx, event, { has_quality_issue: false, quality_issue_reason: null });
       case 'UserPermissionsChanged':
-        return update(tx, event, 'permissions = $3::jsonb', [JSON.stringify(e.data.permissions)]);
+        return update(tx, event, { permissions: jsonbSet(e.data.permissions) });
       case 'UserStudentLinksChanged':
         // The links have their own read model (student-links); here the account's version moves on.
-        return update(tx, event, '');
+        return update(tx, event);
       case 'ActiveNetworkChanged':
-        return update(tx, event, 'active_network_id = $3', [e.data.networkId]);
+        return update(tx, event, { active_network_id: e.data.networkId });
       case 'UserContactAdded':
       case 'UserContactUpdated': {
         const { contactId, name, email, phone, relationship, notes } = e.data;
@@ -296,31 +307,22 @@ export const usersProjection = defineProjection({
       case 'UserContactRemoved':
         return updateContacts(tx, event, (contacts) => contacts.filter((c) => c.id !== e.data.contactId));
       case 'PasswordChanged':
-        return update(tx, event, '');
+        return update(tx, event);
       case 'AccountActivated':
-        return update(tx, event, 'awaiting_activation = false');
+        return update(tx, event, { awaiting_activation: false });
       case 'UserSettingsChanged': {
         const c = e.data.changes;
-        const entries = (
-          [
-            ['birth_date', c.birthDate],
-            ['receive_weekly_summary_reports', c.receiveWeeklySummaryReports],
-            ['requested_number_of_lessons_per_week', c.requestedLessonsPerWeek],
-          ] as const
-        ).filter(([, value]) => value !== undefined);
-        return update(
-          tx,
-          event,
-          entries.map(([column], i) => `${column} = $${i + 3}`).join(', '),
-          entries.map(([, value]) => value),
-        );
+        const entries: [string, unknown][] = [
+          ['birth_date', c.birthDate],
+          ['receive_weekly_summary_reports', c.receiveWeeklySummaryReports],
+          ['requested_number_of_lessons_per_week', c.requestedLessonsPerWeek],
+        ];
+        return update(tx, event, Object.fromEntries(entries.filter(([, value]) => value !== undefined)));
       }
       case 'NotificationEmailChangeRequested':
-        return update(tx, event, 'pending_notification_email = $3', [e.data.email]);
+        return update(tx, event, { pending_notification_email: e.data.email });
       case 'NotificationEmailVerified':
-        return update(tx, event, 'notification_email = $3, pending_notification_email = NULL', [
-          e.data.email,
-        ]);
+        return update(tx, event, { notification_email: e.data.email, pending_notification_email: null });
       case 'UserImpersonated':
       case 'EhcpRequested':
         // Audit only: the row does not change (impersonations and EHCP requests are read from the stream).
@@ -339,21 +341,26 @@ export const usersProjection = defineProjection({
           relationship: erasedOrNull(c.relationship),
           notes: erasedOrNull(c.notes),
         }));
-        return update(
-          tx,
-          event,
-          `login = $3, email = $4, first_name = $4, last_name = $4,
-           notes = CASE WHEN notes IS NULL THEN NULL ELSE $4 END,
-           quality_issue_reason = CASE WHEN quality_issue_reason IS NULL THEN NULL ELSE $4 END,
-           contacts = $5::jsonb, files = '[]'::jsonb, personal_data_erased = true,
-           has_access = false, scheduled_for_deactivation = NULL`,
-          [erasedLogin(e.data.userId), ERASED, JSON.stringify(contacts)],
-        );
+        return update(tx, event, {
+          login: erasedLogin(e.data.userId),
+          email: ERASED,
+          first_name: ERASED,
+          last_name: ERASED,
+          notes: erasedIfSet('notes'),
+          quality_issue_reason: erasedIfSet('quality_issue_reason'),
+          contacts: jsonbSet(contacts),
+          files: jsonbSet([]),
+          personal_data_erased: true,
+          has_access: false,
+          scheduled_for_deactivation: null,
+        });
       }
       case 'UserDeleted':
-        return update(tx, event, 'deleted_at = $3, has_access = false, scheduled_for_deactivation = NULL', [
-          event.metadata.occurredAt,
-        ]);
+        return update(tx, event, {
+          deleted_at: event.metadata.occurredAt,
+          has_access: false,
+          scheduled_for_deactivation: null,
+        });
       case 'StudentFileAdded': {
         const d = e.data;
         const file: StudentFileRow = {

@@ -24,7 +24,7 @@ import { Problem } from '../platform/http/problem.js';
 import type { SqlClient } from '../platform/sql/sql-client.js';
 import { SQL_CLIENT } from '../platform/tokens.js';
 import { INTERNAL_PERMISSIONS, MARKER_PERMISSIONS } from '../identity/policy/policy.js';
-import { NetworksReadModel } from '../identity/networks/networks.read.js';
+import { NetworksReadModel } from '../networks/networks.read.js';
 import { customerAggregate } from './customer.decider.js';
 import { SearchPageQuery, PageOf, searchTextOf } from '../platform/http/paging.js';
 import { UuidPipe } from '../platform/http/validation.js';

@@ -239,22 +239,22 @@ export class CurrentUserController {
     @Req() req: AuthenticatedRequest,
     @Body() body: NotificationEmailBody,
   ): Promise<CommandResult> {
-    const me = await this.access.actorRow(req);
+    const me = actorOf(req);
     const email = body.email.trim();
     const result = await this.access.run(req, {
       type: 'RequestNotificationEmailChange',
-      userId: me.id,
+      userId: me.userId,
       email,
     });
     await this.links.mail({
       purpose: 'notification-email',
-      subjectId: me.id,
+      subjectId: me.userId,
       minutes: NOTIFICATION_EMAIL_MINUTES,
       to: email,
       subject: 'Confirm your Tutoring Portal notification address',
       route: '/profile',
       text: (link) => [
-        `Hello ${me.first_name},`,
+        `Hello ${me.firstName},`,
         '',
         'You asked for Tutoring Portal notifications to be sent to this address.',
         `Open this link within ${humanMinutes(NOTIFICATION_EMAIL_MINUTES)} while signed in to confirm it:`,

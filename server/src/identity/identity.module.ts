@@ -11,7 +11,6 @@ import { UserAccess } from './user-access.js';
 import { UserCreation } from './user-creation.js';
 import { UsersController } from './users.controller.js';
 import { StudentFilesController } from './student-files.controller.js';
-import { EhcpController } from './ehcp/ehcp.controller.js';
 import { UserDeletionController } from './user-deletion.controller.js';
 import { AuditController } from './audit/audit.controller.js';
 import { PasswordRecoveryController } from './password-recovery.controller.js';
@@ -24,7 +23,6 @@ import { UserExportsController } from './csv/user-exports.controller.js';
 import { UserImportsController } from './csv/user-imports.controller.js';
 import { StudentContactsController } from './csv/student-contacts.controller.js';
 import { StudentActivityReadModel } from './csv/student-activity.read.js';
-import { TeachersWithoutAvailability } from './availability/teachers-without-availability.read.js';
 
 import { TokenLinkFlow } from './token-link-flow.js';
 import {
@@ -33,27 +31,23 @@ import {
   ActivationLinksController,
 } from './activation.controller.js';
 import { CurrentUserController } from './current-user.controller.js';
-import { AvailabilityController } from './availability/availability.controller.js';
 import { CustomFields, CustomFieldsController } from './custom-fields/custom-fields.controller.js';
 import { UserListsController } from './lists/user-lists.controller.js';
-import {
-  CustomerInvitationsController,
-  PartnerRegistrationController,
-} from './invitations/customer-invitations.controller.js';
 import { ImpersonationController } from './impersonation/impersonation.controller.js';
 import { PermissionsController } from './permissions/permissions.controller.js';
-import { NetworksController } from './networks/networks.controller.js';
-import { NetworksReadModel } from './networks/networks.read.js';
-import { AccessLiveRules } from './access-live-rules.js';
+import { NetworksModule } from '../networks/networks.module.js';
+import { PermissionTemplatesSetup } from './permission-templates/permission-templates.setup.js';
+import { CustomFieldsSetup } from './custom-fields/custom-fields.setup.js';
+import { StudentLinksSetup } from './relations/student-links.setup.js';
 import { PermissionTemplatesController } from './permission-templates/permission-templates.controller.js';
 
 @Module({
+  imports: [NetworksModule],
   // LoginController and the other users/<word> controllers first: their routes must be matched before
   // UsersController's users/:id.
   controllers: [
     LoginController,
     CurrentUserController,
-    AvailabilityController,
     CustomFieldsController,
     UserListsController,
     UserExportsController,
@@ -61,19 +55,15 @@ import { PermissionTemplatesController } from './permission-templates/permission
     StudentContactsController,
     ImpersonationController,
     StudentFilesController,
-    EhcpController,
     UserDeletionController,
     StudentLinksController,
     UsersController,
     AuditController,
     PermissionTemplatesController,
     PermissionsController,
-    NetworksController,
     PasswordRecoveryController,
     ActivationController,
     ActivationLinksController,
-    CustomerInvitationsController,
-    PartnerRegistrationController,
     MailOutboxController,
   ],
   providers: [
@@ -86,10 +76,11 @@ import { PermissionTemplatesController } from './permission-templates/permission
     CustomFields,
     FirstSuperuser,
     UsersReadModel,
-    TeachersWithoutAvailability,
     StudentLinksReadModel,
-    NetworksReadModel,
-    AccessLiveRules,
+    // Each area registers its own live rules (the setup pattern, decision 0050).
+    PermissionTemplatesSetup,
+    CustomFieldsSetup,
+    StudentLinksSetup,
     UserCommands,
     UserAccess,
     UserCreation,
@@ -99,9 +90,13 @@ import { PermissionTemplatesController } from './permission-templates/permission
   ],
   exports: [
     FirstSuperuser,
+    // For the domains built on identity (EHCP, customer invitations).
+    UserCommands,
+    Credentials,
+    TokenLinkFlow,
     UsersReadModel,
     StudentLinksReadModel,
-    NetworksReadModel,
+    NetworksModule,
     UserAccess,
     ACTOR_LOADER,
     DeactivationScheduler,

@@ -25,9 +25,9 @@ import { UsersReadModel } from './users.read.js';
 import { UserView } from './users.dto.js';
 import { userViewFor } from './user.view.js';
 import { isAdmin } from './policy/policy.js';
-import { NetworksReadModel } from './networks/networks.read.js';
-import { NetworkView, networkView } from './networks/networks.controller.js';
-import { TimezoneInfo, timezoneInfo } from './networks/timezone-info.js';
+import { NetworksReadModel } from '../networks/networks.read.js';
+import { NetworkView, networkView } from '../networks/networks.controller.js';
+import { TimezoneInfo, timezoneInfo } from '../networks/timezone-info.js';
 
 export class LoginForm {
   @ApiProperty({ description: 'Login (e-mail address)', example: 'admin@example.com' })
@@ -150,7 +150,7 @@ export class LoginController {
     const user = await this.users.byId(actor.userId);
     if (!user) throw new Problem(HttpStatus.NOT_FOUND, 'User not found');
     // Their own record as they may read it: no staff notes for students, teachers or parents (0037).
-    const view = userViewFor(user, user);
+    const view = userViewFor(actor, user);
     const activeId = user.active_network_id ?? user.network_id;
     const own = [...new Set([user.network_id, user.active_network_id].filter((id) => id !== null))];
     const networks = isAdmin(user.permissions)

@@ -14,10 +14,11 @@ import {
 } from 'class-validator';
 import type { UserRow } from '@portal/projections';
 import { AnyAuthenticatedUser } from '../platform/auth/public.decorator.js';
-import type { AuthenticatedRequest } from '../platform/auth/request-context.js';
+import { type Actor, type AuthenticatedRequest, actorOf } from '../platform/auth/request-context.js';
 import { Problem } from '../platform/http/problem.js';
 import { StorageService } from '../platform/storage/storage.service.js';
-import { ehcpScope, isPartner, mayUseStudentFiles, type StudentFileAction } from './policy/policy.js';
+import { isPartner, mayUseStudentFiles, type StudentFileAction } from './policy/policy.js';
+import { ehcpStudentScope } from '../core/access/student-scope.js';
 import { STUDENT_FILE_TYPES, type StudentFileType } from './user.events.js';
 import { PositionResponse } from './users.dto.js';
 import { UserAccess, forbidden } from './user-access.js';
@@ -108,7 +109,7 @@ const notAFile = () => new Problem(HttpStatus.NOT_FOUND, 'file_path: not a file 
  * Student files (spec §7): uploads go to the storage service through a signed form post; the files
  * are events on the student (`StudentFileAdded`, `StudentFilesDeleted`) and the user view's
  * `student_profile.files` comes from the users projection. Who reaches the student: administrators
- * and internal holders of CAN_ACCESS_AND_UPLOAD_EHCP (policy `ehcpScope`), and partners who can see the
+ * and internal holders of CAN_ACCESS_AND_UPLOAD_EHCP (`ehcpStudentScope`), and partners who can see the
  * student; what they may do with the files is the policy's `mayUseStudentFiles` (decision 0037: adding,
  * deleting and EHCP files need EHCP access and upload; deleting also needs a partner's edit permission).
  */
@@ -214,10 +215,10 @@ export class StudentFilesController {
     req: AuthenticatedRequest,
     id: string,
     action: StudentFileAction,
-  ): Promise<{ actor: UserRow; student: UserRow }> {
-    const actor = await this.access.actorRow(req);
+  ): Promise<{ actor: Actor; student: UserRow }> {
+    const actor = actorOf(req);
     let target: UserRow;
-    if (ehcpScope(actor.permissions) === 'all') {
+    if (ehcpStudentScope(actor)?.all) {
       target = await this.access.targetRow(id).catch(() => {
         throw studentNotFound();
       });

@@ -1,6 +1,11 @@
 import { HttpStatus, Injectable } from '@nestjs/common';
 import type { UserRow } from '@portal/projections';
-import { actorOf, metadataFor, type AuthenticatedRequest } from '../platform/auth/request-context.js';
+import {
+  actorOf,
+  metadataFor,
+  type Actor,
+  type AuthenticatedRequest,
+} from '../platform/auth/request-context.js';
 import { Problem } from '../platform/http/problem.js';
 import { UserCommands, type CommandResult } from './commands/user-command.handler.js';
 import type { UserCommand } from './user.decider.js';
@@ -18,7 +23,7 @@ import {
   type UserType,
 } from './policy/policy.js';
 import { UsersReadModel } from './users.read.js';
-import { studentInScope, studentScope, viewerOfRow } from '../core/access/student-scope.js';
+import { studentInScope, studentScope } from '../core/access/student-scope.js';
 import { StudentLinksReadModel } from './relations/student-links.read.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -69,12 +74,6 @@ export class UserAccess {
     });
   }
 
-  async actorRow(req: AuthenticatedRequest): Promise<UserRow> {
-    const row = await this.users.byId(actorOf(req).userId);
-    if (!row) throw userNotFound();
-    return row;
-  }
-
   async targetRow(id: string): Promise<UserRow> {
     if (!UUID.test(id)) throw userNotFound();
     const row = await this.users.byId(id.toLowerCase());
@@ -83,7 +82,7 @@ export class UserAccess {
   }
 
   /** Admins see everyone; partners only users of their own customer (others answer 404). */
-  async visibleTarget(actor: UserRow, id: string): Promise<UserRow> {
+  async visibleTarget(actor: Actor, id: string): Promise<UserRow> {
     const target = await this.targetRow(id);
     if (await this.maySee(actor, target)) return target;
     throw userNotFound();
@@ -93,15 +92,15 @@ export class UserAccess {
    * Admins see everyone; a partner sees themselves and users of their own customer that their SEE_*
    * permissions show, and students with SEE_ALL_STUDENTS_DETAILS or linked to them (decision 0034).
    */
-  async maySee(actor: UserRow, target: UserRow): Promise<boolean> {
+  async maySee(actor: Actor, target: UserRow): Promise<boolean> {
     if (isAdmin(actor.permissions)) return true;
-    if (!isPartner(actor.permissions) || actor.customer_id === null) return false;
-    if (target.id === actor.id) return true;
-    if (target.customer_id !== actor.customer_id) return false;
+    if (!isPartner(actor.permissions) || actor.customerId === null) return false;
+    if (target.id === actor.userId) return true;
+    if (target.customer_id !== actor.customerId) return false;
     // Students: own customer, only linked ones unless SEE_ALL_STUDENTS_DETAILS (the one rule).
     if (target.user_type === 'student')
       return studentInScope(
-        studentScope(viewerOfRow(actor), { unrestricted: false }),
+        studentScope(actor, { unrestricted: false }),
         { id: target.id, customerId: target.customer_id },
         (partnerId, studentId) => this.links.isLinked(partnerId, studentId),
       );
@@ -111,7 +110,7 @@ export class UserAccess {
     });
   }
 
-  authorize(actor: UserRow, target: UserRow, action: PartnerAction): void {
+  authorize(actor: Actor, target: UserRow, action: PartnerAction): void {
     if (isAdmin(actor.permissions)) return;
     const allowed = partnerPermissionsFor(action, {
       userType: target.user_type as UserType,
@@ -121,7 +120,7 @@ export class UserAccess {
   }
 
   async authorizedTarget(req: AuthenticatedRequest, id: string, action: PartnerAction): Promise<UserRow> {
-    const actor = await this.actorRow(req);
+    const actor = actorOf(req);
     const target = await this.visibleTarget(actor, id);
     this.authorize(actor, target, action);
     return target;

@@ -1,6 +1,5 @@
 import { HttpStatus, Injectable } from '@nestjs/common';
-import type { UserRow } from '@portal/projections';
-import type { AuthenticatedRequest } from '../platform/auth/request-context.js';
+import type { Actor, AuthenticatedRequest } from '../platform/auth/request-context.js';
 import { Problem } from '../platform/http/problem.js';
 import { randomUUID } from 'node:crypto';
 import { PORTAL_NAMESPACE, uuidV5 } from '../platform/uuid.js';
@@ -8,7 +7,7 @@ import { PersonalDataVault } from '../platform/personal-data/personal-data-vault
 import { AccountActivation } from './activation.controller.js';
 import { Credentials } from './credentials.js';
 import { CustomFields } from './custom-fields/custom-fields.controller.js';
-import { NetworksReadModel } from './networks/networks.read.js';
+import { NetworksReadModel } from '../networks/networks.read.js';
 import {
   ALL_MARKER_PERMISSIONS,
   hasAny,
@@ -49,7 +48,7 @@ export const loginOf = (user: Pick<NewUser, 'login' | 'email'>) =>
  * create anyone; partners only the customer-side kinds their ADD_NEW_* permissions allow, for their own
  * customer, without extra permissions.
  */
-export function creationDenial(actor: UserRow, user: NewUser): Problem | null {
+export function creationDenial(actor: Actor, user: NewUser): Problem | null {
   const extras = user.permissions ?? [];
   if (extras.some((p) => ALL_MARKER_PERMISSIONS.includes(p)))
     return new Problem(
@@ -60,7 +59,7 @@ export function creationDenial(actor: UserRow, user: NewUser): Problem | null {
   const customerType = user.user_type === 'partner' ? (user.customer_type ?? null) : null;
   const allowed = partnerPermissionsFor('add', { userType: user.user_type, customerType });
   if (!hasAny(actor.permissions, ...allowed) || extras.length > 0) return forbidden();
-  if (user.customer_id && user.customer_id !== actor.customer_id)
+  if (user.customer_id && user.customer_id !== actor.customerId)
     return forbidden('Partners can only manage users of their own customer');
   return null;
 }
@@ -84,14 +83,14 @@ export class UserCreation {
 
   async create(
     req: AuthenticatedRequest,
-    actor: UserRow,
+    actor: Actor,
     user: NewUser,
     options: { checkedLogin?: boolean } = {},
   ): Promise<{ id: string; position: string }> {
     const denial = creationDenial(actor, user);
     if (denial) throw denial;
     const customerType = user.user_type === 'partner' ? (user.customer_type ?? null) : null;
-    const customerId = isAdmin(actor.permissions) ? (user.customer_id ?? null) : actor.customer_id;
+    const customerId = isAdmin(actor.permissions) ? (user.customer_id ?? null) : actor.customerId;
     const customFields = await this.customFields.check(user.custom_fields, 'create');
     await this.networks.requireKnown(user.network_id);
     const login = loginOf(user);

@@ -2,7 +2,7 @@ import { Controller, Delete, HttpCode, HttpStatus, Param, Req } from '@nestjs/co
 import { ApiNotFoundResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { UserRow } from '@portal/projections';
 import { RequirePermissions } from '../platform/auth/public.decorator.js';
-import type { AuthenticatedRequest } from '../platform/auth/request-context.js';
+import { type AuthenticatedRequest, actorOf } from '../platform/auth/request-context.js';
 import { Problem } from '../platform/http/problem.js';
 import { StorageService } from '../platform/storage/storage.service.js';
 import { MailOutbox } from '../platform/mail/mail-outbox.js';
@@ -71,13 +71,13 @@ export class UserDeletionController {
     id: string,
     o: { includeDeleted: boolean },
   ): Promise<UserRow> {
-    const actor = await this.access.actorRow(req);
+    const actor = actorOf(req);
     if (!isUuid(id)) throw notFound();
     const target = o.includeDeleted
       ? await this.users.byIdIncludingDeleted(id.toLowerCase())
       : await this.users.byId(id.toLowerCase());
     if (!target) throw notFound();
-    if (target.id === actor.id)
+    if (target.id === actor.userId)
       throw new Problem(HttpStatus.UNPROCESSABLE_ENTITY, 'id: you cannot delete your own account');
     if (isAdmin(actor.permissions)) return target;
     // Partners: only users of their own customer that they can see (others are not found), and only

@@ -1,6 +1,6 @@
-import type { UserRow } from '@portal/projections';
+import type { Actor } from '../platform/auth/request-context.js';
 import { isAdmin, partnerVisibility } from './policy/policy.js';
-import { studentScope, viewerOfRow } from '../core/access/student-scope.js';
+import { studentScope } from '../core/access/student-scope.js';
 import { TYPE_FILTERS, type ListUsersQuery } from './users.dto.js';
 import type { UserListFilter, UserSortColumn } from './users.read.js';
 
@@ -9,7 +9,7 @@ import type { UserListFilter, UserSortColumn } from './users.read.js';
  * partners only users of their own customer, and of those only what their permissions show (spec §6).
  * Shared by the list, the exports and the student-contacts overview, so they scope alike.
  */
-export function listFilterFor(actor: UserRow, q: ListUsersQuery): UserListFilter {
+export function listFilterFor(actor: Actor, q: ListUsersQuery): UserListFilter {
   const admin = isAdmin(actor.permissions);
   return {
     page: q.page ?? 1,
@@ -20,13 +20,13 @@ export function listFilterFor(actor: UserRow, q: ListUsersQuery): UserListFilter
     customerTypes: q.customer_type,
     customerId: q.customer_id,
     hasAccess: q.has_access,
-    scopeCustomerId: admin ? undefined : actor.customer_id,
+    scopeCustomerId: admin ? undefined : actor.customerId,
     partner: admin
       ? undefined
       : {
-          selfId: actor.id,
+          selfId: actor.userId,
           customerTypes: partnerVisibility(actor.permissions).customerTypes,
-          students: studentScope(viewerOfRow(actor), { unrestricted: false }),
+          students: studentScope(actor, { unrestricted: false }),
         },
     sortBy: q.sort_by?.replace(/^-/, '') as UserSortColumn | undefined,
     descending: q.sort_by?.startsWith('-') ?? false,

@@ -7,18 +7,19 @@ import {
   type CustomerRole,
 } from './policy/policy.js';
 import type { UserView } from './users.dto.js';
+import type { Actor } from '../platform/auth/request-context.js';
 
 /** Used when a user has no timezone of their own (spec §3: "if null, a default timezone is set"). */
 export const DEFAULT_TIMEZONE = 'Europe/London';
 
 const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
 
-/** Who reads a user record: their own row (id, permissions and customer role). */
-export type RecordViewer = Pick<UserRow, 'id' | 'permissions' | 'customer_type'>;
+/** Who reads a user record: the signed-in actor (permissions and customer role, loaded by the guard). */
+export type RecordViewer = Pick<Actor, 'permissions' | 'customerType'>;
 
 const readerOf = (viewer: RecordViewer) => ({
   permissions: viewer.permissions,
-  customerType: viewer.customer_type,
+  customerType: viewer.customerType,
 });
 
 /**

@@ -21,7 +21,12 @@ import {
   ApiUnprocessableEntityResponse,
 } from '@nestjs/swagger';
 import { AnyAuthenticatedUser, RequirePermissions } from '../platform/auth/public.decorator.js';
-import { type Actor, type AuthenticatedRequest, CurrentActor } from '../platform/auth/request-context.js';
+import {
+  type Actor,
+  type AuthenticatedRequest,
+  CurrentActor,
+  actorOf,
+} from '../platform/auth/request-context.js';
 import { Problem } from '../platform/http/problem.js';
 import { Credentials } from './credentials.js';
 import { PersonalDataVault } from '../platform/personal-data/personal-data-vault.js';
@@ -46,7 +51,7 @@ import {
 import { UsersReadModel } from './users.read.js';
 import { pagedUsers } from './lists/user-list-query.js';
 import { userViewFor } from './user.view.js';
-import { NetworksReadModel } from './networks/networks.read.js';
+import { NetworksReadModel } from '../networks/networks.read.js';
 import { UserCreation } from './user-creation.js';
 import { UserAccess, forbidden, isUuid } from './user-access.js';
 import type { CommandResult } from './commands/user-command.handler.js';
@@ -79,7 +84,7 @@ export class UsersController {
   @RequirePermissions(ADMIN, PARTNER_MARKER)
   @ApiOkResponse({ type: UserPage })
   async list(@Req() req: AuthenticatedRequest, @Query() q: ListUsersQuery): Promise<UserPage> {
-    const actor = await this.access.actorRow(req);
+    const actor = actorOf(req);
     const { rows, ...page } = await pagedUsers(this.users, actor, q);
     return { items: rows.map((r) => userViewFor(actor, r)), ...page };
   }
@@ -89,7 +94,7 @@ export class UsersController {
   @ApiOkResponse({ type: UserView })
   @ApiNotFoundResponse({ description: 'User not found' })
   async get(@Req() req: AuthenticatedRequest, @Param('id', UuidPipe) id: string): Promise<UserView> {
-    const actor = await this.access.actorRow(req);
+    const actor = actorOf(req);
     const target = await this.access.visibleTarget(actor, id);
     return userViewFor(actor, target);
   }
@@ -102,7 +107,7 @@ export class UsersController {
   @ApiConflictResponse({ description: 'A user with this login already exists' })
   @ApiUnprocessableEntityResponse({ description: 'Invalid field' })
   async create(@Req() req: AuthenticatedRequest, @Body() body: CreateUserBody): Promise<UserCreatedResponse> {
-    const actor = await this.access.actorRow(req);
+    const actor = actorOf(req);
     return this.creation.create(req, actor, body);
   }
 
@@ -116,7 +121,7 @@ export class UsersController {
   ): Promise<CommandResult> {
     const { password, ...profile } = body;
     const hasProfileChanges = Object.values(profile).some((v) => v !== undefined);
-    const actor = await this.access.actorRow(req);
+    const actor = actorOf(req);
     const target = await this.access.visibleTarget(actor, id);
     if (hasProfileChanges || password === undefined) this.access.authorize(actor, target, 'edit');
     if (password !== undefined) this.access.authorize(actor, target, 'password');

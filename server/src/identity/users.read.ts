@@ -3,6 +3,7 @@ import { USER_COLUMNS, listPage, sortOf, type UserRow } from '@portal/projection
 import { SQL_CLIENT } from '../platform/tokens.js';
 import type { SqlClient } from '../platform/sql/sql-client.js';
 import type { ActorLoader } from '../platform/auth/actor-loader.js';
+import type { LoadedActor } from '../platform/auth/request-context.js';
 import { containsPattern } from '../platform/http/paging.js';
 import { studentScopeSql, type StudentScope } from '../core/access/student-scope.js';
 
@@ -81,14 +82,7 @@ export class UsersReadModel implements ActorLoader {
   }
 
   /** A blocked or deactivated user has no access: the guard ends their session at the next call. */
-  async load(userId: string): Promise<{
-    hasAccess: boolean;
-    permissions: string[];
-    customerId: string | null;
-    customerType: string | null;
-    userType: string;
-    displayName: string;
-  } | null> {
+  async load(userId: string): Promise<(LoadedActor & { hasAccess: boolean }) | null> {
     const user = await this.byId(userId);
     return user
       ? {
@@ -97,7 +91,9 @@ export class UsersReadModel implements ActorLoader {
           customerId: user.customer_id,
           customerType: user.customer_type,
           userType: user.user_type,
-          displayName: `${user.first_name} ${user.last_name}`.trim(),
+          firstName: user.first_name,
+          displayName: user.full_name,
+          customerName: user.customer_name ?? null,
         }
       : null;
   }

@@ -30,14 +30,19 @@ import {
   type UserRow,
 } from '@portal/projections';
 import { RequirePermissions } from '../platform/auth/public.decorator.js';
-import { type AuthenticatedRequest, metadataFor } from '../platform/auth/request-context.js';
+import {
+  type Actor,
+  type AuthenticatedRequest,
+  metadataFor,
+  actorOf,
+} from '../platform/auth/request-context.js';
 import { Commands } from '../platform/event-store/commands.js';
 import { Problem } from '../platform/http/problem.js';
 import type { SqlClient } from '../platform/sql/sql-client.js';
 import { SQL_CLIENT } from '../platform/tokens.js';
 import { PORTAL_NAMESPACE, uuidV5 } from '../platform/uuid.js';
 import { MARKER_PERMISSIONS, mayReadStaffNotes } from '../identity/policy/policy.js';
-import { studentScope, studentScopeSql, viewerOfRow } from '../core/access/student-scope.js';
+import { studentScope, studentScopeSql } from '../core/access/student-scope.js';
 import { UserAccess } from '../identity/user-access.js';
 import { onePageProfileAggregate } from './one-page-profile.decider.js';
 import { SearchPageQuery, PageOf, searchTextOf } from '../platform/http/paging.js';
@@ -176,7 +181,7 @@ export class OnePageProfileWritten extends Written {}
 type JoinedRow = OnePageProfileWithStudent;
 
 /** `notes`: whether the reader may see staff notes (not parents: spec §6, decision 0037). */
-const view = (r: JoinedRow, reader: Pick<UserRow, 'permissions' | 'customer_type'>): OnePageProfileView => ({
+const view = (r: JoinedRow, reader: Pick<Actor, 'permissions' | 'customerType'>): OnePageProfileView => ({
   id: r.id,
   user_id: r.user_id,
   year_group_id: r.year_group_id,
@@ -190,9 +195,7 @@ const view = (r: JoinedRow, reader: Pick<UserRow, 'permissions' | 'customer_type
   least_favourite_subjects: r.least_favourite_subjects,
   hobbies: r.hobbies,
   career_aspirations: r.career_aspirations,
-  notes: mayReadStaffNotes({ permissions: reader.permissions, customerType: reader.customer_type })
-    ? r.notes
-    : null,
+  notes: mayReadStaffNotes(reader) ? r.notes : null,
   progress: r.progress,
   created_at: new Date(r.created_at).toISOString(),
   updated_at: new Date(r.updated_at).toISOString(),
@@ -246,9 +249,9 @@ export class OnePageProfilesController {
     @Req() req: AuthenticatedRequest,
     @Query() q: ListOnePageProfilesQuery,
   ): Promise<OnePageProfilePage> {
-    const actor = await this.access.actorRow(req);
+    const actor = actorOf(req);
     // Own customer; without SEE_ALL_STUDENTS_DETAILS only the students linked to them (decision 0034).
-    const students = studentScope(viewerOfRow(actor));
+    const students = studentScope(actor);
     const scope = filters();
     scope.rawIf(
       !students.all,
@@ -344,7 +347,7 @@ export class OnePageProfilesController {
   }
 
   private async visibleStudent(req: AuthenticatedRequest, userId: string) {
-    const actor = await this.access.actorRow(req);
+    const actor = actorOf(req);
     try {
       return { actor, student: await this.access.visibleTarget(actor, userId) };
     } catch {
@@ -353,7 +356,7 @@ export class OnePageProfilesController {
   }
 
   private async editableStudent(req: AuthenticatedRequest, userId: string): Promise<UserRow> {
-    const actor = await this.access.actorRow(req);
+    const actor = actorOf(req);
     const student = await this.access.visibleTarget(actor, userId);
     if (student.user_type !== 'student')
       throw new Problem(HttpStatus.UNPROCESSABLE_ENTITY, 'user_id: one-page profiles are for students only');

@@ -38,10 +38,11 @@ import {
   CurrentActor,
   metadataFor,
 } from '../platform/auth/request-context.js';
-import { NO_CUSTOMER, studentScope } from '../core/access/student-scope.js';
+import { NO_CUSTOMER } from '../core/access/student-scope.js';
+import { studentsFilter } from '../identity/lists/user-list-query.js';
 import { EVENT_STORE, type EventStore } from '../platform/event-store/event-store.js';
 import { Problem } from '../platform/http/problem.js';
-import { PARTNER, isInternal, isPartner, isSafeguardingLead } from '../identity/policy/policy.js';
+import { isPartner, isSafeguardingLead } from '../identity/policy/policy.js';
 import { UsersReadModel } from '../identity/users.read.js';
 import { documentStream } from '../platform/collaboration/collab.protocol.js';
 import { verifyChain } from './hash-chain.js';
@@ -81,6 +82,7 @@ import {
   incidentAudience,
   incidentViewFor,
   reportRefusal,
+  reportScope,
 } from './safeguarding.policy.js';
 import type { IncidentAudience } from './incidents.dto.js';
 import { StudentLinks } from './student-links.js';
@@ -186,26 +188,15 @@ export class IncidentsController {
     @CurrentActor() actor: Actor,
     @Query() q: ReportableStudentsQuery,
   ): Promise<ReportableStudentPage> {
-    const perms = actor.permissions;
     const size = q.size ?? 20;
-    const partner = !isInternal(perms);
     // Selected students only (decision 0034): without SUBMIT_..._FOR_ALL, the linked ones.
-    const students = studentScope(actor, {
-      unrestricted: !partner,
-      seeAll: perms.has(PARTNER.SUBMIT_SAFEGUARDING_INCIDENT_FOR_ALL_STUDENTS),
-    });
-    const onlyLinked =
-      !students.all && students.linkedTo !== null
-        ? { partner: { selfId: actor.userId, students, customerTypes: [] } }
-        : {};
     const { rows, total } = await this.users.list({
       page: q.page ?? 1,
       size,
       text: q.query?.trim() || undefined,
       userTypes: ['student'],
       statuses: ['active'],
-      customerId: partner ? (actor.customerId ?? NO_CUSTOMER) : undefined,
-      ...onlyLinked,
+      ...studentsFilter(actor.userId, reportScope(actor)),
       sortBy: 'full_name',
     });
     return {
@@ -347,6 +338,7 @@ export class IncidentsController {
     const partner = isPartner(actor.permissions);
     const refusal = reportRefusal(
       {
+        userId: actor.userId,
         permissions: actor.permissions,
         customerId: partner ? actor.customerId : null,
         linkedStudentIds: partner ? await this.links.linkedStudents(actor.userId) : new Set(),

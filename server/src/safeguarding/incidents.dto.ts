@@ -163,6 +163,40 @@ export class NamedRef {
   @ApiProperty() name!: string;
 }
 
+export class IncidentReferralView {
+  @ApiProperty({ description: 'The external agency referred to' }) agency!: string;
+  @ApiPropertyOptional({
+    nullable: true,
+    type: String,
+    description: "The agency's reference. Absent in the partner view",
+  })
+  reference?: string | null;
+}
+
+/** An action on an incident; in a partner's view without assignee, author and agency reference (0037). */
+export class IncidentActionView {
+  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty() description!: string;
+  @ApiPropertyOptional({ format: 'uuid', description: 'The person responsible. Absent in the partner view' })
+  assignee_id?: string;
+  @ApiProperty({ example: '2026-12-01', description: 'Due date (ISO 8601 date)' }) due_date!: string;
+  @ApiProperty({ nullable: true, type: IncidentReferralView }) referral!: IncidentReferralView | null;
+  @ApiPropertyOptional({ nullable: true, type: String, description: 'Absent in the partner view' })
+  added_by?: string | null;
+  @ApiProperty() added_at!: string;
+}
+
+/** A "partner informed" or "partner feedback" step; a partner sees when (and the feedback's text). */
+export class IncidentStepView {
+  @ApiProperty() at!: string;
+  @ApiPropertyOptional({ nullable: true, type: String, description: 'Absent in the partner view' })
+  by?: string | null;
+  @ApiPropertyOptional({
+    description: "The lead's note or the feedback. Absent in the partner view of 'partner informed'",
+  })
+  text?: string;
+}
+
 export class IncidentView {
   @ApiProperty({ format: 'uuid' }) id!: string;
   @ApiProperty({ enum: INCIDENT_STATUSES }) status!: string;
@@ -188,9 +222,9 @@ export class IncidentView {
   assigned_lead!: NamedRef | null;
   @ApiProperty({ nullable: true, type: String }) escalated_at!: string | null;
   @ApiProperty({ nullable: true, type: String }) closed_at!: string | null;
-  @ApiProperty({ type: 'array', items: { type: 'object' } }) actions!: unknown[];
-  @ApiProperty({ type: 'array', items: { type: 'object' } }) partner_informed!: unknown[];
-  @ApiProperty({ type: 'array', items: { type: 'object' } }) partner_feedback!: unknown[];
+  @ApiProperty({ type: [IncidentActionView] }) actions!: IncidentActionView[];
+  @ApiProperty({ type: [IncidentStepView] }) partner_informed!: IncidentStepView[];
+  @ApiProperty({ type: [IncidentStepView] }) partner_feedback!: IncidentStepView[];
   @ApiProperty({ description: "Global position of the incident's last event" }) position!: string;
 }
 
@@ -245,21 +279,19 @@ export class ReaderIncidentView {
   @ApiPropertyOptional({ nullable: true, type: String, description: CASE_ONLY }) escalated_at?: string | null;
   @ApiProperty({ nullable: true, type: String }) closed_at!: string | null;
   @ApiPropertyOptional({
-    type: 'array',
-    items: { type: 'object' },
+    type: [IncidentActionView],
     description:
       'Partner view: id, description, due_date, added_at and the referral agency only (no reference, no ' +
       'assignee). Absent in the reporter view',
   })
-  actions?: unknown[];
+  actions?: IncidentActionView[];
   @ApiPropertyOptional({
-    type: 'array',
-    items: { type: 'object' },
+    type: [IncidentStepView],
     description: "Partner view: when only (not the lead's note). Absent in the reporter view",
   })
-  partner_informed?: unknown[];
-  @ApiPropertyOptional({ type: 'array', items: { type: 'object' }, description: NOT_FOR_REPORTER })
-  partner_feedback?: unknown[];
+  partner_informed?: IncidentStepView[];
+  @ApiPropertyOptional({ type: [IncidentStepView], description: NOT_FOR_REPORTER })
+  partner_feedback?: IncidentStepView[];
   @ApiProperty({ description: "Global position of the incident's last event" }) position!: string;
 }
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import type { RecordedEvent } from '../platform/event-store/event-store.js';
 import { RoomPolicy } from '../platform/live/room-policy.js';
 import { canonicalJson, linkEvents, verifyChain } from './hash-chain.js';
-import { incidentAudience, mayReadIncident, reportRefusal } from './safeguarding.policy.js';
+import { incidentAudience, mayReadIncident, reportRefusal, reportScope } from './safeguarding.policy.js';
 import { IncidentReporters } from './incident-reporters.js';
 import { registerSafeguardingLiveRules } from './safeguarding-live.js';
 
@@ -59,7 +59,29 @@ describe('who may report', () => {
       'Only administrators, teachers and permitted partners report incidents',
     ],
   ])('%s', (_name, permissions, customerId, linkedStudentIds, expected) => {
-    expect(reportRefusal({ permissions, customerId, linkedStudentIds }, students)).toBe(expected);
+    expect(reportRefusal({ userId: 'p1', permissions, customerId, linkedStudentIds }, students)).toBe(
+      expected,
+    );
+  });
+});
+
+describe('the students one may report about (the list and the check share one scope)', () => {
+  it.each([
+    ['a teacher: every student', perms('USER_IS_TEACHER'), null, { all: true }],
+    [
+      'a partner with the all-students permission: their customer',
+      perms('USER_IS_PARTNER', 'PARTNER_CAN_SUBMIT_SAFEGUARDING_INCIDENT_FOR_ALL_STUDENTS'),
+      OAK,
+      { all: false, customerId: OAK, linkedTo: null },
+    ],
+    [
+      'a partner with the selected-students permission: the ones linked to them',
+      perms('USER_IS_PARTNER', 'PARTNER_CAN_SUBMIT_SAFEGUARDING_INCIDENT_FOR_SELECTED_STUDENTS'),
+      OAK,
+      { all: false, customerId: OAK, linkedTo: 'p1' },
+    ],
+  ])('%s', (_name, permissions, customerId, expected) => {
+    expect(reportScope({ userId: 'p1', permissions, customerId })).toEqual(expected);
   });
 });
 

@@ -11,6 +11,12 @@ import {
   mayManageIncidentTypes,
 } from '../identity/policy/policy.js';
 import { permissionRule } from '../platform/auth/rule.js';
+import {
+  studentInScope,
+  studentScope,
+  type StudentScope,
+  type StudentViewer,
+} from '../core/access/student-scope.js';
 import type {
   ChronologyEntryView,
   IncidentAudience,
@@ -83,7 +89,21 @@ export const SafeguardingRules = {
   ),
 };
 
+/**
+ * The students a user may report about, as the one student scope (decision 0046): internal users
+ * (super admins, teachers) any student; a partner the students of their own customer, only the ones
+ * linked to them unless they hold SUBMIT_..._FOR_ALL_STUDENTS. Used by the reportable-students list and
+ * by `reportRefusal`, so the two cannot disagree.
+ */
+export function reportScope(reporter: StudentViewer & { permissions: Perms }): StudentScope {
+  return studentScope(reporter, {
+    unrestricted: isInternal(reporter.permissions),
+    seeAll: reporter.permissions.has(PARTNER.SUBMIT_SAFEGUARDING_INCIDENT_FOR_ALL_STUDENTS),
+  });
+}
+
 export interface Reporter {
+  userId: string;
   permissions: Perms;
   /** The partner's customer (null for internal users or a partner without one). */
   customerId: string | null;
@@ -92,9 +112,8 @@ export interface Reporter {
 }
 
 /**
- * May this user report an incident about these students? Super admins and teachers: any student.
- * Partners: with SUBMIT_..._FOR_ALL_STUDENTS, students of their own customer; with the selected-students
- * variant, only students linked to them. Returns the refusal reason, or null when allowed.
+ * May this user report an incident about these students? Internal users: any student. Partners with a
+ * submit permission: the students of their `reportScope`. Returns the refusal reason, or null.
  */
 export function reportRefusal(
   reporter: Reporter,
@@ -103,13 +122,11 @@ export function reportRefusal(
   const perms = reporter.permissions;
   if (isInternal(perms)) return null;
   if (!isPartner(perms)) return 'Only administrators, teachers and permitted partners report incidents';
-  const all = perms.has(PARTNER.SUBMIT_SAFEGUARDING_INCIDENT_FOR_ALL_STUDENTS);
-  const selected = perms.has(PARTNER.SUBMIT_SAFEGUARDING_INCIDENT_FOR_SELECTED_STUDENTS);
+  const mayReport = maySubmitAtAll(perms);
+  const scope = reportScope(reporter);
   for (const s of students) {
-    const ownCustomer = reporter.customerId !== null && s.customerId === reporter.customerId;
-    if (all && ownCustomer) continue;
-    if (selected && ownCustomer && reporter.linkedStudentIds.has(s.id)) continue;
-    return all || selected
+    if (mayReport && studentInScope(scope, s, (_partner, id) => reporter.linkedStudentIds.has(id))) continue;
+    return mayReport
       ? `You may not report an incident about student ${s.id}`
       : 'You do not have permission to report safeguarding incidents';
   }

@@ -5,7 +5,7 @@ import { fetchCurrentUser } from '../auth/api';
 import { useSession } from '../../shared/session';
 import type { ApiSchema } from '../../shared/api/types';
 
-/** Shapes of server/src/identity/networks/networks.controller.ts. */
+/** Shapes of server/src/networks/networks.controller.ts. */
 
 /** The server's NetworkView (generated from the API document). */
 export type Network = ApiSchema<'NetworkView'>;

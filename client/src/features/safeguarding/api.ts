@@ -49,100 +49,37 @@ export const ALLOWED_FROM = {
   reopen: ['closed'],
 } as const satisfies Record<string, readonly IncidentStatus[]>;
 
-export interface NamedRef {
-  id: string;
-  name: string;
-}
+/** Views from the API document (`npm run openapi`; decision 0048): no hand-copied shapes. */
+export type NamedRef = ApiSchema<'NamedRef'>;
 
 /** In a partner's view an action has no assignee and its referral no reference (ADR 0037). */
-export interface IncidentAction {
-  id: string;
-  description: string;
-  assignee_id?: string;
-  due_date: string;
-  referral: { agency: string; reference?: string | null } | null;
-  added_by?: string | null;
-  added_at: string;
-}
+export type IncidentAction = ApiSchema<'IncidentActionView'>;
 
 /** In a partner's view, "partner informed" steps carry only when (not the lead's note). */
-export interface IncidentStep {
-  at: string;
-  by?: string | null;
-  text?: string;
-}
+export type IncidentStep = ApiSchema<'IncidentStepView'>;
 
-export interface Incident {
-  id: string;
-  status: IncidentStatus;
-  risk_level: RiskLevel;
-  reporter: NamedRef;
-  students: NamedRef[];
-  customer_ids: string[];
-  types: NamedRef[];
-  occurred_at: string;
-  reported_at: string;
-  lesson_id: string | null;
-  description: string;
-  immediate_action: string;
-  lead_told_verbally: boolean;
-  acknowledged_at: string | null;
-  acknowledged_by: string | null;
-  assigned_lead_id: string | null;
-  /** The lead who claimed it (or the review assigned): "claimed by". */
-  assigned_lead: NamedRef | null;
-  escalated_at: string | null;
-  closed_at: string | null;
-  actions: IncidentAction[];
-  partner_informed: IncidentStep[];
-  partner_feedback: IncidentStep[];
-  position: string;
-}
+/** A whole case (the triage list's items). */
+export type Incident = ApiSchema<'IncidentView'>;
 
-export interface ChronologyEntry {
-  position: string;
-  incident_id: string;
-  occurred_at: string;
-  kind: string;
-  summary: string;
-  actor_id: string | null;
-}
+export type ChronologyEntry = ApiSchema<'ChronologyEntryView'>;
 
 /** Which view of an incident the server answered (ADR 0037). */
-export type IncidentAudience = 'case' | 'partner' | 'reporter';
-
-/** Safeguarding staff only: absent in a partner's and a reporter's view. */
-type CaseOnly = 'acknowledged_by' | 'assigned_lead_id' | 'assigned_lead' | 'escalated_at';
-/** Absent in a reporter's view (what they reported and its status, nothing more). */
-type NotForReporter = 'customer_ids' | 'actions' | 'partner_informed' | 'partner_feedback';
+export type IncidentAudience = ApiSchema<'ReaderIncidentView'>['audience'];
 
 /**
  * An incident as its reader may see it: the whole case for safeguarding staff ('case'), the partner
  * view, or the reporter view. The triage list's items are whole cases (no `audience`).
  */
-export type ReaderIncident = Omit<Incident, CaseOnly | NotForReporter> &
-  Partial<Pick<Incident, CaseOnly | NotForReporter>> & { audience?: IncidentAudience };
+export type ReaderIncident = Omit<ApiSchema<'ReaderIncidentView'>, 'audience'> & {
+  audience?: IncidentAudience;
+};
 
-export interface IncidentDetails extends ReaderIncident {
-  /** Absent in a reporter's view; a partner's has no escalations, claims or the lead's notes. */
-  timeline?: ChronologyEntry[];
-}
+/** Absent `timeline` in a reporter's view; a partner's has no escalations, claims or the lead's notes. */
+export type IncidentDetails = ReaderIncident & Pick<ApiSchema<'IncidentDetailsView'>, 'timeline'>;
 
-export interface IncidentType {
-  id: string;
-  name: string;
-  guidance: string;
-  retired: boolean;
-  created_at: string;
-  updated_at: string;
-}
+export type IncidentType = ApiSchema<'IncidentTypeView'>;
 
-export interface IncidentViewEntry {
-  position: string;
-  viewer: NamedRef;
-  via: string;
-  viewed_at: string;
-}
+export type IncidentViewEntry = ApiSchema<'IncidentViewEntry'>;
 
 export interface IncidentFilters {
   page: number;
@@ -166,11 +103,7 @@ export interface ReportIncidentInput {
   risk_level?: RiskLevel;
 }
 
-export interface StudentOption {
-  id: string;
-  full_name: string;
-  customer_name: string | null;
-}
+export type StudentOption = ApiSchema<'ReportableStudent'>;
 
 const BASE = '/api/v1/safeguarding-incidents';
 const TYPES = '/api/v1/safeguarding-incident-types';

@@ -1,59 +1,18 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { ApiError, apiRequest } from '../../shared/api/client';
 import { useAreaCommand } from '../../shared/api/resource';
-import type { Page, PositionAnswer } from '../../shared/api/types';
-import type { StudentProfile } from './profile-api';
+import type { ApiSchema, Page, PositionAnswer } from '../../shared/api/types';
 
 /** Shapes of server/src/identity/users.dto.ts (UserView, UserPage → Page<UserView>, ...). */
 
-export type UserStatus = 'active' | 'inactive' | 'deactivated';
-export type UserTypeName = 'super_admin' | 'teacher' | 'partner' | 'student';
-export type CustomerRole = 'super-admin' | 'admin' | 'link-contact' | 'parent';
+export type UserStatus = ApiSchema<'UserView'>['status'];
+export type UserTypeName = ApiSchema<'UserView'>['user_type'];
+export type CustomerRole = NonNullable<ApiSchema<'CustomerProfileView'>['type']>;
 
-export interface Contact {
-  id: string;
-  name: string;
-  email: string | null;
-  phone: string | null;
-  relationship: string | null;
-  notes: string | null;
-}
+export type Contact = ApiSchema<'ContactView'>;
 
-export interface UserView {
-  id: string;
-  login: string;
-  email: string;
-  first_name: string;
-  last_name: string;
-  full_name: string;
-  user_type: UserTypeName;
-  type_label: string;
-  is_teacher: boolean;
-  customer_id: string | null;
-  customer_name: string | null;
-  customers: { id: string; name: string | null }[];
-  customer_profile: { type: CustomerRole | null; type_label: string | null } | null;
-  teacher_profile: { has_quality_issue: boolean; quality_issue_reason: string | null } | null;
-  network_id: string | null;
-  active_network: string | null;
-  timezone: string;
-  notes: string | null;
-  has_access: boolean;
-  is_blocked: boolean;
-  scheduled_for_deactivation: string | null;
-  status: UserStatus;
-  permission_list: string[];
-  contacts: Contact[];
-  /** Students only: files and the latest EHCP file (spec §3). */
-  student_profile?: StudentProfile | null;
-  /** Present only when the profile has an id and progress above 0 (spec §3). */
-  one_page_profile?: { id: string; progress: number } | null;
-  /** Custom field values by field id (GET /users/custom_fields has the definitions). */
-  custom_fields: Record<string, string | number>;
-  last_action: string;
-  created_at: string;
-  updated_at: string;
-}
+/** The whole record as the reader may see it (the server's `userViewFor`). */
+export type UserView = ApiSchema<'UserView'>;
 
 /** The list route's type segment (spec §2 users/:type) → the API's `type` filter. */
 export type ListType = 'students' | 'teachers' | 'partners' | 'admins';
@@ -217,22 +176,9 @@ export function useUserMutation<TVars, TResult>(
 
 // ---- audit (server/src/identity/audit/audit.controller.ts) ----
 
-export interface AuditEntry {
-  position: string;
-  revision: string;
-  type: string;
-  recorded_at: string;
-  occurred_at: string;
-  actor_id: string | null;
-  impersonator_id: string | null;
-  data: Record<string, unknown>;
-}
+export type AuditEntry = ApiSchema<'AuditEntry'>;
 
-export interface AuditHistory {
-  user_id: string;
-  items: AuditEntry[];
-  total: number;
-}
+export type AuditHistory = ApiSchema<'AuditHistory'>;
 
 export interface AccountState {
   at: string;

@@ -1,27 +1,15 @@
 import { useQuery } from '@tanstack/react-query';
 import { ApiError, apiRequest } from '../../shared/api/client';
-import type { PositionAnswer } from '../../shared/api/types';
+import type { ApiSchema, PositionAnswer } from '../../shared/api/types';
 import type { Slot } from './profile-rules';
 
 /** Student files and availability (spec §7 "Student files", users/{id}/availability). */
 
-export type StudentFileType = 'EHCP' | 'OTHER';
+export type StudentFile = ApiSchema<'StudentFileView'>;
+export type StudentFileType = StudentFile['file_type'];
 
-export interface StudentFile {
-  id: string;
-  file_path: string;
-  file_name: string;
-  file_type: StudentFileType;
-  content_type: string;
-  size: number;
-  uploaded_at: string;
-  uploaded_by: string | null;
-}
-
-export interface StudentProfile {
-  files: StudentFile[];
-  latest_ehcp_file: StudentFile | null;
-}
+/** A student's files and the latest EHCP file (spec §3). */
+export type StudentProfile = ApiSchema<'StudentProfileView'>;
 
 interface UploadForm {
   url: string;

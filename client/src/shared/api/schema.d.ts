@@ -2187,7 +2187,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get: operations["UserExportsController_teachersWithoutAvailability"];
+        get: operations["TeachersWithoutAvailabilityController_teachersWithoutAvailability"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2348,7 +2348,10 @@ export interface components {
         };
         AuditEntry: {
             actor_id: string | null;
-            data: Record<string, never>;
+            /** @description The event's data, as stored */
+            data: {
+                [key: string]: unknown;
+            };
             impersonator_id: string | null;
             occurred_at: string;
             position: string;
@@ -3009,12 +3012,31 @@ export interface components {
             /** @description The created users, in file order (e.g. for POST /users/generate_passwords) */
             user_ids: string[];
         };
+        IncidentActionView: {
+            added_at: string;
+            /** @description Absent in the partner view */
+            added_by?: string | null;
+            /**
+             * Format: uuid
+             * @description The person responsible. Absent in the partner view
+             */
+            assignee_id?: string;
+            description: string;
+            /**
+             * @description Due date (ISO 8601 date)
+             * @example 2026-12-01
+             */
+            due_date: string;
+            /** Format: uuid */
+            id: string;
+            referral: components["schemas"]["IncidentReferralView"] | null;
+        };
         IncidentDetailsView: {
             acknowledged_at: string | null;
             /** @description Safeguarding staff only (absent in the partner and reporter views) */
             acknowledged_by?: string | null;
             /** @description Partner view: id, description, due_date, added_at and the referral agency only (no reference, no assignee). Absent in the reporter view */
-            actions?: Record<string, never>[];
+            actions?: components["schemas"]["IncidentActionView"][];
             /** @description Safeguarding staff only (absent in the partner and reporter views) */
             assigned_lead?: components["schemas"]["NamedRef"] | null;
             /** @description Safeguarding staff only (absent in the partner and reporter views) */
@@ -3037,9 +3059,9 @@ export interface components {
             lesson_id: string | null;
             occurred_at: string;
             /** @description Absent in the reporter view */
-            partner_feedback?: Record<string, never>[];
+            partner_feedback?: components["schemas"]["IncidentStepView"][];
             /** @description Partner view: when only (not the lead's note). Absent in the reporter view */
-            partner_informed?: Record<string, never>[];
+            partner_informed?: components["schemas"]["IncidentStepView"][];
             /** @description Global position of the incident's last event */
             position: string;
             reported_at: string;
@@ -3062,6 +3084,19 @@ export interface components {
             size: number;
             total: number;
         };
+        IncidentReferralView: {
+            /** @description The external agency referred to */
+            agency: string;
+            /** @description The agency's reference. Absent in the partner view */
+            reference?: string | null;
+        };
+        IncidentStepView: {
+            at: string;
+            /** @description Absent in the partner view */
+            by?: string | null;
+            /** @description The lead's note or the feedback. Absent in the partner view of 'partner informed' */
+            text?: string;
+        };
         IncidentTypePage: {
             items: components["schemas"]["IncidentTypeView"][];
             page: number;
@@ -3080,7 +3115,7 @@ export interface components {
         IncidentView: {
             acknowledged_at: string | null;
             acknowledged_by: string | null;
-            actions: Record<string, never>[];
+            actions: components["schemas"]["IncidentActionView"][];
             /** @description The lead who claimed it (or was assigned by the review): "claimed by" */
             assigned_lead: components["schemas"]["NamedRef"] | null;
             assigned_lead_id: string | null;
@@ -3094,8 +3129,8 @@ export interface components {
             lead_told_verbally: boolean;
             lesson_id: string | null;
             occurred_at: string;
-            partner_feedback: Record<string, never>[];
-            partner_informed: Record<string, never>[];
+            partner_feedback: components["schemas"]["IncidentStepView"][];
+            partner_informed: components["schemas"]["IncidentStepView"][];
             /** @description Global position of the incident's last event */
             position: string;
             reported_at: string;
@@ -3495,7 +3530,7 @@ export interface components {
             /** @description Safeguarding staff only (absent in the partner and reporter views) */
             acknowledged_by?: string | null;
             /** @description Partner view: id, description, due_date, added_at and the referral agency only (no reference, no assignee). Absent in the reporter view */
-            actions?: Record<string, never>[];
+            actions?: components["schemas"]["IncidentActionView"][];
             /** @description Safeguarding staff only (absent in the partner and reporter views) */
             assigned_lead?: components["schemas"]["NamedRef"] | null;
             /** @description Safeguarding staff only (absent in the partner and reporter views) */
@@ -3518,9 +3553,9 @@ export interface components {
             lesson_id: string | null;
             occurred_at: string;
             /** @description Absent in the reporter view */
-            partner_feedback?: Record<string, never>[];
+            partner_feedback?: components["schemas"]["IncidentStepView"][];
             /** @description Partner view: when only (not the lead's note). Absent in the reporter view */
-            partner_informed?: Record<string, never>[];
+            partner_informed?: components["schemas"]["IncidentStepView"][];
             /** @description Global position of the incident's last event */
             position: string;
             reported_at: string;
@@ -9063,7 +9098,7 @@ export interface operations {
             };
         };
     };
-    UserExportsController_teachersWithoutAvailability: {
+    TeachersWithoutAvailabilityController_teachersWithoutAvailability: {
         parameters: {
             query?: {
                 as_excel?: boolean;

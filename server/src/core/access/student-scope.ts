@@ -1,5 +1,5 @@
 import type { Bind } from '@portal/projections';
-import { isAdmin, partnerVisibility } from '../../identity/policy/policy.js';
+import { ehcpScope, isAdmin, partnerVisibility } from '../../identity/policy/policy.js';
 
 /**
  * "Which students may this user see": the one rule (decision 0046, from decision 0034), for every list
@@ -105,9 +105,14 @@ export function studentInScope(
   return isLinked(scope.linkedTo, student.id);
 }
 
-/** A user row (`rm_users`) as a viewer. */
-export const viewerOfRow = (row: {
-  id: string;
-  permissions: Iterable<string>;
-  customer_id: string | null;
-}): StudentViewer => ({ userId: row.id, permissions: row.permissions, customerId: row.customer_id });
+/**
+ * The students whose EHCP files, reminders and requests a viewer reaches (decision 0035), as a scope:
+ * administrators and internal holders of the EHCP permission every student; a partner holding it the
+ * students of their own customer they can see (linked ones unless SEE_ALL_STUDENTS_DETAILS); null
+ * without EHCP access. (`ehcpScope` in the policy says which of the three from the permissions alone.)
+ */
+export function ehcpStudentScope(viewer: StudentViewer): StudentScope | null {
+  const reach = ehcpScope(viewer.permissions);
+  if (reach === null) return null;
+  return reach === 'all' ? { all: true } : studentScope(viewer, { unrestricted: false });
+}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { MARKER_PERMISSIONS, PARTNER } from '../../identity/policy/policy.js';
-import { studentInScope, studentScope, studentScopeSql } from './student-scope.js';
+import { MARKER_PERMISSIONS, NAMED_PERMISSIONS, PARTNER } from '../../identity/policy/policy.js';
+import { ehcpStudentScope, studentInScope, studentScope, studentScopeSql } from './student-scope.js';
 
 const admin = { userId: 'a', permissions: [MARKER_PERMISSIONS.admin], customerId: null };
 const partner = (more: string[] = [], customerId: string | null = 'c1') => ({
@@ -82,5 +82,31 @@ describe('studentScope: own customer; only linked students unless SEE_ALL', () =
       Promise.resolve(studentInScope(studentScope(partner()), { id: 's', customerId: 'c1' }, ask)),
     ).resolves.toBe(true);
     expect(asked).toBe(1);
+  });
+});
+
+describe('ehcpStudentScope: EHCP reach is the student scope, or nothing', () => {
+  const EHCP = NAMED_PERMISSIONS.EHCP;
+  it.each([
+    ['an administrator', admin, { all: true }],
+    [
+      'a teacher with EHCP access',
+      { ...admin, permissions: [MARKER_PERMISSIONS.teacher, EHCP] },
+      { all: true },
+    ],
+    ['a teacher without it', { ...admin, permissions: [MARKER_PERMISSIONS.teacher] }, null],
+    ['a partner without it', partner([PARTNER.SEE_ALL_STUDENTS_DETAILS]), null],
+    [
+      'a partner with it: own customer, linked students only',
+      partner([EHCP]),
+      { all: false, customerId: 'c1', linkedTo: 'p' },
+    ],
+    [
+      'a partner with it and SEE_ALL: all of their customer',
+      partner([EHCP, PARTNER.SEE_ALL_STUDENTS_DETAILS]),
+      { all: false, customerId: 'c1', linkedTo: null },
+    ],
+  ])('%s', (_name, viewer, expected) => {
+    expect(ehcpStudentScope(viewer)).toEqual(expected);
   });
 });

@@ -70,7 +70,8 @@ export class AuditEntry {
   @ApiProperty() occurred_at!: string;
   @ApiProperty({ nullable: true, type: String }) actor_id!: string | null;
   @ApiProperty({ nullable: true, type: String }) impersonator_id!: string | null;
-  @ApiProperty({ type: Object }) data!: unknown;
+  @ApiProperty({ type: 'object', additionalProperties: true, description: "The event's data, as stored" })
+  data!: unknown;
 }
 
 export class AuditHistory {

@@ -1,10 +1,10 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsCalendarDate, IsInstant } from '../../platform/http/dates.js';
+import { IsInstant } from '../../platform/http/dates.js';
 import { Transform } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsBoolean, IsOptional, IsUUID } from 'class-validator';
 import { ListUsersQuery } from '../users.dto.js';
 
-const asBoolean = ({ value }: { value: unknown }) =>
+export const asBoolean = ({ value }: { value: unknown }) =>
   value === 'true' || value === '1' ? true : value === 'false' || value === '0' ? false : value;
 
 /** The user list's filters (query, name, status, customer_id, ...) plus the file format. */
@@ -31,22 +31,6 @@ export class ActiveStudentsReportQuery {
   date_to?: string;
 
   @ApiPropertyOptional({ format: 'uuid' }) @IsOptional() @IsUUID() customer_id?: string;
-
-  @ApiPropertyOptional({ type: Boolean })
-  @IsOptional()
-  @Transform(asBoolean)
-  @IsBoolean()
-  as_excel?: boolean;
-}
-
-export class TeachersWithoutAvailabilityQuery {
-  @ApiPropertyOptional({
-    example: '2030-01-07',
-    description: 'Monday (yyyy-MM-dd) of the week to check; default: this week (UTC)',
-  })
-  @IsOptional()
-  @IsCalendarDate()
-  week?: string;
 
   @ApiPropertyOptional({ type: Boolean })
   @IsOptional()

@@ -3,7 +3,7 @@ import { ApiNotFoundResponse, ApiOkResponse, ApiProduces, ApiProperty, ApiTags }
 import type { Response } from 'express';
 import type { UserRow } from '@portal/projections';
 import { RequirePermissions } from '../../platform/auth/public.decorator.js';
-import type { AuthenticatedRequest } from '../../platform/auth/request-context.js';
+import { type AuthenticatedRequest, actorOf } from '../../platform/auth/request-context.js';
 import { MARKER_PERMISSIONS, isAdmin } from '../policy/policy.js';
 import { UserAccess, forbidden } from '../user-access.js';
 import { listFilterFor } from '../user-list-filter.js';
@@ -82,7 +82,7 @@ export class StudentContactsController {
     @Req() req: AuthenticatedRequest,
     @Query() q: ExportUsersQuery,
   ): Promise<StudentContactsPage> {
-    const actor = await this.access.actorRow(req);
+    const actor = actorOf(req);
     const filter = listFilterFor(actor, { ...q, type: ['students'] });
     const { rows, total } = await this.users.list(filter);
     return {
@@ -98,7 +98,7 @@ export class StudentContactsController {
   @ApiProduces(...FILE_TYPES)
   @ApiOkResponse({ description: 'One line per student and contact (CSV, or .xlsx with as_excel=true)' })
   async overviewReport(@Req() req: AuthenticatedRequest, @Query() q: ExportUsersQuery, @Res() res: Response) {
-    const actor = await this.access.actorRow(req);
+    const actor = actorOf(req);
     const filter = listFilterFor(actor, { ...q, type: ['students'] });
     await sendTable(res, {
       filename: 'student-contacts',
@@ -120,8 +120,8 @@ export class StudentContactsController {
     @Query() q: ExportUsersQuery,
     @Res() res: Response,
   ) {
-    const actor = await this.access.actorRow(req);
-    if (!isAdmin(actor.permissions) && actor.customer_id !== id)
+    const actor = actorOf(req);
+    if (!isAdmin(actor.permissions) && actor.customerId !== id)
       throw forbidden('Partners can only see their own customer');
     const filter = listFilterFor(actor, { ...q, type: ['students'], customer_id: id });
     await sendTable(res, {

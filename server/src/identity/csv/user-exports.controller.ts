@@ -2,16 +2,13 @@ import { Controller, Get, HttpStatus, Query, Req, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { RequirePermissions } from '../../platform/auth/public.decorator.js';
-import type { AuthenticatedRequest } from '../../platform/auth/request-context.js';
+import { type AuthenticatedRequest, actorOf } from '../../platform/auth/request-context.js';
 import { Problem } from '../../platform/http/problem.js';
 import { MARKER_PERMISSIONS, isAdmin } from '../policy/policy.js';
 import { UserAccess, forbidden } from '../user-access.js';
 import { listFilterFor } from '../user-list-filter.js';
 import { UsersReadModel } from '../users.read.js';
-import { checkWeek } from '../availability/availability.controller.js';
-import { mondayOf } from '../availability/availability.decider.js';
-import { TeachersWithoutAvailability } from '../availability/teachers-without-availability.read.js';
-import { ActiveStudentsReportQuery, ExportUsersQuery, TeachersWithoutAvailabilityQuery } from './csv.dto.js';
+import { ActiveStudentsReportQuery, ExportUsersQuery } from './csv.dto.js';
 import { MAX_DAILY_BUCKETS, StudentActivityReadModel } from './student-activity.read.js';
 import { sendTable } from './tabular.js';
 import { DETAILED_STUDENT_COLUMNS, STUDENT_COLUMNS, TEACHER_COLUMNS } from './user-columns.js';
@@ -36,7 +33,6 @@ export class UserExportsController {
     private readonly access: UserAccess,
     private readonly users: UsersReadModel,
     private readonly activity: StudentActivityReadModel,
-    private readonly withoutAvailability: TeachersWithoutAvailability,
   ) {}
 
   @Get('students/csv')
@@ -44,7 +40,7 @@ export class UserExportsController {
   @ApiProduces(...FILE_TYPES)
   @ApiOkResponse({ description: 'students.csv, or students.xlsx with as_excel=true' })
   async studentsCsv(@Req() req: AuthenticatedRequest, @Query() q: ExportUsersQuery, @Res() res: Response) {
-    const actor = await this.access.actorRow(req);
+    const actor = actorOf(req);
     const filter = listFilterFor(actor, { ...q, type: ['students'] });
     await sendTable(res, {
       filename: 'students',
@@ -64,7 +60,7 @@ export class UserExportsController {
     @Query() q: ExportUsersQuery,
     @Res() res: Response,
   ) {
-    const actor = await this.access.actorRow(req);
+    const actor = actorOf(req);
     const filter = listFilterFor(actor, { ...q, type: ['students'] });
     await sendTable(res, {
       filename: 'students-detailed',
@@ -80,7 +76,7 @@ export class UserExportsController {
   @ApiProduces(...FILE_TYPES)
   @ApiOkResponse({ description: 'teachers.csv, or teachers.xlsx with as_excel=true' })
   async teachersCsv(@Req() req: AuthenticatedRequest, @Query() q: ExportUsersQuery, @Res() res: Response) {
-    const actor = await this.access.actorRow(req);
+    const actor = actorOf(req);
     const filter = listFilterFor(actor, { ...q, type: ['teachers'] });
     await sendTable(res, {
       filename: 'teachers',
@@ -88,37 +84,6 @@ export class UserExportsController {
       sheetName: 'Teachers',
       columns: TEACHER_COLUMNS,
       rows: this.users.stream(filter),
-    });
-  }
-
-  @Get('teachers_without_availability_set/report')
-  @RequirePermissions(ADMIN)
-  @ApiProduces(...FILE_TYPES)
-  @ApiOkResponse({
-    description:
-      'Active teachers with no availability slot in the week (its own list, else the recurring one); CSV or .xlsx',
-  })
-  async teachersWithoutAvailability(@Query() q: TeachersWithoutAvailabilityQuery, @Res() res: Response) {
-    const week = checkWeek(q.week) ?? mondayOf(new Date());
-    const rows = await this.withoutAvailability.forWeek(week);
-    const iso = (d: Date | null) => (d === null ? null : new Date(d).toISOString());
-    await sendTable(res, {
-      filename: `teachers-without-availability-${week}`,
-      asExcel: q.as_excel ?? false,
-      sheetName: 'Without availability',
-      columns: [
-        { header: 'id', value: (r) => r.id, width: 38 },
-        { header: 'first_name', value: (r) => r.first_name },
-        { header: 'last_name', value: (r) => r.last_name },
-        { header: 'login', value: (r) => r.login, width: 30 },
-        { header: 'email', value: (r) => r.email, width: 30 },
-        { header: 'timezone', value: (r) => r.timezone },
-        { header: 'week', value: () => week, width: 12 },
-        { header: 'set_for_other_weeks', value: (r) => r.has_availability_other_weeks },
-        { header: 'availability_updated_at', value: (r) => iso(r.availability_updated_at), width: 25 },
-        { header: 'created_at', value: (r) => iso(r.created_at), width: 25 },
-      ],
-      rows,
     });
   }
 
@@ -133,7 +98,7 @@ export class UserExportsController {
     @Query() q: ActiveStudentsReportQuery,
     @Res() res: Response,
   ) {
-    const customerId = await this.customerScope(req, q.customer_id);
+    const customerId = this.customerScope(req, q.customer_id);
     const to = dateOnly(q.date_to ?? today());
     const from = dateOnly(q.date_from ?? new Date(Date.parse(to) - 30 * DAY_MS).toISOString());
     const days = (Date.parse(to) - Date.parse(from)) / DAY_MS + 1;
@@ -156,11 +121,11 @@ export class UserExportsController {
   }
 
   /** Administrators: the customer asked for (or all); partners: always their own customer. */
-  private async customerScope(req: AuthenticatedRequest, asked: string | undefined): Promise<string | null> {
-    const actor = await this.access.actorRow(req);
+  private customerScope(req: AuthenticatedRequest, asked: string | undefined): string | null {
+    const actor = actorOf(req);
     if (isAdmin(actor.permissions)) return asked ?? null;
-    if (!actor.customer_id) throw forbidden();
-    if (asked && asked !== actor.customer_id) throw forbidden('Partners can only see their own customer');
-    return actor.customer_id;
+    if (!actor.customerId) throw forbidden();
+    if (asked && asked !== actor.customerId) throw forbidden('Partners can only see their own customer');
+    return actor.customerId;
   }
 }

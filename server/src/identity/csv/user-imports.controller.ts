@@ -26,7 +26,7 @@ import {
 import type { Response } from 'express';
 import type { UserRow } from '@portal/projections';
 import { RequirePermissions } from '../../platform/auth/public.decorator.js';
-import type { AuthenticatedRequest } from '../../platform/auth/request-context.js';
+import { type AuthenticatedRequest, actorOf } from '../../platform/auth/request-context.js';
 import { Problem } from '../../platform/http/problem.js';
 import { LiveServer } from '../../platform/live/live-server.js';
 import { LiveRooms } from '../../platform/live/room-policy.js';
@@ -136,7 +136,7 @@ export class UserImportsController {
     @Body() body: GeneratePasswordsBody,
     @Res() res: Response,
   ): Promise<void> {
-    const actor = await this.access.actorRow(req);
+    const actor = actorOf(req);
     const ids = [...new Set(body.user_ids.map((id) => id.toLowerCase()))];
     if (ids.length === 0) throw new Problem(HttpStatus.UNPROCESSABLE_ENTITY, 'user_ids: at least one');
     // Every target first: one that is not visible or not allowed refuses the whole request.
@@ -176,11 +176,11 @@ export class UserImportsController {
     field: string,
   ): Promise<ImportResult & { position: string }> {
     if (!file) throw new Problem(HttpStatus.UNPROCESSABLE_ENTITY, `${field}: a CSV file is required`);
-    const actor = await this.access.actorRow(req);
+    const actor = actorOf(req);
     const rows = parseImportFile(file.buffer);
     // Partners create users of their own customer: an empty customer_id means theirs.
-    if (!isAdmin(actor.permissions) && actor.customer_id)
-      for (const r of rows) r.values.customer_id ||= actor.customer_id;
+    if (!isAdmin(actor.permissions) && actor.customerId)
+      for (const r of rows) r.values.customer_id ||= actor.customerId;
     const logins = rows.flatMap((r) =>
       r.values.email || r.values.login
         ? [loginOf({ email: r.values.email ?? '', login: r.values.login || undefined })]
@@ -207,7 +207,7 @@ export class UserImportsController {
     let imported = 0;
     let position = '0';
     const userIds: string[] = [];
-    this.progress(actor.id, { importId, done, total });
+    this.progress(actor.userId, { importId, done, total });
     for (const { row, user } of validated.users) {
       try {
         const created = await this.creation.create(req, actor, user, { checkedLogin: true });
@@ -226,9 +226,9 @@ export class UserImportsController {
         else throw e;
       }
       done++;
-      if (done % PROGRESS_EVERY === 0 && done < total) this.progress(actor.id, { importId, done, total });
+      if (done % PROGRESS_EVERY === 0 && done < total) this.progress(actor.userId, { importId, done, total });
     }
-    this.progress(actor.id, { importId, done: total, total });
+    this.progress(actor.userId, { importId, done: total, total });
     return { imported, skipped, import_id: importId, user_ids: userIds, position };
   }
 

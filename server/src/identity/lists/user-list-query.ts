@@ -1,6 +1,7 @@
 import type { UserRow } from '@portal/projections';
 import { isAdmin, isPartner, partnerVisibility } from '../policy/policy.js';
-import { studentScope, viewerOfRow } from '../../core/access/student-scope.js';
+import { studentScope, type StudentScope } from '../../core/access/student-scope.js';
+import type { Actor } from '../../platform/auth/request-context.js';
 import { TYPE_FILTERS, type ListUsersQuery } from '../users.dto.js';
 import { UsersReadModel, type UserListFilter, type UserSortColumn } from '../users.read.js';
 
@@ -8,22 +9,35 @@ import { UsersReadModel, type UserListFilter, type UserSortColumn } from '../use
  * The read filter for a caller: administrators and internal users see everyone the route lets them
  * list; partners only users of their own customer that their SEE_* permissions show (and themselves).
  */
-export function scopeFor(actor: UserRow): Pick<UserListFilter, 'scopeCustomerId' | 'partner'> {
+export function scopeFor(actor: Actor): Pick<UserListFilter, 'scopeCustomerId' | 'partner'> {
   if (isAdmin(actor.permissions) || !isPartner(actor.permissions)) return {};
   return {
-    scopeCustomerId: actor.customer_id,
+    scopeCustomerId: actor.customerId,
     partner: {
-      selfId: actor.id,
+      selfId: actor.userId,
       customerTypes: partnerVisibility(actor.permissions).customerTypes,
-      students: studentScope(viewerOfRow(actor), { unrestricted: false }),
+      students: studentScope(actor, { unrestricted: false }),
     },
   };
+}
+
+/**
+ * A student list's filter from a student scope (`core/access/student-scope.ts`): nothing for an
+ * unrestricted scope; else the scope's customer (none matches a null customer) and, when it is limited
+ * to linked students, the ones linked to `selfId`. For lists of students only (`userTypes: ['student']`).
+ */
+export function studentsFilter(
+  selfId: string,
+  students: StudentScope,
+): Pick<UserListFilter, 'scopeCustomerId' | 'partner'> {
+  if (students.all) return {};
+  return { scopeCustomerId: students.customerId, partner: { selfId, students, customerTypes: [] } };
 }
 
 /** GET /users/ and its typed variants (students, tutors, customers): one page of user rows. */
 export async function pagedUsers(
   users: UsersReadModel,
-  actor: UserRow,
+  actor: Actor,
   q: ListUsersQuery,
   userTypes?: string[],
 ): Promise<{ rows: UserRow[]; total: number; page: number; size: number }> {

@@ -5,7 +5,12 @@ import { Transform } from 'class-transformer';
 import { IsBoolean, IsOptional, IsUUID } from 'class-validator';
 import type { UserRow } from '@portal/projections';
 import { AnyAuthenticatedUser, RequirePermissions } from '../../platform/auth/public.decorator.js';
-import { type Actor, type AuthenticatedRequest, CurrentActor } from '../../platform/auth/request-context.js';
+import {
+  type Actor,
+  type AuthenticatedRequest,
+  CurrentActor,
+  actorOf,
+} from '../../platform/auth/request-context.js';
 import { LiveServer } from '../../platform/live/live-server.js';
 import { MARKER_PERMISSIONS, onlineStatusScope, seesFullUserRecords } from '../policy/policy.js';
 import { UserAccess, forbidden } from '../user-access.js';
@@ -164,7 +169,7 @@ export class UserListsController {
   @RequirePermissions(ADMIN, PARTNER)
   @ApiOkResponse({ type: ActiveCount })
   async activeStudents(@Req() req: AuthenticatedRequest, @Query() q: ActiveCountQuery): Promise<ActiveCount> {
-    const actor = await this.access.actorRow(req);
+    const actor = actorOf(req);
     const { total } = await this.users.list({
       page: 1,
       size: 1,
@@ -214,10 +219,10 @@ export class UserListsController {
       'partner users; internal users have none',
   })
   async linkedUsers(@Req() req: AuthenticatedRequest, @Query() q: HasAccessQuery): Promise<SimpleUserList> {
-    const actor = await this.access.actorRow(req);
+    const actor = actorOf(req);
     let rows: UserRow[] = [];
-    if (actor.user_type === 'partner') rows = await this.links.studentsOf(actor.id, q.has_access);
-    else if (actor.user_type === 'student') rows = await this.links.partnersOf(actor.id, q.has_access);
+    if (actor.userType === 'partner') rows = await this.links.studentsOf(actor.userId, q.has_access);
+    else if (actor.userType === 'student') rows = await this.links.partnersOf(actor.userId, q.has_access);
     return { items: rows.map((r) => toSimpleUser(rowFor(actor, r), false)) };
   }
 
@@ -254,7 +259,7 @@ export class UserListsController {
     q: ListUsersQuery,
     userType: string,
   ): Promise<UserPage | SimpleUserPage> {
-    const actor = await this.access.actorRow(req);
+    const actor = actorOf(req);
     const { rows, ...page } = await pagedUsers(this.users, actor, q, [userType]);
     if (seesFullUserRecords(actor.permissions))
       return { items: rows.map((r) => userViewFor(actor, r)), ...page };
@@ -269,7 +274,7 @@ export class UserListsController {
     withContacts: boolean,
     extra: Pick<UserListFilter, 'yearGroupId'> = {},
   ): Promise<SimpleUserList> {
-    const actor = await this.access.actorRow(req);
+    const actor = actorOf(req);
     const { rows } = await this.users.list({
       page: 1,
       size: SIMPLE_LIST_LIMIT,

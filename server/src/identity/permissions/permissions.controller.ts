@@ -20,7 +20,7 @@ import {
 } from 'class-validator';
 import { listPermissionUsers, type UserRow } from '@portal/projections';
 import { RequirePermissions } from '../../platform/auth/public.decorator.js';
-import type { AuthenticatedRequest } from '../../platform/auth/request-context.js';
+import { CurrentActor, type Actor, type AuthenticatedRequest } from '../../platform/auth/request-context.js';
 import { Problem } from '../../platform/http/problem.js';
 import type { SqlClient } from '../../platform/sql/sql-client.js';
 import { SQL_CLIENT } from '../../platform/tokens.js';
@@ -110,11 +110,11 @@ export class PermissionsController {
   @ApiOkResponse({ type: PermissionUserPage })
   @ApiNotFoundResponse({ description: 'Permission not found' })
   assigned(
-    @Req() req: AuthenticatedRequest,
+    @CurrentActor() actor: Actor,
     @Param('id') id: string,
     @Query() q: PermissionUsersQuery,
   ): Promise<PermissionUserPage> {
-    return this.users(req, id, q, true);
+    return this.users(actor, id, q, true);
   }
 
   @Get(':id/unassigned')
@@ -122,11 +122,11 @@ export class PermissionsController {
   @ApiOkResponse({ type: PermissionUserPage })
   @ApiNotFoundResponse({ description: 'Permission not found' })
   unassigned(
-    @Req() req: AuthenticatedRequest,
+    @CurrentActor() actor: Actor,
     @Param('id') id: string,
     @Query() q: PermissionUsersQuery,
   ): Promise<PermissionUserPage> {
-    return this.users(req, id, q, false);
+    return this.users(actor, id, q, false);
   }
 
   @Put(':id/assign')
@@ -134,16 +134,26 @@ export class PermissionsController {
   @ApiOkResponse({ type: AssignResult })
   @ApiNotFoundResponse({ description: 'Permission not found, or User not found' })
   @ApiUnprocessableEntityResponse({ description: 'A user cannot hold this permission' })
-  assign(@Req() req: AuthenticatedRequest, @Param('id') id: string, @Body() body: AssignBody) {
-    return this.change(req, id, body, true);
+  assign(
+    @Req() req: AuthenticatedRequest,
+    @CurrentActor() actor: Actor,
+    @Param('id') id: string,
+    @Body() body: AssignBody,
+  ) {
+    return this.change(req, actor, id, body, true);
   }
 
   @Put(':id/unassign')
   @RequirePermissions(ADMIN)
   @ApiOkResponse({ type: AssignResult })
   @ApiNotFoundResponse({ description: 'Permission not found, or User not found' })
-  unassign(@Req() req: AuthenticatedRequest, @Param('id') id: string, @Body() body: AssignBody) {
-    return this.change(req, id, body, false);
+  unassign(
+    @Req() req: AuthenticatedRequest,
+    @CurrentActor() actor: Actor,
+    @Param('id') id: string,
+    @Body() body: AssignBody,
+  ) {
+    return this.change(req, actor, id, body, false);
   }
 
   private permission(id: string): PermissionInfo {
@@ -153,13 +163,12 @@ export class PermissionsController {
   }
 
   private async users(
-    req: AuthenticatedRequest,
+    actor: Actor,
     id: string,
     q: PermissionUsersQuery,
     holding: boolean,
   ): Promise<PermissionUserPage> {
     const permission = this.permission(id);
-    const actor = await this.access.actorRow(req);
     const { items, total, page, size } = await listPermissionUsers(this.sql, {
       permission: permission.name,
       holding,
@@ -174,11 +183,12 @@ export class PermissionsController {
   /** All users are checked before any is changed; each change is its own event in its own stream. */
   private async change(
     req: AuthenticatedRequest,
+    actor: Actor,
     id: string,
     body: AssignBody,
     give: boolean,
   ): Promise<AssignResult> {
-    if (!internalMay(req.actor!.permissions, INTERNAL_PERMISSIONS.MODIFY_USER)) throw forbidden();
+    if (!internalMay(actor.permissions, INTERNAL_PERMISSIONS.MODIFY_USER)) throw forbidden();
     const permission = this.permission(id);
     const userIds = [...new Set(body.user_ids.map((u) => u.toLowerCase()))];
     const targets: UserRow[] = [];

@@ -10,7 +10,7 @@ import {
 import { ArrayMaxSize, IsArray, IsUUID } from 'class-validator';
 import type { UserRow } from '@portal/projections';
 import { RequirePermissions } from '../../platform/auth/public.decorator.js';
-import type { AuthenticatedRequest } from '../../platform/auth/request-context.js';
+import { type Actor, type AuthenticatedRequest, actorOf } from '../../platform/auth/request-context.js';
 import { Problem } from '../../platform/http/problem.js';
 import type { CommandResult } from '../commands/user-command.handler.js';
 import { SimpleUserList, toSimpleUser } from '../lists/user-lists.controller.js';
@@ -68,9 +68,9 @@ export class StudentLinksController {
     @Req() req: AuthenticatedRequest,
     @Param('id', UuidPipe) id: string,
   ): Promise<SimpleUserList> {
-    const actor = await this.access.actorRow(req);
+    const actor = actorOf(req);
     const target = await this.access.visibleTarget(actor, id);
-    if (target.id !== actor.id) this.requireRelationsAccess(actor);
+    if (target.id !== actor.userId) this.requireRelationsAccess(actor);
     if (target.user_type !== 'partner') throw notAPartner();
     const rows = await this.links.studentsOf(target.id);
     return { items: rows.map((r) => toSimpleUser(r, false)) };
@@ -91,7 +91,7 @@ export class StudentLinksController {
     @Param('id', UuidPipe) id: string,
     @Body() body: StudentLinksBody,
   ): Promise<CommandResult> {
-    const actor = await this.access.actorRow(req);
+    const actor = actorOf(req);
     const target = await this.access.visibleTarget(actor, id);
     this.requireRelationsAccess(actor);
     if (target.user_type !== 'partner') throw notAPartner();
@@ -116,7 +116,7 @@ export class StudentLinksController {
     @Req() req: AuthenticatedRequest,
     @Param('id', UuidPipe) id: string,
   ): Promise<SimpleUserList> {
-    const actor = await this.access.actorRow(req);
+    const actor = actorOf(req);
     const target = await this.access.visibleTarget(actor, id);
     this.requireRelationsAccess(actor);
     if (target.user_type !== 'student') throw notAStudent();
@@ -128,12 +128,12 @@ export class StudentLinksController {
   }
 
   /** Administrators; partner super-admins and admins holding PARTNER_CAN_ACCESS_USER_RELATIONS. */
-  private requireRelationsAccess(actor: UserRow): void {
+  private requireRelationsAccess(actor: Actor): void {
     if (isAdmin(actor.permissions)) return;
     const partnerAdmin =
       isPartner(actor.permissions) &&
-      (actor.customer_type === 'super-admin' || actor.customer_type === 'admin') &&
-      actor.permissions.includes(PARTNER.ACCESS_USER_RELATIONS);
+      (actor.customerType === 'super-admin' || actor.customerType === 'admin') &&
+      actor.permissions.has(PARTNER.ACCESS_USER_RELATIONS);
     if (!partnerAdmin) throw forbidden();
   }
 }

@@ -1,17 +1,12 @@
+import type { LoadedActor } from './request-context.js';
+
 /**
  * Implemented by the identity module: what the guard (and the live channel) need to know about a
  * signed-in user. `customerId`: a partner user's customer, when known (gives the `customer:{id}` room).
  */
 export interface ActorLoader {
-  load(userId: string): Promise<{
-    hasAccess: boolean;
-    permissions: string[];
-    customerId: string | null;
-    customerType: string | null;
-    userType: string;
-    /** Shown to other editors. */
-    displayName?: string;
-  } | null>;
+  /** `displayName` is also shown to other editors. */
+  load(userId: string): Promise<(LoadedActor & { hasAccess: boolean }) | null>;
 }
 
 export const ACTOR_LOADER = Symbol('ACTOR_LOADER');

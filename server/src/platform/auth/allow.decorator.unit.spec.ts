@@ -10,6 +10,9 @@ const actor = (over: Partial<Actor> = {}): Actor => ({
   customerId: null,
   customerType: null,
   userType: 'admin',
+  firstName: 'Ada',
+  displayName: 'Ada Admin',
+  customerName: null,
   ...over,
 });
 

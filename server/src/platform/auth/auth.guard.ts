@@ -2,7 +2,7 @@ import { HttpStatus, Inject, Injectable, type CanActivate, type ExecutionContext
 import { Reflector } from '@nestjs/core';
 import { IS_PUBLIC, REQUIRED_PERMISSIONS } from './public.decorator.js';
 import { SessionService } from './session.service.js';
-import type { AuthenticatedRequest } from './request-context.js';
+import { actorFrom, type AuthenticatedRequest } from './request-context.js';
 import { Problem } from '../http/problem.js';
 import { ACTOR_LOADER, type ActorLoader } from './actor-loader.js';
 import { MinPositionInterceptor } from '../http/min-position.interceptor.js';
@@ -59,15 +59,7 @@ export class AuthGuard implements CanActivate {
       await this.sessions.revoke(check.session.id);
       throw new Problem(HttpStatus.UNAUTHORIZED, 'Session ended; sign in again');
     }
-    const actor = (req.actor = {
-      userId: check.session.userId,
-      sessionId: check.session.id,
-      impersonatorId: check.session.impersonatorId,
-      permissions: new Set(loaded.permissions),
-      customerId: loaded.customerId,
-      customerType: loaded.customerType,
-      userType: loaded.userType,
-    });
+    const actor = (req.actor = actorFrom(check.session, loaded));
     const required = this.reflector.getAllAndOverride<string[] | undefined>(REQUIRED_PERMISSIONS, targets);
     if (required && required.length > 0 && !required.some((p) => actor.permissions.has(p))) {
       throw new Problem(HttpStatus.FORBIDDEN, 'You do not have permission to do this');

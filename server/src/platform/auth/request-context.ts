@@ -19,6 +19,36 @@ export interface Actor {
   customerType: string | null;
   /** `admin`, `teacher`, `partner`, `student`, `parent`, ... as stored on the user. */
   userType: string;
+  /** First name, and first and last name ("full name"), for greetings and mails sent on their behalf. */
+  firstName: string;
+  displayName: string;
+  /** The caller's customer's name, or null. */
+  customerName: string | null;
+}
+
+/** What an `ActorLoader` gives for a user, minus the access flag: the actor's fields from their row. */
+export type LoadedActor = Pick<
+  Actor,
+  'customerId' | 'customerType' | 'userType' | 'firstName' | 'displayName' | 'customerName'
+> & { permissions: readonly string[] };
+
+/** The actor of a verified session, from what the loader read of the user (one read per request). */
+export function actorFrom(
+  session: { id: string; userId: string; impersonatorId: string | null },
+  loaded: LoadedActor,
+): Actor {
+  return {
+    userId: session.userId,
+    sessionId: session.id,
+    impersonatorId: session.impersonatorId,
+    permissions: new Set(loaded.permissions),
+    customerId: loaded.customerId,
+    customerType: loaded.customerType,
+    userType: loaded.userType,
+    firstName: loaded.firstName,
+    displayName: loaded.displayName,
+    customerName: loaded.customerName,
+  };
 }
 
 export type AuthenticatedRequest = Request & { actor?: Actor; correlationId?: string };

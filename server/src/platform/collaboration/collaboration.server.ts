@@ -15,7 +15,7 @@ import type { Log } from '../logging/logger.js';
 import { APP_CONFIG, LOGGER } from '../tokens.js';
 import { ACTOR_LOADER, type ActorLoader } from '../auth/actor-loader.js';
 import { SessionService } from '../auth/session.service.js';
-import type { Actor } from '../auth/request-context.js';
+import { actorFrom, type Actor } from '../auth/request-context.js';
 import { LocalCollabBus, RedisCollabBus, type AccessNotice, type CollabBus } from './collab-bus.js';
 import { CollabConnection, colourFor, type CollabUser } from './collab-connection.js';
 import { CollabDocument } from './collab-document.js';
@@ -305,18 +305,10 @@ export class CollaborationServer implements OnApplicationBootstrap, BeforeApplic
       await this.sessions.revoke(check.session.id);
       throw new UpgradeRejection(401, 'Session ended; sign in again');
     }
-    const actor: Actor = {
-      userId: check.session.userId,
-      sessionId: check.session.id,
-      impersonatorId: check.session.impersonatorId,
-      permissions: new Set(loaded.permissions),
-      customerId: loaded.customerId,
-      customerType: loaded.customerType,
-      userType: loaded.userType,
-    };
+    const actor = actorFrom(check.session, loaded);
     const user: CollabUser = {
       id: actor.userId,
-      name: loaded.displayName ?? actor.userId,
+      name: actor.displayName || actor.userId,
       color: colourFor(actor.userId),
     };
     return { actor, user };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { DomainError, type ErrorKind } from '../../platform/domain/domain-error.js';
+import { DomainError, type ErrorKind } from '../platform/domain/domain-error.js';
 import type { NetworkEvent } from '@portal/projections';
 import { decideNetwork, foldNetwork, type NetworkCommand } from './network.decider.js';
 import { timezoneInfo, utcOffsetMinutes } from './timezone-info.js';

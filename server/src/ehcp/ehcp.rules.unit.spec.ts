@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { thrownKind } from '../../platform/domain/domain-error.js';
+import { thrownKind } from '../platform/domain/domain-error.js';
 import type { EhcpReminderEvent } from '@portal/projections';
 import { decideReminders, foldReminders, recipientRefusal, type RecipientFacts } from './ehcp.rules.js';
 

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { portalModes, startTestPortal, type TestPortal } from '../../platform/testing/portal-harness.js';
-import { CUSTOMER_ROLE_PERMISSIONS } from '../policy/policy.js';
-import { TokenLinks } from '../token-links.js';
-import { TEST_PUBLIC_URL, mailedToken, mailsTo } from '../testing/mailed-links.js';
+import { portalModes, startTestPortal, type TestPortal } from '../platform/testing/portal-harness.js';
+import { CUSTOMER_ROLE_PERMISSIONS } from '../identity/policy/policy.js';
+import { TokenLinks } from '../identity/token-links.js';
+import { TEST_PUBLIC_URL, mailedToken, mailsTo } from '../identity/testing/mailed-links.js';
 
 const INVITE = 'CAN_SEND_PARTNER_INVITATIONS';
 

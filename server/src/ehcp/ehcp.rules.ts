@@ -1,6 +1,6 @@
 import { EHCP_REMINDERS_STREAM, type EhcpReminderEvent } from '@portal/projections';
-import { DomainError } from '../../platform/domain/domain-error.js';
-import type { Aggregate } from '../../platform/event-store/aggregate.js';
+import { DomainError } from '../platform/domain/domain-error.js';
+import type { Aggregate } from '../platform/event-store/aggregate.js';
 
 /**
  * Pure rules of the EHCP reminder list and of EHCP requests (spec §7, decision 0035). The controller

@@ -2,30 +2,35 @@ import { randomUUID } from 'node:crypto';
 import { Body, Controller, Get, HttpStatus, Inject, Param, Put, Req } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiProperty, ApiTags } from '@nestjs/swagger';
 import { ehcpRemindersFor, type UserRow } from '@portal/projections';
-import { RequirePermissions } from '../../platform/auth/public.decorator.js';
-import { metadataFor, type AuthenticatedRequest } from '../../platform/auth/request-context.js';
-import type { AppConfig } from '../../platform/config/config.js';
-import { Commands } from '../../platform/event-store/commands.js';
-import { Problem } from '../../platform/http/problem.js';
-import { MailOutbox } from '../../platform/mail/mail-outbox.js';
-import type { SqlClient } from '../../platform/sql/sql-client.js';
-import { APP_CONFIG, SQL_CLIENT } from '../../platform/tokens.js';
-import { scopeFor } from '../lists/user-list-query.js';
+import { RequirePermissions } from '../platform/auth/public.decorator.js';
+import {
+  metadataFor,
+  type Actor,
+  type AuthenticatedRequest,
+  actorOf,
+} from '../platform/auth/request-context.js';
+import type { AppConfig } from '../platform/config/config.js';
+import { Commands } from '../platform/event-store/commands.js';
+import { Problem } from '../platform/http/problem.js';
+import { MailOutbox } from '../platform/mail/mail-outbox.js';
+import type { SqlClient } from '../platform/sql/sql-client.js';
+import { APP_CONFIG, SQL_CLIENT } from '../platform/tokens.js';
+import { studentsFilter } from '../identity/lists/user-list-query.js';
+import { ehcpStudentScope, type StudentScope } from '../core/access/student-scope.js';
 import {
   MARKER_PERMISSIONS,
   NAMED_PERMISSIONS,
-  ehcpScope,
   isInternal,
   maySendEhcpRequests,
   partnerMaySee,
   partnerVisibility,
-} from '../policy/policy.js';
-import { UserAccess, forbidden, isUuid } from '../user-access.js';
-import { studentProfile } from '../user.view.js';
-import { PositionResponse, StudentFileView } from '../users.dto.js';
-import { UsersReadModel } from '../users.read.js';
+} from '../identity/policy/policy.js';
+import { UserAccess, forbidden, isUuid } from '../identity/user-access.js';
+import { studentProfile } from '../identity/user.view.js';
+import { PositionResponse, StudentFileView } from '../identity/users.dto.js';
+import { UsersReadModel } from '../identity/users.read.js';
 import { recipientRefusal, remindersAggregate } from './ehcp.rules.js';
-import { UuidPipe } from '../../platform/http/validation.js';
+import { UuidPipe } from '../platform/http/validation.js';
 
 const EHCP = NAMED_PERMISSIONS.EHCP;
 /** One PUT names at most this many students (the whole list of a large provider fits). */
@@ -98,12 +103,12 @@ export class EhcpController {
   @RequirePermissions(MARKER_PERMISSIONS.admin, EHCP)
   @ApiOkResponse({ type: EhcpReminderList })
   async reminders(@Req() req: AuthenticatedRequest): Promise<EhcpReminderList> {
-    const actor = await this.reminderActor(req);
+    const reach = this.reminderScope(actorOf(req));
     const students: UserRow[] = [];
     for await (const row of this.users.stream({
       userTypes: ['student'],
       onEhcpReminderList: true,
-      ...scopeFor(actor),
+      ...studentsFilter(actorOf(req).userId, reach),
     }))
       students.push(row);
     const rows = await ehcpRemindersFor(
@@ -140,9 +145,9 @@ export class EhcpController {
   })
   @ApiOkResponse({ type: PositionResponse })
   async setReminders(@Req() req: AuthenticatedRequest, @Body() body: unknown): Promise<PositionResponse> {
-    const actor = await this.reminderActor(req);
+    const reach = this.reminderScope(actorOf(req));
     const studentIds = parseIdList(body, MAX_REMINDER_IDS);
-    const scope = { userTypes: ['student'], ...scopeFor(actor) };
+    const scope = { userTypes: ['student'], ...studentsFilter(actorOf(req).userId, reach) };
     const found = await this.users.ids({ ...scope, ids: studentIds });
     const missing = studentIds.findIndex((id) => !found.has(id));
     if (missing >= 0)
@@ -150,7 +155,7 @@ export class EhcpController {
         HttpStatus.UNPROCESSABLE_ENTITY,
         `body[${missing}]: not a student you can see (${studentIds[missing]})`,
       );
-    const within = ehcpScope(actor.permissions) === 'all' ? 'all' : await this.users.ids(scope);
+    const within = reach.all ? 'all' : await this.users.ids(scope);
     const { position } = await this.commands.run(
       remindersAggregate,
       { studentIds, within },
@@ -168,8 +173,8 @@ export class EhcpController {
     @Param('id', UuidPipe) id: string,
     @Body() body: unknown,
   ): Promise<EhcpRequestResult> {
-    const actor = await this.access.actorRow(req);
-    if (!maySendEhcpRequests(actor.permissions, actor.customer_type))
+    const actor = actorOf(req);
+    if (!maySendEhcpRequests(actor.permissions, actor.customerType))
       throw forbidden(
         'Sending EHCP requests needs a super admin or admin customer profile with EHCP access and user relations access',
       );
@@ -193,7 +198,7 @@ export class EhcpController {
             isInternal(row.permissions) ||
             partnerMaySee(partnerVisibility(row.permissions), { userType: 'student', customerType: null }),
         },
-        { requesterId: actor.id, studentCustomerId: student.customer_id },
+        { requesterId: actor.userId, studentCustomerId: student.customer_id },
       );
       if (refusal) throw new Problem(HttpStatus.UNPROCESSABLE_ENTITY, `body[${i}]: ${refusal}`);
       recipients.push(row!);
@@ -206,7 +211,7 @@ export class EhcpController {
       recipientIds,
     });
     const link = `${this.config.publicUrl}/users/${student.id}/details`;
-    const school = actor.customer_name ?? 'a partner school';
+    const school = actor.customerName ?? 'a partner school';
     for (const r of recipients)
       await this.outbox.enqueue(
         r.notification_email ?? r.email,
@@ -214,7 +219,7 @@ export class EhcpController {
         [
           `Hello ${r.full_name},`,
           '',
-          `${actor.full_name} (${school}) asks you for a student's EHCP (Education, Health and Care Plan).`,
+          `${actor.displayName} (${school}) asks you for a student's EHCP (Education, Health and Care Plan).`,
           "Please sign in and upload it, or check the one on record, on the student's page:",
           '',
           link,
@@ -226,10 +231,9 @@ export class EhcpController {
   }
 
   /** Reminders: administrators and EHCP holders; a partner only with their own customer. */
-  private async reminderActor(req: AuthenticatedRequest): Promise<UserRow> {
-    const actor = await this.access.actorRow(req);
-    const scope = ehcpScope(actor.permissions);
-    if (!scope || (scope === 'own-customer' && !actor.customer_id)) throw forbidden();
-    return actor;
+  private reminderScope(actor: Actor): StudentScope {
+    const reach = ehcpStudentScope(actor);
+    if (!reach || (!reach.all && !reach.customerId)) throw forbidden();
+    return reach;
   }
 }

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { portalModes, startTestPortal, type TestPortal } from '../../platform/testing/portal-harness.js';
+import { portalModes, startTestPortal, type TestPortal } from '../platform/testing/portal-harness.js';
 
 const EHCP = 'CAN_ACCESS_AND_UPLOAD_EHCP';
 const NOT_KNOWN = "not on the provider's staff or at the student's school";

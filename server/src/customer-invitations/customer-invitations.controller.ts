@@ -9,19 +9,24 @@ import {
   ApiPropertyOptional,
   ApiTags,
 } from '@nestjs/swagger';
-import { PageQuery } from '../../platform/http/paging.js';
+import { PageQuery } from '../platform/http/paging.js';
 import { IsEmail, IsIn, IsNotEmpty, IsOptional, IsString, IsUUID, Length, MaxLength } from 'class-validator';
 import { customerById, listCustomerInvitations, type CustomerInvitationWithName } from '@portal/projections';
-import { Public, RequirePermissions } from '../../platform/auth/public.decorator.js';
-import { metadataFor, type AuthenticatedRequest } from '../../platform/auth/request-context.js';
-import type { EventMetadata } from '../../platform/event-store/event-store.js';
-import { Commands } from '../../platform/event-store/commands.js';
-import { Problem } from '../../platform/http/problem.js';
-import type { SqlClient } from '../../platform/sql/sql-client.js';
-import { SQL_CLIENT } from '../../platform/tokens.js';
-import { PORTAL_NAMESPACE, uuidV5 } from '../../platform/uuid.js';
-import { UserCommands } from '../commands/user-command.handler.js';
-import { Credentials } from '../credentials.js';
+import { Public, RequirePermissions } from '../platform/auth/public.decorator.js';
+import {
+  CurrentActor,
+  metadataFor,
+  type Actor,
+  type AuthenticatedRequest,
+} from '../platform/auth/request-context.js';
+import type { EventMetadata } from '../platform/event-store/event-store.js';
+import { Commands } from '../platform/event-store/commands.js';
+import { Problem } from '../platform/http/problem.js';
+import type { SqlClient } from '../platform/sql/sql-client.js';
+import { SQL_CLIENT } from '../platform/tokens.js';
+import { PORTAL_NAMESPACE, uuidV5 } from '../platform/uuid.js';
+import { UserCommands } from '../identity/commands/user-command.handler.js';
+import { Credentials } from '../identity/credentials.js';
 import {
   CUSTOMER_ROLES,
   CUSTOMER_ROLE_LABELS,
@@ -32,14 +37,19 @@ import {
   isAdmin,
   mayUseNamed,
   type CustomerRole,
-} from '../policy/policy.js';
-import { MIN_PASSWORD_LENGTH, TokenLinkFlow, humanMinutes, invalidLink } from '../token-link-flow.js';
-import { forbidden, partnerPermissionsFor } from '../user-access.js';
-import { UsersReadModel } from '../users.read.js';
+} from '../identity/policy/policy.js';
+import {
+  MIN_PASSWORD_LENGTH,
+  TokenLinkFlow,
+  humanMinutes,
+  invalidLink,
+} from '../identity/token-link-flow.js';
+import { forbidden, partnerPermissionsFor } from '../identity/user-access.js';
+import { UsersReadModel } from '../identity/users.read.js';
 import { type InvitationState, invitationAggregate } from './customer-invitation.decider.js';
-import { isDomainError } from '../../platform/domain/domain-error.js';
-import { PageOf } from '../../platform/http/paging.js';
-import { Written } from '../../platform/http/written.js';
+import { isDomainError } from '../platform/domain/domain-error.js';
+import { PageOf } from '../platform/http/paging.js';
+import { Written } from '../platform/http/written.js';
 
 /** Invitation links work for 14 days (docs/decisions/0016). */
 export const INVITATION_MINUTES = 14 * 24 * 60;
@@ -153,16 +163,19 @@ export class CustomerInvitationsController extends InvitationBase {
   @RequirePermissions(MARKER_PERMISSIONS.admin, INVITE)
   @ApiCreatedResponse({ type: Written })
   @ApiConflictResponse({ description: 'A user with this e-mail address already exists' })
-  async invite(@Req() req: AuthenticatedRequest, @Body() body: InviteBody): Promise<Written> {
-    const actor = await this.users.byId(req.actor!.userId);
-    if (!actor || !mayUseNamed(actor.permissions, INVITE)) throw forbidden();
+  async invite(
+    @Req() req: AuthenticatedRequest,
+    @CurrentActor() actor: Actor,
+    @Body() body: InviteBody,
+  ): Promise<Written> {
+    if (!mayUseNamed(actor.permissions, INVITE)) throw forbidden();
     let customerId = body.customer_id;
-    if (!isAdmin(actor.permissions) && actor.user_type === 'partner') {
-      if (customerId && customerId !== actor.customer_id)
+    if (!isAdmin(actor.permissions) && actor.userType === 'partner') {
+      if (customerId && customerId !== actor.customerId)
         throw forbidden('Partners can only invite to their own customer');
       const allowed = partnerPermissionsFor('add', { userType: 'partner', customerType: body.customer_type });
       if (!hasAny(actor.permissions, ...allowed)) throw forbidden('You may not add users with this role');
-      customerId = actor.customer_id ?? undefined;
+      customerId = actor.customerId ?? undefined;
     }
     if (!customerId) throw new Problem(HttpStatus.UNPROCESSABLE_ENTITY, 'customer_id: is required');
     const customerName = await this.customerName(customerId);
@@ -176,7 +189,7 @@ export class CustomerInvitationsController extends InvitationBase {
       invitationAggregate,
       {
         type: 'SendInvitation',
-        data: { invitationId, customerId, email, customerType: body.customer_type, invitedBy: actor.id },
+        data: { invitationId, customerId, email, customerType: body.customer_type, invitedBy: actor.userId },
       },
       metadataFor(req),
     );
@@ -190,7 +203,7 @@ export class CustomerInvitationsController extends InvitationBase {
       text: (link) => [
         'Hello,',
         '',
-        `${actor.first_name} ${actor.last_name} invites you to the Tutoring Portal as ` +
+        `${actor.displayName} invites you to the Tutoring Portal as ` +
           `${CUSTOMER_ROLE_LABELS[body.customer_type]} for ${customerName}.`,
         `Open this link within ${humanMinutes(INVITATION_MINUTES)} to create your account:`,
         link,
@@ -204,15 +217,14 @@ export class CustomerInvitationsController extends InvitationBase {
   @Get()
   @RequirePermissions(MARKER_PERMISSIONS.admin, INVITE)
   @ApiOkResponse({ type: InvitationPage })
-  async list(@Req() req: AuthenticatedRequest, @Query() q: InvitationsQuery): Promise<InvitationPage> {
-    const actor = await this.users.byId(req.actor!.userId);
-    if (!actor || !mayUseNamed(actor.permissions, INVITE)) throw forbidden();
+  async list(@CurrentActor() actor: Actor, @Query() q: InvitationsQuery): Promise<InvitationPage> {
+    if (!mayUseNamed(actor.permissions, INVITE)) throw forbidden();
     // A partner sees their own customer's invitations only (none without a customer).
-    const partner = actor.user_type === 'partner' && !isAdmin(actor.permissions);
+    const partner = actor.userType === 'partner' && !isAdmin(actor.permissions);
     const { items, total, page, size } = await listCustomerInvitations(this.sql, {
       page: q.page,
       size: q.size,
-      ...(partner ? { scope: actor.customer_id } : {}),
+      ...(partner ? { scope: actor.customerId } : {}),
       customerId: q.customer_id,
     });
     return { items: items.map(view), total, page, size };

@@ -4,8 +4,8 @@ import {
   portalModes,
   startTestPortal,
   type TestPortal,
-} from '../../platform/testing/portal-harness.js';
-import { waitFor } from '../../platform/testing/wait-for.js';
+} from '../platform/testing/portal-harness.js';
+import { waitFor } from '../platform/testing/wait-for.js';
 import { utcOffsetMinutes } from './timezone-info.js';
 
 const CUSTOMER = '11111111-1111-4111-8111-111111111111';

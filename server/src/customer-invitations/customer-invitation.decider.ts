@@ -3,8 +3,8 @@ import {
   type CustomerInvitationEvent,
   type CustomerInvitationSentData,
 } from '@portal/projections';
-import { DomainError } from '../../platform/domain/domain-error.js';
-import type { Aggregate } from '../../platform/event-store/aggregate.js';
+import { DomainError } from '../platform/domain/domain-error.js';
+import type { Aggregate } from '../platform/event-store/aggregate.js';
 
 /** An invitation's state as the rules need it, folded from its stream. */
 export type InvitationState =

@@ -13,29 +13,29 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { availabilityFor, type AvailabilitySlot } from '@portal/projections';
-import { AnyAuthenticatedUser } from '../../platform/auth/public.decorator.js';
+import { AnyAuthenticatedUser } from '../platform/auth/public.decorator.js';
 import {
   actorOf,
   type Actor,
   type AuthenticatedRequest,
   CurrentActor,
   metadataFor,
-} from '../../platform/auth/request-context.js';
-import { Commands } from '../../platform/event-store/commands.js';
-import { Problem } from '../../platform/http/problem.js';
-import { IsCalendarDate, isCalendarDate } from '../../platform/http/dates.js';
-import type { SqlClient } from '../../platform/sql/sql-client.js';
-import { SQL_CLIENT } from '../../platform/tokens.js';
-import { isAdmin } from '../policy/policy.js';
-import { UserAccess, forbidden } from '../user-access.js';
-import { PositionResponse } from '../users.dto.js';
+} from '../platform/auth/request-context.js';
+import { Commands } from '../platform/event-store/commands.js';
+import { Problem } from '../platform/http/problem.js';
+import { IsCalendarDate, isCalendarDate } from '../platform/http/dates.js';
+import type { SqlClient } from '../platform/sql/sql-client.js';
+import { SQL_CLIENT } from '../platform/tokens.js';
+import { isAdmin } from '../identity/policy/policy.js';
+import { UserAccess, forbidden } from '../identity/user-access.js';
+import { PositionResponse } from '../identity/users.dto.js';
 import {
   MAX_SLOTS,
   WORKING_DAY_END,
   WORKING_DAY_START,
   availabilityAggregate,
 } from './availability.decider.js';
-import { UuidPipe } from '../../platform/http/validation.js';
+import { UuidPipe } from '../platform/http/validation.js';
 
 export const DEFAULT_AVAILABILITY_TYPE = 'default';
 

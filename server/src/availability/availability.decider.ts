@@ -1,6 +1,6 @@
 import { availabilityStream, type AvailabilityEvent, type AvailabilitySlot } from '@portal/projections';
-import { DomainError } from '../../platform/domain/domain-error.js';
-import type { Aggregate } from '../../platform/event-store/aggregate.js';
+import { DomainError } from '../platform/domain/domain-error.js';
+import type { Aggregate } from '../platform/event-store/aggregate.js';
 
 /** Spec §9: the working day runs from 07:00 (420) to 21:00 (1260). */
 export const WORKING_DAY_START = 420;

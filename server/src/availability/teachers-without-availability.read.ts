@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { SqlClient } from '../../platform/sql/sql-client.js';
-import { SQL_CLIENT } from '../../platform/tokens.js';
+import type { SqlClient } from '../platform/sql/sql-client.js';
+import { SQL_CLIENT } from '../platform/tokens.js';
 
 export interface TeacherWithoutAvailability {
   id: string;

@@ -1,6 +1,6 @@
 import { networkStream, type NetworkEvent } from '@portal/projections';
-import { DomainError, type ErrorKind } from '../../platform/domain/domain-error.js';
-import type { Aggregate } from '../../platform/event-store/aggregate.js';
+import { DomainError, type ErrorKind } from '../platform/domain/domain-error.js';
+import type { Aggregate } from '../platform/event-store/aggregate.js';
 
 /** A network as the decider needs it, folded from its stream. */
 export interface NetworkState {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
-import { portalModes, startTestPortal, type TestPortal } from '../../platform/testing/portal-harness.js';
+import { portalModes, startTestPortal, type TestPortal } from '../platform/testing/portal-harness.js';
 import { mondayOf } from './availability.decider.js';
 
 const WEEK = '2030-01-07';

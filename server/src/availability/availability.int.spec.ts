@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { portalModes, startTestPortal, type TestPortal } from '../../platform/testing/portal-harness.js';
+import { portalModes, startTestPortal, type TestPortal } from '../platform/testing/portal-harness.js';
 
 describe.each(portalModes)('availability, $name', (mode) => {
   let portal: TestPortal;

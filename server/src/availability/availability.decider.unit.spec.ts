@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { thrownKind } from '../../platform/domain/domain-error.js';
+import { thrownKind } from '../platform/domain/domain-error.js';
 import type { AvailabilityEvent, AvailabilitySlot } from '@portal/projections';
 import {
   decideAvailability,

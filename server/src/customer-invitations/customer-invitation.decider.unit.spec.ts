@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { DomainError, type ErrorKind } from '../../platform/domain/domain-error.js';
+import { DomainError, type ErrorKind } from '../platform/domain/domain-error.js';
 import type { CustomerInvitationEvent, CustomerInvitationSentData } from '@portal/projections';
 import { decideInvitation, foldInvitation, type InvitationCommand } from './customer-invitation.decider.js';
 

@@ -1,5 +1,5 @@
 import { NetworkRules } from './networks.policy.js';
-import { Allow } from '../../platform/auth/allow.decorator.js';
+import { Allow } from '../platform/auth/allow.decorator.js';
 import { randomUUID } from 'node:crypto';
 import { Body, Controller, Get, HttpStatus, Param, Post, Put, Query, Req } from '@nestjs/common';
 import {
@@ -13,17 +13,17 @@ import {
 } from '@nestjs/swagger';
 import { IsNotEmpty, IsOptional, IsString, IsTimeZone, Matches, MaxLength } from 'class-validator';
 import { DEFAULT_NETWORK_COLOUR, type NetworkRow } from '@portal/projections';
-import { RequirePermissions } from '../../platform/auth/public.decorator.js';
-import { type AuthenticatedRequest, metadataFor } from '../../platform/auth/request-context.js';
-import { Commands } from '../../platform/event-store/commands.js';
-import { Problem } from '../../platform/http/problem.js';
-import { INTERNAL_PERMISSIONS, MARKER_PERMISSIONS } from '../policy/policy.js';
-import { isUuid } from '../user-access.js';
+import { RequirePermissions } from '../platform/auth/public.decorator.js';
+import { type AuthenticatedRequest, metadataFor } from '../platform/auth/request-context.js';
+import { Commands } from '../platform/event-store/commands.js';
+import { Problem } from '../platform/http/problem.js';
+import { INTERNAL_PERMISSIONS, MARKER_PERMISSIONS } from '../identity/policy/policy.js';
+import { isUuid } from '../identity/user-access.js';
 import { networkAggregate } from './network.decider.js';
 import { NetworksReadModel } from './networks.read.js';
-import { SearchPageQuery, PageOf } from '../../platform/http/paging.js';
-import { UuidPipe } from '../../platform/http/validation.js';
-import { Written } from '../../platform/http/written.js';
+import { SearchPageQuery, PageOf } from '../platform/http/paging.js';
+import { UuidPipe } from '../platform/http/validation.js';
+import { Written } from '../platform/http/written.js';
 
 const HEX = /^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/;
 const HEX_MESSAGE = 'primary_colour must be a hex colour like #0f716c';
