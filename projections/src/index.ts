@@ -18,6 +18,8 @@ export * from './one-page-profiles/one-page-profiles.projection.js';
 export * from './users/student-activity.projection.js';
 export * from './ehcp/ehcp-reminders.projection.js';
 export * from './student-links/student-links.projection.js';
+export * from './reference/reference.projection.js';
+export * from './term-calendars/term-calendars.projection.js';
 
 import { usersProjection } from './users/users.projection.js';
 import { permissionAuditProjection } from './permission-audit/permission-audit.projection.js';
@@ -32,6 +34,8 @@ import { onePageProfilesProjection } from './one-page-profiles/one-page-profiles
 import { studentActivityProjection } from './users/student-activity.projection.js';
 import { ehcpRemindersProjection } from './ehcp/ehcp-reminders.projection.js';
 import { studentLinksProjection } from './student-links/student-links.projection.js';
+import { referenceProjection } from './reference/reference.projection.js';
+import { termCalendarsProjection } from './term-calendars/term-calendars.projection.js';
 import type { Projection } from './projection.js';
 
 /** Every read model the portal maintains, in the order they are created. */
@@ -49,6 +53,8 @@ export const allProjections: readonly Projection[] = [
   studentActivityProjection,
   ehcpRemindersProjection,
   studentLinksProjection,
+  referenceProjection,
+  termCalendarsProjection,
 ];
 export * from './customers/customers.queries.js';
 export * from './safeguarding/incident-types.queries.js';
@@ -60,3 +66,5 @@ export * from './custom-fields/custom-fields.queries.js';
 export * from './customer-invitations/customer-invitations.queries.js';
 export * from './ehcp/ehcp-reminders.queries.js';
 export * from './users/users.queries.js';
+export * from './reference/reference.queries.js';
+export * from './term-calendars/term-calendars.queries.js';

@@ -53,6 +53,10 @@ export interface LiveSummaries {
   incidentType: { typeId: string };
   incidentViews: { incidentId: string; viewerId: string; via: string };
   feedbackLinks: { incidentId: string; linkId: string };
+  subject: { subjectId: string };
+  yearGroup: { yearGroupId: string };
+  product: { productId: string };
+  termCalendar: { calendarId: string; networkId?: string; customerId?: string | null };
   /** Never sent. */
   collabDocument: never;
 }

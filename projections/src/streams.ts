@@ -49,6 +49,11 @@ export const STREAMS = defineStreams({
   incidentType: { prefix: 'safeguarding-incident-type-', queryRoot: null },
   incidentViews: { prefix: 'safeguarding-incident-views-', queryRoot: null },
   feedbackLinks: { prefix: 'safeguarding-feedback-links-', queryRoot: null },
+  // Teaching reference data (decision 0049): internal users and partners read them, live to internal users.
+  subject: { prefix: 'subject-', queryRoot: 'subjects' },
+  yearGroup: { prefix: 'yearGroup-', queryRoot: 'year-groups' },
+  product: { prefix: 'product-', queryRoot: 'products' },
+  termCalendar: { prefix: 'termCalendar-', queryRoot: 'term-calendars' },
   // `collab-{documentKind}-{id}` (Yjs updates and snapshots); never on the live channel.
   collabDocument: { prefix: 'collab-', queryRoot: null },
 });

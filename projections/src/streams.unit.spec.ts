@@ -13,6 +13,8 @@ import {
   incidentTypeStream,
   incidentViewsStream,
 } from './safeguarding/safeguarding-events.js';
+import { productStream, subjectStream, yearGroupStream } from './reference/reference.projection.js';
+import { termCalendarStream } from './term-calendars/term-calendars.projection.js';
 import { parseStream, queryRootFor, STREAMS, streamIdOf, streamName, type StreamKind } from './streams.js';
 
 const ID = '0f8fad5b-d9cb-469f-a165-70867728950e';
@@ -60,6 +62,10 @@ describe('parseStream', () => {
       [incidentTypeStream(ID), 'incidentType', ID],
       [incidentViewsStream(ID), 'incidentViews', ID],
       [feedbackLinksStream(ID), 'feedbackLinks', ID],
+      [subjectStream(ID), 'subject', ID],
+      [yearGroupStream(ID), 'yearGroup', ID],
+      [productStream(ID), 'product', ID],
+      [termCalendarStream(ID), 'termCalendar', ID],
     ];
     for (const [name, kind, id] of written) expect([name, parseStream(name)]).toEqual([name, { kind, id }]);
     // Every kind round-trips through streamName.
@@ -80,6 +86,8 @@ describe('parseStream', () => {
     expect(queryRootFor(`one-page-profile-${ID}`)).toBe('one-page-profiles');
     expect(queryRootFor(`permission-template-${ID}`)).toBe('permission-templates');
     expect(queryRootFor(`safeguarding-incident-${ID}`)).toBeNull();
+    expect(queryRootFor(`yearGroup-${ID}`)).toBe('year-groups');
+    expect(queryRootFor(`termCalendar-${ID}`)).toBe('term-calendars');
     expect(queryRootFor('settings')).toBeNull();
   });
 });

@@ -1,0 +1,178 @@
+import { defineProjection, guardedUpdate } from '../projection.js';
+
+/**
+ * Term calendars (issue 15 item 5, decision 0049): the terms and closure days of a network, or of one
+ * partner school (customer) within it. Stream `termCalendar-{id}`. Schedules skip the days outside
+ * terms and the closures (`teachingDaysFor`). A calendar's network and customer are fixed when it is
+ * created; its name, terms and closures change as a whole list each (the screen edits the lists).
+ */
+
+/** A term: its first and last day (inclusive), dates `yyyy-MM-dd`. */
+export interface TermDates {
+  name: string;
+  firstDay: string;
+  lastDay: string;
+}
+
+/** A day without teaching (a bank holiday, an INSET day, a half-term day). */
+export interface ClosureDay {
+  date: string;
+  reason: string;
+}
+
+export interface TermCalendarCreatedData {
+  calendarId: string;
+  networkId: string;
+  customerId: string | null;
+  name: string;
+  terms: TermDates[];
+  closures: ClosureDay[];
+}
+export interface TermCalendarRenamedData {
+  calendarId: string;
+  name: string;
+}
+/** The whole new list of terms, in date order. */
+export interface TermCalendarTermsChangedData {
+  calendarId: string;
+  terms: TermDates[];
+}
+/** The whole new list of closures, in date order. */
+export interface TermCalendarClosuresChangedData {
+  calendarId: string;
+  closures: ClosureDay[];
+}
+
+export type TermCalendarEvent =
+  | { type: 'TermCalendarCreated'; data: TermCalendarCreatedData }
+  | { type: 'TermCalendarRenamed'; data: TermCalendarRenamedData }
+  | { type: 'TermCalendarTermsChanged'; data: TermCalendarTermsChangedData }
+  | { type: 'TermCalendarClosuresChanged'; data: TermCalendarClosuresChangedData };
+
+export const TERM_CALENDAR_EVENT_TYPES: readonly TermCalendarEvent['type'][] = [
+  'TermCalendarCreated',
+  'TermCalendarRenamed',
+  'TermCalendarTermsChanged',
+  'TermCalendarClosuresChanged',
+];
+
+export const termCalendarStream = (calendarId: string) => `termCalendar-${calendarId}`;
+
+export interface TermCalendarRow {
+  id: string;
+  network_id: string;
+  customer_id: string | null;
+  name: string;
+  created_at: Date;
+  updated_at: Date;
+  version: string;
+}
+
+/** A term row; dates read as `yyyy-MM-dd` text. */
+export interface TermRow {
+  calendar_id: string;
+  position: number;
+  name: string;
+  first_day: string;
+  last_day: string;
+}
+
+export interface ClosureRow {
+  calendar_id: string;
+  date: string;
+  reason: string;
+}
+
+async function replaceTerms(
+  tx: { query: (sql: string, p?: unknown[]) => Promise<unknown> },
+  id: string,
+  terms: TermDates[],
+) {
+  await tx.query('DELETE FROM rm_terms WHERE calendar_id = $1', [id]);
+  if (terms.length === 0) return;
+  await tx.query(
+    `INSERT INTO rm_terms (calendar_id, position, name, first_day, last_day)
+     SELECT $1, t.ordinality - 1, t.name, t.first_day::date, t.last_day::date
+       FROM unnest($2::text[], $3::text[], $4::text[]) WITH ORDINALITY AS t(name, first_day, last_day, ordinality)`,
+    [id, terms.map((t) => t.name), terms.map((t) => t.firstDay), terms.map((t) => t.lastDay)],
+  );
+}
+
+async function replaceClosures(
+  tx: { query: (sql: string, p?: unknown[]) => Promise<unknown> },
+  id: string,
+  closures: ClosureDay[],
+) {
+  await tx.query('DELETE FROM rm_closures WHERE calendar_id = $1', [id]);
+  if (closures.length === 0) return;
+  await tx.query(
+    `INSERT INTO rm_closures (calendar_id, date, reason)
+     SELECT $1, c.date::date, c.reason FROM unnest($2::text[], $3::text[]) AS c(date, reason)
+     ON CONFLICT DO NOTHING`,
+    [id, closures.map((c) => c.date), closures.map((c) => c.reason)],
+  );
+}
+
+export const termCalendarsProjection = defineProjection<TermCalendarEvent>()({
+  name: 'term-calendars',
+  version: 1,
+  tables: ['rm_term_calendars', 'rm_terms', 'rm_closures'],
+  schema: [
+    `CREATE TABLE IF NOT EXISTS rm_term_calendars (
+       id          uuid PRIMARY KEY,
+       network_id  uuid NOT NULL,
+       customer_id uuid,
+       name        text NOT NULL,
+       created_at  timestamptz NOT NULL,
+       updated_at  timestamptz NOT NULL,
+       version     bigint NOT NULL
+     )`,
+    `CREATE INDEX IF NOT EXISTS rm_term_calendars_network ON rm_term_calendars (network_id, customer_id)`,
+    `CREATE TABLE IF NOT EXISTS rm_terms (
+       calendar_id uuid NOT NULL,
+       position    int NOT NULL,
+       name        text NOT NULL,
+       first_day   date NOT NULL,
+       last_day    date NOT NULL,
+       PRIMARY KEY (calendar_id, position)
+     )`,
+    `CREATE TABLE IF NOT EXISTS rm_closures (
+       calendar_id uuid NOT NULL,
+       date        date NOT NULL,
+       reason      text NOT NULL,
+       PRIMARY KEY (calendar_id, date)
+     )`,
+  ],
+  handles: TERM_CALENDAR_EVENT_TYPES,
+  async apply(e, tx) {
+    const revision = e.revision.toString();
+    const at = e.metadata.occurredAt;
+    switch (e.type) {
+      case 'TermCalendarCreated': {
+        const { rows } = await tx.query(
+          `INSERT INTO rm_term_calendars (id, network_id, customer_id, name, created_at, updated_at, version)
+           VALUES ($1, $2, $3, $4, $5, $5, $6::bigint) ON CONFLICT (id) DO NOTHING RETURNING id`,
+          [e.data.calendarId, e.data.networkId, e.data.customerId, e.data.name, at, revision],
+        );
+        if (rows.length === 0) return;
+        await replaceTerms(tx, e.data.calendarId, e.data.terms);
+        await replaceClosures(tx, e.data.calendarId, e.data.closures);
+        return;
+      }
+      case 'TermCalendarRenamed':
+        await guardedUpdate(tx, 'rm_term_calendars', e.data.calendarId, revision, {
+          name: e.data.name,
+          updated_at: at,
+        });
+        return;
+      case 'TermCalendarTermsChanged':
+        if (await guardedUpdate(tx, 'rm_term_calendars', e.data.calendarId, revision, { updated_at: at }))
+          await replaceTerms(tx, e.data.calendarId, e.data.terms);
+        return;
+      case 'TermCalendarClosuresChanged':
+        if (await guardedUpdate(tx, 'rm_term_calendars', e.data.calendarId, revision, { updated_at: at }))
+          await replaceClosures(tx, e.data.calendarId, e.data.closures);
+        return;
+    }
+  },
+});
