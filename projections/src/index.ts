@@ -20,6 +20,7 @@ export * from './ehcp/ehcp-reminders.projection.js';
 export * from './student-links/student-links.projection.js';
 export * from './reference/reference.projection.js';
 export * from './term-calendars/term-calendars.projection.js';
+export * from './lessons/lessons.projection.js';
 
 import { usersProjection } from './users/users.projection.js';
 import { permissionAuditProjection } from './permission-audit/permission-audit.projection.js';
@@ -36,6 +37,7 @@ import { ehcpRemindersProjection } from './ehcp/ehcp-reminders.projection.js';
 import { studentLinksProjection } from './student-links/student-links.projection.js';
 import { referenceProjection } from './reference/reference.projection.js';
 import { termCalendarsProjection } from './term-calendars/term-calendars.projection.js';
+import { lessonsProjection } from './lessons/lessons.projection.js';
 import type { Projection } from './projection.js';
 
 /** Every read model the portal maintains, in the order they are created. */
@@ -55,6 +57,7 @@ export const allProjections: readonly Projection[] = [
   studentLinksProjection,
   referenceProjection,
   termCalendarsProjection,
+  lessonsProjection,
 ];
 export * from './customers/customers.queries.js';
 export * from './safeguarding/incident-types.queries.js';
@@ -68,3 +71,4 @@ export * from './ehcp/ehcp-reminders.queries.js';
 export * from './users/users.queries.js';
 export * from './reference/reference.queries.js';
 export * from './term-calendars/term-calendars.queries.js';
+export * from './lessons/lessons.queries.js';

@@ -57,6 +57,8 @@ export interface LiveSummaries {
   yearGroup: { yearGroupId: string };
   product: { productId: string };
   termCalendar: { calendarId: string; networkId?: string; customerId?: string | null };
+  schedule: { scheduleId: string; programmeId?: string };
+  lesson: { lessonId: string; scheduleId?: string | null };
   /** Never sent. */
   collabDocument: never;
 }

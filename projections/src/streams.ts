@@ -54,6 +54,9 @@ export const STREAMS = defineStreams({
   yearGroup: { prefix: 'yearGroup-', queryRoot: 'year-groups' },
   product: { prefix: 'product-', queryRoot: 'products' },
   termCalendar: { prefix: 'termCalendar-', queryRoot: 'term-calendars' },
+  // Schedules and lessons (decision 0053): a lesson's teacher, cover teacher, customer and admins hear them.
+  schedule: { prefix: 'schedule-', queryRoot: 'schedules' },
+  lesson: { prefix: 'lesson-', queryRoot: 'lessons' },
   // `collab-{documentKind}-{id}` (Yjs updates and snapshots); never on the live channel.
   collabDocument: { prefix: 'collab-', queryRoot: null },
 });

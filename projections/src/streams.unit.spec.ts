@@ -15,6 +15,7 @@ import {
 } from './safeguarding/safeguarding-events.js';
 import { productStream, subjectStream, yearGroupStream } from './reference/reference.projection.js';
 import { termCalendarStream } from './term-calendars/term-calendars.projection.js';
+import { lessonStream, scheduleStream } from './lessons/lessons.projection.js';
 import { parseStream, queryRootFor, STREAMS, streamIdOf, streamName, type StreamKind } from './streams.js';
 
 const ID = '0f8fad5b-d9cb-469f-a165-70867728950e';
@@ -66,6 +67,8 @@ describe('parseStream', () => {
       [yearGroupStream(ID), 'yearGroup', ID],
       [productStream(ID), 'product', ID],
       [termCalendarStream(ID), 'termCalendar', ID],
+      [scheduleStream(ID), 'schedule', ID],
+      [lessonStream(ID), 'lesson', ID],
     ];
     for (const [name, kind, id] of written) expect([name, parseStream(name)]).toEqual([name, { kind, id }]);
     // Every kind round-trips through streamName.
@@ -88,6 +91,8 @@ describe('parseStream', () => {
     expect(queryRootFor(`safeguarding-incident-${ID}`)).toBeNull();
     expect(queryRootFor(`yearGroup-${ID}`)).toBe('year-groups');
     expect(queryRootFor(`termCalendar-${ID}`)).toBe('term-calendars');
+    expect(queryRootFor(`lesson-${ID}`)).toBe('lessons');
+    expect(queryRootFor(`schedule-${ID}`)).toBe('schedules');
     expect(queryRootFor('settings')).toBeNull();
   });
 });

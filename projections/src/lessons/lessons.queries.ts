@@ -65,7 +65,10 @@ export const listLessons = (db: Queryable, f: LessonListFilter): Promise<Page<Le
     .eq('l.programme_id', f.programmeId, '::uuid')
     .eq('l.group_id', f.groupId, '::uuid')
     .eq('l.customer_id', f.customerId, '::uuid');
-  if (f.teacherId) where.raw((p) => `(l.teacher_id = ${p(f.teacherId)}::uuid OR l.cover_teacher_id = $${where.params.length}::uuid)`);
+  if (f.teacherId)
+    where.raw(
+      (p) => `(l.teacher_id = ${p(f.teacherId)}::uuid OR l.cover_teacher_id = $${where.params.length}::uuid)`,
+    );
   if (f.studentId) where.raw((p) => lessonHasStudentSql('l', `${p(f.studentId)}::uuid`));
   if (f.scope) where.raw(f.scope);
   const dir = f.descending ? 'DESC' : 'ASC';
@@ -88,12 +91,19 @@ export async function lessonsBetween(
 }
 
 export async function lessonById(db: Queryable, id: string): Promise<LessonListRow | null> {
-  const { rows } = await db.query<LessonListRow>(`SELECT ${LESSON_SELECT} FROM ${LESSON_FROM} WHERE l.id = $1`, [id]);
+  const { rows } = await db.query<LessonListRow>(
+    `SELECT ${LESSON_SELECT} FROM ${LESSON_FROM} WHERE l.id = $1`,
+    [id],
+  );
   return rows[0] ?? null;
 }
 
 /** Whether the lesson passes a reader's scope condition (see `LessonListFilter.scope`). */
-export async function lessonVisible(db: Queryable, id: string, scope: ((bind: Bind) => string) | null): Promise<boolean> {
+export async function lessonVisible(
+  db: Queryable,
+  id: string,
+  scope: ((bind: Bind) => string) | null,
+): Promise<boolean> {
   if (!scope) return true;
   const where = filters().eq('l.id', id, '::uuid').raw(scope);
   const { rows } = await db.query(`SELECT 1 FROM rm_lessons l ${where.sql}`, [...where.params]);
@@ -132,34 +142,12 @@ export async function findClash(
   return row ? { lessonId: row.id, reason: row.reason, startsAt: row.starts_at } : null;
 }
 
-/** Lessons that occupy time between two instants (for the planner's clash check over a horizon). */
-export async function occupyingLessonsBetween(
-  db: Queryable,
-  from: string,
-  to: string,
-): Promise<
-  Pick<LessonRow, 'id' | 'group_id' | 'teacher_id' | 'cover_teacher_id' | 'local_date' | 'status'> & {
-    starts_at: string;
-    ends_at: string;
-  }[]
-> {
-  const { rows } = await db.query<
-    Pick<LessonRow, 'id' | 'group_id' | 'teacher_id' | 'cover_teacher_id' | 'local_date' | 'status'> & {
-      starts_at: string;
-      ends_at: string;
-    }
-  >(
-    `SELECT id, group_id, teacher_id, cover_teacher_id, local_date, status,
-            to_char(starts_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS starts_at,
-            to_char(ends_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS ends_at
-       FROM rm_lessons WHERE starts_at < $2::timestamptz AND ends_at > $1::timestamptz AND status = ANY($3::text[])`,
-    [from, to, OCCUPYING_STATUSES],
-  );
-  return rows;
-}
-
 /** The lessons of one schedule from a local date on (any status: the planner decides what to touch). */
-export async function scheduleLessonsFrom(db: Queryable, scheduleId: string, fromLocalDate: string): Promise<LessonRow[]> {
+export async function scheduleLessonsFrom(
+  db: Queryable,
+  scheduleId: string,
+  fromLocalDate: string,
+): Promise<LessonRow[]> {
   const { rows } = await db.query<LessonRow>(
     `SELECT * FROM rm_lessons WHERE schedule_id = $1 AND local_date >= $2 ORDER BY local_date, local_start`,
     [scheduleId, fromLocalDate],
@@ -176,7 +164,10 @@ const SCHEDULE_SELECT = `s.*, g.name AS group_name, t.full_name AS teacher_name`
 const SCHEDULE_FROM = `rm_schedules s LEFT JOIN rm_groups g ON g.id = s.group_id LEFT JOIN rm_users t ON t.id = s.teacher_id`;
 
 export async function scheduleById(db: Queryable, id: string): Promise<ScheduleListRow | null> {
-  const { rows } = await db.query<ScheduleListRow>(`SELECT ${SCHEDULE_SELECT} FROM ${SCHEDULE_FROM} WHERE s.id = $1`, [id]);
+  const { rows } = await db.query<ScheduleListRow>(
+    `SELECT ${SCHEDULE_SELECT} FROM ${SCHEDULE_FROM} WHERE s.id = $1`,
+    [id],
+  );
   return rows[0] ?? null;
 }
 

@@ -88,7 +88,8 @@ export function occurrences(
     if (closures.has(date) || !inTerm(date, days)) continue;
     const exception = exceptions.get(date);
     if (exception?.action === 'skip') continue;
-    const wanted = exception?.action === 'move' && exception.newLocalStart ? exception.newLocalStart : schedule.localStart;
+    const wanted =
+      exception?.action === 'move' && exception.newLocalStart ? exception.newLocalStart : schedule.localStart;
     const at = instantOf(date, wanted, schedule.timezone);
     result.push({
       lessonId: lessonIdOf(schedule.id, date, schedule.localStart),
@@ -151,7 +152,8 @@ export function planSteps(
   }
   for (const lesson of existing) {
     if (lesson.localDate < window.from || wantedIds.has(lesson.id)) continue;
-    if (lesson.status === 'planned' && !lesson.detached) steps.push({ kind: 'unschedule', lessonId: lesson.id });
+    if (lesson.status === 'planned' && !lesson.detached)
+      steps.push({ kind: 'unschedule', lessonId: lesson.id });
   }
   return steps;
 }

@@ -48,9 +48,9 @@ describe(`lesson planner (host TZ ${process.env.TZ ?? 'unset'})`, () => {
     expect(at['2026-10-29']).toBe('2026-10-29T09:30:00.000Z');
     expect(at['2026-11-02']).toBe('2026-11-02T09:30:00.000Z');
     expect(series.every((o) => o.localStart === '09:30' && !o.shifted)).toBe(true);
-    expect(series.every((o) => new Date(o.endsAt).getTime() - new Date(o.startsAt).getTime() === 3_600_000)).toBe(
-      true,
-    );
+    expect(
+      series.every((o) => new Date(o.endsAt).getTime() - new Date(o.startsAt).getTime() === 3_600_000),
+    ).toBe(true);
     expect(new Set(series.map((o) => o.localDate.slice(0, 10))).size).toBe(series.length);
   });
 
@@ -60,18 +60,25 @@ describe(`lesson planner (host TZ ${process.env.TZ ?? 'unset'})`, () => {
     const second = occurrences(monThu, window);
     expect(second).toEqual(first);
     expect(first[0]!.lessonId).toBe(lessonIdOf(monThu.id, '2026-04-02', '09:30'));
-    expect(first[0]!.lessonId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(first[0]!.lessonId).toMatch(
+      /^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+    );
     // the second pass over what the first created plans nothing
-    expect(planSteps(second, first.map((o) => existing(o)), rule, window)).toEqual([]);
+    expect(
+      planSteps(
+        second,
+        first.map((o) => existing(o)),
+        rule,
+        window,
+      ),
+    ).toEqual([]);
   });
 
   it('keeps every other week from the week of valid_from', () => {
     const fortnightly = { ...monThu, weekdays: [3], intervalWeeks: 2, validFrom: '2026-09-02' };
-    expect(occurrences(fortnightly, { from: '2026-09-01', to: '2026-10-01' }).map((o) => o.localDate)).toEqual([
-      '2026-09-02',
-      '2026-09-16',
-      '2026-09-30',
-    ]);
+    expect(
+      occurrences(fortnightly, { from: '2026-09-01', to: '2026-10-01' }).map((o) => o.localDate),
+    ).toEqual(['2026-09-02', '2026-09-16', '2026-09-30']);
   });
 
   it('skips closures, days outside terms and skipped dates, and moves a moved date', () => {
@@ -101,43 +108,71 @@ describe(`lesson planner (host TZ ${process.env.TZ ?? 'unset'})`, () => {
   it('resolves a start in the spring-forward gap forward and flags it', () => {
     const sunday = { ...monThu, weekdays: [7], localStart: '01:30' };
     const [o] = occurrences(sunday, { from: '2026-03-29', to: '2026-03-29' });
-    expect(o).toMatchObject({ localStart: '02:30', slotStart: '01:30', shifted: true, startsAt: '2026-03-29T01:30:00.000Z' });
+    expect(o).toMatchObject({
+      localStart: '02:30',
+      slotStart: '01:30',
+      shifted: true,
+      startsAt: '2026-03-29T01:30:00.000Z',
+    });
   });
 
   it('plans from max(valid_from, today) to min(valid_until, programme end, today + 26 weeks)', () => {
     expect(planningWindow(monThu, '2026-11-25', null)).toEqual({ from: '2026-11-25', to: '2027-05-26' });
-    expect(planningWindow({ validFrom: '2026-12-01', validUntil: '2027-01-31' }, '2026-11-25', '2027-01-15')).toEqual(
-      { from: '2026-12-01', to: '2027-01-15' },
-    );
-    expect(planningWindow({ validFrom: '2026-01-01', validUntil: '2026-06-30' }, '2026-11-25', null)).toBeNull();
+    expect(
+      planningWindow({ validFrom: '2026-12-01', validUntil: '2027-01-31' }, '2026-11-25', '2027-01-15'),
+    ).toEqual({ from: '2026-12-01', to: '2027-01-15' });
+    expect(
+      planningWindow({ validFrom: '2026-01-01', validUntil: '2026-06-30' }, '2026-11-25', null),
+    ).toBeNull();
   });
 
   it('on a rule change unschedules planned lessons it no longer produces and never touches delivered, cancelled or detached ones', () => {
     const window = { from: '2026-04-01', to: '2026-04-30' };
     const before = occurrences(monThu, window); // Mon + Thu
     const stored = before.map((o, i) =>
-      existing(o, i === 0 ? { status: 'delivered' } : i === 1 ? { status: 'cancelled' } : i === 2 ? { detached: true } : {}),
+      existing(
+        o,
+        i === 0
+          ? { status: 'delivered' }
+          : i === 1
+            ? { status: 'cancelled' }
+            : i === 2
+              ? { detached: true }
+              : {},
+      ),
     );
     const mondaysOnly = occurrences({ ...monThu, weekdays: [1] }, window);
     const steps = planSteps(mondaysOnly, stored, rule, window);
     const thursdays = before.filter((o) => o.localDate && new Date(o.localDate).getUTCDay() === 4);
     const touchable = thursdays.filter((o) => ![before[0], before[1], before[2]].includes(o));
-    expect(steps.filter((s) => s.kind === 'unschedule').map((s) => (s as { lessonId: string }).lessonId).sort()).toEqual(
-      touchable.map((o) => o.lessonId).sort(),
-    );
+    expect(
+      steps
+        .filter((s) => s.kind === 'unschedule')
+        .map((s) => (s as { lessonId: string }).lessonId)
+        .sort(),
+    ).toEqual(touchable.map((o) => o.lessonId).sort());
     expect(steps.some((s) => s.kind === 'plan' || s.kind === 'change')).toBe(false);
   });
 
   it('moves planned undetached lessons when the duration or teacher changes, and re-plans an unscheduled one', () => {
     const window = { from: '2026-04-01', to: '2026-04-10' };
     const wanted = occurrences({ ...monThu, durationMinutes: 90 }, window);
-    const stored = wanted.map((o, i) => existing(o, i === 0 ? { status: 'unscheduled' } : i === 1 ? { detached: true } : {}));
+    const stored = wanted.map((o, i) =>
+      existing(o, i === 0 ? { status: 'unscheduled' } : i === 1 ? { detached: true } : {}),
+    );
     const steps = planSteps(wanted, stored, { ...rule, durationMinutes: 90 }, window);
     expect(steps.map((s) => s.kind)).toEqual(['plan', 'change']);
   });
 
   it('leaves lessons before the window alone', () => {
     const old = occurrences(monThu, { from: '2026-03-01', to: '2026-03-10' });
-    expect(planSteps([], old.map((o) => existing(o)), rule, { from: '2026-04-01', to: '2026-04-30' })).toEqual([]);
+    expect(
+      planSteps(
+        [],
+        old.map((o) => existing(o)),
+        rule,
+        { from: '2026-04-01', to: '2026-04-30' },
+      ),
+    ).toEqual([]);
   });
 });
