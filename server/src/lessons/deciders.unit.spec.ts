@@ -126,7 +126,7 @@ describe('schedule decider', () => {
     };
     const events = decideSchedule(command, created());
     expect(events).toHaveLength(1);
-    const after = events.reduce((s, e) => evolveSchedule(s, e as ScheduleEvent), created());
+    const after = events.reduce((s, e) => evolveSchedule(s, e), created());
     expect(decideSchedule(command, after)).toEqual([]);
   });
 });
