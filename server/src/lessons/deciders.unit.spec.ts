@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import type { LessonEvent, ScheduleEvent, ScheduleRule } from '@portal/projections';
+import type { LessonEvent, ScheduleRule } from '@portal/projections';
 import { thrownKind, type ErrorKind } from '../platform/domain/domain-error.js';
 import {
   decideLesson,
