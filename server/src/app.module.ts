@@ -8,6 +8,7 @@ import { CustomersModule } from './customers/customers.module.js';
 import { SafeguardingModule } from './safeguarding/safeguarding.module.js';
 import { OnePageProfilesModule } from './one-page-profiles/one-page-profiles.module.js';
 import { DemoModule } from './demo/demo.module.js';
+import { LessonsModule } from './lessons/lessons.module.js';
 import { CollaborationModule } from './platform/collaboration/collaboration.module.js';
 import { HealthController } from './health/health.controller.js';
 import { LiveModule } from './platform/live/live.module.js';
@@ -25,6 +26,7 @@ export class AppModule {
         CustomersModule,
         SafeguardingModule,
         OnePageProfilesModule,
+        LessonsModule,
         DemoModule,
         LiveModule.forRoot({ imports: [IdentityModule] }),
         CollaborationModule,
