@@ -21,6 +21,7 @@ export * from './student-links/student-links.projection.js';
 export * from './reference/reference.projection.js';
 export * from './term-calendars/term-calendars.projection.js';
 export * from './lessons/lessons.projection.js';
+export * from './programmes/programmes.projection.js';
 
 import { usersProjection } from './users/users.projection.js';
 import { permissionAuditProjection } from './permission-audit/permission-audit.projection.js';
@@ -38,6 +39,11 @@ import { studentLinksProjection } from './student-links/student-links.projection
 import { referenceProjection } from './reference/reference.projection.js';
 import { termCalendarsProjection } from './term-calendars/term-calendars.projection.js';
 import { lessonsProjection } from './lessons/lessons.projection.js';
+import {
+  enrolmentsProjection,
+  groupsProjection,
+  programmesProjection,
+} from './programmes/programmes.projection.js';
 import type { Projection } from './projection.js';
 
 /** Every read model the portal maintains, in the order they are created. */
@@ -58,6 +64,9 @@ export const allProjections: readonly Projection[] = [
   referenceProjection,
   termCalendarsProjection,
   lessonsProjection,
+  programmesProjection,
+  groupsProjection,
+  enrolmentsProjection,
 ];
 export * from './customers/customers.queries.js';
 export * from './safeguarding/incident-types.queries.js';
@@ -72,3 +81,4 @@ export * from './users/users.queries.js';
 export * from './reference/reference.queries.js';
 export * from './term-calendars/term-calendars.queries.js';
 export * from './lessons/lessons.queries.js';
+export * from './programmes/programmes.queries.js';

@@ -6,7 +6,13 @@ import {
   customerStream,
   CUSTOM_FIELDS_STREAM,
   EHCP_REMINDERS_STREAM,
+  enrolmentStream,
+  groupStream,
+  programmeStream,
   type AvailabilityEvent,
+  type EnrolmentEvent,
+  type GroupEvent,
+  type ProgrammeEvent,
   type CustomerEvent,
   type CustomerInvitationEvent,
   type CustomFieldsEvent,
@@ -113,6 +119,7 @@ function afterTheDemo(demo: ProjectionEvent[]): ProjectionEvent[] {
         { type: 'CustomerNetworkChanged', data: { customerId: customer, networkId: null } },
       ] satisfies CustomerEvent[]
     ).map((e) => [customerStream(customer), e] as [string, typeof e]),
+    ...teachingHistory(customer, tutor, s1, s2),
     [`user-${s1}`, { type: 'UserBlocked', data: { userId: s1 } }],
     [`user-${s1}`, { type: 'UserUnblocked', data: { userId: s1 } }],
     [`user-${s2}`, { type: 'UserDeactivated', data: { userId: s2, scheduled: false } }],
@@ -137,6 +144,125 @@ function afterTheDemo(demo: ProjectionEvent[]): ProjectionEvent[] {
       createdAt: at,
     };
   });
+}
+
+/** A programme's life (draft → active → paused → active), a group's membership over time, enrolments. */
+function teachingHistory(customerId: string, tutor: string, s1: string, s2: string) {
+  const programmeId = '5e000000-0000-4000-8000-0000000000b1';
+  const groupId = '5e000000-0000-4000-8000-0000000000b2';
+  const e1 = '5e000000-0000-4000-8000-0000000000b3';
+  const e2 = '5e000000-0000-4000-8000-0000000000b4';
+  const g = { groupId, programmeId, customerId, teacherIds: [tutor] };
+  const placement = { placementType: 'MAIN', setting: 'HOME', reasonForPlacement: 'SEMH' } as const;
+  return [
+    ...(
+      [
+        {
+          type: 'ProgrammeCreated',
+          data: {
+            programmeId,
+            networkId: null,
+            customerId,
+            productId: null,
+            subjectId: null,
+            yearGroupId: null,
+            kind: 'lesson',
+            title: 'Maths recovery',
+            startDate: '2026-09-07',
+            endDate: null,
+            timezone: 'Europe/London',
+            sourceProgrammeId: null,
+          },
+        },
+        {
+          type: 'ProgrammeDetailsChanged',
+          data: { programmeId, customerId, title: 'Maths GCSE recovery', endDate: '2027-07-16' },
+        },
+        { type: 'ProgrammeActivated', data: { programmeId, customerId } },
+        { type: 'ProgrammePaused', data: { programmeId, customerId, reason: 'half term' } },
+        { type: 'ProgrammeResumed', data: { programmeId, customerId, teacherIds: [tutor] } },
+      ] satisfies ProgrammeEvent[]
+    ).map((e) => [programmeStream(programmeId), e] as [string, typeof e]),
+    ...(
+      [
+        {
+          type: 'GroupCreated',
+          data: {
+            ...g,
+            name: 'Group A',
+            teachers: [{ teacherId: tutor, role: 'lead' }],
+            sourceGroupId: null,
+          },
+        },
+        { type: 'StudentAddedToGroup', data: { ...g, studentId: s1, from: '2026-09-07' } },
+        { type: 'StudentAddedToGroup', data: { ...g, studentId: s2, from: '2026-09-07' } },
+        { type: 'StudentRemovedFromGroup', data: { ...g, studentId: s1, to: '2026-10-23' } },
+        { type: 'StudentAddedToGroup', data: { ...g, studentId: s1, from: '2026-11-02' } },
+        { type: 'GroupRenamed', data: { ...g, name: 'Group A (Tue)' } },
+        { type: 'GroupTeachersChanged', data: { ...g, teachers: [{ teacherId: tutor, role: 'assistant' }] } },
+      ] satisfies GroupEvent[]
+    ).map((e) => [groupStream(groupId), e] as [string, typeof e]),
+    ...(
+      [
+        {
+          type: 'StudentEnrolled',
+          data: {
+            enrolmentId: e1,
+            studentId: s1,
+            programmeId,
+            customerId,
+            startDate: '2026-09-07',
+            endDate: null,
+            status: 'active',
+            ...placement,
+          },
+        },
+        {
+          type: 'EnrolmentDetailsChanged',
+          data: {
+            enrolmentId: e1,
+            studentId: s1,
+            programmeId,
+            customerId,
+            setting: 'MIXED',
+            status: 'paused',
+          },
+        },
+        {
+          type: 'StudentWithdrawnFromEnrolment',
+          data: {
+            enrolmentId: e1,
+            studentId: s1,
+            programmeId,
+            customerId,
+            reason: 'moved',
+            on: '2026-12-18',
+          },
+        },
+      ] satisfies EnrolmentEvent[]
+    ).map((e) => [enrolmentStream(e1), e] as [string, typeof e]),
+    ...(
+      [
+        {
+          type: 'StudentEnrolled',
+          data: {
+            enrolmentId: e2,
+            studentId: s2,
+            programmeId,
+            customerId,
+            startDate: '2026-09-07',
+            endDate: '2027-07-16',
+            status: 'requested',
+            ...placement,
+          },
+        },
+        {
+          type: 'EnrolmentEnded',
+          data: { enrolmentId: e2, studentId: s2, programmeId, customerId, on: '2027-07-16' },
+        },
+      ] satisfies EnrolmentEvent[]
+    ).map((e) => [enrolmentStream(e2), e] as [string, typeof e]),
+  ];
 }
 
 /**
