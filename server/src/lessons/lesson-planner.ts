@@ -33,9 +33,13 @@ export interface PlanResult {
   changed: number;
   unscheduled: number;
   conflicts: ScheduleConflict[];
+  /** Position of the last event the pass wrote ('0' when it wrote none). */
+  position: string;
 }
 
-const EMPTY: PlanResult = { planned: 0, changed: 0, unscheduled: 0, conflicts: [] };
+const EMPTY: PlanResult = { planned: 0, changed: 0, unscheduled: 0, conflicts: [], position: '0' };
+
+const later = (a: string, b: string) => (BigInt(a) >= BigInt(b) ? a : b);
 
 /** Programmes whose schedules still produce lessons. */
 const PLANNING_STATUSES = new Set(['draft', 'active', 'paused']);
@@ -101,7 +105,7 @@ export class LessonPlanner {
       rule,
       window,
     );
-    const result: PlanResult = { planned: 0, changed: 0, unscheduled: 0, conflicts: [] };
+    const result: PlanResult = { planned: 0, changed: 0, unscheduled: 0, conflicts: [], position: '0' };
     const timingOf = (o: Occurrence) => ({
       timezone: rule.timezone,
       localDate: o.localDate,
@@ -114,7 +118,7 @@ export class LessonPlanner {
     for (const step of steps) {
       if (step.kind === 'unschedule') {
         const lesson = stored.find((l) => l.id === step.lessonId);
-        const { events } = await this.commands.run(
+        const { events, position } = await this.commands.run(
           lessonAggregate,
           {
             type: 'UnscheduleLesson',
@@ -124,6 +128,7 @@ export class LessonPlanner {
           metadata,
         );
         result.unscheduled += events.length;
+        result.position = later(result.position, position);
         continue;
       }
       const occurrence = step.occurrence;
@@ -144,7 +149,7 @@ export class LessonPlanner {
         continue;
       }
       if (step.kind === 'plan') {
-        const { events } = await this.commands.run(
+        const { events, position } = await this.commands.run(
           lessonAggregate,
           {
             type: 'PlanLesson',
@@ -161,8 +166,9 @@ export class LessonPlanner {
           metadata,
         );
         result.planned += events.length;
+        result.position = later(result.position, position);
       } else {
-        const { events } = await this.commands.run(
+        const { events, position } = await this.commands.run(
           lessonAggregate,
           {
             type: 'ChangeLessonPlan',
@@ -173,13 +179,15 @@ export class LessonPlanner {
           metadata,
         );
         result.changed += events.length;
+        result.position = later(result.position, position);
       }
     }
-    await this.commands.run(
+    const recorded = await this.commands.run(
       scheduleAggregate,
       { type: 'RecordScheduleConflicts', scheduleId, conflicts: result.conflicts },
       metadata,
     );
+    result.position = later(result.position, recorded.position);
     return result;
   }
 }

@@ -204,6 +204,8 @@ export class LessonWeekView {
 export class LessonWritten extends Written {}
 
 const ADMIN = MARKER_PERMISSIONS.admin;
+/** A week view shows the lessons that take (or took) place: not cancelled or unscheduled ones. */
+export const TAKING_PLACE: LessonStatus[] = ['planned', 'delivered', 'not_delivered'];
 const EDIT = INTERNAL_PERMISSIONS.LESSON_EDITS;
 
 export function lessonView(r: LessonListRow, actor: Pick<Actor, 'permissions'>): LessonView {
@@ -309,6 +311,7 @@ export class LessonsController {
     const rows = await lessonsBetween(this.sql, {
       from: week.from,
       to: week.to,
+      status: TAKING_PLACE,
       ...own,
       scope: lessonScope(actor),
     });

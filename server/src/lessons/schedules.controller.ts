@@ -314,7 +314,7 @@ export class SchedulesController {
   private written(id: string, position: string, plan: PlanResult): ScheduleWritten {
     return {
       id,
-      position,
+      position: BigInt(plan.position) > BigInt(position) ? plan.position : position,
       planned: plan.planned,
       changed: plan.changed,
       unscheduled: plan.unscheduled,

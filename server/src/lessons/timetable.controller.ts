@@ -13,7 +13,7 @@ import { DomainError } from '../platform/domain/domain-error.js';
 import { isTimeZone } from '../core/time/time.js';
 import { LessonRules, lessonScope, mayReadTimetableOf } from './lessons.policy.js';
 import { isLinkedStudent, personFacts } from './teaching-lookup.js';
-import { LessonView, WeekQuery, lessonView, weekBounds } from './lessons.controller.js';
+import { LessonView, TAKING_PLACE, WeekQuery, lessonView, weekBounds } from './lessons.controller.js';
 
 export class TimetableView {
   @ApiProperty({ format: 'uuid' }) user_id!: string;
@@ -73,6 +73,7 @@ export class TimetableController {
     const rows = await lessonsBetween(this.sql, {
       from: week.from,
       to: week.to,
+      status: TAKING_PLACE,
       ...(teacher ? { teacherId: userId } : { studentId: userId }),
       scope: access === 'self' ? null : lessonScope(actor),
     });
