@@ -1,3 +1,5 @@
+import { lessonsDemo } from './lessons-demo.js';
+
 /**
  * The teaching part of the demo data (issue 15): reference data, programmes, groups, enrolments, term
  * calendars, schedules and lessons. Each area adds one `DemoPart` to `TEACHING_DEMO` (in its own file
@@ -33,5 +35,5 @@ export interface DemoPart {
   seed(call: DemoCall, world: DemoWorld): Promise<void>;
 }
 
-/** The teaching parts, in the order they are seeded. */
-export const TEACHING_DEMO: DemoPart[] = [];
+/** The teaching parts, in the order they are seeded (schedules and lessons last). */
+export const TEACHING_DEMO: DemoPart[] = [lessonsDemo];

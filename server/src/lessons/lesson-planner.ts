@@ -75,7 +75,9 @@ export class LessonPlanner {
     if (!programme || !PLANNING_STATUSES.has(programme.status)) return EMPTY;
     await this.lessons.caughtUp();
     const today = todayIn(rule.timezone, options.now);
-    const start = options.from && options.from < today ? options.from : today;
+    // From today (or the earlier `from`), never before the programme starts.
+    let start = options.from && options.from < today ? options.from : today;
+    if (programme.start_date > start) start = programme.start_date;
     const window = planningWindow(rule, start, programme.end_date) ?? { from: start, to: start };
     const days =
       window.from <= window.to

@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { groupStream, programmeStream, type GroupEvent, type ProgrammeEvent } from '@portal/projections';
 import { portalModes, startTestPortal, type TestPortal } from '../platform/testing/portal-harness.js';
 import { addDays, todayIn, weekStartOf } from '../core/time/time.js';
+import { lessonsDemo } from '../demo/lessons-demo.js';
+import type { DemoCall } from '../demo/teaching-demo.js';
 
 const TZ = 'Europe/London';
 
@@ -343,5 +345,60 @@ describe.each(portalModes)('schedules, lessons and timetables API, $name', (mode
     );
     expect(tessWeek.body).toMatchObject({ role: 'teacher', timezone: 'Asia/Tokyo' });
     expect((await call('GET', `/timetable/${ids.tess}?timezone=Mars/Base`, admin)).status).toBe(422);
+  });
+
+  it('seeds the demo: a weekly schedule per group, four weeks back and ahead, past lessons delivered', async () => {
+    const { call, admin, settle } = portal;
+    const teacher = await portal.createUser({
+      email: 'demo.teacher@example.com',
+      first_name: 'Dee',
+      last_name: 'Mo',
+      user_type: 'teacher',
+    });
+    const demo = await programme(ids.elm!, [{ name: 'Demo group', students: [] }]);
+    let position = '0';
+    const demoCall: DemoCall = async (method, path, body) => {
+      const answer = await call(method, path, admin, body, position);
+      if (answer.status >= 300) throw new Error(`${method} ${path}: ${answer.status}`);
+      if (typeof answer.body.position === 'string') position = answer.body.position;
+      return answer;
+    };
+    const world = {
+      networks: {},
+      customers: {},
+      partnerIds: {},
+      studentsOf: {},
+      teacherIds: [teacher],
+      teaching: { 'programme:1': demo.programmeId, 'group:1': demo.groupIds[0]! } as Record<string, string>,
+    };
+    // the programme started long ago (the demo's programmes run the whole school year)
+    const started = await portal.running.infra.eventStore.append(
+      programmeStream(demo.programmeId),
+      [
+        {
+          id: randomUUID(),
+          type: 'ProgrammeDetailsChanged',
+          data: { programmeId: demo.programmeId, customerId: ids.elm!, startDate: addDays(monday, -70) },
+        },
+      ],
+      { expectedRevision: 'any' },
+    );
+    await settle({ status: 200, body: { position: started.position.toString() } });
+    await lessonsDemo.seed(demoCall, world);
+    expect(world.teaching['schedule:1']).toBeDefined();
+    const all = await call(
+      'GET',
+      `/lessons/?group_id=${demo.groupIds[0]!}&size=100`,
+      admin,
+      undefined,
+      position,
+    );
+    const items = all.body.items as { starts_at: string; status: string }[];
+    const now = Date.now();
+    expect(items.length).toBeGreaterThanOrEqual(14);
+    expect(items.some((l) => Date.parse(l.starts_at) < now - 20 * 86_400_000)).toBe(true);
+    expect(items.some((l) => Date.parse(l.starts_at) > now + 20 * 86_400_000)).toBe(true);
+    for (const l of items)
+      expect(l.status).toBe(Date.parse(l.starts_at) < now - 60_000 ? 'delivered' : 'planned');
   });
 });

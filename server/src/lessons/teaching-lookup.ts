@@ -13,6 +13,7 @@ export interface ProgrammeFacts {
   customer_id: string;
   kind: 'lesson' | 'mentoring-session';
   title: string;
+  start_date: string;
   end_date: string | null;
   timezone: string;
   status: string;
@@ -20,7 +21,7 @@ export interface ProgrammeFacts {
 
 export async function programmeFacts(db: Queryable, id: string): Promise<ProgrammeFacts | null> {
   const { rows } = await db.query<ProgrammeFacts>(
-    `SELECT id, network_id, customer_id, kind, title, end_date::text AS end_date, timezone, status
+    `SELECT id, network_id, customer_id, kind, title, start_date::text AS start_date, end_date::text AS end_date, timezone, status
        FROM rm_programmes WHERE id = $1`,
     [id],
   );
