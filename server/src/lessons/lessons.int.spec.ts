@@ -299,6 +299,87 @@ describe.each(portalModes)('schedules, lessons and timetables API, $name', (mode
     expect(back.body).toMatchObject({ planned: 2 });
   });
 
+  it('skips or moves one date of a schedule, keeping the moved lesson and its id', async () => {
+    const { call, admin, settle } = portal;
+    const before = (await call('GET', `/lessons/?group_id=${ids.groupA}&status=planned`, admin)).body
+      .items as {
+      id: string;
+      local_date: string;
+      local_start: string;
+      detached: boolean;
+    }[];
+    const [skipped, moved] = before.filter((l) => !l.detached).slice(-2);
+    const skip = await settle(
+      await call('POST', `/schedules/${ids.schedule}/exceptions`, admin, {
+        local_date: skipped!.local_date,
+        action: 'skip',
+      }),
+    );
+    expect(skip.body).toMatchObject({ unscheduled: 1 });
+    const move = await settle(
+      await call('POST', `/schedules/${ids.schedule}/exceptions`, admin, {
+        local_date: moved!.local_date,
+        action: 'move',
+        new_local_start: '16:15',
+      }),
+    );
+    expect(move.body).toMatchObject({ changed: 1, planned: 0 });
+    expect((await call('GET', `/lessons/${skipped!.id}`, admin)).body).toMatchObject({
+      status: 'unscheduled',
+    });
+    expect((await call('GET', `/lessons/${moved!.id}`, admin)).body).toMatchObject({
+      status: 'planned',
+      local_date: moved!.local_date,
+      local_start: '16:15',
+      detached: false,
+    });
+    const view = await call('GET', `/schedules/${ids.schedule}`, admin);
+    expect(view.body.exceptions).toEqual(
+      expect.arrayContaining([
+        { local_date: skipped!.local_date, action: 'skip', new_local_start: null },
+        { local_date: moved!.local_date, action: 'move', new_local_start: '16:15' },
+      ]),
+    );
+    const bad = await call('POST', `/schedules/${ids.schedule}/exceptions`, admin, {
+      local_date: moved!.local_date,
+      action: 'move',
+    });
+    expect(bad.status).toBe(422);
+    expect(bad.body.detail).toContain('new_local_start');
+  });
+
+  it('gives a lesson a cover teacher, who then sees it, unless they are busy then (409 naming the lesson)', async () => {
+    const { call, admin, settle } = portal;
+    const [first] = (await call('GET', `/lessons/?group_id=${ids.groupA}&status=planned`, admin)).body
+      .items as {
+      id: string;
+    }[];
+    await settle(await call('PUT', `/lessons/${first!.id}/cover-teacher`, admin, { teacher_id: ids.theo }));
+    expect((await call('GET', `/lessons/${first!.id}`, tokens.theo)).body).toMatchObject({
+      cover_teacher_id: ids.theo,
+      teacher_id: ids.tess,
+    });
+    await settle(await call('PUT', `/lessons/${first!.id}/cover-teacher`, admin, { teacher_id: null }));
+    expect((await call('GET', `/lessons/${first!.id}`, tokens.theo)).status).toBe(404);
+    // Tess (09:30–10:30) may cover the one-off right after it (10:30); the editor covers group A's lesson
+    expect(
+      (await call('PUT', `/lessons/${ids.oneOff}/cover-teacher`, admin, { teacher_id: ids.tess })).status,
+    ).toBe(200);
+    await settle(await call('PUT', `/lessons/${first!.id}/cover-teacher`, admin, { teacher_id: ids.editor }));
+    // …so the editor is busy then: a lesson of theirs at 09:45 clashes with the one they cover
+    const editorBusy = await call('POST', '/lessons/', admin, {
+      programme_id: ids.elmProgramme,
+      group_id: ids.elmGroup,
+      teacher_id: ids.editor,
+      timezone: TZ,
+      local_date: monday,
+      local_start: '09:45',
+      duration_minutes: 30,
+    });
+    expect(editorBusy.status).toBe(409);
+    expect(editorBusy.body.detail).toContain(first!.id);
+  });
+
   it('lets each role read only the lessons it may see (others 404)', async () => {
     const { call } = portal;
     const lesson = (await call('GET', `/lessons/?group_id=${ids.groupA}`, portal.admin)).body.items as {
@@ -330,8 +411,9 @@ describe.each(portalModes)('schedules, lessons and timetables API, $name', (mode
     const { call, admin } = portal;
     const my = await call('GET', `/lessons/my?week_start=${monday}`, tokens.tess);
     expect(my.body).toMatchObject({ week_start: monday, timezone: TZ });
-    // the week's lessons that take place: Monday's; Thursday's was cancelled
-    expect((my.body.items as { local_date: string }[]).map((l) => l.local_date)).toEqual([monday]);
+    // the week's lessons that take place: Monday's, and the one-off she covers; Thursday's was cancelled
+    expect((my.body.items as { id: string }[]).map((l) => l.id)).toHaveLength(2);
+    expect((my.body.items as { id: string }[])[1]!.id).toBe(ids.oneOff);
     const annWeek = await call('GET', `/timetable/${ids.ann}?week_start=${addDays(monday, 2)}`, tokens.head);
     expect(annWeek.status).toBe(200);
     expect(annWeek.body).toMatchObject({ role: 'student', week_start: monday });
