@@ -407,6 +407,32 @@ describe.each(portalModes)('schedules, lessons and timetables API, $name', (mode
     ).toBe(403);
   });
 
+  it('shows a link contact only the lessons of their selected students', async () => {
+    const { call, admin, settle, createUser } = portal;
+    const contact = await createUser({
+      email: 'link@oak.example.com',
+      first_name: 'Link',
+      last_name: 'Contact',
+      user_type: 'partner',
+      customer_id: ids.oak,
+      customer_type: 'link-contact',
+      permissions: ['PARTNER_CAN_SEE_ALL_LESSON_DETAILS'],
+    });
+    const token = await portal.tokenFor('link@oak.example.com');
+    const groups = async () =>
+      new Set(
+        ((await call('GET', '/lessons/?size=200', token)).body.items as { group_id: string }[]).map(
+          (l) => l.group_id,
+        ),
+      );
+    expect(await groups()).toEqual(new Set());
+    // Ben is only in group B: linked to Ben, the contact sees group B's lessons, not group A's
+    await settle(await call('PUT', `/users/${contact}/linked-students`, admin, { student_ids: [ids.ben] }));
+    expect(await groups()).toEqual(new Set([ids.groupB]));
+    expect((await call('GET', `/timetable/${ids.ben}?week_start=${monday}`, token)).status).toBe(200);
+    expect((await call('GET', `/timetable/${ids.ann}?week_start=${monday}`, token)).status).toBe(404);
+  });
+
   it("shows a teacher's and a student's week, and a partner their own students' only", async () => {
     const { call, admin } = portal;
     const my = await call('GET', `/lessons/my?week_start=${monday}`, tokens.tess);
