@@ -179,6 +179,9 @@ describe.each(portalModes)('schedules, lessons and timetables API, $name', (mode
     const view = await call('GET', `/schedules/${ids.schedule}`, admin);
     expect(view.body).toMatchObject({ weekdays: [1, 4], counts: { planned: 8 }, group_name: 'Group A' });
     expect((view.body.next_occurrences as unknown[]).length).toBe(5);
+    const listed = await call('GET', `/schedules/?programme_id=${ids.programme}`, admin);
+    expect(listed.body).toMatchObject({ total: 1, items: [{ id: ids.schedule }] });
+    expect((await call('GET', '/schedules/', tokens.tess)).status).toBe(403);
   });
 
   it('answers 409 naming the other lesson when a teacher or a student would be double-booked', async () => {

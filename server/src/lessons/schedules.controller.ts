@@ -90,6 +90,12 @@ export class CreateScheduleBody extends ScheduleBody {
   plan_past?: boolean;
 }
 
+export class ListSchedulesQuery extends PageQuery {
+  @ApiPropertyOptional({ format: 'uuid' }) @IsOptional() @IsUUID() programme_id?: string;
+  @ApiPropertyOptional({ format: 'uuid' }) @IsOptional() @IsUUID() teacher_id?: string;
+  @ApiPropertyOptional({ format: 'uuid' }) @IsOptional() @IsUUID() group_id?: string;
+}
+
 export class ScheduleExceptionBody {
   @ApiProperty({ example: '2026-09-14' }) @IsCalendarDate() local_date!: string;
   @ApiProperty({ enum: ['skip', 'move'] }) @IsIn(['skip', 'move']) action!: 'skip' | 'move';
@@ -244,6 +250,21 @@ export class SchedulesController {
       body.plan_past ? { from: body.valid_from } : {},
     );
     return this.written(id, position, plan);
+  }
+
+  @Get('schedules')
+  @RequirePermissions(ADMIN, PROGRAMMES)
+  @Allow(LessonRules.schedules)
+  @ApiOkResponse({ type: SchedulePage })
+  async listAll(@Query() q: ListSchedulesQuery): Promise<SchedulePage> {
+    const page = await listSchedules(this.sql, {
+      page: q.page,
+      size: q.size,
+      programmeId: q.programme_id,
+      teacherId: q.teacher_id,
+      groupId: q.group_id,
+    });
+    return { ...page, items: await Promise.all(page.items.map((r) => this.view(r))) };
   }
 
   @Get('schedules/:id')

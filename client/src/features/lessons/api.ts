@@ -142,3 +142,25 @@ export const useAddSchedule = (programmeId: string) =>
       }),
     { silentErrors: true, also: (_r, _v, client) => client.invalidateQueries({ queryKey: ['lessons'] }) },
   );
+
+export interface ExceptionInput {
+  local_date: string;
+  action: 'skip' | 'move';
+  new_local_start?: string | null;
+}
+
+/** Skips or moves one date of a schedule (the planner runs at once). */
+export const useScheduleException = (scheduleId: string) =>
+  useAreaCommand(
+    'schedules',
+    (body: ExceptionInput) =>
+      apiRequest<ScheduleWritten>(`/api/v1/schedules/${encodeURIComponent(scheduleId)}/exceptions`, {
+        method: 'POST',
+        json: body,
+      }),
+    {
+      success: 'Schedule exception saved',
+      silentErrors: true,
+      also: (_r, _v, client) => client.invalidateQueries({ queryKey: ['lessons'] }),
+    },
+  );

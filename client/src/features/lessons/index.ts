@@ -8,6 +8,12 @@ const LessonDetailsPage = lazy(() =>
   import('./pages/LessonDetailsPage').then((m) => ({ default: m.LessonDetailsPage })),
 );
 const TimetablePage = lazy(() => import('./pages/TimetablePage').then((m) => ({ default: m.TimetablePage })));
+const SchedulingPage = lazy(() =>
+  import('./pages/SchedulingPage').then((m) => ({ default: m.SchedulingPage })),
+);
+const ScheduleDetailsPage = lazy(() =>
+  import('./pages/ScheduleDetailsPage').then((m) => ({ default: m.ScheduleDetailsPage })),
+);
 const ProgrammeSchedulesPage = lazy(() =>
   import('./pages/ProgrammeSchedulesPage').then((m) => ({ default: m.ProgrammeSchedulesPage })),
 );
@@ -21,6 +27,8 @@ export const lessons: Feature = {
     'lessons/:id/details': screen(LessonDetailsPage),
     'timetable/:id?': screen(TimetablePage),
     'programmes/:id/schedules': screen(ProgrammeSchedulesPage),
+    scheduling: screen(SchedulingPage),
+    'scheduling/:id': screen(ScheduleDetailsPage),
   },
   liveRoots: { lesson: lessonsResource.root, schedule: schedules.root },
 };
