@@ -20,6 +20,7 @@ import { lessonAggregate } from './lesson.decider.js';
 import { LessonsService } from './lessons.service.js';
 import { programmeFacts } from './teaching-lookup.js';
 import {
+  HORIZON_WEEKS,
   meetingIdOf,
   NO_CALENDAR,
   occurrences,
@@ -78,7 +79,10 @@ export class LessonPlanner {
     // From today (or the earlier `from`), never before the programme starts.
     let start = options.from && options.from < today ? options.from : today;
     if (programme.start_date > start) start = programme.start_date;
-    const window = planningWindow(rule, start, programme.end_date) ?? { from: start, to: start };
+    const window = planningWindow(rule, today, programme.end_date, HORIZON_WEEKS, start) ?? {
+      from: start,
+      to: start,
+    };
     const days =
       window.from <= window.to
         ? await teachingDaysFor(this.sql, {
@@ -88,7 +92,7 @@ export class LessonPlanner {
             to: window.to,
           })
         : NO_CALENDAR;
-    const wanted = planningWindow(rule, start, programme.end_date)
+    const wanted = planningWindow(rule, today, programme.end_date, HORIZON_WEEKS, start)
       ? occurrences({ id: scheduleId, ...rule, exceptions: state.exceptions }, window, days)
       : [];
     const stored = await scheduleLessonsFrom(this.sql, scheduleId, window.from);

@@ -4,6 +4,7 @@ import { groupStream, programmeStream, type GroupEvent, type ProgrammeEvent } fr
 import { portalModes, startTestPortal, type TestPortal } from '../platform/testing/portal-harness.js';
 import { addDays, todayIn, weekStartOf } from '../core/time/time.js';
 import { lessonsDemo } from '../demo/lessons-demo.js';
+import { LessonPlannerJob } from './lesson-planner.js';
 import type { DemoCall } from '../demo/teaching-demo.js';
 
 const TZ = 'Europe/London';
@@ -511,5 +512,37 @@ describe.each(portalModes)('schedules, lessons and timetables API, $name', (mode
     expect(items.some((l) => Date.parse(l.starts_at) > now + 20 * 86_400_000)).toBe(true);
     for (const l of items)
       expect(l.status).toBe(Date.parse(l.starts_at) < now - 60_000 ? 'delivered' : 'planned');
+  });
+
+  it('extends an open-ended schedule day by day: the daily job plans what enters the 26-week horizon', async () => {
+    const { call, admin, settle } = portal;
+    const demo = await programme(ids.elm!, [{ name: 'Rolling group', students: [] }]);
+    const teacher = await portal.createUser({
+      email: 'rolling.teacher@example.com',
+      first_name: 'Rol',
+      last_name: 'Ling',
+      user_type: 'teacher',
+    });
+    const created = await settle(
+      await call('POST', `/programmes/${demo.programmeId}/schedules`, admin, {
+        group_id: demo.groupIds[0]!,
+        teacher_id: teacher,
+        timezone: TZ,
+        weekdays: [1, 2, 3, 4, 5, 6, 7],
+        local_start: '07:00',
+        duration_minutes: 30,
+        valid_from: monday,
+        valid_until: null,
+      }),
+    );
+    const first = created.body.planned as number;
+    expect(first).toBeGreaterThan(170);
+    const job = portal.running.app.get(LessonPlannerJob);
+    // a week later, seven more days have come into the horizon; running it again that day adds nothing
+    const weekLater = new Date(Date.now() + 7 * 86_400_000);
+    expect(await job.runOnce(weekLater)).toBeGreaterThanOrEqual(7);
+    expect(await job.runOnce(weekLater)).toBe(0);
+    const total = await call('GET', `/lessons/?group_id=${demo.groupIds[0]!}&size=1`, admin, undefined, '0');
+    expect(total.body.total as number).toBeGreaterThanOrEqual(first + 7);
   });
 });

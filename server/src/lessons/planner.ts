@@ -52,14 +52,19 @@ export interface Occurrence {
   shifted: boolean;
 }
 
-/** The window a planner pass covers: from max(valid_from, today) to min(valid_until, programme end, today + 26 weeks). */
+/**
+ * The window a planner pass covers: from max(valid_from, `start`) to min(valid_until, programme end,
+ * today + 26 weeks). `start` is today, or later when the programme starts later, or earlier when a
+ * timetable that already started is entered.
+ */
 export function planningWindow(
   schedule: Pick<PlannableSchedule, 'validFrom' | 'validUntil'>,
   today: string,
   programmeEnd: string | null,
   horizonWeeks = HORIZON_WEEKS,
+  start: string = today,
 ): { from: string; to: string } | null {
-  const from = schedule.validFrom > today ? schedule.validFrom : today;
+  const from = schedule.validFrom > start ? schedule.validFrom : start;
   const ends = [addDays(today, horizonWeeks * 7), schedule.validUntil, programmeEnd].filter(
     (d): d is string => d !== null,
   );

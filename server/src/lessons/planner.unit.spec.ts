@@ -124,6 +124,16 @@ describe(`lesson planner (host TZ ${process.env.TZ ?? 'unset'})`, () => {
     expect(
       planningWindow({ validFrom: '2026-01-01', validUntil: '2026-06-30' }, '2026-11-25', null),
     ).toBeNull();
+    // the horizon counts from today, also when planning starts later (the programme starts next month)
+    // or earlier (a timetable entered after it started)
+    expect(planningWindow(monThu, '2026-11-25', null, 26, '2026-12-14')).toEqual({
+      from: '2026-12-14',
+      to: '2027-05-26',
+    });
+    expect(planningWindow(monThu, '2026-11-25', null, 26, '2026-10-28')).toEqual({
+      from: '2026-10-28',
+      to: '2027-05-26',
+    });
   });
 
   it('on a rule change unschedules planned lessons it no longer produces and never touches delivered, cancelled or detached ones', () => {
