@@ -1,4 +1,6 @@
 import { expect, test } from '@playwright/test';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import {
   adminToken,
   api,
@@ -7,6 +9,8 @@ import {
   signedIn,
   signInAsAdmin,
 } from './support/portal-api.js';
+
+const artifacts = join(dirname(fileURLToPath(import.meta.url)), '.artifacts');
 
 // Needs the programmes API (programmes and groups, issue 15) besides lessons: the setup goes through it.
 const TEACHER = {
@@ -91,6 +95,7 @@ test("a weekly schedule fills the teacher's open week without a reload; a cancel
   await expect(items.first()).toBeVisible({ timeout: 10_000 });
   const before = await items.count();
   expect(before).toBeGreaterThan(0);
+  await teacher.screenshot({ path: join(artifacts, 'my-lessons-week.png') });
 
   // The administrator cancels the first of them on its page.
   const lessons = await api<{ items: { id: string; starts_at: string }[] }>(
@@ -108,6 +113,7 @@ test("a weekly schedule fills the teacher's open week without a reload; a cancel
   await dialog.getByRole('button', { name: 'Cancel the lesson' }).click();
   await expect(dialog).toBeHidden();
   await expect(page.getByText('cancelled', { exact: true })).toBeVisible();
+  await page.screenshot({ path: join(artifacts, 'lesson-cancelled.png') });
 
   // …and it disappears from the teacher's open week, without a reload.
   await expect(items).toHaveCount(before - 1, { timeout: 10_000 });
