@@ -1,4 +1,11 @@
-import type { Queryable } from '@portal/projections';
+import {
+  groupById,
+  groupStudentsOn,
+  programmeById,
+  type GroupRow,
+  type ProgrammeRow,
+  type Queryable,
+} from '@portal/projections';
 import { linkedStudentIdsSql } from '../core/access/student-scope.js';
 
 /**
@@ -7,52 +14,16 @@ import { linkedStudentIdsSql } from '../core/access/student-scope.js';
  * contract's tables and on nothing else of that area.
  */
 
-export interface ProgrammeFacts {
-  id: string;
-  network_id: string | null;
-  customer_id: string;
-  kind: 'lesson' | 'mentoring-session';
-  title: string;
-  start_date: string;
-  end_date: string | null;
-  timezone: string;
-  status: string;
-}
+/** The programme (the contract's `programmeById`: dates as yyyy-MM-dd text). */
+export const programmeFacts = (db: Queryable, id: string): Promise<ProgrammeRow | null> =>
+  programmeById(db, id);
 
-export async function programmeFacts(db: Queryable, id: string): Promise<ProgrammeFacts | null> {
-  const { rows } = await db.query<ProgrammeFacts>(
-    `SELECT id, network_id, customer_id, kind, title, start_date::text AS start_date, end_date::text AS end_date, timezone, status
-       FROM rm_programmes WHERE id = $1`,
-    [id],
-  );
-  return rows[0] ?? null;
-}
-
-export async function groupFacts(
-  db: Queryable,
-  id: string,
-): Promise<{ id: string; programme_id: string; name: string; archived: boolean } | null> {
-  const { rows } = await db.query<{ id: string; programme_id: string; name: string; archived: boolean }>(
-    `SELECT id, programme_id, name, archived FROM rm_groups WHERE id = $1`,
-    [id],
-  );
-  return rows[0] ?? null;
-}
+/** The group (the contract's `groupById`). */
+export const groupFacts = (db: Queryable, id: string): Promise<GroupRow | null> => groupById(db, id);
 
 /** The group's students on a local date (time-bound membership, the contract's `groupStudentsOn`). */
-export async function studentsOfGroupOn(
-  db: Queryable,
-  groupId: string,
-  localDate: string,
-): Promise<string[]> {
-  const { rows } = await db.query<{ student_id: string }>(
-    `SELECT student_id FROM rm_group_students
-      WHERE group_id = $1 AND from_date <= $2::date AND (to_date IS NULL OR to_date >= $2::date)
-      ORDER BY student_id`,
-    [groupId, localDate],
-  );
-  return rows.map((r) => r.student_id);
-}
+export const studentsOfGroupOn = (db: Queryable, groupId: string, localDate: string): Promise<string[]> =>
+  groupStudentsOn(db, groupId, localDate);
 
 export interface PersonFacts {
   id: string;
