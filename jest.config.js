@@ -20,6 +20,16 @@ export default {
       testMatch: ['<rootDir>/{server,projections,tests,client}/**/*.unit.spec.ts'],
     },
     {
+      // The time kernel and the planner again, on a host in Asia/Tokyo (decision 0052).
+      ...common,
+      displayName: 'unit-tokyo',
+      testMatch: [
+        '<rootDir>/server/src/core/time/**/*.unit.spec.ts',
+        '<rootDir>/server/src/lessons/**/*planner*.unit.spec.ts',
+      ],
+      testEnvironment: '<rootDir>/server/src/core/time/tokyo-host.environment.mjs',
+    },
+    {
       ...common,
       displayName: 'int',
       testMatch: ['<rootDir>/{server,projections,tests}/**/*.int.spec.ts'],

@@ -22,6 +22,7 @@ export * from './notifications/notifications.projection.js';
 export * from './notifications/notifications.queries.js';
 export * from './reference/reference.projection.js';
 export * from './term-calendars/term-calendars.projection.js';
+export * from './lessons/lessons.projection.js';
 export * from './programmes/programmes.projection.js';
 
 import { usersProjection } from './users/users.projection.js';
@@ -40,6 +41,7 @@ import { studentLinksProjection } from './student-links/student-links.projection
 import { notificationsProjection } from './notifications/notifications.projection.js';
 import { referenceProjection } from './reference/reference.projection.js';
 import { termCalendarsProjection } from './term-calendars/term-calendars.projection.js';
+import { lessonsProjection } from './lessons/lessons.projection.js';
 import {
   enrolmentsProjection,
   groupsProjection,
@@ -65,6 +67,7 @@ export const allProjections: readonly Projection[] = [
   notificationsProjection,
   referenceProjection,
   termCalendarsProjection,
+  lessonsProjection,
   programmesProjection,
   groupsProjection,
   enrolmentsProjection,
@@ -81,4 +84,5 @@ export * from './ehcp/ehcp-reminders.queries.js';
 export * from './users/users.queries.js';
 export * from './reference/reference.queries.js';
 export * from './term-calendars/term-calendars.queries.js';
+export * from './lessons/lessons.queries.js';
 export * from './programmes/programmes.queries.js';

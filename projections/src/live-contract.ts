@@ -63,6 +63,8 @@ export interface LiveSummaries {
   group: { groupId: string; programmeId: string };
   /** Administrators see the student; the school's room and the teachers only which enrolment. */
   enrolment: { enrolmentId: string; programmeId: string; studentId?: string };
+  schedule: { scheduleId: string; programmeId?: string };
+  lesson: { lessonId: string; scheduleId?: string | null };
   /** Never sent. */
   collabDocument: never;
 }

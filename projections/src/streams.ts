@@ -60,6 +60,9 @@ export const STREAMS = defineStreams({
   programme: { prefix: 'programme-', queryRoot: 'programmes' },
   group: { prefix: 'group-', queryRoot: 'groups' },
   enrolment: { prefix: 'enrolment-', queryRoot: 'enrolments' },
+  // Schedules and lessons (decision 0053): a lesson's teacher, cover teacher, customer and admins hear them.
+  schedule: { prefix: 'schedule-', queryRoot: 'schedules' },
+  lesson: { prefix: 'lesson-', queryRoot: 'lessons' },
   // `collab-{documentKind}-{id}` (Yjs updates and snapshots); never on the live channel.
   collabDocument: { prefix: 'collab-', queryRoot: null },
 });

@@ -16,6 +16,7 @@ import {
 import { productStream, subjectStream, yearGroupStream } from './reference/reference.projection.js';
 import { termCalendarStream } from './term-calendars/term-calendars.projection.js';
 import { enrolmentStream, groupStream, programmeStream } from './programmes/programmes.projection.js';
+import { lessonStream, scheduleStream } from './lessons/lessons.projection.js';
 import { parseStream, queryRootFor, STREAMS, streamIdOf, streamName, type StreamKind } from './streams.js';
 
 const ID = '0f8fad5b-d9cb-469f-a165-70867728950e';
@@ -70,6 +71,8 @@ describe('parseStream', () => {
       [programmeStream(ID), 'programme', ID],
       [groupStream(ID), 'group', ID],
       [enrolmentStream(ID), 'enrolment', ID],
+      [scheduleStream(ID), 'schedule', ID],
+      [lessonStream(ID), 'lesson', ID],
     ];
     for (const [name, kind, id] of written) expect([name, parseStream(name)]).toEqual([name, { kind, id }]);
     // Every kind round-trips through streamName.
@@ -95,6 +98,8 @@ describe('parseStream', () => {
     expect(queryRootFor(`programme-${ID}`)).toBe('programmes');
     expect(queryRootFor(`group-${ID}`)).toBe('groups');
     expect(queryRootFor(`enrolment-${ID}`)).toBe('enrolments');
+    expect(queryRootFor(`lesson-${ID}`)).toBe('lessons');
+    expect(queryRootFor(`schedule-${ID}`)).toBe('schedules');
     expect(queryRootFor('settings')).toBeNull();
   });
 });

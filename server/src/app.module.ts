@@ -15,6 +15,7 @@ import { OnePageProfilesModule } from './one-page-profiles/one-page-profiles.mod
 import { ReferenceModule } from './reference/reference.module.js';
 import { TermCalendarsModule } from './term-calendars/term-calendars.module.js';
 import { DemoModule } from './demo/demo.module.js';
+import { LessonsModule } from './lessons/lessons.module.js';
 import { CollaborationModule } from './platform/collaboration/collaboration.module.js';
 import { HealthController } from './health/health.controller.js';
 import { LiveModule } from './platform/live/live.module.js';
@@ -39,6 +40,7 @@ export class AppModule {
         ReferenceModule,
         TermCalendarsModule,
         ProgrammesModule,
+        LessonsModule,
         DemoModule,
         LiveModule.forRoot({ imports: [IdentityModule] }),
         CollaborationModule,

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { io as connectClient, type Socket as ClientSocket } from 'socket.io-client';
 import type { WebsocketProvider } from 'y-websocket';
@@ -5,7 +6,9 @@ import {
   LIVE_NAMESPACE,
   LIVE_PATH,
   STREAMS,
+  groupStream,
   parseStream,
+  programmeStream,
   type ClientToServerEvents,
   type LiveMessage,
   type ServerToClientEvents,
@@ -20,6 +23,7 @@ import {
   type TestPortal,
 } from './platform/testing/portal-harness.js';
 import { waitFor } from './platform/testing/wait-for.js';
+import { addDays, todayIn, weekStartOf } from './core/time/time.js';
 
 /**
  * One case per stream kind of the registry (docs/decisions/0044-stream-registry.md): a command writes
@@ -119,7 +123,112 @@ describe.each(portalModes)('live messages per stream kind, $name', (mode) => {
     sgAccess: data,
   });
 
+  /** A programme of Oakfield with one group, written as the programmes area writes them. */
+  async function oakProgramme(): Promise<{ programmeId: string; groupId: string }> {
+    const store = portal.running.infra.eventStore;
+    const programmeId = randomUUID();
+    const groupId = randomUUID();
+    const customerId = id.oak!;
+    await store.append(
+      programmeStream(programmeId),
+      [
+        {
+          id: randomUUID(),
+          type: 'ProgrammeCreated',
+          data: {
+            programmeId,
+            networkId: null,
+            customerId,
+            productId: null,
+            subjectId: null,
+            yearGroupId: null,
+            kind: 'lesson',
+            title: 'Maths',
+            startDate: '2026-01-05',
+            endDate: null,
+            timezone: 'Europe/London',
+            sourceProgrammeId: null,
+          },
+        },
+      ],
+      { expectedRevision: 'no_stream' },
+    );
+    const { position } = await store.append(
+      groupStream(groupId),
+      [
+        {
+          id: randomUUID(),
+          type: 'GroupCreated',
+          data: {
+            groupId,
+            programmeId,
+            customerId,
+            teacherIds: [],
+            name: 'A',
+            teachers: [],
+            sourceGroupId: null,
+          },
+        },
+      ],
+      { expectedRevision: 'no_stream' },
+    );
+    await portal.settle({ status: 200, body: { position: position.toString() } });
+    return { programmeId, groupId };
+  }
+
   const CASES: Case[] = [
+    {
+      kind: 'schedule',
+      act: async () => {
+        const { programmeId, groupId } = await oakProgramme();
+        id.programme = programmeId;
+        const monday = addDays(weekStartOf(todayIn('Europe/London')), 7);
+        const created = await ok(
+          portal.call('POST', `/programmes/${programmeId}/schedules`, portal.admin, {
+            group_id: groupId,
+            teacher_id: id.tutor,
+            timezone: 'Europe/London',
+            weekdays: [2],
+            local_start: '10:00',
+            duration_minutes: 60,
+            valid_from: monday,
+            valid_until: addDays(monday, 6),
+          }),
+        );
+        id.schedule = created.id as string;
+        return `schedule-${id.schedule}`;
+      },
+      // The schedule's teacher, the customer's room (its partners and students) and administrators.
+      hears: () => ({
+        admin: { scheduleId: id.schedule, programmeId: id.programme },
+        tutor: { scheduleId: id.schedule },
+        partner: { scheduleId: id.schedule },
+        student: { scheduleId: id.schedule },
+      }),
+    },
+    {
+      kind: 'lesson',
+      act: async () => {
+        const lessons = await portal.call('GET', `/lessons/?programme_id=${id.programme}`, portal.admin);
+        id.lesson = (lessons.body.items as { id: string }[])[0]!.id;
+        await ok(
+          portal.call('PUT', `/lessons/${id.lesson}/cancel`, portal.admin, {
+            reason: 'Teacher ill',
+            cancelled_by: 'provider',
+            charge_customer: false,
+            pay_teacher: false,
+          }),
+        );
+        return `lesson-${id.lesson}`;
+      },
+      // The lesson's teacher (not another teacher), the customer's room and administrators.
+      hears: () => ({
+        admin: { lessonId: id.lesson },
+        tutor: { lessonId: id.lesson },
+        partner: { lessonId: id.lesson },
+        student: { lessonId: id.lesson },
+      }),
+    },
     {
       kind: 'user',
       act: async () => {

@@ -6,6 +6,7 @@ export { auth } from '../features/auth';
 export { customFields } from '../features/custom-fields';
 export { customers } from '../features/customers';
 export { dashboard } from '../features/dashboard';
+export { lessons } from '../features/lessons';
 export { networks } from '../features/networks';
 export { notifications } from '../features/notifications';
 export { onePageProfiles } from '../features/one-page-profiles';

@@ -1,4 +1,5 @@
 import { programmesDemo } from './programmes-demo.js';
+import { lessonsDemo } from './lessons-demo.js';
 
 /**
  * The teaching part of the demo data (issue 15): reference data, programmes, groups, enrolments, term
@@ -37,5 +38,5 @@ export interface DemoPart {
   seed(call: DemoCall, world: DemoWorld): Promise<void>;
 }
 
-/** The teaching parts, in the order they are seeded. */
-export const TEACHING_DEMO: DemoPart[] = [referenceDemo, programmesDemo];
+/** The teaching parts, in the order they are seeded (schedules and lessons last). */
+export const TEACHING_DEMO: DemoPart[] = [referenceDemo, programmesDemo, lessonsDemo];

@@ -324,6 +324,134 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/lessons": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["LessonsController_list"];
+        put?: never;
+        post: operations["LessonsController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/lessons/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["LessonsController_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/lessons/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put: operations["LessonsController_cancel"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/lessons/{id}/cover-teacher": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put: operations["LessonsController_cover"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/lessons/{id}/delivered": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put: operations["LessonsController_delivered"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/lessons/{id}/notes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put: operations["LessonsController_notes"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/lessons/{id}/reschedule": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put: operations["LessonsController_reschedule"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/lessons/my": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["LessonsController_my"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/login/{id}/access-token": {
         parameters: {
             query?: never;
@@ -782,6 +910,22 @@ export interface paths {
         get?: never;
         put: operations["ProgrammesController_resume"];
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/programmes/{id}/schedules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["SchedulesController_list"];
+        put?: never;
+        post: operations["SchedulesController_create"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1268,6 +1412,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/schedules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["SchedulesController_listAll"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/schedules/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["SchedulesController_get"];
+        put: operations["SchedulesController_update"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/schedules/{id}/exceptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["SchedulesController_addException"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/set-new-password": {
         parameters: {
             query?: never;
@@ -1421,6 +1613,22 @@ export interface paths {
         };
         get: operations["TermCalendarsController_get"];
         put: operations["TermCalendarsController_update"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/timetable/{userId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["TimetableController_get"];
+        put?: never;
         post?: never;
         delete?: never;
         options?: never;
@@ -2394,6 +2602,21 @@ export interface components {
              */
             birth_date: string | null;
         };
+        CancellationView: {
+            at: string;
+            /** @enum {string} */
+            cancelled_by: "provider" | "teacher" | "partner" | "parent" | "student";
+            charge_customer: boolean;
+            pay_teacher: boolean;
+            reason: string;
+        };
+        CancelLessonBody: {
+            /** @enum {string} */
+            cancelled_by: "provider" | "teacher" | "partner" | "parent" | "student";
+            charge_customer: boolean;
+            pay_teacher: boolean;
+            reason: string;
+        };
         ChronologyEntryView: {
             actor_id: string | null;
             /** Format: uuid */
@@ -2457,6 +2680,13 @@ export interface components {
             /** @description New value (null clears lesson_id) */
             value: string | null;
         };
+        CoverTeacherBody: {
+            /**
+             * Format: uuid
+             * @description null removes the cover teacher
+             */
+            teacher_id: string | null;
+        };
         CreateCustomerBody: {
             /** @example Oakfield Academy */
             name: string;
@@ -2507,6 +2737,22 @@ export interface components {
             guidance: string;
             /** @example Neglect */
             name: string;
+        };
+        CreateLessonBody: {
+            /** @example 60 */
+            duration_minutes: number;
+            /** Format: uuid */
+            group_id: string;
+            /** @example 2026-09-07 */
+            local_date: string;
+            /** @example 09:30 */
+            local_start: string;
+            /** Format: uuid */
+            programme_id: string;
+            /** Format: uuid */
+            teacher_id: string;
+            /** @example Europe/London */
+            timezone: string;
         };
         CreateNetworkBody: {
             /** @example North */
@@ -2594,6 +2840,33 @@ export interface components {
             title?: string;
             /** Format: uuid */
             year_group_id?: string | null;
+        };
+        CreateScheduleBody: {
+            /** @example 60 */
+            duration_minutes: number;
+            /** Format: uuid */
+            group_id: string;
+            /** @default 1 */
+            interval_weeks: number;
+            /** @example 09:30 */
+            local_start: string;
+            /** @description Also plan the lessons between valid_from and today (entering a timetable that already started); default: from today */
+            plan_past?: boolean;
+            /** Format: uuid */
+            teacher_id: string;
+            /** @example Europe/London */
+            timezone: string;
+            /** @example 2026-09-07 */
+            valid_from: string;
+            valid_until?: string | null;
+            /**
+             * @description ISO weekdays, 1 = Monday
+             * @example [
+             *       1,
+             *       4
+             *     ]
+             */
+            weekdays: number[];
         };
         CreateTermCalendarBody: {
             closures: components["schemas"]["ClosureItem"][];
@@ -3211,6 +3484,67 @@ export interface components {
             /** @default 72 */
             expires_in_hours: number;
         };
+        LessonNotesBody: {
+            notes: string;
+        };
+        LessonPage: {
+            items: components["schemas"]["LessonView"][];
+            page: number;
+            size: number;
+            total: number;
+        };
+        LessonView: {
+            cancellation: components["schemas"]["CancellationView"] | null;
+            /** Format: uuid */
+            cover_teacher_id: string | null;
+            cover_teacher_name: string | null;
+            /** Format: uuid */
+            customer_id: string;
+            /** @description Edited on its own: schedule changes leave it alone */
+            detached: boolean;
+            duration_minutes: number;
+            ends_at: string;
+            /** Format: uuid */
+            group_id: string;
+            group_name: string | null;
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            kind: "lesson" | "mentoring-session";
+            local_date: string;
+            local_start: string;
+            /** Format: uuid */
+            meeting_id: string | null;
+            /** @description Internal notes (internal users only) */
+            notes: string | null;
+            /** Format: uuid */
+            programme_id: string;
+            programme_title: string | null;
+            /** Format: uuid */
+            schedule_id: string | null;
+            starts_at: string;
+            /** @enum {string} */
+            status: "planned" | "delivered" | "not_delivered" | "cancelled" | "unscheduled";
+            /** Format: uuid */
+            teacher_id: string;
+            teacher_name: string | null;
+            timezone: string;
+        };
+        LessonWeekView: {
+            /** @description The week’s first instant */
+            from: string;
+            items: components["schemas"]["LessonView"][];
+            timezone: string;
+            /** @description The instant after the week */
+            to: string;
+            week_start: string;
+        };
+        LessonWritten: {
+            /** Format: uuid */
+            id: string;
+            /** @description Event position; send it as X-Min-Position on the next read */
+            position: string;
+        };
         LoginForm: {
             /**
              * Format: password
@@ -3297,6 +3631,14 @@ export interface components {
             position: string;
             title: string;
             unread: boolean;
+        };
+        OccurrenceView: {
+            ends_at: string;
+            /** Format: uuid */
+            lesson_id: string;
+            local_date: string;
+            local_start: string;
+            starts_at: string;
         };
         OnePageProfilePage: {
             items: components["schemas"]["OnePageProfileView"][];
@@ -3623,11 +3965,64 @@ export interface components {
         RequestedLessonsBody: {
             requested_number_of_lessons_per_week: number | null;
         };
+        RescheduleLessonBody: {
+            /** @example 60 */
+            duration_minutes?: number;
+            /** @example 2026-09-08 */
+            local_date: string;
+            /** @example 11:00 */
+            local_start: string;
+            reason: string;
+        };
         RiskBody: {
             /** @description Why the risk level changes (required) */
             reason: string;
             /** @enum {string} */
             risk_level: "low" | "medium" | "high";
+        };
+        ScheduleBody: {
+            /** @example 60 */
+            duration_minutes: number;
+            /** Format: uuid */
+            group_id: string;
+            /** @default 1 */
+            interval_weeks: number;
+            /** @example 09:30 */
+            local_start: string;
+            /** Format: uuid */
+            teacher_id: string;
+            /** @example Europe/London */
+            timezone: string;
+            /** @example 2026-09-07 */
+            valid_from: string;
+            valid_until?: string | null;
+            /**
+             * @description ISO weekdays, 1 = Monday
+             * @example [
+             *       1,
+             *       4
+             *     ]
+             */
+            weekdays: number[];
+        };
+        ScheduleConflictView: {
+            /**
+             * Format: uuid
+             * @description The lesson it clashes with
+             */
+            lesson_id: string;
+            local_date: string;
+            local_start: string;
+            /** @enum {string} */
+            reason: "teacher" | "student";
+        };
+        ScheduleCountsView: {
+            cancelled: number;
+            delivered: number;
+            /** @description Lessons edited on their own (rescheduled), which rule changes leave alone */
+            detached: number;
+            planned: number;
+            unscheduled: number;
         };
         ScheduleDeactivationBody: {
             /**
@@ -3635,6 +4030,61 @@ export interface components {
              * @example 2030-07-31
              */
             date: string;
+        };
+        ScheduleExceptionBody: {
+            /** @enum {string} */
+            action: "skip" | "move";
+            /** @example 2026-09-14 */
+            local_date: string;
+            /** @example 11:00 */
+            new_local_start?: string | null;
+        };
+        ScheduleExceptionView: {
+            /** @enum {string} */
+            action: "skip" | "move";
+            local_date: string;
+            new_local_start: string | null;
+        };
+        SchedulePage: {
+            items: components["schemas"]["ScheduleView"][];
+            page: number;
+            size: number;
+            total: number;
+        };
+        ScheduleView: {
+            /** @description Occurrences not planned because they clash */
+            conflicts: components["schemas"]["ScheduleConflictView"][];
+            counts: components["schemas"]["ScheduleCountsView"];
+            duration_minutes: number;
+            exceptions: components["schemas"]["ScheduleExceptionView"][];
+            /** Format: uuid */
+            group_id: string;
+            group_name: string | null;
+            /** Format: uuid */
+            id: string;
+            interval_weeks: number;
+            local_start: string;
+            /** @description The next occurrences the rule gives (up to 5) */
+            next_occurrences: components["schemas"]["OccurrenceView"][];
+            /** Format: uuid */
+            programme_id: string;
+            /** Format: uuid */
+            teacher_id: string;
+            teacher_name: string | null;
+            timezone: string;
+            valid_from: string;
+            valid_until: string | null;
+            weekdays: number[];
+        };
+        ScheduleWritten: {
+            changed: number;
+            conflicts: components["schemas"]["ScheduleConflictView"][];
+            /** Format: uuid */
+            id: string;
+            planned: number;
+            /** @description Event position; send it as X-Min-Position on the next read */
+            position: string;
+            unscheduled: number;
         };
         SetGroupTeachersBody: {
             teachers: components["schemas"]["GroupTeacherBody"][];
@@ -3836,6 +4286,21 @@ export interface components {
             /** Format: date */
             last_day: string;
             name: string;
+        };
+        TimetableView: {
+            /** @description The teacher’s availability for that week (the week’s own list, else the recurring one) */
+            availability: Record<string, never> | null;
+            from: string;
+            lessons: components["schemas"]["LessonView"][];
+            /** @enum {string} */
+            role: "teacher" | "student";
+            /** @description The zone the week was read in (the viewer’s) */
+            timezone: string;
+            to: string;
+            /** Format: uuid */
+            user_id: string;
+            user_name: string;
+            week_start: string;
         };
         TimezoneBody: {
             /**
@@ -4833,6 +5298,306 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Health"];
+                };
+            };
+        };
+    };
+    LessonsController_list: {
+        parameters: {
+            query?: {
+                customer_id?: string;
+                /** @description Lessons starting at or after this instant */
+                from?: string;
+                group_id?: string;
+                page?: number;
+                programme_id?: string;
+                size?: number;
+                status?: ("planned" | "delivered" | "not_delivered" | "cancelled" | "unscheduled")[];
+                /** @description Lessons of the groups the student belonged to that day */
+                student_id?: string;
+                /** @description The teacher or the cover teacher */
+                teacher_id?: string;
+                /** @description Lessons starting before this instant */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LessonPage"];
+                };
+            };
+        };
+    };
+    LessonsController_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateLessonBody"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LessonView"];
+                };
+            };
+            /** @description The lesson would clash with another (detail names it) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    LessonsController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LessonView"];
+                };
+            };
+            /** @description Lesson not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    LessonsController_cancel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CancelLessonBody"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LessonWritten"];
+                };
+            };
+            /** @description Lesson not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not a planned lesson */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    LessonsController_cover: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CoverTeacherBody"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LessonWritten"];
+                };
+            };
+            /** @description Lesson not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not a planned lesson, or the cover teacher is busy (detail names the lesson) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    LessonsController_delivered: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LessonWritten"];
+                };
+            };
+            /** @description Lesson not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not a planned lesson */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    LessonsController_notes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LessonNotesBody"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LessonWritten"];
+                };
+            };
+            /** @description Lesson not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    LessonsController_reschedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RescheduleLessonBody"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LessonWritten"];
+                };
+            };
+            /** @description Lesson not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not a planned lesson, or the new time clashes (detail names the lesson) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    LessonsController_my: {
+        parameters: {
+            query?: {
+                /** @description The zone the week is read in; default: the viewer’s, else Europe/London */
+                timezone?: string;
+                /** @description A Monday (yyyy-MM-dd); default: this week. Any day is taken as its week. */
+                week_start?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LessonWeekView"];
                 };
             };
         };
@@ -5978,6 +6743,62 @@ export interface operations {
             };
         };
     };
+    SchedulesController_list: {
+        parameters: {
+            query?: {
+                page?: number;
+                size?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SchedulePage"];
+                };
+            };
+        };
+    };
+    SchedulesController_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateScheduleBody"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScheduleWritten"];
+                };
+            };
+            /** @description Programme not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     ProgrammesController_my: {
         parameters: {
             query?: {
@@ -7067,6 +7888,123 @@ export interface operations {
             };
         };
     };
+    SchedulesController_listAll: {
+        parameters: {
+            query?: {
+                group_id?: string;
+                page?: number;
+                programme_id?: string;
+                size?: number;
+                teacher_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SchedulePage"];
+                };
+            };
+        };
+    };
+    SchedulesController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScheduleView"];
+                };
+            };
+            /** @description Schedule not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    SchedulesController_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ScheduleBody"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScheduleWritten"];
+                };
+            };
+            /** @description Schedule not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    SchedulesController_addException: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ScheduleExceptionBody"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScheduleWritten"];
+                };
+            };
+            /** @description Schedule not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     PasswordRecoveryController_setNewPassword: {
         parameters: {
             query?: never;
@@ -7482,6 +8420,39 @@ export interface operations {
                 };
             };
             /** @description Term calendar not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    TimetableController_get: {
+        parameters: {
+            query?: {
+                /** @description The zone the week is read in; default: the viewer’s, else Europe/London */
+                timezone?: string;
+                /** @description A Monday (yyyy-MM-dd); default: this week. Any day is taken as its week. */
+                week_start?: string;
+            };
+            header?: never;
+            path: {
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TimetableView"];
+                };
+            };
+            /** @description User not found */
             404: {
                 headers: {
                     [name: string]: unknown;

@@ -8,10 +8,14 @@ import {
   EHCP_REMINDERS_STREAM,
   enrolmentStream,
   groupStream,
+  lessonStream,
   programmeStream,
+  scheduleStream,
   type AvailabilityEvent,
   type EnrolmentEvent,
   type GroupEvent,
+  type LessonEvent,
+  type ScheduleEvent,
   type ProgrammeEvent,
   type CustomerEvent,
   type CustomerInvitationEvent,
@@ -129,6 +133,7 @@ function afterTheDemo(demo: ProjectionEvent[]): ProjectionEvent[] {
     ).map((e) => [customerStream(customer), e] as [string, typeof e]),
     ...referenceChanges(demo),
     ...teachingHistory(customer, tutor, s1, s2),
+    ...lessonsHistory(customer, tutor, s1),
     [`user-${s1}`, { type: 'UserBlocked', data: { userId: s1 } }],
     [`user-${s1}`, { type: 'UserUnblocked', data: { userId: s1 } }],
     [`user-${s2}`, { type: 'UserDeactivated', data: { userId: s2, scheduled: false } }],
@@ -312,6 +317,138 @@ function teachingHistory(customerId: string, tutor: string, s1: string, s2: stri
         },
       ] satisfies EnrolmentEvent[]
     ).map((e) => [enrolmentStream(e2), e] as [string, typeof e]),
+  ];
+}
+
+/** A schedule's life (created, changed, an exception, conflicts) and its lessons' (decision 0053). */
+function lessonsHistory(customerId: string, tutor: string, cover: string) {
+  const programmeId = '5e000000-0000-4000-8000-0000000000b1';
+  const groupId = '5e000000-0000-4000-8000-0000000000b2';
+  const scheduleId = '5e000000-0000-4000-8000-0000000000c1';
+  const [l1, l2, l3, l4] = ['c2', 'c3', 'c4', 'c5'].map((n) => `5e000000-0000-4000-8000-0000000000${n}`);
+  const rule = {
+    groupId,
+    teacherId: tutor,
+    timezone: 'Europe/London',
+    weekdays: [1, 4],
+    localStart: '09:30',
+    durationMinutes: 60,
+    intervalWeeks: 1,
+    validFrom: '2026-09-07',
+    validUntil: null,
+  };
+  const audience = (lessonId: string) => ({ lessonId, customerId, teacherId: tutor, coverTeacherId: null });
+  const timing = (localDate: string, startsAt: string, endsAt: string) => ({
+    timezone: 'Europe/London',
+    localDate,
+    localStart: '09:30',
+    durationMinutes: 60,
+    startsAt,
+    endsAt,
+  });
+  const planned = (lessonId: string, localDate: string, startsAt: string, endsAt: string) => ({
+    type: 'LessonPlanned' as const,
+    data: {
+      ...audience(lessonId),
+      ...timing(localDate, startsAt, endsAt),
+      kind: 'lesson' as const,
+      programmeId,
+      groupId,
+      scheduleId,
+      meetingId: lessonId,
+    },
+  });
+  return [
+    ...(
+      [
+        { type: 'ScheduleCreated', data: { scheduleId, programmeId, customerId, ...rule } },
+        {
+          type: 'ScheduleChanged',
+          data: { scheduleId, customerId, previousTeacherId: null, ...rule, durationMinutes: 45 },
+        },
+        {
+          type: 'ScheduleExceptionAdded',
+          data: {
+            scheduleId,
+            customerId,
+            teacherId: tutor,
+            localDate: '2026-09-14',
+            action: 'skip',
+            newLocalStart: null,
+          },
+        },
+        {
+          type: 'ScheduleExceptionAdded',
+          data: {
+            scheduleId,
+            customerId,
+            teacherId: tutor,
+            localDate: '2026-09-14',
+            action: 'move',
+            newLocalStart: '11:00',
+          },
+        },
+        {
+          type: 'ScheduleConflictsRecorded',
+          data: {
+            scheduleId,
+            customerId,
+            teacherId: tutor,
+            conflicts: [{ localDate: '2026-09-17', localStart: '09:30', lessonId: l4!, reason: 'teacher' }],
+          },
+        },
+      ] satisfies ScheduleEvent[]
+    ).map((e) => [scheduleStream(scheduleId), e] as [string, typeof e]),
+    ...(
+      [
+        planned(l1!, '2026-09-07', '2026-09-07T08:30:00.000Z', '2026-09-07T09:30:00.000Z'),
+        {
+          type: 'LessonCoverTeacherChanged',
+          data: { ...audience(l1!), coverTeacherId: cover, previousCoverTeacherId: null },
+        },
+        { type: 'LessonNotesChanged', data: { ...audience(l1!), notes: 'Bring calculators' } },
+        { type: 'LessonDelivered', data: audience(l1!) },
+      ] satisfies LessonEvent[]
+    ).map((e) => [lessonStream(l1!), e] as [string, typeof e]),
+    ...(
+      [
+        planned(l2!, '2026-09-10', '2026-09-10T08:30:00.000Z', '2026-09-10T09:30:00.000Z'),
+        {
+          type: 'LessonRescheduled',
+          data: {
+            ...audience(l2!),
+            ...timing('2026-09-11', '2026-09-11T13:00:00.000Z', '2026-09-11T14:00:00.000Z'),
+            reason: 'Trip',
+          },
+        },
+        {
+          type: 'LessonCancelled',
+          data: {
+            ...audience(l2!),
+            reason: 'Ill',
+            cancelledBy: 'provider',
+            chargeCustomer: false,
+            payTeacher: true,
+          },
+        },
+      ] satisfies LessonEvent[]
+    ).map((e) => [lessonStream(l2!), e] as [string, typeof e]),
+    ...(
+      [
+        planned(l3!, '2026-09-14', '2026-09-14T08:30:00.000Z', '2026-09-14T09:30:00.000Z'),
+        {
+          type: 'LessonPlanChanged',
+          data: {
+            ...audience(l3!),
+            ...timing('2026-09-14', '2026-09-14T08:30:00.000Z', '2026-09-14T09:15:00.000Z'),
+            durationMinutes: 45,
+            previousTeacherId: null,
+          },
+        },
+        { type: 'LessonUnscheduled', data: { ...audience(l3!), scheduleId, reason: 'skipped' } },
+        planned(l3!, '2026-09-14', '2026-09-14T10:00:00.000Z', '2026-09-14T11:00:00.000Z'),
+      ] satisfies LessonEvent[]
+    ).map((e) => [lessonStream(l3!), e] as [string, typeof e]),
   ];
 }
 

@@ -1,0 +1,448 @@
+import { defineProjection, guardedUpdate } from '../projection.js';
+
+/**
+ * Schedules (`schedule-{id}`: a weekly rule of a programme's group) and lessons (`lesson-{id}`: one
+ * occurrence each, materialised by the planner from a schedule, or planned one-off). Decision 0053.
+ * Every event names who it concerns (teacher, cover teacher, customer), so the live room rules can
+ * route it without reading anything else. Times: an instant (UTC) plus the zone and the local
+ * wall-clock date and time it was planned at (decision 0052).
+ */
+
+export type Weekday = 1 | 2 | 3 | 4 | 5 | 6 | 7;
+
+/** The rule of a schedule (all of it, as created or changed). */
+export interface ScheduleRule {
+  groupId: string;
+  teacherId: string;
+  timezone: string;
+  /** ISO weekdays, 1 = Monday. */
+  weekdays: number[];
+  /** `HH:mm` wall-clock start. */
+  localStart: string;
+  durationMinutes: number;
+  /** 1 = every week, 2 = every other week (weeks counted from the Monday of valid_from). */
+  intervalWeeks: number;
+  validFrom: string;
+  validUntil: string | null;
+}
+
+export interface ScheduleCreatedData extends ScheduleRule {
+  scheduleId: string;
+  programmeId: string;
+  customerId: string;
+}
+
+export interface ScheduleChangedData extends ScheduleRule {
+  scheduleId: string;
+  customerId: string;
+  /** The teacher before the change, when it changed (so they hear of it too). */
+  previousTeacherId: string | null;
+}
+
+export interface ScheduleExceptionAddedData {
+  scheduleId: string;
+  customerId: string;
+  teacherId: string;
+  localDate: string;
+  action: 'skip' | 'move';
+  /** For `move`: the start that day instead of the rule's. */
+  newLocalStart: string | null;
+}
+
+/** An occurrence the planner did not materialise because it clashed with another lesson. */
+export interface ScheduleConflict {
+  localDate: string;
+  localStart: string;
+  /** The lesson it clashes with. */
+  lessonId: string;
+  reason: 'teacher' | 'student';
+}
+
+export interface ScheduleConflictsRecordedData {
+  scheduleId: string;
+  customerId: string;
+  teacherId: string;
+  conflicts: ScheduleConflict[];
+}
+
+export type ScheduleEvent =
+  | { type: 'ScheduleCreated'; data: ScheduleCreatedData }
+  | { type: 'ScheduleChanged'; data: ScheduleChangedData }
+  | { type: 'ScheduleExceptionAdded'; data: ScheduleExceptionAddedData }
+  | { type: 'ScheduleConflictsRecorded'; data: ScheduleConflictsRecordedData };
+
+export const SCHEDULE_EVENT_TYPES: readonly ScheduleEvent['type'][] = [
+  'ScheduleCreated',
+  'ScheduleChanged',
+  'ScheduleExceptionAdded',
+  'ScheduleConflictsRecorded',
+];
+
+export const scheduleStream = (scheduleId: string) => `schedule-${scheduleId}`;
+
+/** Who a lesson event concerns (for the live rooms). */
+export interface LessonAudience {
+  lessonId: string;
+  customerId: string;
+  teacherId: string;
+  coverTeacherId: string | null;
+}
+
+export type LessonKind = 'lesson' | 'mentoring-session';
+export type LessonStatus = 'planned' | 'delivered' | 'not_delivered' | 'cancelled' | 'unscheduled';
+export const LESSON_STATUSES: readonly LessonStatus[] = [
+  'planned',
+  'delivered',
+  'not_delivered',
+  'cancelled',
+  'unscheduled',
+];
+export type CancelledBy = 'provider' | 'teacher' | 'partner' | 'parent' | 'student';
+export const CANCELLED_BY: readonly CancelledBy[] = ['provider', 'teacher', 'partner', 'parent', 'student'];
+
+/** Where and when a lesson takes place. */
+export interface LessonTiming {
+  timezone: string;
+  localDate: string;
+  localStart: string;
+  durationMinutes: number;
+  startsAt: string;
+  endsAt: string;
+}
+
+export interface LessonPlannedData extends LessonAudience, LessonTiming {
+  kind: LessonKind;
+  programmeId: string;
+  groupId: string;
+  scheduleId: string | null;
+  meetingId: string;
+}
+
+/** The planner moved a planned, undetached lesson because its schedule changed (not detached by it). */
+export interface LessonPlanChangedData extends LessonAudience, LessonTiming {
+  previousTeacherId: string | null;
+}
+
+export interface LessonRescheduledData extends LessonAudience, LessonTiming {
+  reason: string;
+}
+
+export interface LessonCancelledData extends LessonAudience {
+  reason: string;
+  cancelledBy: CancelledBy;
+  chargeCustomer: boolean;
+  payTeacher: boolean;
+}
+
+export interface LessonUnscheduledData extends LessonAudience {
+  scheduleId: string;
+  reason: 'rule-changed' | 'skipped';
+}
+
+export interface LessonCoverTeacherChangedData extends LessonAudience {
+  previousCoverTeacherId: string | null;
+}
+
+export interface LessonNotesChangedData extends LessonAudience {
+  notes: string;
+}
+
+export type LessonDeliveredData = LessonAudience;
+
+export type LessonEvent =
+  | { type: 'LessonPlanned'; data: LessonPlannedData }
+  | { type: 'LessonPlanChanged'; data: LessonPlanChangedData }
+  | { type: 'LessonRescheduled'; data: LessonRescheduledData }
+  | { type: 'LessonCancelled'; data: LessonCancelledData }
+  | { type: 'LessonUnscheduled'; data: LessonUnscheduledData }
+  | { type: 'LessonCoverTeacherChanged'; data: LessonCoverTeacherChangedData }
+  | { type: 'LessonNotesChanged'; data: LessonNotesChangedData }
+  | { type: 'LessonDelivered'; data: LessonDeliveredData };
+
+export const LESSON_EVENT_TYPES: readonly LessonEvent['type'][] = [
+  'LessonPlanned',
+  'LessonPlanChanged',
+  'LessonRescheduled',
+  'LessonCancelled',
+  'LessonUnscheduled',
+  'LessonCoverTeacherChanged',
+  'LessonNotesChanged',
+  'LessonDelivered',
+];
+
+export const lessonStream = (lessonId: string) => `lesson-${lessonId}`;
+
+export interface ScheduleRow {
+  id: string;
+  programme_id: string;
+  customer_id: string;
+  group_id: string;
+  teacher_id: string;
+  timezone: string;
+  weekdays: number[];
+  local_start: string;
+  duration_minutes: number;
+  interval_weeks: number;
+  valid_from: string;
+  valid_until: string | null;
+  exceptions: { localDate: string; action: 'skip' | 'move'; newLocalStart: string | null }[];
+  conflicts: ScheduleConflict[];
+  created_at: Date;
+  updated_at: Date;
+  version: string;
+}
+
+export interface LessonRow {
+  id: string;
+  kind: LessonKind;
+  programme_id: string;
+  group_id: string;
+  customer_id: string;
+  schedule_id: string | null;
+  teacher_id: string;
+  cover_teacher_id: string | null;
+  starts_at: Date;
+  ends_at: Date;
+  duration_minutes: number;
+  timezone: string;
+  local_date: string;
+  local_start: string;
+  status: LessonStatus;
+  /** Edited on its own (rescheduled): schedule changes leave it alone. */
+  detached: boolean;
+  meeting_id: string | null;
+  notes: string;
+  cancellation: {
+    reason: string;
+    cancelledBy: CancelledBy;
+    chargeCustomer: boolean;
+    payTeacher: boolean;
+    at: string;
+  } | null;
+  created_at: Date;
+  updated_at: Date;
+  version: string;
+}
+
+const timing = (d: LessonTiming) => ({
+  timezone: d.timezone,
+  local_date: d.localDate,
+  local_start: d.localStart,
+  duration_minutes: d.durationMinutes,
+  starts_at: d.startsAt,
+  ends_at: d.endsAt,
+});
+
+export const lessonsProjection = defineProjection<LessonEvent | ScheduleEvent>()({
+  name: 'lessons',
+  version: 1,
+  tables: ['rm_schedules', 'rm_lessons'],
+  schema: [
+    `CREATE TABLE IF NOT EXISTS rm_schedules (
+       id               uuid PRIMARY KEY,
+       programme_id     uuid NOT NULL,
+       customer_id      uuid NOT NULL,
+       group_id         uuid NOT NULL,
+       teacher_id       uuid NOT NULL,
+       timezone         text NOT NULL,
+       weekdays         jsonb NOT NULL,
+       local_start      text NOT NULL,
+       duration_minutes int NOT NULL,
+       interval_weeks   int NOT NULL,
+       valid_from       text NOT NULL,
+       valid_until      text,
+       exceptions       jsonb NOT NULL DEFAULT '[]',
+       conflicts        jsonb NOT NULL DEFAULT '[]',
+       created_at       timestamptz NOT NULL,
+       updated_at       timestamptz NOT NULL,
+       version          bigint NOT NULL
+     )`,
+    `CREATE INDEX IF NOT EXISTS rm_schedules_programme ON rm_schedules (programme_id, id)`,
+    `CREATE TABLE IF NOT EXISTS rm_lessons (
+       id                uuid PRIMARY KEY,
+       kind              text NOT NULL,
+       programme_id      uuid NOT NULL,
+       group_id          uuid NOT NULL,
+       customer_id       uuid NOT NULL,
+       schedule_id       uuid,
+       teacher_id        uuid NOT NULL,
+       cover_teacher_id  uuid,
+       starts_at         timestamptz NOT NULL,
+       ends_at           timestamptz NOT NULL,
+       duration_minutes  int NOT NULL,
+       timezone          text NOT NULL,
+       local_date        text NOT NULL,
+       local_start       text NOT NULL,
+       status            text NOT NULL,
+       detached          boolean NOT NULL DEFAULT false,
+       meeting_id        uuid,
+       notes             text NOT NULL DEFAULT '',
+       cancellation      jsonb,
+       created_at        timestamptz NOT NULL,
+       updated_at        timestamptz NOT NULL,
+       version           bigint NOT NULL
+     )`,
+    `CREATE INDEX IF NOT EXISTS rm_lessons_starts ON rm_lessons (starts_at, id)`,
+    `CREATE INDEX IF NOT EXISTS rm_lessons_teacher ON rm_lessons (teacher_id, starts_at)`,
+    `CREATE INDEX IF NOT EXISTS rm_lessons_cover ON rm_lessons (cover_teacher_id, starts_at)`,
+    `CREATE INDEX IF NOT EXISTS rm_lessons_group ON rm_lessons (group_id, starts_at)`,
+    `CREATE INDEX IF NOT EXISTS rm_lessons_schedule ON rm_lessons (schedule_id, local_date)`,
+  ],
+  handles: [...SCHEDULE_EVENT_TYPES, ...LESSON_EVENT_TYPES],
+  async apply(e, tx) {
+    const revision = e.revision.toString();
+    const at = e.metadata.occurredAt;
+    switch (e.type) {
+      case 'ScheduleCreated': {
+        const d = e.data;
+        await tx.query(
+          `INSERT INTO rm_schedules (id, programme_id, customer_id, group_id, teacher_id, timezone, weekdays,
+             local_start, duration_minutes, interval_weeks, valid_from, valid_until, created_at, updated_at, version)
+           VALUES ($1,$2,$3,$4,$5,$6,$7::jsonb,$8,$9,$10,$11,$12,$13,$13,$14::bigint) ON CONFLICT (id) DO NOTHING`,
+          [
+            d.scheduleId,
+            d.programmeId,
+            d.customerId,
+            d.groupId,
+            d.teacherId,
+            d.timezone,
+            JSON.stringify(d.weekdays),
+            d.localStart,
+            d.durationMinutes,
+            d.intervalWeeks,
+            d.validFrom,
+            d.validUntil,
+            at,
+            revision,
+          ],
+        );
+        return;
+      }
+      case 'ScheduleChanged': {
+        const d = e.data;
+        await guardedUpdate(tx, 'rm_schedules', d.scheduleId, revision, {
+          group_id: d.groupId,
+          teacher_id: d.teacherId,
+          timezone: d.timezone,
+          weekdays: JSON.stringify(d.weekdays),
+          local_start: d.localStart,
+          duration_minutes: d.durationMinutes,
+          interval_weeks: d.intervalWeeks,
+          valid_from: d.validFrom,
+          valid_until: d.validUntil,
+          updated_at: at,
+        });
+        return;
+      }
+      case 'ScheduleExceptionAdded': {
+        const d = e.data;
+        await tx.query(
+          `UPDATE rm_schedules SET
+             exceptions = (SELECT coalesce(jsonb_agg(x), '[]'::jsonb) FROM jsonb_array_elements(exceptions) x
+                            WHERE x->>'localDate' <> $2) || $3::jsonb,
+             updated_at = $4, version = $5::bigint
+           WHERE id = $1 AND version < $5::bigint`,
+          [
+            d.scheduleId,
+            d.localDate,
+            JSON.stringify([{ localDate: d.localDate, action: d.action, newLocalStart: d.newLocalStart }]),
+            at,
+            revision,
+          ],
+        );
+        return;
+      }
+      case 'ScheduleConflictsRecorded':
+        await guardedUpdate(tx, 'rm_schedules', e.data.scheduleId, revision, {
+          conflicts: JSON.stringify(e.data.conflicts),
+          updated_at: at,
+        });
+        return;
+      case 'LessonPlanned': {
+        const d = e.data;
+        // A lesson unscheduled earlier is planned again when its rule produces it again.
+        await tx.query(
+          `INSERT INTO rm_lessons (id, kind, programme_id, group_id, customer_id, schedule_id, teacher_id,
+             cover_teacher_id, starts_at, ends_at, duration_minutes, timezone, local_date, local_start, status,
+             detached, meeting_id, created_at, updated_at, version)
+           VALUES ($1,$2,$3,$4,$5,$6,$7,NULL,$8,$9,$10,$11,$12,$13,'planned',false,$14,$15,$15,$16::bigint)
+           ON CONFLICT (id) DO UPDATE SET teacher_id = EXCLUDED.teacher_id, starts_at = EXCLUDED.starts_at,
+             ends_at = EXCLUDED.ends_at, duration_minutes = EXCLUDED.duration_minutes,
+             timezone = EXCLUDED.timezone, local_date = EXCLUDED.local_date, local_start = EXCLUDED.local_start,
+             status = 'planned', updated_at = EXCLUDED.updated_at, version = EXCLUDED.version
+           WHERE rm_lessons.version < EXCLUDED.version`,
+          [
+            d.lessonId,
+            d.kind,
+            d.programmeId,
+            d.groupId,
+            d.customerId,
+            d.scheduleId,
+            d.teacherId,
+            d.startsAt,
+            d.endsAt,
+            d.durationMinutes,
+            d.timezone,
+            d.localDate,
+            d.localStart,
+            d.meetingId,
+            at,
+            revision,
+          ],
+        );
+        return;
+      }
+      case 'LessonPlanChanged':
+        await guardedUpdate(tx, 'rm_lessons', e.data.lessonId, revision, {
+          ...timing(e.data),
+          teacher_id: e.data.teacherId,
+          updated_at: at,
+        });
+        return;
+      case 'LessonRescheduled':
+        await guardedUpdate(tx, 'rm_lessons', e.data.lessonId, revision, {
+          ...timing(e.data),
+          detached: true,
+          updated_at: at,
+        });
+        return;
+      case 'LessonCancelled':
+        await guardedUpdate(tx, 'rm_lessons', e.data.lessonId, revision, {
+          status: 'cancelled',
+          cancellation: JSON.stringify({
+            reason: e.data.reason,
+            cancelledBy: e.data.cancelledBy,
+            chargeCustomer: e.data.chargeCustomer,
+            payTeacher: e.data.payTeacher,
+            at,
+          }),
+          updated_at: at,
+        });
+        return;
+      case 'LessonUnscheduled':
+        await guardedUpdate(tx, 'rm_lessons', e.data.lessonId, revision, {
+          status: 'unscheduled',
+          updated_at: at,
+        });
+        return;
+      case 'LessonCoverTeacherChanged':
+        await guardedUpdate(tx, 'rm_lessons', e.data.lessonId, revision, {
+          cover_teacher_id: e.data.coverTeacherId,
+          updated_at: at,
+        });
+        return;
+      case 'LessonNotesChanged':
+        await guardedUpdate(tx, 'rm_lessons', e.data.lessonId, revision, {
+          notes: e.data.notes,
+          updated_at: at,
+        });
+        return;
+      case 'LessonDelivered':
+        await guardedUpdate(tx, 'rm_lessons', e.data.lessonId, revision, {
+          status: 'delivered',
+          updated_at: at,
+        });
+        return;
+    }
+  },
+});

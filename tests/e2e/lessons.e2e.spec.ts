@@ -1,0 +1,121 @@
+import { expect, test } from '@playwright/test';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  adminToken,
+  api,
+  createCustomer,
+  createUser,
+  signedIn,
+  signInAsAdmin,
+} from './support/portal-api.js';
+
+const artifacts = join(dirname(fileURLToPath(import.meta.url)), '.artifacts');
+
+// Needs the programmes API (programmes and groups, issue 15) besides lessons: the setup goes through it.
+const TEACHER = {
+  email: `lena.lessons.${Date.now().toString(36)}@tutors.example`,
+  password: 'Lessons-Week-2026!',
+};
+let token = '';
+let teacherId = '';
+let programmeId = '';
+let groupId = '';
+
+const today = () => new Date().toISOString().slice(0, 10);
+const plusDays = (date: string, days: number) =>
+  new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+
+test.describe.configure({ mode: 'serial' });
+test.use({ viewport: { width: 1400, height: 1000 } });
+
+test.beforeAll(async ({ request }) => {
+  token = await adminToken(request);
+  teacherId = await createUser(request, token, {
+    email: TEACHER.email,
+    first_name: 'Lena',
+    last_name: 'Lessons',
+    user_type: 'teacher',
+    password: TEACHER.password,
+  });
+  const customerId = await createCustomer(request, token, `Lessons School ${Date.now().toString(36)}`);
+  const programme = await api<{ id: string }>(request, token, 'POST', '/api/v1/programmes/', {
+    title: 'Weekly maths',
+    customer_id: customerId,
+    kind: 'lesson',
+    start_date: plusDays(today(), -7),
+    timezone: 'Europe/London',
+  });
+  expect(programme.status, JSON.stringify(programme.body)).toBe(201);
+  programmeId = programme.body.id;
+  await api(request, token, 'PUT', `/api/v1/programmes/${programmeId}/activate`, {});
+  const group = await api<{ id: string }>(request, token, 'POST', '/api/v1/groups/', {
+    programme_id: programmeId,
+    name: 'Maths A',
+    teachers: [{ teacher_id: teacherId, role: 'lead' }],
+  });
+  expect(group.status, JSON.stringify(group.body)).toBe(201);
+  groupId = group.body.id;
+});
+
+test.afterAll(async ({ request }) => {
+  if (teacherId) await api(request, token, 'DELETE', `/api/v1/users/${teacherId}`).catch(() => undefined);
+});
+
+test("a weekly schedule fills the teacher's open week without a reload; a cancelled lesson leaves it", async ({
+  page,
+  browser,
+  request,
+}) => {
+  const teacher = await signedIn(browser, TEACHER.email, TEACHER.password);
+  await teacher.goto('/my-lessons');
+  await expect(teacher.getByRole('heading', { level: 1, name: 'My lessons' })).toBeVisible();
+  await expect(teacher.getByText('No lessons this week.')).toBeVisible();
+  const items = teacher.getByTestId('week-item');
+
+  // Every day at noon from today, for a week: this week has at least today's lesson.
+  const created = await api<{ planned: number }>(
+    request,
+    token,
+    'POST',
+    `/api/v1/programmes/${programmeId}/schedules`,
+    {
+      group_id: groupId,
+      teacher_id: teacherId,
+      timezone: 'Europe/London',
+      weekdays: [1, 2, 3, 4, 5, 6, 7],
+      local_start: '12:00',
+      duration_minutes: 45,
+      valid_from: today(),
+      valid_until: plusDays(today(), 6),
+    },
+  );
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  expect(created.body.planned).toBe(7);
+  await expect(items.first()).toBeVisible({ timeout: 10_000 });
+  const before = await items.count();
+  expect(before).toBeGreaterThan(0);
+  await teacher.screenshot({ path: join(artifacts, 'my-lessons-week.png') });
+
+  // The administrator cancels the first of them on its page.
+  const lessons = await api<{ items: { id: string; starts_at: string }[] }>(
+    request,
+    token,
+    'GET',
+    `/api/v1/lessons/?group_id=${groupId}`,
+  );
+  const first = lessons.body.items[0]!;
+  await signInAsAdmin(page);
+  await page.goto(`/lessons/${first.id}`);
+  await page.getByRole('button', { name: 'Cancel lesson' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Cancel the lesson' });
+  await dialog.getByRole('textbox', { name: 'Reason' }).fill('Teacher training day');
+  await dialog.getByRole('button', { name: 'Cancel the lesson' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByText('cancelled', { exact: true })).toBeVisible();
+  await page.screenshot({ path: join(artifacts, 'lesson-cancelled.png') });
+
+  // …and it disappears from the teacher's open week, without a reload.
+  await expect(items).toHaveCount(before - 1, { timeout: 10_000 });
+  await teacher.context().close();
+});
