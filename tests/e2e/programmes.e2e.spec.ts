@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { adminToken, createCustomer, createUser, signInAsAdmin } from './support/portal-api.js';
+import { adminToken, api, createCustomer, createUser, signInAsAdmin } from './support/portal-api.js';
 
 /**
  * Programmes (issue 15 items 3 and 4): an administrator creates a programme, adds a group with a lead
@@ -27,7 +27,7 @@ test('an administrator creates a programme, adds a group with a teacher and a st
     last_name: `Teacher${suffix}`,
     user_type: 'teacher',
   });
-  await createUser(request, token, {
+  const studentId = await createUser(request, token, {
     email: `sam.${suffix}@programmes.example`,
     first_name: 'Sam',
     last_name: `Student${suffix}`,
@@ -98,4 +98,6 @@ test('an administrator creates a programme, adds a group with a teacher and a st
   // The student is in the group today.
   await expect(groupsTable).toContainText(`Sam Student${suffix}`);
   await shot(page, 'programmes-details');
+  // The student list is shared by every e2e file: take the test's student out of it (soft delete, ADR 0015).
+  expect((await api(request, token, 'DELETE', `/api/v1/users/${studentId}`)).status).toBe(200);
 });
