@@ -21,6 +21,7 @@ export * from './student-links/student-links.projection.js';
 export * from './reference/reference.projection.js';
 export * from './term-calendars/term-calendars.projection.js';
 export * from './lessons/lessons.projection.js';
+export * from './cover/cover.projection.js';
 export * from './programmes/programmes.projection.js';
 
 import { usersProjection } from './users/users.projection.js';
@@ -39,6 +40,7 @@ import { studentLinksProjection } from './student-links/student-links.projection
 import { referenceProjection } from './reference/reference.projection.js';
 import { termCalendarsProjection } from './term-calendars/term-calendars.projection.js';
 import { lessonsProjection } from './lessons/lessons.projection.js';
+import { coverRequestsProjection } from './cover/cover.projection.js';
 import {
   enrolmentsProjection,
   groupsProjection,
@@ -67,6 +69,7 @@ export const allProjections: readonly Projection[] = [
   programmesProjection,
   groupsProjection,
   enrolmentsProjection,
+  coverRequestsProjection,
 ];
 export * from './customers/customers.queries.js';
 export * from './safeguarding/incident-types.queries.js';
@@ -81,4 +84,5 @@ export * from './users/users.queries.js';
 export * from './reference/reference.queries.js';
 export * from './term-calendars/term-calendars.queries.js';
 export * from './lessons/lessons.queries.js';
+export * from './cover/cover.queries.js';
 export * from './programmes/programmes.queries.js';

@@ -59,6 +59,8 @@ export interface LiveSummaries {
   termCalendar: { calendarId: string; networkId?: string; customerId?: string | null };
   schedule: { scheduleId: string; programmeId?: string };
   lesson: { lessonId: string; scheduleId?: string | null };
+  coverRequest: { coverRequestId: string };
+  meeting: { meetingId: string; lessonId: string };
   /** Never sent. */
   collabDocument: never;
 }

@@ -16,6 +16,7 @@ import {
 import { productStream, subjectStream, yearGroupStream } from './reference/reference.projection.js';
 import { termCalendarStream } from './term-calendars/term-calendars.projection.js';
 import { lessonStream, scheduleStream } from './lessons/lessons.projection.js';
+import { coverRequestStream, meetingStream } from './cover/cover.projection.js';
 import { parseStream, queryRootFor, STREAMS, streamIdOf, streamName, type StreamKind } from './streams.js';
 
 const ID = '0f8fad5b-d9cb-469f-a165-70867728950e';
@@ -69,6 +70,8 @@ describe('parseStream', () => {
       [termCalendarStream(ID), 'termCalendar', ID],
       [scheduleStream(ID), 'schedule', ID],
       [lessonStream(ID), 'lesson', ID],
+      [coverRequestStream(ID), 'coverRequest', ID],
+      [meetingStream(ID), 'meeting', ID],
     ];
     for (const [name, kind, id] of written) expect([name, parseStream(name)]).toEqual([name, { kind, id }]);
     // Every kind round-trips through streamName.
@@ -93,6 +96,7 @@ describe('parseStream', () => {
     expect(queryRootFor(`termCalendar-${ID}`)).toBe('term-calendars');
     expect(queryRootFor(`lesson-${ID}`)).toBe('lessons');
     expect(queryRootFor(`schedule-${ID}`)).toBe('schedules');
+    expect(queryRootFor(`coverRequest-${ID}`)).toBe('cover-requests');
     expect(queryRootFor('settings')).toBeNull();
   });
 });

@@ -9,6 +9,7 @@ import { SafeguardingModule } from './safeguarding/safeguarding.module.js';
 import { OnePageProfilesModule } from './one-page-profiles/one-page-profiles.module.js';
 import { DemoModule } from './demo/demo.module.js';
 import { LessonsModule } from './lessons/lessons.module.js';
+import { CoverModule } from './cover/cover.module.js';
 import { CollaborationModule } from './platform/collaboration/collaboration.module.js';
 import { HealthController } from './health/health.controller.js';
 import { LiveModule } from './platform/live/live.module.js';
@@ -27,6 +28,7 @@ export class AppModule {
         SafeguardingModule,
         OnePageProfilesModule,
         LessonsModule,
+        CoverModule,
         DemoModule,
         LiveModule.forRoot({ imports: [IdentityModule] }),
         CollaborationModule,
