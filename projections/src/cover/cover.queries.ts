@@ -50,6 +50,8 @@ export interface CoverRequestFilter {
 export function listCoverRequests(db: Queryable, f: CoverRequestFilter): Promise<Page<CoverRequestListRow>> {
   const where = filters();
   const nowRef = where.bind(f.now ?? new Date().toISOString());
+  // Every bound parameter must be typed in the statement (the count query may not use it otherwise).
+  where.raw(`${nowRef}::timestamptz IS NOT NULL`);
   if (f.status?.length) where.raw((p) => `${statusSql(nowRef)} = ANY(${p([...f.status!])}::text[])`);
   where.eq('r.requested_by', f.requestedBy, '::uuid');
   where.jsonHas('r.lesson_ids', f.lessonId);
