@@ -1,4 +1,5 @@
 import { lessonsDemo } from './lessons-demo.js';
+import { coverDemo } from './cover-demo.js';
 
 /**
  * The teaching part of the demo data (issue 15): reference data, programmes, groups, enrolments, term
@@ -36,4 +37,4 @@ export interface DemoPart {
 }
 
 /** The teaching parts, in the order they are seeded (schedules and lessons last). */
-export const TEACHING_DEMO: DemoPart[] = [lessonsDemo];
+export const TEACHING_DEMO: DemoPart[] = [lessonsDemo, coverDemo];
