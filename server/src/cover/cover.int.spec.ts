@@ -1,7 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { groupStream, programmeStream, type GroupEvent, type ProgrammeEvent } from '@portal/projections';
-import { portalModes, startTestPortal, type TestPortal } from '../platform/testing/portal-harness.js';
+import { listCoverRequests } from '@portal/projections';
+import {
+  listenLive,
+  portalModes,
+  startTestPortal,
+  type LiveListener,
+  type TestPortal,
+} from '../platform/testing/portal-harness.js';
+import { waitFor } from '../platform/testing/wait-for.js';
+import { SQL_CLIENT } from '../platform/tokens.js';
+import type { SqlClient } from '../platform/sql/sql-client.js';
 import { addDays, localOf, todayIn, weekStartOf } from '../core/time/time.js';
 
 const TZ = 'Europe/London';
@@ -294,6 +304,55 @@ describe.each(portalModes)('cover requests and meeting join API, $name', (mode) 
     const cancelled = (await call('GET', '/cover-requests/?status=cancelled', tokens.admin)).body
       .items as Json[];
     expect(cancelled.map((r) => r.id)).toEqual([ids.targeted]);
+  });
+
+  it('reaches holders of the cover permission (teachers:cover), the requester and administrators live; not other teachers', async () => {
+    const listeners: Record<string, LiveListener> = {};
+    for (const who of ['cora', 'quinn', 'theo', 'tess', 'admin'])
+      listeners[who] = await listenLive(portal.base, tokens[who]!);
+    try {
+      const l3 = (await lesson({ local_date: addDays(monday, 2) })).id as string;
+      const created = await portal.settle(
+        await portal.call('POST', '/cover-requests/', tokens.tess, {
+          lesson_ids: [l3],
+          reason: 'Conference',
+          mode: 'broadcast',
+        }),
+      );
+      const stream = `coverRequest-${created.body.id as string}`;
+      const heard = (who: string) => listeners[who]!.messages.filter((m) => m.stream === stream);
+      for (const who of ['cora', 'quinn', 'tess', 'admin'])
+        await waitFor(`${who} hears the request`, () => heard(who).length > 0);
+      expect(heard('cora')[0]!.data).toEqual({ coverRequestId: created.body.id });
+      // Quinn holds the permission and hears the ping, but is offered nothing (quality issue).
+      expect(await offers('quinn')).toEqual([]);
+      expect(heard('theo')).toEqual([]);
+      await portal.settle(
+        await portal.call('PUT', `/cover-requests/${created.body.id as string}/cancel`, tokens.tess),
+      );
+    } finally {
+      for (const l of Object.values(listeners)) l.close();
+    }
+  });
+
+  it('reads an open request as expired once its first lesson has started', async () => {
+    const sql = portal.running.app.get<SqlClient>(SQL_CLIENT);
+    const l4 = await lesson({ local_date: addDays(monday, 3) });
+    const created = await portal.settle(
+      await portal.call('POST', '/cover-requests/', tokens.tess, {
+        lesson_ids: [l4.id],
+        reason: 'Exam board meeting',
+        mode: 'broadcast',
+      }),
+    );
+    const id = created.body.id as string;
+    const ids = (page: { items: { id: string }[] }) => page.items.map((r) => r.id);
+    expect(ids(await listCoverRequests(sql, { status: ['open'] }))).toContain(id);
+    const started = new Date(Date.parse(l4.starts_at as string) + 60_000).toISOString();
+    const later = await listCoverRequests(sql, { lessonId: l4.id as string, now: started });
+    expect(later.items.map((r) => [r.id, r.status])).toEqual([[id, 'expired']]);
+    expect(ids(await listCoverRequests(sql, { status: ['expired'], now: started }))).toContain(id);
+    expect(ids(await listCoverRequests(sql, { status: ['open'], now: started }))).not.toContain(id);
   });
 
   describe('meeting join', () => {
