@@ -38,6 +38,7 @@ import {
 } from '../api';
 import { statusColor, statusLabel } from './LessonsPage';
 import { RequestCoverButton } from '../../cover/components/RequestCoverButton';
+import { JoinLessonButton } from '../../cover/components/JoinLessonButton';
 
 function Field({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -264,6 +265,7 @@ export function LessonDetailsPage() {
           <Title order={1} fz="h2">
             {lesson?.programme_title ?? 'Lesson'}
           </Title>
+          {lesson && <JoinLessonButton lesson={lesson} />}
           {lesson && !mayEdit && <RequestCoverButton lesson={lesson} />}
           {lesson && mayEdit && planned && (
             <Group gap="xs">
