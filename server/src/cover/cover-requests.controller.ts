@@ -223,7 +223,9 @@ export class CoverRequestsController {
   @Allow(CoverRules.use)
   @ApiCreatedResponse({ type: CoverRequestWritten })
   @ApiForbiddenResponse({ description: 'Not your lesson (teachers raise cover for their own lessons)' })
-  @ApiConflictResponse({ description: 'A lesson is not planned, or has started' })
+  @ApiConflictResponse({
+    description: 'A lesson is not planned, has started, or already has an open request',
+  })
   async create(
     @CurrentActor() actor: Actor,
     @Req() req: AuthenticatedRequest,
@@ -253,6 +255,16 @@ export class CoverRequestsController {
       });
     }
     for (const t of body.teacher_ids ?? []) await this.lessons.requireTeacher(t, 'teacher_ids');
+    await this.lessons.caughtUp();
+    for (const l of lessons) {
+      const open = await listCoverRequests(this.sql, { lessonId: l.lessonId, status: ['open'], size: 1 });
+      if (open.items[0])
+        throw new DomainError(
+          'conflict',
+          `Lesson ${l.lessonId} already has an open cover request (${open.items[0].id})`,
+          'cover_already_requested',
+        );
+    }
     const id = randomUUID();
     const { position } = await this.commands.run(
       coverRequestAggregate,

@@ -230,6 +230,13 @@ describe.each(portalModes)('cover requests and meeting join API, $name', (mode) 
     );
     expect(created.status).toBe(201);
     ids.broadcast = created.body.id as string;
+    const again = await call('POST', '/cover-requests/', tokens.tess, {
+      lesson_ids: [ids.l1],
+      reason: 'Twice',
+      mode: 'broadcast',
+    });
+    expect(again.status).toBe(409);
+    expect(again.body.detail).toContain(ids.broadcast);
 
     // Cora is offered it; Theo (no cover permission), Quinn (quality issue) and Tess (her own lesson) are not.
     expect((await offers('cora')).map((r) => [r.id, r.can_accept])).toEqual([[ids.broadcast, true]]);

@@ -3896,7 +3896,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description A lesson is not planned, or has started */
+            /** @description A lesson is not planned, has started, or already has an open request */
             409: {
                 headers: {
                     [name: string]: unknown;
