@@ -23,6 +23,7 @@ export * from './notifications/notifications.queries.js';
 export * from './reference/reference.projection.js';
 export * from './term-calendars/term-calendars.projection.js';
 export * from './lessons/lessons.projection.js';
+export * from './cover/cover.projection.js';
 export * from './programmes/programmes.projection.js';
 
 import { usersProjection } from './users/users.projection.js';
@@ -42,6 +43,7 @@ import { notificationsProjection } from './notifications/notifications.projectio
 import { referenceProjection } from './reference/reference.projection.js';
 import { termCalendarsProjection } from './term-calendars/term-calendars.projection.js';
 import { lessonsProjection } from './lessons/lessons.projection.js';
+import { coverRequestsProjection } from './cover/cover.projection.js';
 import {
   enrolmentsProjection,
   groupsProjection,
@@ -71,6 +73,7 @@ export const allProjections: readonly Projection[] = [
   programmesProjection,
   groupsProjection,
   enrolmentsProjection,
+  coverRequestsProjection,
 ];
 export * from './customers/customers.queries.js';
 export * from './safeguarding/incident-types.queries.js';
@@ -85,4 +88,5 @@ export * from './users/users.queries.js';
 export * from './reference/reference.queries.js';
 export * from './term-calendars/term-calendars.queries.js';
 export * from './lessons/lessons.queries.js';
+export * from './cover/cover.queries.js';
 export * from './programmes/programmes.queries.js';

@@ -65,6 +65,8 @@ export interface LiveSummaries {
   enrolment: { enrolmentId: string; programmeId: string; studentId?: string };
   schedule: { scheduleId: string; programmeId?: string };
   lesson: { lessonId: string; scheduleId?: string | null };
+  coverRequest: { coverRequestId: string };
+  meeting: { meetingId: string; lessonId: string };
   /** Never sent. */
   collabDocument: never;
 }

@@ -58,6 +58,12 @@ export const NAMED_PERMISSIONS = {
    * (decisions 0014, 0035).
    */
   EHCP: 'CAN_ACCESS_AND_UPLOAD_EHCP',
+  /**
+   * Spec §6 "others need the general join permission" (partners need PARTNER_CAN_JOIN_LESSONS). The
+   * spec gives no name; a lesson's own teacher and cover teacher and its students join without it
+   * (decision 0054).
+   */
+  JOIN_LESSONS: 'CAN_JOIN_LESSONS',
 } as const;
 export type NamedPermission = (typeof NAMED_PERMISSIONS)[keyof typeof NAMED_PERMISSIONS];
 

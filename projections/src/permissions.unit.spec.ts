@@ -13,9 +13,15 @@ describe('the permission catalogue', () => {
   });
 
   it('keeps the stored strings (a rename would orphan permission lists and events)', () => {
-    expect(ALL_PERMISSIONS.length).toBe(84);
+    expect(ALL_PERMISSIONS.length).toBe(85);
     expect(PARTNER_PERMISSIONS).toHaveLength(46);
-    for (const name of ['USER_IS_ADMIN', 'AUDIT', 'CAN_ACCESS_SAFEGUARDING', 'CAN_ACCESS_AND_UPLOAD_EHCP'])
+    for (const name of [
+      'USER_IS_ADMIN',
+      'AUDIT',
+      'CAN_ACCESS_SAFEGUARDING',
+      'CAN_ACCESS_AND_UPLOAD_EHCP',
+      'CAN_JOIN_LESSONS',
+    ])
       expect(isCataloguedPermission(name)).toBe(true);
     expect(isCataloguedPermission('CAN_DO_ANYTHING')).toBe(false);
   });

@@ -63,6 +63,9 @@ export const STREAMS = defineStreams({
   // Schedules and lessons (decision 0053): a lesson's teacher, cover teacher, customer and admins hear them.
   schedule: { prefix: 'schedule-', queryRoot: 'schedules' },
   lesson: { prefix: 'lesson-', queryRoot: 'lessons' },
+  // Cover requests and meeting joins (decision 0054): requester, offered teachers and admins; joins admins only.
+  coverRequest: { prefix: 'coverRequest-', queryRoot: 'cover-requests' },
+  meeting: { prefix: 'meeting-', queryRoot: 'lessons' },
   // `collab-{documentKind}-{id}` (Yjs updates and snapshots); never on the live channel.
   collabDocument: { prefix: 'collab-', queryRoot: null },
 });

@@ -17,6 +17,7 @@ import { productStream, subjectStream, yearGroupStream } from './reference/refer
 import { termCalendarStream } from './term-calendars/term-calendars.projection.js';
 import { enrolmentStream, groupStream, programmeStream } from './programmes/programmes.projection.js';
 import { lessonStream, scheduleStream } from './lessons/lessons.projection.js';
+import { coverRequestStream, meetingStream } from './cover/cover.projection.js';
 import { parseStream, queryRootFor, STREAMS, streamIdOf, streamName, type StreamKind } from './streams.js';
 
 const ID = '0f8fad5b-d9cb-469f-a165-70867728950e';
@@ -73,6 +74,8 @@ describe('parseStream', () => {
       [enrolmentStream(ID), 'enrolment', ID],
       [scheduleStream(ID), 'schedule', ID],
       [lessonStream(ID), 'lesson', ID],
+      [coverRequestStream(ID), 'coverRequest', ID],
+      [meetingStream(ID), 'meeting', ID],
     ];
     for (const [name, kind, id] of written) expect([name, parseStream(name)]).toEqual([name, { kind, id }]);
     // Every kind round-trips through streamName.
@@ -100,6 +103,7 @@ describe('parseStream', () => {
     expect(queryRootFor(`enrolment-${ID}`)).toBe('enrolments');
     expect(queryRootFor(`lesson-${ID}`)).toBe('lessons');
     expect(queryRootFor(`schedule-${ID}`)).toBe('schedules');
+    expect(queryRootFor(`coverRequest-${ID}`)).toBe('cover-requests');
     expect(queryRootFor('settings')).toBeNull();
   });
 });

@@ -16,6 +16,7 @@ import { ReferenceModule } from './reference/reference.module.js';
 import { TermCalendarsModule } from './term-calendars/term-calendars.module.js';
 import { DemoModule } from './demo/demo.module.js';
 import { LessonsModule } from './lessons/lessons.module.js';
+import { CoverModule } from './cover/cover.module.js';
 import { CollaborationModule } from './platform/collaboration/collaboration.module.js';
 import { HealthController } from './health/health.controller.js';
 import { LiveModule } from './platform/live/live.module.js';
@@ -41,6 +42,7 @@ export class AppModule {
         TermCalendarsModule,
         ProgrammesModule,
         LessonsModule,
+        CoverModule,
         DemoModule,
         LiveModule.forRoot({ imports: [IdentityModule] }),
         CollaborationModule,

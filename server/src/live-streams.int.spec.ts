@@ -230,6 +230,68 @@ describe.each(portalModes)('live messages per stream kind, $name', (mode) => {
       }),
     },
     {
+      kind: 'coverRequest',
+      act: async () => {
+        const cancelled = await portal.call('GET', `/lessons/${id.lesson}`, portal.admin);
+        const monday = addDays(weekStartOf(todayIn('Europe/London')), 14);
+        const planned = await ok(
+          portal.call('POST', '/lessons/', portal.admin, {
+            programme_id: id.programme,
+            group_id: cancelled.body.group_id,
+            teacher_id: id.tutor,
+            timezone: 'Europe/London',
+            local_date: monday,
+            local_start: '10:00',
+            duration_minutes: 60,
+          }),
+        );
+        id.coverLesson = planned.id as string;
+        id.coverMeeting = planned.meeting_id as string;
+        id.coverRequest = (
+          await ok(
+            portal.call('POST', '/cover-requests/', token.tutor, {
+              lesson_ids: [id.coverLesson],
+              reason: 'Course',
+              mode: 'broadcast',
+            }),
+          )
+        ).id as string;
+        return `coverRequest-${id.coverRequest}`;
+      },
+      // Administrators and the requester; a broadcast goes to `teachers:cover` (no socket here holds
+      // CAN_ACCESS_COVER_REQUESTS, so no other teacher hears it).
+      hears: () => ({
+        admin: { coverRequestId: id.coverRequest },
+        tutor: { coverRequestId: id.coverRequest },
+      }),
+    },
+    {
+      kind: 'meeting',
+      act: async () => {
+        const cancelled = await portal.call('GET', `/lessons/${id.lesson}`, portal.admin);
+        const now = new Date();
+        const hhmm = `${String(now.getUTCHours()).padStart(2, '0')}:${String(now.getUTCMinutes()).padStart(2, '0')}`;
+        const current = await ok(
+          portal.call('POST', '/lessons/', portal.admin, {
+            programme_id: id.programme,
+            group_id: cancelled.body.group_id,
+            teacher_id: id.tutor,
+            timezone: 'UTC',
+            local_date: now.toISOString().slice(0, 10),
+            local_start: hhmm,
+            duration_minutes: 30,
+          }),
+        );
+        id.nowLesson = current.id as string;
+        id.nowMeeting = current.meeting_id as string;
+        const joined = await portal.call('POST', `/meetings/${id.nowMeeting}/join`, token.tutor);
+        expect(joined.status).toBe(200);
+        return `meeting-${id.nowMeeting}`;
+      },
+      // A join is evidence for administrators only.
+      hears: () => ({ admin: { meetingId: id.nowMeeting, lessonId: id.nowLesson } }),
+    },
+    {
       kind: 'user',
       act: async () => {
         await ok(portal.call('PUT', `/users/${id.tutor}`, portal.admin, { first_name: 'Tess' }));

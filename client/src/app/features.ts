@@ -4,6 +4,7 @@ export { account } from '../features/account';
 export { activity } from '../features/activity';
 export { auth } from '../features/auth';
 export { customFields } from '../features/custom-fields';
+export { cover } from '../features/cover';
 export { customers } from '../features/customers';
 export { dashboard } from '../features/dashboard';
 export { lessons } from '../features/lessons';

@@ -273,7 +273,10 @@ export class DemoData {
       const teacherIds: string[] = [];
       for (const [i, [first, last]] of TEACHER_NAMES.entries()) {
         const email = `${first.toLowerCase()}.${last.toLowerCase()}@tutors.example.org`;
-        const extra = i === 0 ? ['CAN_BLOCK_USERS', 'CAN_SET_QUALITY_ISSUE', 'CAN_IMPERSONATE'] : [];
+        // Every demo tutor but the one with a quality issue (index 7) may take cover (decision 0054).
+        const cover = i === 7 ? [] : ['CAN_ACCESS_COVER_REQUESTS'];
+        const extra =
+          i === 0 ? ['CAN_BLOCK_USERS', 'CAN_SET_QUALITY_ISSUE', 'CAN_IMPERSONATE', ...cover] : cover;
         const created = await call('POST', '/users/', {
           email,
           first_name: first,

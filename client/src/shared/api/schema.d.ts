@@ -100,6 +100,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/cover-requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["CoverRequestsController_list"];
+        put?: never;
+        post: operations["CoverRequestsController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/cover-requests/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["CoverRequestsController_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/cover-requests/{id}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put: operations["CoverRequestsController_accept"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/cover-requests/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put: operations["CoverRequestsController_cancel"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/cover-requests/{id}/decline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put: operations["CoverRequestsController_decline"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/customer-invitations": {
         parameters: {
             query?: never;
@@ -510,6 +590,22 @@ export interface paths {
         get: operations["MailOutboxController_list"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/meetings/{meetingId}/join": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["MeetingsController_join"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2680,12 +2776,86 @@ export interface components {
             /** @description New value (null clears lesson_id) */
             value: string | null;
         };
+        CoverLessonView: {
+            /** Format: uuid */
+            cover_teacher_id: string | null;
+            ends_at: string;
+            group_name: string | null;
+            /** Format: uuid */
+            id: string;
+            local_date: string;
+            local_start: string;
+            programme_title: string | null;
+            starts_at: string;
+            status: string;
+            /** Format: uuid */
+            teacher_id: string;
+            teacher_name: string | null;
+            timezone: string;
+        };
+        CoverRequestPage: {
+            items: components["schemas"]["CoverRequestView"][];
+            page: number;
+            size: number;
+            total: number;
+        };
+        CoverRequestView: {
+            /** @description The viewer may accept it now (eligible, offered, and free at that time) */
+            can_accept: boolean;
+            /** @description The viewer may cancel it */
+            can_cancel: boolean;
+            created_at: string;
+            /** Format: uuid */
+            filled_by: string | null;
+            filled_by_name: string | null;
+            /** @description The first lesson’s start: the request expires then */
+            first_starts_at: string;
+            /** Format: uuid */
+            id: string;
+            lesson_ids: string[];
+            lessons: components["schemas"]["CoverLessonView"][];
+            /** @enum {string} */
+            mode: "broadcast" | "targeted";
+            reason: string;
+            /** Format: uuid */
+            requested_by: string;
+            requested_by_name: string | null;
+            responses: components["schemas"]["CoverResponseView"][];
+            /** @enum {string} */
+            status: "open" | "filled" | "cancelled" | "expired";
+            teacher_ids: string[];
+        };
+        CoverRequestWritten: {
+            /** Format: uuid */
+            id: string;
+            /** @description Event position; send it as X-Min-Position on the next read */
+            position: string;
+        };
+        CoverResponseView: {
+            at: string;
+            /** @enum {string} */
+            response: "accepted" | "declined";
+            /** Format: uuid */
+            teacher_id: string;
+        };
         CoverTeacherBody: {
             /**
              * Format: uuid
              * @description null removes the cover teacher
              */
             teacher_id: string | null;
+        };
+        CreateCoverRequestBody: {
+            /** @description Planned future lessons to cover */
+            lesson_ids: string[];
+            /**
+             * @description broadcast: every eligible teacher; targeted: teacher_ids
+             * @enum {string}
+             */
+            mode: "broadcast" | "targeted";
+            reason: string;
+            /** @description For mode targeted */
+            teacher_ids?: string[];
         };
         CreateCustomerBody: {
             /** @example Oakfield Academy */
@@ -3567,6 +3737,12 @@ export interface components {
         MarkReadBody: {
             /** @description Mark read up to this position (default: the newest) */
             up_to_position?: string;
+        };
+        MeetingJoinView: {
+            /** Format: uuid */
+            lesson_id: string;
+            /** @description Where to go: the lesson’s meeting (MEETING_BASE_URL + meeting id) */
+            url: string;
         };
         Message: {
             msg: string;
@@ -4751,6 +4927,203 @@ export interface operations {
             };
         };
     };
+    CoverRequestsController_list: {
+        parameters: {
+            query?: {
+                /** @description Requests that include this lesson */
+                lesson_id?: string;
+                page?: number;
+                size?: number;
+                status?: ("open" | "filled" | "cancelled" | "expired")[];
+                /** @description offers: open requests I can take; mine: requests I raised or filled; all: everything I may see (default) */
+                view?: "offers" | "mine" | "all";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CoverRequestPage"];
+                };
+            };
+        };
+    };
+    CoverRequestsController_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateCoverRequestBody"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CoverRequestWritten"];
+                };
+            };
+            /** @description Not your lesson (teachers raise cover for their own lessons) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A lesson is not planned, has started, or already has an open request */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    CoverRequestsController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CoverRequestView"];
+                };
+            };
+            /** @description Cover request not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    CoverRequestsController_accept: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CoverRequestWritten"];
+                };
+            };
+            /** @description Not offered to you, no cover permission, or a quality issue */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Filled, cancelled or expired; or you are busy then (detail names the lesson) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    CoverRequestsController_cancel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CoverRequestWritten"];
+                };
+            };
+            /** @description Only the requester or a lesson editor cancels */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Already filled */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    CoverRequestsController_decline: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CoverRequestWritten"];
+                };
+            };
+            /** @description Not offered to you */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No longer open */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     CustomerInvitationsController_list: {
         parameters: {
             query?: {
@@ -5711,6 +6084,48 @@ export interface operations {
         responses: {
             /** @description The latest 100 mails, newest first */
             200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    MeetingsController_join: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                meetingId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MeetingJoinView"];
+                };
+            };
+            /** @description You may see the lesson but not join it */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No lesson with this meeting that you may see */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Outside the join window (detail says when to come back), or cancelled */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -15,6 +15,10 @@ import {
   type EnrolmentEvent,
   type GroupEvent,
   type LessonEvent,
+  type CoverRequestEvent,
+  type MeetingEvent,
+  coverRequestStream,
+  meetingStream,
   type ScheduleEvent,
   type ProgrammeEvent,
   type CustomerEvent,
@@ -134,6 +138,7 @@ function afterTheDemo(demo: ProjectionEvent[]): ProjectionEvent[] {
     ...referenceChanges(demo),
     ...teachingHistory(customer, tutor, s1, s2),
     ...lessonsHistory(customer, tutor, s1),
+    ...coverHistory(customer, tutor, s1, s2),
     [`user-${s1}`, { type: 'UserBlocked', data: { userId: s1 } }],
     [`user-${s1}`, { type: 'UserUnblocked', data: { userId: s1 } }],
     [`user-${s2}`, { type: 'UserDeactivated', data: { userId: s2, scheduled: false } }],
@@ -317,6 +322,59 @@ function teachingHistory(customerId: string, tutor: string, s1: string, s2: stri
         },
       ] satisfies EnrolmentEvent[]
     ).map((e) => [enrolmentStream(e2), e] as [string, typeof e]),
+  ];
+}
+
+/** Cover requests (filled, declined, cancelled) and a meeting join (decision 0054). */
+function coverHistory(customerId: string, tutor: string, s1: string, s2: string) {
+  const lessonId = '5e000000-0000-4000-8000-0000000000c2';
+  const [r1, r2] = ['d1', 'd2'].map((n) => `5e000000-0000-4000-8000-0000000000${n}`);
+  const audience = (coverRequestId: string, mode: 'broadcast' | 'targeted', teacherIds: string[]) => ({
+    coverRequestId,
+    requestedBy: tutor,
+    mode,
+    teacherIds,
+  });
+  const requested = (coverRequestId: string, mode: 'broadcast' | 'targeted', teacherIds: string[]) => ({
+    type: 'CoverRequested' as const,
+    data: {
+      ...audience(coverRequestId, mode, teacherIds),
+      lessonIds: [lessonId],
+      lessonTeacherIds: [tutor],
+      customerIds: [customerId],
+      reason: 'Training day',
+      firstStartsAt: '2026-09-07T08:30:00.000Z',
+    },
+  });
+  return [
+    ...(
+      [
+        requested(r1!, 'broadcast', []),
+        { type: 'CoverOfferDeclined', data: { ...audience(r1!, 'broadcast', []), teacherId: s2 } },
+        { type: 'CoverAccepted', data: { ...audience(r1!, 'broadcast', []), teacherId: s1 } },
+        { type: 'CoverRequestFilled', data: { ...audience(r1!, 'broadcast', []), teacherId: s1 } },
+      ] satisfies CoverRequestEvent[]
+    ).map((e) => [coverRequestStream(r1!), e] as [string, typeof e]),
+    ...(
+      [
+        requested(r2!, 'targeted', [s1]),
+        { type: 'CoverRequestCancelled', data: { ...audience(r2!, 'targeted', [s1]), cancelledBy: tutor } },
+      ] satisfies CoverRequestEvent[]
+    ).map((e) => [coverRequestStream(r2!), e] as [string, typeof e]),
+    [
+      meetingStream(lessonId),
+      {
+        type: 'JoinLinkUsed',
+        data: {
+          meetingId: lessonId,
+          lessonId,
+          userId: tutor,
+          role: 'teacher',
+          at: '2026-09-07T08:25:00.000Z',
+          customerId,
+        },
+      } satisfies MeetingEvent,
+    ] as [string, MeetingEvent],
   ];
 }
 

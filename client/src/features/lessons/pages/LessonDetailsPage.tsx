@@ -37,6 +37,8 @@ import {
   type Lesson,
 } from '../api';
 import { statusColor, statusLabel } from './LessonsPage';
+import { RequestCoverButton } from '../../cover/components/RequestCoverButton';
+import { JoinLessonButton } from '../../cover/components/JoinLessonButton';
 
 function Field({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -263,8 +265,11 @@ export function LessonDetailsPage() {
           <Title order={1} fz="h2">
             {lesson?.programme_title ?? 'Lesson'}
           </Title>
+          {lesson && <JoinLessonButton lesson={lesson} />}
+          {lesson && !mayEdit && <RequestCoverButton lesson={lesson} />}
           {lesson && mayEdit && planned && (
             <Group gap="xs">
+              <RequestCoverButton lesson={lesson} />
               <Button variant="default" onClick={() => setOpen('reschedule')}>
                 Reschedule
               </Button>
