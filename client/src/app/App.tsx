@@ -15,7 +15,7 @@ export function App() {
   return (
     <MantineProvider theme={theme} defaultColorScheme="light" cssVariablesResolver={contrastVariables}>
       {/* Bottom right: toasts never cover the header's account menu (issue 18). */}
-      <Notifications position="bottom-right" autoClose={NOTIFICATION_TIMEOUT_MS} limit={3} />
+      <Notifications position="bottom-right" autoClose={NOTIFICATION_TIMEOUT_MS} limit={5} />
       <QueryClientProvider client={queryClient}>
         <RouterProvider router={router} />
       </QueryClientProvider>
