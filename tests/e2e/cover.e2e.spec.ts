@@ -92,7 +92,7 @@ test('a teacher requests cover on the lesson page; another accepts the broadcast
   ).toBeVisible();
 
   await cover.goto(`/lessons/${lessonId}`);
-  await expect(cover.getByText('Carl Cover')).toBeVisible();
+  await expect(cover.locator('#main-content').getByText('Carl Cover')).toBeVisible();
   await owner.context().close();
   await cover.context().close();
 });
