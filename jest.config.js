@@ -26,6 +26,7 @@ export default {
       testMatch: [
         '<rootDir>/server/src/core/time/**/*.unit.spec.ts',
         '<rootDir>/server/src/lessons/**/*planner*.unit.spec.ts',
+        '<rootDir>/server/src/lessons/**/teacher-grid.unit.spec.ts',
       ],
       testEnvironment: '<rootDir>/server/src/core/time/tokyo-host.environment.mjs',
     },

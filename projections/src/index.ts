@@ -88,5 +88,6 @@ export * from './users/users.queries.js';
 export * from './reference/reference.queries.js';
 export * from './term-calendars/term-calendars.queries.js';
 export * from './lessons/lessons.queries.js';
+export * from './lessons/teacher-grid.queries.js';
 export * from './cover/cover.queries.js';
 export * from './programmes/programmes.queries.js';

@@ -30,8 +30,8 @@ export const lessonHasAnyStudentSql = (alias: string, studentIdsSubquery: string
      AND gs.student_id IN (${studentIdsSubquery}) AND gs.from_date <= ${alias}.local_date::date
      AND (gs.to_date IS NULL OR gs.to_date >= ${alias}.local_date::date))`;
 
-const LESSON_SELECT = `l.*, p.title AS programme_title, g.name AS group_name, t.full_name AS teacher_name, c.full_name AS cover_teacher_name`;
-const LESSON_FROM = `rm_lessons l
+export const LESSON_SELECT = `l.*, p.title AS programme_title, g.name AS group_name, t.full_name AS teacher_name, c.full_name AS cover_teacher_name`;
+export const LESSON_FROM = `rm_lessons l
   LEFT JOIN rm_programmes p ON p.id = l.programme_id
   LEFT JOIN rm_groups g ON g.id = l.group_id
   LEFT JOIN rm_users t ON t.id = l.teacher_id

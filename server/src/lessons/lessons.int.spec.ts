@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { groupStream, programmeStream, type GroupEvent, type ProgrammeEvent } from '@portal/projections';
 import { portalModes, startTestPortal, type TestPortal } from '../platform/testing/portal-harness.js';
-import { addDays, todayIn, weekStartOf } from '../core/time/time.js';
+import { addDays, instantOf, todayIn, weekStartOf } from '../core/time/time.js';
 import { lessonsDemo } from '../demo/lessons-demo.js';
 import { LessonPlannerJob } from './lesson-planner.js';
 import type { DemoCall } from '../demo/teaching-demo.js';
@@ -457,6 +457,68 @@ describe.each(portalModes)('schedules, lessons and timetables API, $name', (mode
     );
     expect(tessWeek.body).toMatchObject({ role: 'teacher', timezone: 'Asia/Tokyo' });
     expect((await call('GET', `/timetable/${ids.tess}?timezone=Mars/Base`, admin)).status).toBe(422);
+  });
+
+  it("shows the teachers' grid: lessons under who teaches them, free slots from availability, details only in scope", async () => {
+    const { call, admin, settle, createUser } = portal;
+    // Tess is available on Mondays 09:00–12:00 (her recurring week); she covers the one-off 10:30–11:15.
+    await settle(
+      await call('POST', '/users/me/availability', tokens.tess, {
+        availabilities: [{ day_of_week: 0, start_minute: 540, end_minute: 720 }],
+      }),
+    );
+    const at = (time: string) => new Date(instantOf(monday, time, TZ).instant).toISOString();
+    const grid = await call('GET', `/timetables/teachers?week_start=${monday}&query=tess`, admin);
+    expect(grid.status).toBe(200);
+    expect(grid.body).toMatchObject({
+      week_start: monday,
+      total: 1,
+      days: [monday, addDays(monday, 1)].concat([2, 3, 4, 5, 6].map((d) => addDays(monday, d))),
+    });
+    const [tess] = grid.body.items as Record<string, unknown>[];
+    expect(tess).toMatchObject({ teacher_id: ids.tess, booked_lessons: 1, has_availability: true });
+    expect(tess!.lessons).toEqual([
+      expect.objectContaining({
+        id: ids.oneOff,
+        visible: true,
+        cover: true,
+        programme_title: 'Maths recovery',
+        outside_availability: false,
+        clash: false,
+      }),
+    ]);
+    expect(tess!.free_slots).toEqual([
+      { starts_at: at('09:00'), ends_at: at('10:30') },
+      { starts_at: at('11:15'), ends_at: at('12:00') },
+    ]);
+    // Group A's Monday lesson is taught by the editor, who covers it; Theo's one-off is Tess's now.
+    const editor = (await call('GET', `/timetables/teachers?week_start=${monday}&query=editor`, admin)).body
+      .items[0] as { lessons: { cover: boolean; starts_at: string }[]; has_availability: boolean };
+    expect(editor.lessons.map((l) => [l.cover, l.starts_at])).toContainEqual([true, at('09:30')]);
+    expect(editor.has_availability).toBe(false);
+    const theo = (await call('GET', `/timetables/teachers?week_start=${monday}&query=theo`, admin)).body
+      .items[0] as { lessons: { id: string }[] };
+    expect(theo.lessons.map((l) => l.id)).not.toContain(ids.oneOff);
+    // Who may look: administrators and holders of CAN_VIEW_TEACHERS_TIMETABLES; a holder who does not
+    // read every lesson sees others' lessons as busy time only.
+    expect((await call('GET', '/timetables/teachers', tokens.tess)).status).toBe(403);
+    expect((await call('GET', '/timetables/teachers', tokens.head)).status).toBe(403);
+    await createUser({
+      email: 'rota@example.com',
+      first_name: 'Rota',
+      last_name: 'Planner',
+      user_type: 'teacher',
+      permissions: ['CAN_VIEW_TEACHERS_TIMETABLES'],
+    });
+    const planner = await portal.tokenFor('rota@example.com');
+    const seen = (await call('GET', `/timetables/teachers?week_start=${monday}&query=tess`, planner)).body
+      .items[0] as { lessons: Record<string, unknown>[]; free_slots: unknown[] };
+    expect(seen.lessons).toEqual([
+      expect.objectContaining({ id: ids.oneOff, visible: false, programme_title: null, group_name: null }),
+    ]);
+    expect(seen.free_slots).toHaveLength(2);
+    expect((await call('GET', '/timetables/teachers?timezone=Mars/Base', admin)).status).toBe(422);
+    expect((await call('GET', '/timetables/teachers?subject_id=nope', admin)).status).toBe(422);
   });
 
   it('seeds the demo: a weekly schedule per group, four weeks back and ahead, past lessons delivered', async () => {

@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { IdentityModule } from '../identity/identity.module.js';
 import { LessonsController } from './lessons.controller.js';
 import { SchedulesController } from './schedules.controller.js';
-import { TimetableController } from './timetable.controller.js';
+import { TeacherTimetablesController, TimetableController } from './timetable.controller.js';
 import { LessonsService } from './lessons.service.js';
 import { LessonPlanner, LessonPlannerJob } from './lesson-planner.js';
 import { LessonsSetup } from './lessons.setup.js';
@@ -10,7 +10,7 @@ import { LessonsSetup } from './lessons.setup.js';
 /** Schedules, the lesson planner, lessons and timetables (decision 0053). */
 @Module({
   imports: [IdentityModule],
-  controllers: [SchedulesController, LessonsController, TimetableController],
+  controllers: [SchedulesController, LessonsController, TimetableController, TeacherTimetablesController],
   providers: [LessonsService, LessonPlanner, LessonPlannerJob, LessonsSetup],
   exports: [LessonPlanner],
 })

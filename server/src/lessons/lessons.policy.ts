@@ -3,8 +3,10 @@ import { lessonHasAnyStudentSql, lessonHasStudentSql } from '@portal/projections
 import {
   INTERNAL_PERMISSIONS,
   PARTNER,
+  ROUTE_PERMISSIONS,
   hasAny,
   internalMay,
+  isAdmin,
   isInternal,
   isPartner,
   isStudent,
@@ -84,4 +86,13 @@ export const LessonRules = {
   read: permissionRule(mayReadLessons),
   edit: permissionRule(mayEditLessons),
   schedules: permissionRule(mayManageSchedules),
+  teachersGrid: permissionRule((perms) => mayViewTeachersTimetables(perms)),
 };
+
+/**
+ * The teachers' timetables grid (spec §2 "needs teachers timetables", §6: a named permission without an
+ * internal-role requirement): administrators, or anyone holding CAN_VIEW_TEACHERS_TIMETABLES. Lessons
+ * outside the holder's own lesson scope show as busy time without details (decision 0058).
+ */
+export const mayViewTeachersTimetables = (perms: ReadonlySet<string>) =>
+  isAdmin(perms) || perms.has(ROUTE_PERMISSIONS.TEACHERS_TIMETABLES);

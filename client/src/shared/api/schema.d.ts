@@ -1732,6 +1732,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/timetables/teachers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["TeacherTimetablesController_teachers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/users": {
         parameters: {
             query?: never;
@@ -3362,6 +3378,23 @@ export interface components {
         GeneratePasswordsBody: {
             user_ids: string[];
         };
+        GridLessonView: {
+            /** @description Overlaps another lesson of the same teacher */
+            clash: boolean;
+            /** @description Taken as cover for another teacher */
+            cover: boolean;
+            ends_at: string;
+            group_name: string | null;
+            /** Format: uuid */
+            id: string;
+            /** @description Not wholly inside the teacher’s availability */
+            outside_availability: boolean;
+            programme_title: string | null;
+            starts_at: string;
+            status: string | null;
+            /** @description False: a lesson outside the reader’s own scope, shown as busy time only */
+            visible: boolean;
+        };
         GroupListItem: {
             archived: boolean;
             /** Format: uuid */
@@ -3602,6 +3635,10 @@ export interface components {
             id: string;
             /** @description Event position; send it as X-Min-Position on the next read */
             position: string;
+        };
+        Interval: {
+            ends_at: string;
+            starts_at: string;
         };
         InvitationLinkView: {
             customer_name: string | null;
@@ -4390,6 +4427,34 @@ export interface components {
         };
         SubmitFeedbackBody: {
             feedback: string;
+        };
+        TeacherGridRow: {
+            availability: components["schemas"]["Interval"][];
+            /** @description Lessons taking place this week that the teacher teaches (cover included) */
+            booked_lessons: number;
+            /** @description Available time no lesson takes */
+            free_slots: components["schemas"]["Interval"][];
+            has_availability: boolean;
+            lessons: components["schemas"]["GridLessonView"][];
+            /** @description What the teacher asked for (users/me) */
+            requested_number_of_lessons_per_week: number | null;
+            /** Format: uuid */
+            teacher_id: string;
+            teacher_name: string;
+            timezone: string | null;
+        };
+        TeacherGridView: {
+            /** @description The week’s seven local dates, Monday first */
+            days: string[];
+            from: string;
+            items: components["schemas"]["TeacherGridRow"][];
+            page: number;
+            size: number;
+            /** @description The zone the week was read in (the viewer’s) */
+            timezone: string;
+            to: string;
+            total: number;
+            week_start: string;
         };
         TeacherProfileView: {
             has_quality_issue: boolean;
@@ -8873,6 +8938,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+        };
+    };
+    TeacherTimetablesController_teachers: {
+        parameters: {
+            query?: {
+                /** @description Same text as query */
+                name?: string;
+                page?: number;
+                /** @description Text searched in the name */
+                query?: string;
+                size?: number;
+                /** @description Teachers of a group in a programme of this subject */
+                subject_id?: string;
+                /** @description The zone the week is read in; default: the viewer’s */
+                timezone?: string;
+                /** @description A Monday (yyyy-MM-dd); default: this week */
+                week_start?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeacherGridView"];
+                };
             };
         };
     };

@@ -30,6 +30,7 @@ export {
   PARTNER,
   PARTNER_PERMISSIONS,
   permissionLabel,
+  ROUTE_PERMISSIONS,
   SAFEGUARDING,
 } from '@portal/projections/permissions';
 
