@@ -120,8 +120,9 @@ export const canPartnerSeeIncidentReports: AccessPredicate = (p) =>
   isPartner(p) && has(p, PARTNER_CAN_SEE_SAFEGUARDING_INCIDENT_REPORTS);
 /** half-term-reports/assignments. Spec §6 lists "half-term all-assignments" as admin-only. */
 export const canAccessHalfTermAssignments: AccessPredicate = isAdmin;
-/** timetables/teachers. */
-export const canViewTeachersTimetables: AccessPredicate = (p) => has(p, CAN_VIEW_TEACHERS_TIMETABLES);
+/** timetables/teachers: administrators, or anyone holding the permission (the server's rule, decision 0058). */
+export const canViewTeachersTimetables: AccessPredicate = (p) =>
+  isAdmin(p) || has(p, CAN_VIEW_TEACHERS_TIMETABLES);
 /** homeworks. */
 export const canAccessHomeworksPanel: AccessPredicate = (p) => has(p, CAN_ACCESS_HOMEWORKS_PANEL);
 /** pathways, pathways/details/:id?. */

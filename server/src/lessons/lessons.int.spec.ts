@@ -492,12 +492,16 @@ describe.each(portalModes)('schedules, lessons and timetables API, $name', (mode
       { starts_at: at('11:15'), ends_at: at('12:00') },
     ]);
     // Group A's Monday lesson is taught by the editor, who covers it; Theo's one-off is Tess's now.
-    const editor = (await call('GET', `/timetables/teachers?week_start=${monday}&query=editor`, admin)).body
-      .items[0] as { lessons: { cover: boolean; starts_at: string }[]; has_availability: boolean };
+    const editor = (
+      (await call('GET', `/timetables/teachers?week_start=${monday}&query=editor`, admin)).body
+        .items as unknown[]
+    )[0] as { lessons: { cover: boolean; starts_at: string }[]; has_availability: boolean };
     expect(editor.lessons.map((l) => [l.cover, l.starts_at])).toContainEqual([true, at('09:30')]);
     expect(editor.has_availability).toBe(false);
-    const theo = (await call('GET', `/timetables/teachers?week_start=${monday}&query=theo`, admin)).body
-      .items[0] as { lessons: { id: string }[] };
+    const theo = (
+      (await call('GET', `/timetables/teachers?week_start=${monday}&query=theo`, admin)).body
+        .items as unknown[]
+    )[0] as { lessons: { id: string }[] };
     expect(theo.lessons.map((l) => l.id)).not.toContain(ids.oneOff);
     // Who may look: administrators and holders of CAN_VIEW_TEACHERS_TIMETABLES; a holder who does not
     // read every lesson sees others' lessons as busy time only.
@@ -511,8 +515,10 @@ describe.each(portalModes)('schedules, lessons and timetables API, $name', (mode
       permissions: ['CAN_VIEW_TEACHERS_TIMETABLES'],
     });
     const planner = await portal.tokenFor('rota@example.com');
-    const seen = (await call('GET', `/timetables/teachers?week_start=${monday}&query=tess`, planner)).body
-      .items[0] as { lessons: Record<string, unknown>[]; free_slots: unknown[] };
+    const seen = (
+      (await call('GET', `/timetables/teachers?week_start=${monday}&query=tess`, planner)).body
+        .items as unknown[]
+    )[0] as { lessons: Record<string, unknown>[]; free_slots: unknown[] };
     expect(seen.lessons).toEqual([
       expect.objectContaining({ id: ids.oneOff, visible: false, programme_title: null, group_name: null }),
     ]);

@@ -7,6 +7,8 @@ import type { ApiSchema, Page, Written } from '../../shared/api/types';
 export type Lesson = ApiSchema<'LessonView'>;
 export type LessonWeek = ApiSchema<'LessonWeekView'>;
 export type Timetable = ApiSchema<'TimetableView'>;
+export type TeacherGrid = ApiSchema<'TeacherGridView'>;
+export type TeacherGridRow = ApiSchema<'TeacherGridRow'>;
 export type Schedule = ApiSchema<'ScheduleView'>;
 export type ScheduleWritten = ApiSchema<'ScheduleWritten'>;
 export type ScheduleInput = ApiSchema<'CreateScheduleBody'>;
@@ -37,6 +39,32 @@ export function useTimetable(userId: string, weekStart: string, timezone: string
         query: { week_start: weekStart, timezone },
       }),
     enabled: userId !== '',
+    meta: { silentErrors: true },
+  });
+}
+
+/** The teachers' grid (`GET /timetables/teachers`): a page of teachers × one week, read in `timezone`. */
+export function useTeachersGrid(f: {
+  weekStart: string;
+  timezone: string;
+  q: string;
+  page: number;
+  size: number;
+}) {
+  return useQuery({
+    queryKey: lessons.keys.other('teachers-grid', f.weekStart, f.timezone, f.q, f.page, f.size),
+    queryFn: ({ signal }) =>
+      apiRequest<TeacherGrid>('/api/v1/timetables/teachers', {
+        signal,
+        query: {
+          week_start: f.weekStart,
+          timezone: f.timezone,
+          query: f.q || undefined,
+          page: f.page,
+          size: f.size,
+        },
+      }),
+    placeholderData: (previous) => previous,
     meta: { silentErrors: true },
   });
 }

@@ -8,6 +8,9 @@ const LessonDetailsPage = lazy(() =>
   import('./pages/LessonDetailsPage').then((m) => ({ default: m.LessonDetailsPage })),
 );
 const TimetablePage = lazy(() => import('./pages/TimetablePage').then((m) => ({ default: m.TimetablePage })));
+const TeachersTimetablePage = lazy(() =>
+  import('./pages/TeachersTimetablePage').then((m) => ({ default: m.TeachersTimetablePage })),
+);
 const SchedulingPage = lazy(() =>
   import('./pages/SchedulingPage').then((m) => ({ default: m.SchedulingPage })),
 );
@@ -26,6 +29,7 @@ export const lessons: Feature = {
     'lessons/:id': screen(LessonDetailsPage),
     'lessons/:id/details': screen(LessonDetailsPage),
     'timetable/:id?': screen(TimetablePage),
+    'timetables/teachers': screen(TeachersTimetablePage),
     'programmes/:id/schedules': screen(ProgrammeSchedulesPage),
     scheduling: screen(SchedulingPage),
     'scheduling/:id': screen(ScheduleDetailsPage),

@@ -32,41 +32,15 @@ export function WeekScreen({
   extra?: ReactNode;
 }) {
   const lessons = lessonsOf();
-  const sunday = addDaysTo(weekStart, 6);
   return (
     <Stack gap="md">
-      <title>{`${title} · ${PRODUCT_NAME}`}</title>
-      <Group justify="space-between" align="flex-end">
-        <div>
-          <Title order={1} fz="h2">
-            {title}
-          </Title>
-          {description && (
-            <Text c="dimmed" size="sm">
-              {description}
-            </Text>
-          )}
-        </div>
-        <Group gap="xs" role="group" aria-label="Week">
-          <Button
-            variant="default"
-            onClick={() => onWeek(addDaysTo(weekStart, -7))}
-            aria-label="Previous week"
-          >
-            ←
-          </Button>
-          <Button variant="default" onClick={() => onWeek(null)}>
-            This week
-          </Button>
-          <Button variant="default" onClick={() => onWeek(addDaysTo(weekStart, 7))} aria-label="Next week">
-            →
-          </Button>
-        </Group>
-      </Group>
-      <Text size="sm" aria-live="polite">
-        Week of {weekStart.split('-').reverse().join('.')} – {sunday.split('-').reverse().join('.')}, times in{' '}
-        {timezone}
-      </Text>
+      <WeekHeader
+        title={title}
+        description={description}
+        weekStart={weekStart}
+        onWeek={onWeek}
+        timezone={timezone}
+      />
       {extra}
       {query.isError ? (
         <Alert color="red" role="alert" title="Could not load the week">
@@ -108,5 +82,58 @@ export function WeekScreen({
         </>
       )}
     </Stack>
+  );
+}
+
+/** A week screen's title, its week navigation (previous, this week, next) and the week it shows. */
+export function WeekHeader({
+  title,
+  description,
+  weekStart,
+  onWeek,
+  timezone,
+}: {
+  title: string;
+  description?: ReactNode;
+  weekStart: string;
+  onWeek: (monday: string | null) => void;
+  timezone: string;
+}) {
+  const sunday = addDaysTo(weekStart, 6);
+  return (
+    <>
+      <title>{`${title} · ${PRODUCT_NAME}`}</title>
+      <Group justify="space-between" align="flex-end">
+        <div>
+          <Title order={1} fz="h2">
+            {title}
+          </Title>
+          {description && (
+            <Text c="dimmed" size="sm">
+              {description}
+            </Text>
+          )}
+        </div>
+        <Group gap="xs" role="group" aria-label="Week">
+          <Button
+            variant="default"
+            onClick={() => onWeek(addDaysTo(weekStart, -7))}
+            aria-label="Previous week"
+          >
+            ←
+          </Button>
+          <Button variant="default" onClick={() => onWeek(null)}>
+            This week
+          </Button>
+          <Button variant="default" onClick={() => onWeek(addDaysTo(weekStart, 7))} aria-label="Next week">
+            →
+          </Button>
+        </Group>
+      </Group>
+      <Text size="sm" aria-live="polite">
+        Week of {weekStart.split('-').reverse().join('.')} – {sunday.split('-').reverse().join('.')}, times in{' '}
+        {timezone}
+      </Text>
+    </>
   );
 }
