@@ -89,5 +89,6 @@ export * from './reference/reference.queries.js';
 export * from './term-calendars/term-calendars.queries.js';
 export * from './lessons/lessons.queries.js';
 export * from './lessons/teacher-grid.queries.js';
+export * from './lessons/teaching-reports.queries.js';
 export * from './cover/cover.queries.js';
 export * from './programmes/programmes.queries.js';

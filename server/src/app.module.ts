@@ -15,7 +15,7 @@ import { OnePageProfilesModule } from './one-page-profiles/one-page-profiles.mod
 import { ReferenceModule } from './reference/reference.module.js';
 import { TermCalendarsModule } from './term-calendars/term-calendars.module.js';
 import { DemoModule } from './demo/demo.module.js';
-import { LessonsModule } from './lessons/lessons.module.js';
+import { LessonsModule, TeachingReportsModule } from './lessons/lessons.module.js';
 import { CoverModule } from './cover/cover.module.js';
 import { CollaborationModule } from './platform/collaboration/collaboration.module.js';
 import { HealthController } from './health/health.controller.js';
@@ -30,6 +30,7 @@ export class AppModule {
       imports: [
         PlatformModule.forRoot(context),
         DiscoveryModule,
+        TeachingReportsModule,
         IdentityModule,
         CustomersModule,
         NotificationsModule,

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { groupStream, programmeStream, type GroupEvent, type ProgrammeEvent } from '@portal/projections';
 import { listCoverRequests } from '@portal/projections';
 import {
   listenLive,
@@ -10,6 +9,7 @@ import {
   type TestPortal,
 } from '../platform/testing/portal-harness.js';
 import { waitFor } from '../platform/testing/wait-for.js';
+import { writeProgramme } from '../platform/testing/teaching-fixtures.js';
 import { SQL_CLIENT } from '../platform/tokens.js';
 import type { SqlClient } from '../platform/sql/sql-client.js';
 import { addDays, localOf, todayIn, weekStartOf } from '../core/time/time.js';
@@ -24,61 +24,9 @@ describe.each(portalModes)('cover requests and meeting join API, $name', (mode) 
   // Lessons start next Monday, so they are in the future whatever day the suite runs.
   const monday = addDays(weekStartOf(todayIn(TZ)), 7);
 
-  /** A programme of a customer with groups (students from a date), written as the programmes area does. */
-  async function programme(customerId: string, groups: { name: string; students: string[] }[]) {
-    const store = portal.running.infra.eventStore;
-    const programmeId = randomUUID();
-    const from = addDays(todayIn(TZ), -7);
-    const events: ProgrammeEvent[] = [
-      {
-        type: 'ProgrammeCreated',
-        data: {
-          programmeId,
-          networkId: null,
-          customerId,
-          productId: null,
-          subjectId: null,
-          yearGroupId: null,
-          kind: 'lesson',
-          title: 'Maths recovery',
-          startDate: from,
-          endDate: null,
-          timezone: TZ,
-          sourceProgrammeId: null,
-        },
-      },
-      { type: 'ProgrammeActivated', data: { programmeId, customerId } },
-    ];
-    let position = (
-      await store.append(
-        programmeStream(programmeId),
-        events.map((e) => ({ id: randomUUID(), ...e })),
-        { expectedRevision: 'no_stream' },
-      )
-    ).position;
-    const groupIds: string[] = [];
-    for (const g of groups) {
-      const groupId = randomUUID();
-      const base = { groupId, programmeId, customerId, teacherIds: [] };
-      const groupEvents: GroupEvent[] = [
-        { type: 'GroupCreated', data: { ...base, name: g.name, teachers: [], sourceGroupId: null } },
-        ...g.students.map((studentId): GroupEvent => ({
-          type: 'StudentAddedToGroup',
-          data: { ...base, studentId, from },
-        })),
-      ];
-      position = (
-        await store.append(
-          groupStream(groupId),
-          groupEvents.map((e) => ({ id: randomUUID(), ...e })),
-          { expectedRevision: 'no_stream' },
-        )
-      ).position;
-      groupIds.push(groupId);
-    }
-    await portal.settle({ status: 200, body: { position: position.toString() } });
-    return { programmeId, groupIds };
-  }
+  /** A programme of a customer with groups (students from a week ago), written as the programmes area does. */
+  const programme = (customerId: string, groups: { name: string; students: string[] }[]) =>
+    writeProgramme(portal, { customerId, from: addDays(todayIn(TZ), -7), timezone: TZ, groups });
 
   /** A one-off lesson through the lessons API; answers its view. */
   async function lesson(over: Json): Promise<Json> {

@@ -23,13 +23,12 @@ import { CUSTOMER_ROLES, USER_TYPES, type CustomerRole, type UserType } from './
 import { USER_SORT_COLUMNS } from './users.read.js';
 import { PageOf } from '../platform/http/paging.js';
 import { PositionAnswer } from '../platform/http/written.js';
+import { asArray } from '../platform/http/validation.js';
 
 const PERMISSION_NAME = /^[A-Z][A-Z0-9_]*$/;
 const definedOrNull = (key: string) => (o: Record<string, unknown>) =>
   o[key] !== undefined && o[key] !== null;
 const defined = (key: string) => (o: Record<string, unknown>) => o[key] !== undefined;
-const asArray = ({ value }: { value: unknown }) =>
-  value === undefined ? undefined : Array.isArray(value) ? (value as unknown[]) : [value];
 
 export class CreateUserBody {
   @ApiProperty({ example: 'jo.bloggs@example.com' })

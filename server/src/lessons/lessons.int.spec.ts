@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { groupStream, programmeStream, type GroupEvent, type ProgrammeEvent } from '@portal/projections';
+import { programmeStream } from '@portal/projections';
+import { writeProgramme } from '../platform/testing/teaching-fixtures.js';
 import { portalModes, startTestPortal, type TestPortal } from '../platform/testing/portal-harness.js';
 import { addDays, instantOf, todayIn, weekStartOf } from '../core/time/time.js';
 import { lessonsDemo } from '../demo/lessons-demo.js';
@@ -16,60 +17,9 @@ describe.each(portalModes)('schedules, lessons and timetables API, $name', (mode
   // Lessons start next Monday, so every date below is in the future whatever day the suite runs.
   const monday = addDays(weekStartOf(todayIn(TZ)), 7);
 
-  /** Writes a programme (and its groups with students from `monday`) as the programmes area would. */
-  async function programme(customerId: string, groups: { name: string; students: string[] }[]) {
-    const store = portal.running.infra.eventStore;
-    const programmeId = randomUUID();
-    const events: ProgrammeEvent[] = [
-      {
-        type: 'ProgrammeCreated',
-        data: {
-          programmeId,
-          networkId: null,
-          customerId,
-          productId: null,
-          subjectId: null,
-          yearGroupId: null,
-          kind: 'lesson',
-          title: 'Maths recovery',
-          startDate: monday,
-          endDate: null,
-          timezone: TZ,
-          sourceProgrammeId: null,
-        },
-      },
-      { type: 'ProgrammeActivated', data: { programmeId, customerId } },
-    ];
-    let position = (
-      await store.append(
-        programmeStream(programmeId),
-        events.map((e) => ({ id: randomUUID(), ...e })),
-        { expectedRevision: 'no_stream' },
-      )
-    ).position;
-    const groupIds: string[] = [];
-    for (const g of groups) {
-      const groupId = randomUUID();
-      const base = { groupId, programmeId, customerId, teacherIds: [] };
-      const groupEvents: GroupEvent[] = [
-        { type: 'GroupCreated', data: { ...base, name: g.name, teachers: [], sourceGroupId: null } },
-        ...g.students.map((studentId): GroupEvent => ({
-          type: 'StudentAddedToGroup',
-          data: { ...base, studentId, from: monday },
-        })),
-      ];
-      position = (
-        await store.append(
-          groupStream(groupId),
-          groupEvents.map((e) => ({ id: randomUUID(), ...e })),
-          { expectedRevision: 'no_stream' },
-        )
-      ).position;
-      groupIds.push(groupId);
-    }
-    await portal.settle({ status: 200, body: { position: position.toString() } });
-    return { programmeId, groupIds };
-  }
+  /** A programme of a customer with groups (students from next Monday), written as the programmes area does. */
+  const programme = (customerId: string, groups: { name: string; students: string[] }[]) =>
+    writeProgramme(portal, { customerId, from: monday, timezone: TZ, groups });
 
   const weekly = (over: Record<string, unknown> = {}) => ({
     group_id: ids.groupA,

@@ -1,4 +1,5 @@
-import type { Bind } from '@portal/projections';
+import { HttpStatus } from '@nestjs/common';
+import type { Bind, Queryable } from '@portal/projections';
 import { lessonHasAnyStudentSql, lessonHasStudentSql } from '@portal/projections';
 import {
   INTERNAL_PERMISSIONS,
@@ -10,8 +11,11 @@ import {
   isInternal,
   isPartner,
   isStudent,
+  partnerVisibility,
 } from '../identity/policy/policy.js';
 import { permissionRule } from '../platform/auth/rule.js';
+import { Problem } from '../platform/http/problem.js';
+import { isLinkedStudent, personFacts, type PersonFacts } from './teaching-lookup.js';
 import type { Actor } from '../platform/auth/request-context.js';
 import { linkedStudentIdsSql, NO_CUSTOMER, studentScope } from '../core/access/student-scope.js';
 
@@ -96,3 +100,26 @@ export const LessonRules = {
  */
 export const mayViewTeachersTimetables = (perms: ReadonlySet<string>) =>
   isAdmin(perms) || perms.has(ROUTE_PERMISSIONS.TEACHERS_TIMETABLES);
+
+/**
+ * The user whose timetable (or programmes summary) `actor` asks for, with how they may read it and
+ * whether it is a teacher's (an internal user's) or a student's; 404 for a user they may not see —
+ * a partner without SEE_ALL_STUDENTS_DETAILS sees only their selected students.
+ */
+export async function readableTimetableUser(
+  db: Queryable,
+  actor: Pick<Actor, 'userId' | 'permissions' | 'customerId'>,
+  userId: string,
+): Promise<{ target: PersonFacts; access: 'self' | 'all' | 'partner'; teacher: boolean }> {
+  const target = await personFacts(db, userId);
+  const access = target && mayReadTimetableOf(actor, target);
+  const hidden = () => new Problem(HttpStatus.NOT_FOUND, 'User not found');
+  if (!target || !access) throw hidden();
+  if (
+    access === 'partner' &&
+    !partnerVisibility(actor.permissions).students &&
+    !(await isLinkedStudent(db, actor.userId, userId))
+  )
+    throw hidden();
+  return { target, access, teacher: isInternal(new Set(target.permissions)) };
+}

@@ -1,4 +1,4 @@
-import { Controller, Get, HttpStatus, Inject, Param, Query } from '@nestjs/common';
+import { Controller, Get, Inject, Param, Query } from '@nestjs/common';
 import {
   ApiNotFoundResponse,
   ApiOkResponse,
@@ -19,17 +19,16 @@ import {
 import { RequirePermissions } from '../platform/auth/public.decorator.js';
 import { type Actor, CurrentActor } from '../platform/auth/request-context.js';
 import { Allow } from '../platform/auth/allow.decorator.js';
-import { Problem } from '../platform/http/problem.js';
 import type { SqlClient } from '../platform/sql/sql-client.js';
 import { SQL_CLIENT } from '../platform/tokens.js';
-import { ALL_MARKER_PERMISSIONS, isInternal, partnerVisibility } from '../identity/policy/policy.js';
+import { ALL_MARKER_PERMISSIONS } from '../identity/policy/policy.js';
 import { UuidPipe } from '../platform/http/validation.js';
 import { DomainError } from '../platform/domain/domain-error.js';
 import { addDays, isTimeZone } from '../core/time/time.js';
 import { PageOf, SearchPageQuery, searchTextOf } from '../platform/http/paging.js';
-import { LessonRules, lessonScope, mayReadTimetableOf } from './lessons.policy.js';
+import { LessonRules, lessonScope, readableTimetableUser } from './lessons.policy.js';
 import { teacherWeek } from './teacher-grid.js';
-import { isLinkedStudent, personFacts } from './teaching-lookup.js';
+import { personFacts } from './teaching-lookup.js';
 import { LessonView, TAKING_PLACE, WeekQuery, lessonView, weekBounds } from './lessons.controller.js';
 
 export class TimetableView {
@@ -126,18 +125,9 @@ export class TimetableController {
     @Param('userId', UuidPipe) userId: string,
     @Query() q: WeekQuery,
   ): Promise<TimetableView> {
-    const target = await personFacts(this.sql, userId);
-    const access = target && mayReadTimetableOf(actor, target);
-    if (!target || !access) throw new Problem(HttpStatus.NOT_FOUND, 'User not found');
-    if (
-      access === 'partner' &&
-      !partnerVisibility(actor.permissions).students &&
-      !(await isLinkedStudent(this.sql, actor.userId, userId))
-    )
-      throw new Problem(HttpStatus.NOT_FOUND, 'User not found');
+    const { target, access, teacher } = await readableTimetableUser(this.sql, actor, userId);
     const timezone = await viewerZone(this.sql, actor, q.timezone);
     const week = weekBounds(q.week_start, timezone);
-    const teacher = isInternal(new Set(target.permissions));
     const rows = await lessonsBetween(this.sql, {
       from: week.from,
       to: week.to,

@@ -1972,6 +1972,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/users/{id}/programs/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["TeachingReportsController_programsSummary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/users/{id}/set-quality-issue": {
         parameters: {
             query?: never;
@@ -2047,6 +2063,22 @@ export interface paths {
         put?: never;
         post?: never;
         delete: operations["UserDeletionController_erase"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/users/coms": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["TeachingReportsController_coms"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -2324,6 +2356,38 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/users/students-by-keystage/report": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["TeachingReportsController_studentsByKeyStage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/users/students-with-lessons/report": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["TeachingReportsController_studentsWithLessons"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/users/students/{id}/ehcp-request": {
         parameters: {
             query?: never;
@@ -2492,6 +2556,54 @@ export interface paths {
             cookie?: never;
         };
         get: operations["UserListsController_simpleStudents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/users/students/source-of-education/report": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["TeachingReportsController_sourceOfEducation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/users/teachers_delivering_courses/report": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["TeachingReportsController_teachersDelivering"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/users/teachers_for_customer/{id}/report": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["TeachingReportsController_teachersForCustomer"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2760,6 +2872,21 @@ export interface components {
             /** Format: date */
             date: string;
             reason: string;
+        };
+        ComsAnswer: {
+            from_date: string;
+            items: components["schemas"]["ComsRowView"][];
+            to_date: string;
+        };
+        ComsRowView: {
+            lessons_delivered: number;
+            minutes_delivered: number;
+            /** Format: uuid */
+            subject_id: string | null;
+            subject_name: string | null;
+            /** Format: uuid */
+            user_id: string;
+            user_name: string;
         };
         ContactBody: {
             email?: string | null;
@@ -3691,6 +3818,15 @@ export interface components {
             /** @default 72 */
             expires_in_hours: number;
         };
+        LessonCountsView: {
+            first_lesson: string | null;
+            last_lesson: string | null;
+            lessons_cancelled: number;
+            lessons_delivered: number;
+            lessons_not_delivered: number;
+            lessons_planned: number;
+            minutes_delivered: number;
+        };
         LessonNotesBody: {
             notes: string;
         };
@@ -4032,6 +4168,23 @@ export interface components {
             /** @description Why (kept with the event) */
             reason?: string;
         };
+        ProgrammeSummaryView: {
+            /** Format: uuid */
+            customer_id: string;
+            customer_name: string | null;
+            first_lesson: string | null;
+            last_lesson: string | null;
+            lessons_cancelled: number;
+            lessons_delivered: number;
+            lessons_not_delivered: number;
+            lessons_planned: number;
+            minutes_delivered: number;
+            /** Format: uuid */
+            programme_id: string;
+            programme_status: string;
+            subject_name: string | null;
+            title: string;
+        };
         ProgrammeView: {
             /** @description Status actions allowed now (activate, pause, resume, complete, cancel) */
             actions: string[];
@@ -4067,6 +4220,17 @@ export interface components {
             id: string;
             /** @description Event position; send it as X-Min-Position on the next read */
             position: string;
+        };
+        ProgramsSummaryAnswer: {
+            from_date: string;
+            items: components["schemas"]["ProgrammeSummaryView"][];
+            /** @enum {string} */
+            role: "teacher" | "student";
+            to_date: string;
+            totals: components["schemas"]["LessonCountsView"];
+            /** Format: uuid */
+            user_id: string;
+            user_name: string;
         };
         ProjectionHealth: {
             /** @description Events behind the head of $all */
@@ -9582,6 +9746,37 @@ export interface operations {
             };
         };
     };
+    TeachingReportsController_programsSummary: {
+        parameters: {
+            query?: {
+                from_date?: string;
+                to_date?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProgramsSummaryAnswer"];
+                };
+            };
+            /** @description User not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     UsersController_setQualityIssue: {
         parameters: {
             query?: never;
@@ -9718,6 +9913,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+        };
+    };
+    TeachingReportsController_coms: {
+        parameters: {
+            query?: {
+                from_date?: string;
+                /** @description Repeat the key for several */
+                subject_ids?: string[];
+                to_date?: string;
+                /** @description One teacher (default: all; yourself unless admin) */
+                user_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Delivered lessons per teacher and subject */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ComsAnswer"];
+                };
             };
         };
     };
@@ -10263,6 +10485,62 @@ export interface operations {
             };
         };
     };
+    TeachingReportsController_studentsByKeyStage: {
+        parameters: {
+            query?: {
+                /** @description true: an .xlsx workbook instead of CSV */
+                as_excel?: boolean;
+                /** @description First lesson date; default 1 September */
+                from_date?: string;
+                /** @description Repeat the key */
+                keystage_names?: ("EYFS" | "KS1" | "KS2" | "KS3" | "KS4" | "KS5" | "Not set")[];
+                /** @description Repeat the key for several */
+                product_ids?: string[];
+                /** @description Repeat the key for several */
+                subject_ids?: string[];
+                /** @description Last lesson date, included; default today */
+                to_date?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Students with delivered lessons per key stage and year group */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    TeachingReportsController_studentsWithLessons: {
+        parameters: {
+            query?: {
+                /** @description true: an .xlsx workbook instead of CSV */
+                as_excel?: boolean;
+                /** @description First lesson date; default 1 September */
+                from_date?: string;
+                /** @description Last lesson date, included; default today */
+                to_date?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Students with lessons in the range, per student */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     EhcpController_request: {
         parameters: {
             query?: never;
@@ -10578,6 +10856,91 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["SimpleUserList"];
                 };
+            };
+        };
+    };
+    TeachingReportsController_sourceOfEducation: {
+        parameters: {
+            query?: {
+                /** @description true: an .xlsx workbook instead of CSV */
+                as_excel?: boolean;
+                /** @description First lesson date; default 1 September */
+                from_date?: string;
+                /** @description Last lesson date, included; default today */
+                to_date?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Enrolments open in the range: commissioning school, placement, setting, reason */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    TeachingReportsController_teachersDelivering: {
+        parameters: {
+            query?: {
+                /** @description true: an .xlsx workbook instead of CSV */
+                as_excel?: boolean;
+                /** @description Not recorded yet for teachers: giving it answers 422 instead of a report that ignores it */
+                contract_type?: string;
+                /** @description First lesson date; default 1 September */
+                from_date?: string;
+                /** @description Repeat the key for several */
+                product_ids?: string[];
+                /** @description Repeat the key for several */
+                subject_ids?: string[];
+                /** @description Last lesson date, included; default today */
+                to_date?: string;
+                /** @description Repeat the key for several */
+                year_group_ids?: string[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Per teacher and programme, the lessons delivered in the range */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    TeachingReportsController_teachersForCustomer: {
+        parameters: {
+            query?: {
+                /** @description CSV (the default without as_excel) */
+                as_csv?: boolean;
+                /** @description true: an .xlsx workbook instead of CSV */
+                as_excel?: boolean;
+                date_from?: string;
+                date_to?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The teachers delivering a customer’s lessons in the range (CSV or .xlsx) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

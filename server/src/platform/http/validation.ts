@@ -10,6 +10,10 @@ import { isUUID } from 'class-validator';
 import { Problem } from './problem.js';
 
 /** One refused input: the field (dotted path) and what is wrong with it, in class-validator's wording. */
+/** `@Transform(asArray)`: a query key given once or repeated (spec §7: repeated keys for arrays) as an array. */
+export const asArray = ({ value }: { value: unknown }) =>
+  value === undefined ? undefined : Array.isArray(value) ? (value as unknown[]) : [value];
+
 export interface FieldError {
   field: string;
   message: string;
