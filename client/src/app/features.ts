@@ -16,5 +16,6 @@ export { permissions } from '../features/permissions';
 export { reference } from '../features/reference';
 export { programmes } from '../features/programmes';
 export { relations } from '../features/relations';
+export { reports } from '../features/reports';
 export { safeguarding } from '../features/safeguarding';
 export { users } from '../features/users';

@@ -15,7 +15,8 @@ export function filenameFromDisposition(header: string | null, fallback: string)
 export async function downloadFile(path: string, query: Query, fallbackName: string): Promise<string> {
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(query))
-    if (value !== null && value !== undefined) params.append(key, String(value));
+    for (const item of Array.isArray(value) ? value : [value])
+      if (item !== null && item !== undefined) params.append(key, String(item));
   const url = params.size ? `${path}?${params.toString()}` : path;
   const headers = new Headers();
   const token = getToken();
