@@ -119,3 +119,33 @@ test("a weekly schedule fills the teacher's open week without a reload; a cancel
   await expect(items).toHaveCount(before - 1, { timeout: 10_000 });
   await teacher.context().close();
 });
+
+test("the teachers' grid shows a teacher's lessons beside their free time, and the reports download", async ({
+  page,
+  request,
+}) => {
+  // Lena is free on weekdays 08:00–18:00 (her recurring week); her noon lessons sit inside it.
+  const set = await api(request, token, 'POST', `/api/v1/users/${teacherId}/availability`, {
+    availabilities: [0, 1, 2, 3, 4].map((day) => ({ day_of_week: day, start_minute: 480, end_minute: 1080 })),
+  });
+  expect(set.status, JSON.stringify(set.body)).toBe(200);
+  await signInAsAdmin(page);
+  await page.goto('/timetables/teachers?q=Lena%20Lessons');
+  await expect(page.getByRole('heading', { level: 1, name: "Teachers' timetables" })).toBeVisible();
+  const row = page.getByRole('row').filter({ has: page.getByRole('rowheader', { name: /Lena Lessons/ }) });
+  await expect(row).toBeVisible();
+  await expect(row.getByRole('link', { name: 'Weekly maths' }).first()).toBeVisible();
+  await expect(row.getByText(/^Free \d\d:\d\d–\d\d:\d\d$/).first()).toBeVisible();
+  await page.screenshot({ path: join(artifacts, 'teachers-timetables.png') });
+
+  await page.goto('/reports/students-with-lessons');
+  await expect(page.getByRole('heading', { name: 'Students with lessons' })).toBeVisible();
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'Download' }).click(),
+  ]);
+  expect(download.suggestedFilename()).toMatch(
+    /^students-with-lessons-\d{4}-\d\d-\d\d-\d{4}-\d\d-\d\d\.csv$/,
+  );
+  await page.screenshot({ path: join(artifacts, 'reports.png') });
+});

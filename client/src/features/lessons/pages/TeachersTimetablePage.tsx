@@ -98,7 +98,7 @@ function DayCell({ row, day, zone }: { row: TeacherGridRow; day: string; zone: s
               )}
               {item.lesson.outside_availability && (
                 <Badge size="xs" color="yellow" variant="outline">
-                  Outside availability
+                  Outside hours
                 </Badge>
               )}
             </Group>
