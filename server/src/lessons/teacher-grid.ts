@@ -34,6 +34,34 @@ const hhmm = (minute: number) =>
 const ms = (instant: string) => Date.parse(instant);
 const iso = (instant: string | number) => new Date(instant).toISOString();
 
+/**
+ * Wall-clock → instant, remembered: a grid page converts the same few slot times for every teacher
+ * (Temporal's zone arithmetic is the grid's main cost). Bounded; cleared when full.
+ */
+const remembered = new Map<string, string>();
+function instantAt(date: string, time: string, zone: string): string {
+  const key = `${date} ${time} ${zone}`;
+  let instant = remembered.get(key);
+  if (instant === undefined) {
+    if (remembered.size >= 20_000) remembered.clear();
+    instant = iso(instantOf(date, time, zone).instant);
+    remembered.set(key, instant);
+  }
+  return instant;
+}
+
+/** The eight local dates from a Monday (the eighth for slots ending at midnight on Sunday), remembered. */
+const weeks = new Map<string, string[]>();
+function datesFrom(weekStart: string): string[] {
+  let dates = weeks.get(weekStart);
+  if (dates === undefined) {
+    if (weeks.size >= 1_000) weeks.clear();
+    dates = Array.from({ length: 8 }, (_, i) => addDays(weekStart, i));
+    weeks.set(weekStart, dates);
+  }
+  return dates;
+}
+
 /** The week's availability slots as instants: slot day 0 is the week's Monday, times in `zone`. */
 export function availableIntervals(
   weekStart: string,
@@ -41,18 +69,16 @@ export function availableIntervals(
   slots: readonly AvailabilitySlot[],
 ): Interval[] {
   const out: Interval[] = [];
+  const dates = datesFrom(weekStart);
   for (const s of slots) {
     if (!(s.endMinute > s.startMinute)) continue;
-    const date = addDays(weekStart, s.dayOfWeek);
+    const date = dates[s.dayOfWeek] ?? addDays(weekStart, s.dayOfWeek);
     // 24:00 is not a wall-clock time: an end at midnight is the next day's 00:00.
     const end =
       s.endMinute >= 1440
-        ? instantOf(addDays(date, 1), '00:00', zone)
-        : instantOf(date, hhmm(s.endMinute), zone);
-    out.push({
-      starts_at: iso(instantOf(date, hhmm(s.startMinute), zone).instant),
-      ends_at: iso(end.instant),
-    });
+        ? instantAt(addDays(date, 1), '00:00', zone)
+        : instantAt(date, hhmm(s.endMinute), zone);
+    out.push({ starts_at: instantAt(date, hhmm(s.startMinute), zone), ends_at: end });
   }
   return mergeIntervals(out);
 }
