@@ -30,12 +30,13 @@ export class AppModule {
       imports: [
         PlatformModule.forRoot(context),
         DiscoveryModule,
+        // Before the users area: their `users/<word>` routes must not be read as `users/{id}`.
         TeachingReportsModule,
+        AvailabilityModule,
         IdentityModule,
         CustomersModule,
         NotificationsModule,
         EhcpModule,
-        AvailabilityModule,
         CustomerInvitationsModule,
         SafeguardingModule,
         OnePageProfilesModule,

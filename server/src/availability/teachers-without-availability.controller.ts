@@ -1,5 +1,5 @@
 import { Controller, Get, Query, Res } from '@nestjs/common';
-import { ApiOkResponse, ApiProduces, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiProduces, ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsOptional } from 'class-validator';
 import type { Response } from 'express';
@@ -31,11 +31,44 @@ export class TeachersWithoutAvailabilityQuery {
   as_excel?: boolean;
 }
 
+export class TeacherWithoutAvailabilityView {
+  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty() full_name!: string;
+  @ApiProperty({ description: 'Has availability for other weeks, just not this one' })
+  set_for_other_weeks!: boolean;
+}
+
+export class TeachersWithoutAvailabilityAnswer {
+  @ApiProperty({ description: 'The Monday checked' }) week!: string;
+  @ApiProperty() total!: number;
+  @ApiProperty({ type: [TeacherWithoutAvailabilityView] }) items!: TeacherWithoutAvailabilityView[];
+}
+
 /** The availability report (spec §7 "Users": teachers without availability set), a CSV or .xlsx file. */
 @ApiTags('users')
 @Controller('api/v1/users')
 export class TeachersWithoutAvailabilityController {
   constructor(private readonly withoutAvailability: TeachersWithoutAvailability) {}
+
+  @Get('teachers_without_availability_set')
+  @RequirePermissions(ADMIN)
+  @ApiOkResponse({
+    type: TeachersWithoutAvailabilityAnswer,
+    description: 'The same teachers as the report, as JSON (the home page)',
+  })
+  async list(@Query() q: TeachersWithoutAvailabilityQuery): Promise<TeachersWithoutAvailabilityAnswer> {
+    const week = checkWeek(q.week) ?? mondayOf(new Date());
+    const rows = await this.withoutAvailability.forWeek(week);
+    return {
+      week,
+      total: rows.length,
+      items: rows.map((r) => ({
+        id: r.id,
+        full_name: `${r.first_name} ${r.last_name}`.trim(),
+        set_for_other_weeks: r.has_availability_other_weeks,
+      })),
+    };
+  }
 
   @Get('teachers_without_availability_set/report')
   @RequirePermissions(ADMIN)

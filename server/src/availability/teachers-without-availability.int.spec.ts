@@ -77,6 +77,19 @@ describe.each(portalModes)('teachers without availability report, $name', (mode)
     expect(rows[0]!.availability_updated_at).toBe('');
     expect(rows[1]!.availability_updated_at).toMatch(/^\d{4}-\d{2}-\d{2}T/);
 
+    // The same list as JSON, for the home page.
+    const json = await portal.call(
+      'GET',
+      `/users/teachers_without_availability_set?week=${WEEK}`,
+      portal.admin,
+    );
+    expect(json.body).toMatchObject({ week: WEEK, total: 3 });
+    expect((json.body.items as { id: string }[]).map((x) => x.id)).toEqual([
+      ids.never,
+      ids.nextonly,
+      ids.offweek,
+    ]);
+
     // The week after: "nextonly" has set it, "offweek" has the recurring week again.
     const next = records((await download(`${REPORT}?week=${NEXT_WEEK}`)).bytes);
     expect(next.map((x) => x.first_name)).toEqual(['never']);
@@ -105,6 +118,7 @@ describe.each(portalModes)('teachers without availability report, $name', (mode)
   it('is for administrators only (reports, spec §6)', async () => {
     const teacher = await portal.tokenFor('never@example.com');
     expect((await download(REPORT, teacher)).status).toBe(403);
+    expect((await portal.call('GET', '/users/teachers_without_availability_set', teacher)).status).toBe(403);
     expect((await fetch(`${portal.base}/api/v1${REPORT}`)).status).toBe(401);
   });
 });

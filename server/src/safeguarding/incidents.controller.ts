@@ -20,6 +20,7 @@ import {
   ApiNotFoundResponse,
   ApiOkResponse,
   ApiProduces,
+  ApiProperty,
   ApiTags,
 } from '@nestjs/swagger';
 import {
@@ -108,6 +109,12 @@ function reportedRiskLevel(events: readonly { type: string; data: unknown }[]): 
  * command endpoints, the triage list, details (every read recorded), the partner list, the per-student
  * chronology, the views log and the hash-chain verification.
  */
+export class IncidentSummary {
+  @ApiProperty({ description: 'Not closed' }) open!: number;
+  @ApiProperty({ description: 'Open and escalated' }) escalated!: number;
+  @ApiProperty({ description: 'Open and claimed by no lead' }) unclaimed!: number;
+}
+
 @ApiTags('safeguarding')
 @Controller('api/v1/safeguarding-incidents')
 export class IncidentsController {
@@ -145,6 +152,17 @@ export class IncidentsController {
       { customerId: actor.customerId ?? NO_CUSTOMER },
     );
     return { ...page, items: page.items.map((i) => incidentViewFor('partner', i)) };
+  }
+
+  @Get('summary')
+  @RequirePermissions(...SEE_PERMISSIONS)
+  @Allow(SafeguardingRules.access)
+  @ApiOkResponse({
+    type: IncidentSummary,
+    description: 'Open, escalated and unclaimed incidents (the home page)',
+  })
+  summary(): Promise<IncidentSummary> {
+    return this.incidents.summary();
   }
 
   @Get('reported-by-me')

@@ -189,6 +189,17 @@ export class IncidentsReadModel {
     return rows;
   }
 
+  /** The board's headline counts: open incidents, those escalated, those no lead has claimed. */
+  async summary(): Promise<{ open: number; escalated: number; unclaimed: number }> {
+    const { rows } = await this.sql.query<{ open: number; escalated: number; unclaimed: number }>(
+      `SELECT count(*)::int AS open,
+              count(*) FILTER (WHERE escalated_at IS NOT NULL)::int AS escalated,
+              count(*) FILTER (WHERE assigned_lead_id IS NULL)::int AS unclaimed
+         FROM rm_sg_incidents WHERE status <> 'closed'`,
+    );
+    return rows[0] ?? { open: 0, escalated: 0, unclaimed: 0 };
+  }
+
   /** Incidents still waiting for an acknowledgement that were reported before `before`. */
   async waitingSince(before: Date, limit = 100): Promise<{ id: string; reported_at: Date }[]> {
     const { rows } = await this.sql.query<{ id: string; reported_at: Date }>(

@@ -236,6 +236,8 @@ describe.each(portalModes)('safeguarding API, $name', (mode) => {
     const step = (path: string, body: unknown = {}, role: Role = 'lead') =>
       as(role, 'POST', `/safeguarding-incidents/${incident}/${path}`, body);
 
+    const summary = async () => (await as('lead', 'GET', '/safeguarding-incidents/summary')).body;
+    const before = await summary();
     const early = await step('review');
     expect(early).toMatchObject({ status: 409 });
     expect(early.body.detail).toContain('reported');
@@ -244,6 +246,9 @@ describe.each(portalModes)('safeguarding API, $name', (mode) => {
       'Cannot acknowledge an incident that is acknowledged (allowed from: reported)',
     );
     await settle(await step('review', { lead_id: id.lead }));
+    // the home page's counts: the review's lead claimed it; it is still open
+    expect(await summary()).toEqual({ ...before, unclaimed: (before.unclaimed as number) - 1 });
+    expect((await as('teacher', 'GET', '/safeguarding-incidents/summary')).status).toBe(403);
     expect((await step('review', { lead_id: id.teacher })).body.detail).toBe(
       'lead_id: not a safeguarding lead',
     );
@@ -280,6 +285,7 @@ describe.each(portalModes)('safeguarding API, $name', (mode) => {
       (await step('corrections', { field: 'description', value: 'x', reason: 'r' }, 'adminSg')).status,
     ).toBe(403);
     const closed = await settle(await step('close', { outcome: 'Support plan agreed' }));
+    expect((await summary()).open).toBe((before.open as number) - 1);
     expect((await step('close', { outcome: 'again' })).body.detail).toContain('closed');
     expect((await step('risk', { risk_level: 'low', reason: 'x' })).status).toBe(409);
 

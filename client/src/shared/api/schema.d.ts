@@ -1508,6 +1508,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/safeguarding-incidents/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["IncidentsController_summary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/schedules": {
         parameters: {
             query?: never;
@@ -2612,6 +2628,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/users/teachers_without_availability_set": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["TeachersWithoutAvailabilityController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/users/teachers_without_availability_set/report": {
         parameters: {
             query?: never;
@@ -3700,6 +3732,14 @@ export interface components {
             /** @description The lead's note or the feedback. Absent in the partner view of 'partner informed' */
             text?: string;
         };
+        IncidentSummary: {
+            /** @description Open and escalated */
+            escalated: number;
+            /** @description Not closed */
+            open: number;
+            /** @description Open and claimed by no lead */
+            unclaimed: number;
+        };
         IncidentTypePage: {
             items: components["schemas"]["IncidentTypeView"][];
             page: number;
@@ -4646,6 +4686,19 @@ export interface components {
             /** Format: uuid */
             year_group_id: string | null;
             year_group_name: string | null;
+        };
+        TeachersWithoutAvailabilityAnswer: {
+            items: components["schemas"]["TeacherWithoutAvailabilityView"][];
+            total: number;
+            /** @description The Monday checked */
+            week: string;
+        };
+        TeacherWithoutAvailabilityView: {
+            full_name: string;
+            /** Format: uuid */
+            id: string;
+            /** @description Has availability for other weeks, just not this one */
+            set_for_other_weeks: boolean;
         };
         TermCalendarPage: {
             items: components["schemas"]["TermCalendarView"][];
@@ -8532,6 +8585,26 @@ export interface operations {
             };
         };
     };
+    IncidentsController_summary: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Open, escalated and unclaimed incidents (the home page) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IncidentSummary"];
+                };
+            };
+        };
+    };
     SchedulesController_listAll: {
         parameters: {
             query?: {
@@ -10941,6 +11014,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+        };
+    };
+    TeachersWithoutAvailabilityController_list: {
+        parameters: {
+            query?: {
+                as_excel?: boolean;
+                /** @description Monday (yyyy-MM-dd) of the week to check; default: this week (UTC) */
+                week?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The same teachers as the report, as JSON (the home page) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeachersWithoutAvailabilityAnswer"];
+                };
             };
         };
     };
