@@ -278,7 +278,14 @@ export const ROUTE_GROUPS: RouteGroup[] = [
         nav: 'Permissions',
       },
       { path: 'users/activity', title: 'User activity', requirement: R.admin, nav: 'Activity' },
-      { path: 'users/one-page-profiles', title: 'One-page profiles', nav: 'One-page profiles' },
+      {
+        path: 'users/one-page-profiles',
+        title: 'One-page profiles',
+        // The list is for administrators and partners; teachers open their students' profiles from
+        // _My students_ and the home page (issue 18).
+        requirement: R.partnerAccess,
+        nav: 'One-page profiles',
+      },
       { path: 'users/import/:type', title: 'Import users', requirement: R.canModifyUser },
       { path: 'my-users', title: 'My users', requirement: R.partnerSeeUser, nav: 'My users' },
       { path: 'my-users/import/:type', title: 'Import my users', requirement: R.partnerSeeUser },

@@ -382,6 +382,8 @@ export interface TeacherStudentRow {
   year_group_id: string | null;
   role: GroupTeacherRole;
   from_date: string;
+  /** The student's one-page profile, when they have one. */
+  one_page_profile_id: string | null;
 }
 
 /**
@@ -392,7 +394,7 @@ export async function teacherCurrentStudents(db: Queryable, teacherId: string): 
   const { rows } = await db.query<TeacherStudentRow>(
     `SELECT s.student_id, u.full_name, u.customer_id, c.name AS customer_name, g.id AS group_id,
             g.name AS group_name, p.id AS programme_id, p.title AS programme_title, p.year_group_id,
-            t.role, s.from_date::text AS from_date
+            t.role, s.from_date::text AS from_date, op.id AS one_page_profile_id
        FROM rm_group_teachers t
        JOIN rm_groups g ON g.id = t.group_id AND NOT g.archived
        JOIN rm_programmes p ON p.id = g.programme_id AND p.status IN ('draft', 'active', 'paused')
@@ -401,11 +403,31 @@ export async function teacherCurrentStudents(db: Queryable, teacherId: string): 
         AND (s.to_date IS NULL OR s.to_date >= (now() AT TIME ZONE p.timezone)::date)
        LEFT JOIN rm_users u ON u.id = s.student_id
        LEFT JOIN rm_customers c ON c.id = u.customer_id
+       LEFT JOIN rm_one_page_profiles op ON op.user_id = s.student_id
       WHERE t.teacher_id = $1 AND (u.id IS NULL OR u.deleted_at IS NULL)
       ORDER BY lower(u.full_name), s.student_id, lower(g.name)`,
     [teacherId],
   );
   return rows;
+}
+
+/** Whether the student is in a group the teacher teaches today (the same rule as `teacherCurrentStudents`). */
+export async function teacherHasStudentNow(
+  db: Queryable,
+  teacherId: string,
+  studentId: string,
+): Promise<boolean> {
+  const { rows } = await db.query(
+    `SELECT 1 FROM rm_group_teachers t
+       JOIN rm_groups g ON g.id = t.group_id AND NOT g.archived
+       JOIN rm_programmes p ON p.id = g.programme_id AND p.status IN ('draft', 'active', 'paused')
+       JOIN rm_group_students s ON s.group_id = g.id AND s.student_id = $2
+        AND s.from_date <= (now() AT TIME ZONE p.timezone)::date
+        AND (s.to_date IS NULL OR s.to_date >= (now() AT TIME ZONE p.timezone)::date)
+      WHERE t.teacher_id = $1 LIMIT 1`,
+    [teacherId, studentId],
+  );
+  return rows.length > 0;
 }
 
 /** Whether a row with this id exists in a reference table that may not exist yet (422 otherwise). */

@@ -26,6 +26,7 @@ import {
   filters,
   listOnePageProfiles,
   onePageProfileById,
+  teacherHasStudentNow,
   type OnePageProfileWithStudent,
   type UserRow,
 } from '@portal/projections';
@@ -41,7 +42,7 @@ import { Problem } from '../platform/http/problem.js';
 import type { SqlClient } from '../platform/sql/sql-client.js';
 import { SQL_CLIENT } from '../platform/tokens.js';
 import { PORTAL_NAMESPACE, uuidV5 } from '../platform/uuid.js';
-import { MARKER_PERMISSIONS, mayReadStaffNotes } from '../identity/policy/policy.js';
+import { MARKER_PERMISSIONS, isAdmin, isInternal, mayReadStaffNotes } from '../identity/policy/policy.js';
 import { studentScope, studentScopeSql } from '../core/access/student-scope.js';
 import { UserAccess } from '../identity/user-access.js';
 import { onePageProfileAggregate } from './one-page-profile.decider.js';
@@ -155,6 +156,11 @@ export class OnePageProfileUser {
 
 export class OnePageProfileView {
   @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiPropertyOptional({
+    description:
+      'On the detail: whether the reader may change it (teachers read their students’ profiles only)',
+  })
+  can_edit?: boolean;
   @ApiProperty({ format: 'uuid' }) user_id!: string;
   @ApiProperty({ nullable: true, type: String }) year_group_id!: string | null;
   @ApiProperty({ nullable: true, type: String }) year_group!: string | null;
@@ -265,8 +271,12 @@ export class OnePageProfilesController {
     return { ...found, items: found.items.map((r) => view(r, actor)) };
   }
 
+  /**
+   * One profile. Teachers (issue 18: "how best to support me") read, never edit, the profiles of the
+   * students currently in a group they teach; any other profile is a 404 to them.
+   */
   @Get(':id')
-  @RequirePermissions(MARKER_PERMISSIONS.admin, MARKER_PERMISSIONS.partner)
+  @RequirePermissions(MARKER_PERMISSIONS.admin, MARKER_PERMISSIONS.partner, MARKER_PERMISSIONS.teacher)
   @ApiOkResponse({ type: OnePageProfileView })
   @ApiNotFoundResponse({ description: 'One-page profile not found' })
   async get(
@@ -274,8 +284,19 @@ export class OnePageProfilesController {
     @Param('id', UuidPipe) id: string,
   ): Promise<OnePageProfileView> {
     const row = await this.byId(id);
-    const { actor } = await this.visibleStudent(req, row.user_id);
-    return view(row, actor);
+    const reader = actorOf(req);
+    if (isInternal(reader.permissions) && !isAdmin(reader.permissions)) {
+      if (!(await teacherHasStudentNow(this.sql, reader.userId, row.user_id))) throw notFound();
+      return { ...view(row, reader), can_edit: false };
+    }
+    const { actor, student } = await this.visibleStudent(req, row.user_id);
+    let canEdit = true;
+    try {
+      this.access.authorize(actor, student, 'edit');
+    } catch {
+      canEdit = false;
+    }
+    return { ...view(row, actor), can_edit: canEdit };
   }
 
   @Post()

@@ -121,6 +121,7 @@ export class GroupsController {
         year_group_name: r.year_group_id ? (names.get(r.year_group_id) ?? null) : null,
         role: r.role,
         from: r.from_date,
+        one_page_profile_id: r.one_page_profile_id,
       })),
     };
   }

@@ -282,6 +282,13 @@ export class TeacherStudentView {
   @ApiProperty({ nullable: true, type: String }) year_group_name!: string | null;
   @ApiProperty() role!: string;
   @ApiProperty() from!: string;
+  @ApiProperty({
+    nullable: true,
+    type: String,
+    format: 'uuid',
+    description: 'The student’s one-page profile (teachers may read it)',
+  })
+  one_page_profile_id!: string | null;
 }
 
 export class TeacherStudentsView {

@@ -392,6 +392,27 @@ describe.each(portalModes)('programmes, groups and enrolments, $name', (mode) =>
     expect((await get('/groups/my-students', 't2')).body.items).toEqual([]);
   });
 
+  it('lets a teacher read, not edit, the one-page profiles of the students they teach now', async () => {
+    const created = await write('POST', '/one-page-profiles/', {
+      user_id: ids.s1,
+      support_methods: 'Short tasks with clear steps',
+    });
+    const profileId = created.body.id as string;
+    const row = ((await get('/groups/my-students', 't1')).body.items as Record<string, unknown>[]).find(
+      (r) => r.student_id === ids.s1,
+    );
+    expect(row?.one_page_profile_id).toBe(profileId);
+    const read = await get(`/one-page-profiles/${profileId}`, 't1');
+    expect(read.status).toBe(200);
+    expect(read.body).toMatchObject({ support_methods: 'Short tasks with clear steps', can_edit: false });
+    expect((await get(`/one-page-profiles/${profileId}`, 'admin')).body.can_edit).toBe(true);
+    // a teacher who does not teach the student: 404; no teacher may change it
+    expect((await get(`/one-page-profiles/${profileId}`, 't2')).status).toBe(404);
+    expect(
+      (await portal.call('PUT', `/one-page-profiles/${profileId}`, as('t1'), { hobbies: 'Chess' })).status,
+    ).toBe(403);
+  });
+
   it('withdraws: a partner with the permission, for their own students only', async () => {
     const body = { reason: 'Moved to a new school' };
     expect((await portal.call('PUT', `/enrolments/${enrolment}/withdraw`, as('contact'), body)).status).toBe(

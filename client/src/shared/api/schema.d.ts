@@ -4045,6 +4045,8 @@ export interface components {
         };
         OnePageProfileView: {
             age: number | null;
+            /** @description On the detail: whether the reader may change it (teachers read their students’ profiles only) */
+            can_edit?: boolean;
             career_aspirations: string | null;
             created_at: string;
             favourite_subjects: string[];
@@ -4677,6 +4679,11 @@ export interface components {
             group_id: string;
             group_name: string;
             name: string | null;
+            /**
+             * Format: uuid
+             * @description The student’s one-page profile (teachers may read it)
+             */
+            one_page_profile_id: string | null;
             /** Format: uuid */
             programme_id: string;
             programme_title: string;

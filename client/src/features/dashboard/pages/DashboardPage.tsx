@@ -3,6 +3,7 @@ import { useMemo } from 'react';
 import { Link } from 'react-router-dom';
 import { mayReportSafeguarding, userTypeLabel } from '../../../app/access';
 import { ReportConcernCard } from '../../safeguarding/components/ReportConcernCard';
+import { HomeToday } from '../components/HomeToday';
 import { GROUP_ICONS } from '../../../app/layouts/PortalLayout';
 import { navigationFor } from '../../../app/routes';
 import { isBuilt } from '../../../app/built-screens';
@@ -17,7 +18,7 @@ function greeting(hour: number): string {
   return 'Good evening';
 }
 
-/** Dashboard: greets the user and links to every area they may open (no figures until areas exist). */
+/** Dashboard: greets the user, shows what needs them today (by role, live) and links to every area they may open. */
 export function DashboardPage() {
   const user = useSession((state) => state.user);
   const permissions = usePermissions();
@@ -47,11 +48,13 @@ export function DashboardPage() {
           {greeting(new Date().getHours())}, {name}
         </Title>
         <Text c="dimmed" mt={4} maw={640}>
-          Here are the areas of the portal your account can open. Pick one to get started.
+          What needs you today, and every area of the portal your account can open.
         </Text>
       </div>
 
       {mayReportSafeguarding(permissions) && <ReportConcernCard />}
+
+      <HomeToday />
 
       <section aria-labelledby="areas-heading">
         <Title order={2} fz="h4" id="areas-heading" mb="md">

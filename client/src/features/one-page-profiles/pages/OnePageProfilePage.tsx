@@ -3,6 +3,7 @@ import {
   Anchor,
   Button,
   Card,
+  Fieldset,
   Group,
   NumberInput,
   Progress,
@@ -18,7 +19,9 @@ import {
 } from '@mantine/core';
 import { useEffect } from 'react';
 import { Link, useParams } from 'react-router-dom';
+import { isTeacher } from '../../../app/access';
 import { useServerForm } from '../../../shared/forms/useServerForm';
+import { usePermissions } from '../../../shared/session';
 import { PRODUCT_NAME } from '../../../shared/ui/BrandMark';
 import { onePageProfiles, type OnePageProfile, type OnePageProfileChanges } from '../api';
 import { PROGRESS_HEIGHT } from './OnePageProfilesPage';
@@ -32,7 +35,10 @@ const TEXT_FIELDS: { key: keyof OnePageProfileChanges; label: string }[] = [
   { key: 'notes', label: 'Notes' },
 ];
 
-/** One student's one-page profile, viewed and edited in place (route one-page-profiles/:id/details). */
+/**
+ * One student's one-page profile, viewed and edited in place (route one-page-profiles/:id/details).
+ * Readers who may not change it (teachers of the student, some partner users) see it read-only.
+ */
 export function OnePageProfilePage() {
   const { id = '' } = useParams();
   const profile = onePageProfiles.useOne(id, { silentErrors: false });
@@ -60,21 +66,25 @@ function ProfileForm({ profile }: { profile: OnePageProfile }) {
   const value = <K extends keyof OnePageProfileChanges>(key: K) =>
     (key in draft ? draft[key] : profile[key]) as OnePageProfile[K];
   const progress = value('progress');
+  const readOnly = profile.can_edit === false;
+  const teacher = isTeacher(usePermissions());
 
   return (
     <Stack gap="lg">
       <title>{`${profile.user.full_name}: one-page profile · ${PRODUCT_NAME}`}</title>
-      <Anchor component={Link} to="/users/one-page-profiles" size="sm">
-        ← One-page profiles
+      <Anchor component={Link} to={teacher ? '/teacher-my-students' : '/users/one-page-profiles'} size="sm">
+        {teacher ? '← My students' : '← One-page profiles'}
       </Anchor>
       <Group justify="space-between" align="flex-end">
         <div>
           <Title order={1}>{profile.user.full_name}</Title>
-          <Text c="dimmed">One-page profile</Text>
+          <Text c="dimmed">{readOnly ? 'One-page profile (read only)' : 'One-page profile'}</Text>
         </div>
-        <Button onClick={() => void form.submit()} disabled={!dirty} loading={form.pending}>
-          Save changes
-        </Button>
+        {!readOnly && (
+          <Button onClick={() => void form.submit()} disabled={!dirty} loading={form.pending}>
+            Save changes
+          </Button>
+        )}
       </Group>
       <Card withBorder radius="md">
         <Text size="sm" fw={500} id="progress-label">
@@ -82,6 +92,7 @@ function ProfileForm({ profile }: { profile: OnePageProfile }) {
         </Text>
         <Progress value={progress} size={PROGRESS_HEIGHT} my="xs" aria-hidden />
         <Slider
+          disabled={readOnly}
           aria-labelledby="progress-label"
           min={0}
           max={100}
@@ -97,55 +108,57 @@ function ProfileForm({ profile }: { profile: OnePageProfile }) {
         )}
       </Card>
       <Card withBorder radius="md">
-        <SimpleGrid cols={{ base: 1, md: 3 }}>
-          <TextInput
-            label="Preferred name"
-            value={value('preferred_name') ?? ''}
-            onChange={(e) => set('preferred_name', e.currentTarget.value || null)}
-            error={err('preferred_name')}
-          />
-          <TextInput
-            label="Year group"
-            value={value('year_group') ?? ''}
-            onChange={(e) => set('year_group', e.currentTarget.value || null)}
-            error={err('year_group')}
-          />
-          <NumberInput
-            label="Age"
-            min={3}
-            max={30}
-            value={value('age') ?? ''}
-            onChange={(v) => set('age', typeof v === 'number' ? v : null)}
-            error={err('age')}
-          />
-        </SimpleGrid>
-        <SimpleGrid cols={{ base: 1, md: 2 }} mt="md">
-          <TagsInput
-            label="Favourite subjects"
-            value={value('favourite_subjects')}
-            onChange={(v) => set('favourite_subjects', v)}
-            error={err('favourite_subjects')}
-          />
-          <TagsInput
-            label="Least favourite subjects"
-            value={value('least_favourite_subjects')}
-            onChange={(v) => set('least_favourite_subjects', v)}
-            error={err('least_favourite_subjects')}
-          />
-        </SimpleGrid>
-        <Stack mt="md">
-          {TEXT_FIELDS.map(({ key, label }) => (
-            <Textarea
-              key={key}
-              label={label}
-              autosize
-              minRows={2}
-              value={(value(key) as string | null) ?? ''}
-              onChange={(e) => set(key, e.currentTarget.value || null)}
-              error={err(key)}
+        <Fieldset variant="unstyled" disabled={readOnly} p={0}>
+          <SimpleGrid cols={{ base: 1, md: 3 }}>
+            <TextInput
+              label="Preferred name"
+              value={value('preferred_name') ?? ''}
+              onChange={(e) => set('preferred_name', e.currentTarget.value || null)}
+              error={err('preferred_name')}
             />
-          ))}
-        </Stack>
+            <TextInput
+              label="Year group"
+              value={value('year_group') ?? ''}
+              onChange={(e) => set('year_group', e.currentTarget.value || null)}
+              error={err('year_group')}
+            />
+            <NumberInput
+              label="Age"
+              min={3}
+              max={30}
+              value={value('age') ?? ''}
+              onChange={(v) => set('age', typeof v === 'number' ? v : null)}
+              error={err('age')}
+            />
+          </SimpleGrid>
+          <SimpleGrid cols={{ base: 1, md: 2 }} mt="md">
+            <TagsInput
+              label="Favourite subjects"
+              value={value('favourite_subjects')}
+              onChange={(v) => set('favourite_subjects', v)}
+              error={err('favourite_subjects')}
+            />
+            <TagsInput
+              label="Least favourite subjects"
+              value={value('least_favourite_subjects')}
+              onChange={(v) => set('least_favourite_subjects', v)}
+              error={err('least_favourite_subjects')}
+            />
+          </SimpleGrid>
+          <Stack mt="md">
+            {TEXT_FIELDS.map(({ key, label }) => (
+              <Textarea
+                key={key}
+                label={label}
+                autosize
+                minRows={2}
+                value={(value(key) as string | null) ?? ''}
+                onChange={(e) => set(key, e.currentTarget.value || null)}
+                error={err(key)}
+              />
+            ))}
+          </Stack>
+        </Fieldset>
       </Card>
     </Stack>
   );

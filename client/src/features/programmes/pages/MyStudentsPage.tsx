@@ -37,6 +37,7 @@ export function MyStudentsPage({ title = 'My students' }: { title?: string }) {
                 <Table.Th>Year group</Table.Th>
                 <Table.Th>Group</Table.Th>
                 <Table.Th>Programme</Table.Th>
+                <Table.Th>One-page profile</Table.Th>
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
@@ -58,6 +59,17 @@ export function MyStudentsPage({ title = 'My students' }: { title?: string }) {
                     <Anchor component={Link} to={`/programmes/details/${s.programme_id}`}>
                       {s.programme_title}
                     </Anchor>
+                  </Table.Td>
+                  <Table.Td>
+                    {s.one_page_profile_id ? (
+                      <Anchor component={Link} to={`/one-page-profiles/${s.one_page_profile_id}/details`}>
+                        How best to support me
+                      </Anchor>
+                    ) : (
+                      <Text span size="sm" c="dimmed">
+                        None yet
+                      </Text>
+                    )}
                   </Table.Td>
                 </Table.Tr>
               ))}
