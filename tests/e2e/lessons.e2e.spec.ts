@@ -97,6 +97,14 @@ test("a weekly schedule fills the teacher's open week without a reload; a cancel
   expect(before).toBeGreaterThan(0);
   await teacher.screenshot({ path: join(artifacts, 'my-lessons-week.png') });
 
+  // Her home page lists today's lesson (issue 18: the Monday-morning home).
+  await teacher.goto('/dashboard');
+  const todays = teacher.getByRole('region', { name: "Today's lessons" });
+  await expect(todays.getByRole('link', { name: /Weekly maths · Maths A/ })).toBeVisible();
+  await teacher.screenshot({ path: join(artifacts, 'home-teacher.png') });
+  await teacher.goto('/my-lessons');
+  await expect(items).toHaveCount(before);
+
   // The administrator cancels the first of them on its page.
   const lessons = await api<{ items: { id: string; starts_at: string }[] }>(
     request,
