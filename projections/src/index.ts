@@ -90,3 +90,5 @@ export * from './term-calendars/term-calendars.queries.js';
 export * from './lessons/lessons.queries.js';
 export * from './cover/cover.queries.js';
 export * from './programmes/programmes.queries.js';
+export * from './attendance/attendance-events.js';
+export * from './attendance/attendance-codes.js';
