@@ -35,19 +35,27 @@ export class RegisterQuery {
 export class MarkBody {
   @ApiProperty({ format: 'uuid' }) @IsUUID() student_id!: string;
   @ApiProperty({ enum: ATTENDANCE_MARKS }) @IsIn(ATTENDANCE_MARKS) mark!: AttendanceMark;
-  @ApiPropertyOptional({ description: 'For late: 1 to the lesson’s length' })
+  @ApiPropertyOptional({ type: Number, nullable: true, description: 'For late: 1 to the lesson’s length' })
   @IsOptional()
   @IsInt()
   minutes_late?: number | null;
-  @ApiPropertyOptional({ description: 'For left_early: 1 to the lesson’s length' })
+  @ApiPropertyOptional({
+    type: Number,
+    nullable: true,
+    description: 'For left_early: 1 to the lesson’s length',
+  })
   @IsOptional()
   @IsInt()
   minutes_missed?: number | null;
-  @ApiPropertyOptional({ enum: ABSENCE_REASONS, description: 'Required for absent' })
+  @ApiPropertyOptional({ enum: ABSENCE_REASONS, nullable: true, description: 'Required for absent' })
   @IsOptional()
   @IsIn(ABSENCE_REASONS)
   absence_reason?: AbsenceReason | null;
-  @ApiPropertyOptional({ description: 'Why an existing mark changes (required for an amendment)' })
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    description: 'Why an existing mark changes (required for an amendment)',
+  })
   @IsOptional()
   @IsString()
   @MaxLength(1000)

@@ -3962,19 +3962,19 @@ export interface components {
         MarkBody: {
             /**
              * @description Required for absent
-             * @enum {string}
+             * @enum {string|null}
              */
-            absence_reason?: "illness" | "medical" | "religious" | "interview" | "study_leave" | "excluded" | "authorised_other" | "unauthorised" | "holiday_not_agreed" | "unable_transport" | "on_site_at_school";
+            absence_reason?: "illness" | "medical" | "religious" | "interview" | "study_leave" | "excluded" | "authorised_other" | "unauthorised" | "holiday_not_agreed" | "unable_transport" | "on_site_at_school" | null;
             /** @description Adds a student of the same school who is not in the lesson’s group (a guest) */
             guest?: boolean;
             /** @enum {string} */
             mark: "present" | "late" | "left_early" | "absent_pending" | "absent" | "not_required" | "tech_failure_provider" | "tech_failure_pupil";
             /** @description For late: 1 to the lesson’s length */
-            minutes_late?: Record<string, never>;
+            minutes_late?: number | null;
             /** @description For left_early: 1 to the lesson’s length */
-            minutes_missed?: Record<string, never>;
+            minutes_missed?: number | null;
             /** @description Why an existing mark changes (required for an amendment) */
-            reason?: Record<string, never>;
+            reason?: string | null;
             /** Format: uuid */
             student_id: string;
         };
