@@ -1,6 +1,7 @@
 import { programmesDemo } from './programmes-demo.js';
 import { lessonsDemo } from './lessons-demo.js';
 import { coverDemo } from './cover-demo.js';
+import { attendanceDemo } from './attendance-demo.js';
 
 /**
  * The teaching part of the demo data (issue 15): reference data, programmes, groups, enrolments, term
@@ -40,4 +41,10 @@ export interface DemoPart {
 }
 
 /** The teaching parts, in the order they are seeded (schedules and lessons last). */
-export const TEACHING_DEMO: DemoPart[] = [referenceDemo, programmesDemo, lessonsDemo, coverDemo];
+export const TEACHING_DEMO: DemoPart[] = [
+  referenceDemo,
+  programmesDemo,
+  lessonsDemo,
+  coverDemo,
+  attendanceDemo,
+];
