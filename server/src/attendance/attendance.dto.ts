@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
+import { Transform, Type } from 'class-transformer';
 import {
   ArrayMaxSize,
   IsArray,
@@ -292,3 +292,70 @@ export class TodayView {
   @ApiProperty({ type: [AttendanceEntryView], description: 'Absences of the last 14 days with no reason' })
   absences_without_reason!: AttendanceEntryView[];
 }
+
+const FILE_FLAG = ({ value }: { value: unknown }) =>
+  value === 'true' || value === '1' ? true : value === 'false' || value === '0' ? false : value;
+
+export class AttendanceReportQuery extends AttendanceListQuery {
+  @ApiPropertyOptional({
+    enum: ['all', 'week', 'month'],
+    description: 'Rows per student and period (default all)',
+  })
+  @IsOptional()
+  @IsIn(['all', 'week', 'month'])
+  period?: 'all' | 'week' | 'month';
+  @ApiPropertyOptional({ type: Boolean, description: 'true: the whole list as a CSV file' })
+  @IsOptional()
+  @Transform(FILE_FLAG)
+  @IsBoolean()
+  as_csv?: boolean;
+  @ApiPropertyOptional({ type: Boolean, description: 'true: the whole list as an .xlsx workbook' })
+  @IsOptional()
+  @Transform(FILE_FLAG)
+  @IsBoolean()
+  as_excel?: boolean;
+}
+
+export class AttendanceSummaryView {
+  @ApiProperty({ format: 'uuid', description: 'The programme (or group)' }) id!: string;
+  @ApiProperty({ nullable: true, type: String }) name!: string | null;
+  @ApiProperty({ format: 'uuid' }) student_id!: string;
+  @ApiProperty({ nullable: true, type: String }) student_name!: string | null;
+  @ApiProperty({ nullable: true, type: String, description: 'First day of the week or month' })
+  period_start!: string | null;
+  @ApiProperty({ description: 'Marks that count (not "not required", not a failure on our side)' })
+  possible!: number;
+  @ApiProperty() attended!: number;
+  @ApiProperty() late!: number;
+  @ApiProperty() left_early!: number;
+  @ApiProperty() absences!: number;
+  @ApiProperty() absences_without_reason!: number;
+  @ApiProperty({ type: 'object', additionalProperties: { type: 'number' } })
+  absences_by_reason!: Record<string, number>;
+  @ApiProperty({ nullable: true, type: Number, description: 'attended / possible, 0–100, 1 decimal' })
+  attendance_percent!: number | null;
+  @ApiProperty() planned_minutes!: number;
+  @ApiProperty() attended_minutes!: number;
+  @ApiProperty({ nullable: true, type: Number }) minutes_percent!: number | null;
+}
+
+export class AttendanceSummaryPage extends PageOf(AttendanceSummaryView) {}
+
+export class TutorComplianceView {
+  @ApiProperty({ format: 'uuid' }) teacher_id!: string;
+  @ApiProperty({ nullable: true, type: String }) teacher_name!: string | null;
+  @ApiProperty({ description: 'Lessons that have ended' }) lessons!: number;
+  @ApiProperty() registers_taken!: number;
+  @ApiProperty({ description: 'Taken by the end of the next working day' }) taken_on_time!: number;
+  @ApiProperty() not_taken!: number;
+  @ApiProperty() amendments!: number;
+}
+
+export class TutorCompliancePage extends PageOf(TutorComplianceView) {}
+
+export class DifferentClassView extends AttendanceEntryView {
+  @ApiProperty({ nullable: true, type: String, description: 'The group the student belongs to' })
+  home_group_name!: string | null;
+}
+
+export class DifferentClassPage extends PageOf(DifferentClassView) {}

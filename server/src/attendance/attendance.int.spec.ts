@@ -493,4 +493,72 @@ describe.each(portalModes)('attendance: registers, ledger, reasons, $name', (mod
       other.close();
     }
   });
+
+  it('sums attendance per student and programme or group, per tutor, and lists students in a different class; as CSV too', async () => {
+    const { call } = portal;
+    const programmes = await call('GET', `/attendance/programmes?programme_id=${ids.programme}`, tokens.ada);
+    expect(programmes.status).toBe(200);
+    const byStudent = Object.fromEntries(
+      (programmes.body.items as Json[]).map((r) => [r.student_id as string, r]),
+    );
+    expect(byStudent[ids.ann!]).toMatchObject({
+      name: 'English catch-up',
+      possible: 2,
+      attended: 1,
+      late: 1,
+      absences: 1,
+      absences_without_reason: 1,
+      attendance_percent: 50,
+      planned_minutes: 120,
+      attended_minutes: 50,
+    });
+    expect(byStudent[ids.ben!]).toMatchObject({
+      possible: 2,
+      attended: 1,
+      absences_by_reason: { illness: 1 },
+    });
+    expect(byStudent[ids.gus!]).toMatchObject({
+      possible: 1,
+      left_early: 1,
+      attended_minutes: 40,
+      attendance_percent: 100,
+    });
+    const weekly = await call('GET', `/attendance/groups?group_id=${ids.groupA}&period=week`, tokens.ada);
+    expect((weekly.body.items as Json[]).every((r) => typeof r.period_start === 'string')).toBe(true);
+    const linkView = await call('GET', '/attendance/programmes', tokens.link);
+    expect((linkView.body.items as Json[]).map((r) => r.student_id)).toEqual([ids.ann]);
+
+    const tutors = await call('GET', '/attendance/tutors', tokens.ada);
+    expect((tutors.body.items as Json[]).find((r) => r.teacher_id === ids.tess)).toMatchObject({
+      lessons: 2,
+      registers_taken: 2,
+      taken_on_time: 1,
+      not_taken: 0,
+      amendments: 3,
+    });
+    expect((await call('GET', '/attendance/tutors', tokens.theo)).body.items).toEqual([]);
+    expect((await call('GET', '/attendance/tutors', tokens.head)).status).toBe(403);
+
+    const guests = await call('GET', '/attendance/different-class', tokens.ada);
+    expect(guests.body.items).toMatchObject([
+      { student_id: ids.gus, home_group_name: 'Group B', group_name: 'Group A' },
+    ]);
+
+    const csv = await fetch(
+      `${portal.base}/api/v1/attendance/programmes?as_csv=true&programme_id=${ids.programme}`,
+      {
+        headers: { RequestVerificationToken: tokens.ada! },
+      },
+    );
+    expect(csv.status).toBe(200);
+    expect(csv.headers.get('content-type')).toContain('text/csv');
+    const text = await csv.text();
+    expect(text).toContain('attendance_percent');
+    expect(text).toContain('Ann Test');
+    const xlsx = await fetch(`${portal.base}/api/v1/attendance/tutors?as_excel=true`, {
+      headers: { RequestVerificationToken: tokens.ada! },
+    });
+    expect(xlsx.headers.get('content-type')).toContain('spreadsheetml');
+    expect((await call('GET', '/attendance/programmes?as_csv=maybe', tokens.ada)).status).toBe(422);
+  });
 });

@@ -104,6 +104,8 @@ export const AttendanceRules = {
     'You may not give absence reasons',
   ),
   readLists: permissionRule(mayReadAttendance),
+  /** Register compliance per tutor: internal users (teachers see their own). */
+  readTutors: permissionRule(isInternal),
   readPlannedAbsences: permissionRule(
     (p) => mayManageAttendance(p) || partnerSeesAttendance(p) || partnerSetsReasons(p),
   ),

@@ -52,6 +52,38 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/attendance/different-class": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["AttendanceController_differentClass"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/attendance/groups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["AttendanceController_groups"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/attendance/partner": {
         parameters: {
             query?: never;
@@ -68,6 +100,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/attendance/programmes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["AttendanceController_programmes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/attendance/today": {
         parameters: {
             query?: never;
@@ -76,6 +124,22 @@ export interface paths {
             cookie?: never;
         };
         get: operations["AttendanceController_today"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/attendance/tutors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["AttendanceController_tutors"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2852,6 +2916,40 @@ export interface components {
             suggested_code: string | null;
             teacher_name: string | null;
         };
+        AttendanceSummaryPage: {
+            items: components["schemas"]["AttendanceSummaryView"][];
+            page: number;
+            size: number;
+            total: number;
+        };
+        AttendanceSummaryView: {
+            absences: number;
+            absences_by_reason: {
+                [key: string]: number;
+            };
+            absences_without_reason: number;
+            /** @description attended / possible, 0–100, 1 decimal */
+            attendance_percent: number | null;
+            attended: number;
+            attended_minutes: number;
+            /**
+             * Format: uuid
+             * @description The programme (or group)
+             */
+            id: string;
+            late: number;
+            left_early: number;
+            minutes_percent: number | null;
+            name: string | null;
+            /** @description First day of the week or month */
+            period_start: string | null;
+            planned_minutes: number;
+            /** @description Marks that count (not "not required", not a failure on our side) */
+            possible: number;
+            /** Format: uuid */
+            student_id: string;
+            student_name: string | null;
+        };
         AuditEntry: {
             actor_id: string | null;
             /** @description The event's data, as stored */
@@ -3422,6 +3520,43 @@ export interface components {
         };
         DeleteFilesBody: {
             files_uuids: string[];
+        };
+        DifferentClassPage: {
+            items: components["schemas"]["DifferentClassView"][];
+            page: number;
+            size: number;
+            total: number;
+        };
+        DifferentClassView: {
+            absence_reason: string | null;
+            amendments: number;
+            /** Format: uuid */
+            customer_id: string;
+            group_name: string | null;
+            /** @description The group the student belongs to */
+            home_group_name: string | null;
+            /** Format: uuid */
+            lesson_id: string;
+            local_date: string;
+            local_start: string;
+            /** @enum {string|null} */
+            mark: "present" | "late" | "left_early" | "absent_pending" | "absent" | "not_required" | "tech_failure_provider" | "tech_failure_pupil" | null;
+            minutes_late: number | null;
+            minutes_missed: number | null;
+            programme_title: string | null;
+            /** @description Absent and the reason is still missing */
+            reason_missing: boolean;
+            /**
+             * @description The school session half of the lesson’s start
+             * @enum {string}
+             */
+            session: "AM" | "PM";
+            starts_at: string;
+            /** Format: uuid */
+            student_id: string;
+            student_name: string | null;
+            suggested_code: string | null;
+            teacher_name: string | null;
         };
         DownloadUrlResponse: {
             expires_at: string;
@@ -4857,6 +4992,24 @@ export interface components {
             /** @description The token from the mailed link */
             token: string;
         };
+        TutorCompliancePage: {
+            items: components["schemas"]["TutorComplianceView"][];
+            page: number;
+            size: number;
+            total: number;
+        };
+        TutorComplianceView: {
+            amendments: number;
+            /** @description Lessons that have ended */
+            lessons: number;
+            not_taken: number;
+            registers_taken: number;
+            /** @description Taken by the end of the next working day */
+            taken_on_time: number;
+            /** Format: uuid */
+            teacher_id: string;
+            teacher_name: string | null;
+        };
         UnreadView: {
             count: number;
             /** @description Position of the newest notification */
@@ -5212,6 +5365,86 @@ export interface operations {
             };
         };
     };
+    AttendanceController_differentClass: {
+        parameters: {
+            query?: {
+                /** @description true: the whole list as a CSV file */
+                as_csv?: boolean;
+                /** @description true: the whole list as an .xlsx workbook */
+                as_excel?: boolean;
+                customer_id?: string;
+                /** @description Lessons starting at or after this instant */
+                from?: string;
+                group_id?: string;
+                page?: number;
+                /** @description Rows per student and period (default all) */
+                period?: "all" | "week" | "month";
+                programme_id?: string;
+                size?: number;
+                student_id?: string;
+                teacher_id?: string;
+                /** @description Lessons starting before this instant */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Or a CSV / .xlsx file with as_csv / as_excel */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DifferentClassPage"];
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": components["schemas"]["DifferentClassPage"];
+                    "text/csv": components["schemas"]["DifferentClassPage"];
+                };
+            };
+        };
+    };
+    AttendanceController_groups: {
+        parameters: {
+            query?: {
+                /** @description true: the whole list as a CSV file */
+                as_csv?: boolean;
+                /** @description true: the whole list as an .xlsx workbook */
+                as_excel?: boolean;
+                customer_id?: string;
+                /** @description Lessons starting at or after this instant */
+                from?: string;
+                group_id?: string;
+                page?: number;
+                /** @description Rows per student and period (default all) */
+                period?: "all" | "week" | "month";
+                programme_id?: string;
+                size?: number;
+                student_id?: string;
+                teacher_id?: string;
+                /** @description Lessons starting before this instant */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Or a CSV / .xlsx file with as_csv / as_excel */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AttendanceSummaryPage"];
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": components["schemas"]["AttendanceSummaryPage"];
+                    "text/csv": components["schemas"]["AttendanceSummaryPage"];
+                };
+            };
+        };
+    };
     AttendanceController_partner: {
         parameters: {
             query?: {
@@ -5243,6 +5476,46 @@ export interface operations {
             };
         };
     };
+    AttendanceController_programmes: {
+        parameters: {
+            query?: {
+                /** @description true: the whole list as a CSV file */
+                as_csv?: boolean;
+                /** @description true: the whole list as an .xlsx workbook */
+                as_excel?: boolean;
+                customer_id?: string;
+                /** @description Lessons starting at or after this instant */
+                from?: string;
+                group_id?: string;
+                page?: number;
+                /** @description Rows per student and period (default all) */
+                period?: "all" | "week" | "month";
+                programme_id?: string;
+                size?: number;
+                student_id?: string;
+                teacher_id?: string;
+                /** @description Lessons starting before this instant */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Or a CSV / .xlsx file with as_csv / as_excel */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AttendanceSummaryPage"];
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": components["schemas"]["AttendanceSummaryPage"];
+                    "text/csv": components["schemas"]["AttendanceSummaryPage"];
+                };
+            };
+        };
+    };
     AttendanceController_today: {
         parameters: {
             query?: {
@@ -5264,6 +5537,46 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TodayView"];
+                };
+            };
+        };
+    };
+    AttendanceController_tutors: {
+        parameters: {
+            query?: {
+                /** @description true: the whole list as a CSV file */
+                as_csv?: boolean;
+                /** @description true: the whole list as an .xlsx workbook */
+                as_excel?: boolean;
+                customer_id?: string;
+                /** @description Lessons starting at or after this instant */
+                from?: string;
+                group_id?: string;
+                page?: number;
+                /** @description Rows per student and period (default all) */
+                period?: "all" | "week" | "month";
+                programme_id?: string;
+                size?: number;
+                student_id?: string;
+                teacher_id?: string;
+                /** @description Lessons starting before this instant */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Or a CSV / .xlsx file with as_csv / as_excel */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TutorCompliancePage"];
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": components["schemas"]["TutorCompliancePage"];
+                    "text/csv": components["schemas"]["TutorCompliancePage"];
                 };
             };
         };
