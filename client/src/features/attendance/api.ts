@@ -14,6 +14,9 @@ export type LessonRegister = ApiSchema<'LessonRegisterView'>;
 export type CodeSet = ApiSchema<'AttendanceCodeSetView'>;
 export type MarkInput = ApiSchema<'MarkBody'>;
 export type PlannedAbsence = ApiSchema<'PlannedAbsenceView'>;
+export type Summary = ApiSchema<'AttendanceSummaryView'>;
+export type TutorCompliance = ApiSchema<'TutorComplianceView'>;
+export type DifferentClass = ApiSchema<'DifferentClassView'>;
 
 /**
  * Registers live in the lesson streams (decision 0056), so every register and attendance query sits
