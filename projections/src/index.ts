@@ -44,6 +44,7 @@ import { referenceProjection } from './reference/reference.projection.js';
 import { termCalendarsProjection } from './term-calendars/term-calendars.projection.js';
 import { lessonsProjection } from './lessons/lessons.projection.js';
 import { coverRequestsProjection } from './cover/cover.projection.js';
+import { attendanceProjection } from './attendance/attendance.projection.js';
 import {
   enrolmentsProjection,
   groupsProjection,
@@ -74,6 +75,7 @@ export const allProjections: readonly Projection[] = [
   groupsProjection,
   enrolmentsProjection,
   coverRequestsProjection,
+  attendanceProjection,
 ];
 export * from './customers/customers.queries.js';
 export * from './safeguarding/incident-types.queries.js';
@@ -92,3 +94,7 @@ export * from './lessons/teacher-grid.queries.js';
 export * from './lessons/teaching-reports.queries.js';
 export * from './cover/cover.queries.js';
 export * from './programmes/programmes.queries.js';
+export * from './attendance/attendance-events.js';
+export * from './attendance/attendance-codes.js';
+export * from './attendance/attendance.projection.js';
+export * from './attendance/attendance.queries.js';

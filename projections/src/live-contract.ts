@@ -67,6 +67,7 @@ export interface LiveSummaries {
   lesson: { lessonId: string; scheduleId?: string | null };
   coverRequest: { coverRequestId: string };
   meeting: { meetingId: string; lessonId: string };
+  plannedAbsence: { plannedAbsenceId: string; studentId: string };
   /** Never sent. */
   collabDocument: never;
 }

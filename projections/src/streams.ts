@@ -66,6 +66,8 @@ export const STREAMS = defineStreams({
   // Cover requests and meeting joins (decision 0054): requester, offered teachers and admins; joins admins only.
   coverRequest: { prefix: 'coverRequest-', queryRoot: 'cover-requests' },
   meeting: { prefix: 'meeting-', queryRoot: 'lessons' },
+  // Planned absences (decision 0056): the student's customer room and administrators.
+  plannedAbsence: { prefix: 'plannedAbsence-', queryRoot: 'planned-absences' },
   // `collab-{documentKind}-{id}` (Yjs updates and snapshots); never on the live channel.
   collabDocument: { prefix: 'collab-', queryRoot: null },
 });

@@ -266,6 +266,27 @@ describe.each(portalModes)('live messages per stream kind, $name', (mode) => {
       }),
     },
     {
+      kind: 'plannedAbsence',
+      act: async () => {
+        id.plannedAbsence = (
+          await ok(
+            portal.call('POST', '/planned-absences/', portal.admin, {
+              student_id: id.student,
+              from: addDays(todayIn('Europe/London'), 1),
+              to: addDays(todayIn('Europe/London'), 2),
+              absence_reason: 'medical',
+            }),
+          )
+        ).id as string;
+        return `plannedAbsence-${id.plannedAbsence}`;
+      },
+      // Administrators and the student's customer room (its partners and students, decision 0056).
+      hears: () => {
+        const data = { plannedAbsenceId: id.plannedAbsence, studentId: id.student };
+        return { admin: data, partner: data, student: data };
+      },
+    },
+    {
       kind: 'meeting',
       act: async () => {
         const cancelled = await portal.call('GET', `/lessons/${id.lesson}`, portal.admin);

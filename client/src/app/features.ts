@@ -2,6 +2,7 @@
 // path → lazy page) and live roots. A new area is one line here; `router.tsx` does not change.
 export { account } from '../features/account';
 export { activity } from '../features/activity';
+export { attendance } from '../features/attendance';
 export { auth } from '../features/auth';
 export { customFields } from '../features/custom-fields';
 export { cover } from '../features/cover';

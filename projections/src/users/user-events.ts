@@ -38,6 +38,8 @@ export interface UserProfileChanges {
   customerId?: string | null;
   customerType?: CustomerTypeName | null;
   networkId?: string | null;
+  /** Staff job title (decision 0056: the statutory "position" on register amendments); null clears it. */
+  position?: string | null;
   /** Custom field values to set, by field id; null removes a value; others stay. */
   customFields?: Record<string, CustomFieldValue>;
 }

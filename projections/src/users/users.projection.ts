@@ -60,6 +60,8 @@ export interface UserRow {
   scheduled_for_deactivation: Date | null;
   has_quality_issue: boolean;
   quality_issue_reason: string | null;
+  /** Staff job title (decision 0056). */
+  position?: string | null;
   contacts: UserContactRow[];
   /** Derived: lower-case first name, last name, login and e-mail (the list's text search). */
   search_text?: string;
@@ -98,6 +100,7 @@ const PROFILE_COLUMNS: Record<Exclude<keyof UserProfileChanges, 'customFields'>,
   customerId: 'customer_id',
   customerType: 'customer_type',
   networkId: 'network_id',
+  position: 'position',
 };
 
 /**
@@ -150,7 +153,7 @@ async function updateContacts(
 
 export const usersProjection = defineProjection({
   name: 'users',
-  version: 4,
+  version: 5,
   tables: ['rm_users'],
   schema: [
     `CREATE TABLE IF NOT EXISTS rm_users (
@@ -190,6 +193,7 @@ export const usersProjection = defineProjection({
        notification_email         text,
        pending_notification_email text,
        custom_fields              jsonb NOT NULL DEFAULT '{}',
+       position                   text,
        created_at                 timestamptz NOT NULL,
        updated_at                 timestamptz NOT NULL,
        version                    bigint NOT NULL

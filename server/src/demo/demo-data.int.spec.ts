@@ -148,6 +148,20 @@ describe.each(portalModes)('demo data, $name', (mode) => {
     expect(events[0]!.metadata.actorId).toBe(running.firstSuperuser.userId);
   });
 
+  it('gives past lessons registers with amendments, a school’s reason and an absence still waiting for one', async () => {
+    const { call, admin } = portal;
+    const marks = await call('GET', '/attendance/partner?size=500', admin);
+    const items = marks.body.items as {
+      amendments: number;
+      reason_missing: boolean;
+      absence_reason: string | null;
+    }[];
+    expect(marks.body.total).toBeGreaterThan(20);
+    expect(items.filter((e) => e.amendments > 0).length).toBeGreaterThanOrEqual(3);
+    expect(items.some((e) => e.absence_reason === 'illness')).toBe(true);
+    expect(items.some((e) => e.reason_missing)).toBe(true);
+  });
+
   it("links each school's link contact to three of its students and its parent to one", async () => {
     const linkContacts = portal.running.demo!.logins.filter((l) => l.role.startsWith('link-contact'));
     const parents = portal.running.demo!.logins.filter((l) => l.role.startsWith('parent'));

@@ -2,6 +2,7 @@ import { programmesDemo } from './programmes-demo.js';
 import { lessonsDemo } from './lessons-demo.js';
 import { coverDemo } from './cover-demo.js';
 import { availabilityDemo } from './availability-demo.js';
+import { attendanceDemo } from './attendance-demo.js';
 
 /**
  * The teaching part of the demo data (issue 15): reference data, programmes, groups, enrolments, term
@@ -47,4 +48,5 @@ export const TEACHING_DEMO: DemoPart[] = [
   lessonsDemo,
   coverDemo,
   availabilityDemo,
+  attendanceDemo,
 ];

@@ -93,6 +93,7 @@ function toUserView(row: UserRow): UserView {
         ? { has_quality_issue: row.has_quality_issue, quality_issue_reason: row.quality_issue_reason }
         : null,
     student_profile: row.user_type === 'student' ? studentProfile(row) : null,
+    position: row.user_type === 'teacher' || row.user_type === 'super_admin' ? (row.position ?? null) : null,
     personal_data_erased: row.personal_data_erased ?? false,
     network_id: row.network_id,
     active_network: row.active_network_id,

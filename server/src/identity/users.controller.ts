@@ -140,6 +140,7 @@ export class UsersController {
       customerId: profile.customer_id,
       customerType: profile.customer_type,
       networkId: profile.network_id,
+      position: profile.position,
       customFields: await this.customFields.check(profile.custom_fields, 'update'),
     };
     let result = await this.access.run(req, { type: 'UpdateUserProfile', userId: target.id, changes });

@@ -136,6 +136,16 @@ export class UpdateUserBody {
   network_id?: string | null;
 
   @ApiPropertyOptional({
+    nullable: true,
+    type: String,
+    description: 'Staff job title (teachers and administrators); null clears it',
+  })
+  @ValidateIf(definedOrNull('position'))
+  @IsString()
+  @MaxLength(200)
+  position?: string | null;
+
+  @ApiPropertyOptional({
     format: 'password',
     minLength: 8,
     description: 'Sets a new password; ends all sessions',
@@ -336,6 +346,12 @@ export class UserView {
   one_page_profile!: UserOnePageProfileRef | null;
   @ApiProperty({ type: CustomerProfileView, nullable: true }) customer_profile!: CustomerProfileView | null;
   @ApiProperty({ type: TeacherProfileView, nullable: true }) teacher_profile!: TeacherProfileView | null;
+  @ApiProperty({
+    nullable: true,
+    type: String,
+    description: 'Staff job title (teachers and administrators), shown on register amendments',
+  })
+  position!: string | null;
   @ApiProperty({ type: StudentProfileView, nullable: true }) student_profile!: StudentProfileView | null;
   @ApiProperty({ description: 'Personal data erased (DELETE /users/{id}/user_profile)' })
   personal_data_erased!: boolean;

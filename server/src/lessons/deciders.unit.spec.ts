@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import type { LessonEvent, ScheduleRule } from '@portal/projections';
+import type { LessonStreamEvent, ScheduleRule } from '@portal/projections';
 import { thrownKind, type ErrorKind } from '../platform/domain/domain-error.js';
 import {
   decideLesson,
@@ -151,7 +151,7 @@ const plan: LessonCommand = {
   meetingId: 'm',
   ...timing,
 };
-const fold = (state: LessonState, events: LessonEvent[]) => events.reduce(evolveLesson, state);
+const fold = (state: LessonState, events: LessonStreamEvent[]) => events.reduce(evolveLesson, state);
 const planned = () => fold(initialLessonState(), decideLesson(plan, initialLessonState()));
 const withStatus = (status: LessonState['status']) => ({ ...planned(), status });
 const cancel: LessonCommand = {

@@ -2,7 +2,7 @@ import {
   lessonStream,
   type CancelledBy,
   type LessonAudience,
-  type LessonEvent,
+  type LessonStreamEvent,
   type LessonKind,
   type LessonStatus,
   type LessonTiming,
@@ -24,6 +24,8 @@ export interface LessonState {
   coverTeacherId: string | null;
   timing: LessonTiming | null;
   notes: string;
+  /** A register mark exists (decision 0056): cancelling then voids the register. */
+  marked: boolean;
 }
 
 export interface PlanLessonCommand extends LessonTiming {
@@ -70,6 +72,7 @@ export const initialLessonState = (): LessonState => ({
   coverTeacherId: null,
   timing: null,
   notes: '',
+  marked: false,
 });
 
 const timingOf = (t: LessonTiming): LessonTiming => ({
@@ -81,7 +84,7 @@ const timingOf = (t: LessonTiming): LessonTiming => ({
   endsAt: t.endsAt,
 });
 
-export function evolveLesson(state: LessonState, event: LessonEvent): LessonState {
+export function evolveLesson(state: LessonState, event: LessonStreamEvent): LessonState {
   switch (event.type) {
     case 'LessonPlanned': {
       const d = event.data;
@@ -112,6 +115,11 @@ export function evolveLesson(state: LessonState, event: LessonEvent): LessonStat
       return { ...state, notes: event.data.notes };
     case 'LessonDelivered':
       return { ...state, status: 'delivered' };
+    case 'AttendanceMarkRecorded':
+      return { ...state, marked: true };
+    default:
+      // The register's other events (decision 0056) leave the lesson as it is.
+      return state;
   }
 }
 
@@ -140,7 +148,7 @@ const sameTiming = (a: LessonTiming, b: LessonTiming) =>
   a.durationMinutes === b.durationMinutes &&
   new Date(a.startsAt).getTime() === new Date(b.startsAt).getTime();
 
-export function decideLesson(command: LessonCommand, state: LessonState): LessonEvent[] {
+export function decideLesson(command: LessonCommand, state: LessonState): LessonStreamEvent[] {
   switch (command.type) {
     case 'PlanLesson': {
       // Planning what exists is a no-op (the planner runs again and again); an unscheduled lesson the
@@ -202,6 +210,15 @@ export function decideLesson(command: LessonCommand, state: LessonState): Lesson
             payTeacher: command.payTeacher,
           },
         },
+        // Marks taken before a cancellation are kept, but no longer count (decision 0056).
+        ...(state.marked
+          ? [
+              {
+                type: 'RegisterVoided' as const,
+                data: { ...audience(command.lessonId, state), reason: command.reason.trim() },
+              },
+            ]
+          : []),
       ];
     case 'ChangeCoverTeacher': {
       requirePlanned(state, 'change the cover teacher of');
@@ -231,7 +248,7 @@ export function decideLesson(command: LessonCommand, state: LessonState): Lesson
   }
 }
 
-export const lessonAggregate: Aggregate<LessonState, LessonCommand, LessonEvent> = {
+export const lessonAggregate: Aggregate<LessonState, LessonCommand, LessonStreamEvent> = {
   stream: lessonStream,
   idOf: (command) => command.lessonId,
   initialState: initialLessonState,

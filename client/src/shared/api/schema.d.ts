@@ -36,6 +36,118 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/attendance/codes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["AttendanceController_codes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/attendance/different-class": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["AttendanceController_differentClass"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/attendance/groups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["AttendanceController_groups"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/attendance/partner": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["AttendanceController_partner"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/attendance/programmes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["AttendanceController_programmes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/attendance/today": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["AttendanceController_today"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/attendance/tutors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["AttendanceController_tutors"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/audit/permission-changes": {
         parameters: {
             query?: never;
@@ -500,6 +612,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/lessons/{id}/register": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["RegisterController_get"];
+        put: operations["RegisterController_take"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/lessons/{id}/register/{studentId}/reason": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put: operations["RegisterController_reason"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/lessons/{id}/register/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["RegisterController_history"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/lessons/{id}/reschedule": {
         parameters: {
             query?: never;
@@ -863,6 +1023,38 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/planned-absences": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["PlannedAbsencesController_list"];
+        put?: never;
+        post: operations["PlannedAbsencesController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/planned-absences/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete: operations["PlannedAbsencesController_withdraw"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2754,6 +2946,13 @@ export interface components {
             /** @example bearer */
             token_type: string;
         };
+        ActingPersonView: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** @description Job title, or the partner’s relationship to the pupil */
+            position: string;
+        };
         ActivatedView: {
             msg: string;
             /** @description Event position; send it as X-Min-Position on the next read */
@@ -2795,6 +2994,17 @@ export interface components {
             /** Format: uuid */
             student_id: string;
         };
+        AmendmentView: {
+            amended: components["schemas"]["EntryValuesView"];
+            amended_at: string;
+            amended_by: components["schemas"]["ActingPersonView"];
+            /** @description The entry before the amendment */
+            original: components["schemas"]["EntryValuesView"];
+            reason: string;
+            /** Format: uuid */
+            student_id: string;
+            student_name: string | null;
+        };
         AssignablePermissions: {
             action: components["schemas"]["PermissionInfo"][];
             /** @description Every assignable permission, view ones first */
@@ -2809,6 +3019,96 @@ export interface components {
         AssignResult: {
             /** @description Highest event position written; send it as X-Min-Position */
             position: string;
+        };
+        AttendanceCodeSetView: {
+            absence_reasons: ("illness" | "medical" | "religious" | "interview" | "study_leave" | "excluded" | "authorised_other" | "unauthorised" | "holiday_not_agreed" | "unable_transport" | "on_site_at_school")[];
+            codes: components["schemas"]["AttendanceCodeView"][];
+            marks: ("present" | "late" | "left_early" | "absent_pending" | "absent" | "not_required" | "tech_failure_provider" | "tech_failure_pupil")[];
+            /** @description Suggested code per mark */
+            suggested_for_mark: {
+                [key: string]: string;
+            };
+            /** @description Suggested code per absence reason */
+            suggested_for_reason: {
+                [key: string]: string;
+            };
+            valid_from: string;
+            valid_until: string | null;
+            version: string;
+        };
+        AttendanceCodeView: {
+            category: string;
+            code: string;
+            meaning: string;
+        };
+        AttendanceEntryPage: {
+            items: components["schemas"]["AttendanceEntryView"][];
+            page: number;
+            size: number;
+            total: number;
+        };
+        AttendanceEntryView: {
+            absence_reason: string | null;
+            amendments: number;
+            /** Format: uuid */
+            customer_id: string;
+            group_name: string | null;
+            /** Format: uuid */
+            lesson_id: string;
+            local_date: string;
+            local_start: string;
+            /** @enum {string|null} */
+            mark: "present" | "late" | "left_early" | "absent_pending" | "absent" | "not_required" | "tech_failure_provider" | "tech_failure_pupil" | null;
+            minutes_late: number | null;
+            minutes_missed: number | null;
+            programme_title: string | null;
+            /** @description Absent and the reason is still missing */
+            reason_missing: boolean;
+            /**
+             * @description The school session half of the lesson’s start
+             * @enum {string}
+             */
+            session: "AM" | "PM";
+            starts_at: string;
+            /** Format: uuid */
+            student_id: string;
+            student_name: string | null;
+            suggested_code: string | null;
+            teacher_name: string | null;
+        };
+        AttendanceSummaryPage: {
+            items: components["schemas"]["AttendanceSummaryView"][];
+            page: number;
+            size: number;
+            total: number;
+        };
+        AttendanceSummaryView: {
+            absences: number;
+            absences_by_reason: {
+                [key: string]: number;
+            };
+            absences_without_reason: number;
+            /** @description attended / possible, 0–100, 1 decimal */
+            attendance_percent: number | null;
+            attended: number;
+            attended_minutes: number;
+            /**
+             * Format: uuid
+             * @description The programme (or group)
+             */
+            id: string;
+            late: number;
+            left_early: number;
+            minutes_percent: number | null;
+            name: string | null;
+            /** @description First day of the week or month */
+            period_start: string | null;
+            planned_minutes: number;
+            /** @description Marks that count (not "not required", not a failure on our side) */
+            possible: number;
+            /** Format: uuid */
+            student_id: string;
+            student_name: string | null;
         };
         AuditEntry: {
             actor_id: string | null;
@@ -3313,6 +3613,8 @@ export interface components {
             permission_list: string[];
             /** @description Personal data erased (DELETE /users/{id}/user_profile) */
             personal_data_erased: boolean;
+            /** @description Staff job title (teachers and administrators), shown on register amendments */
+            position: string | null;
             receive_weekly_summary_reports: boolean;
             requested_number_of_lessons_per_week: number | null;
             /** Format: date-time */
@@ -3394,6 +3696,43 @@ export interface components {
         DeleteFilesBody: {
             files_uuids: string[];
         };
+        DifferentClassPage: {
+            items: components["schemas"]["DifferentClassView"][];
+            page: number;
+            size: number;
+            total: number;
+        };
+        DifferentClassView: {
+            absence_reason: string | null;
+            amendments: number;
+            /** Format: uuid */
+            customer_id: string;
+            group_name: string | null;
+            /** @description The group the student belongs to */
+            home_group_name: string | null;
+            /** Format: uuid */
+            lesson_id: string;
+            local_date: string;
+            local_start: string;
+            /** @enum {string|null} */
+            mark: "present" | "late" | "left_early" | "absent_pending" | "absent" | "not_required" | "tech_failure_provider" | "tech_failure_pupil" | null;
+            minutes_late: number | null;
+            minutes_missed: number | null;
+            programme_title: string | null;
+            /** @description Absent and the reason is still missing */
+            reason_missing: boolean;
+            /**
+             * @description The school session half of the lesson’s start
+             * @enum {string}
+             */
+            session: "AM" | "PM";
+            starts_at: string;
+            /** Format: uuid */
+            student_id: string;
+            student_name: string | null;
+            suggested_code: string | null;
+            teacher_name: string | null;
+        };
         DownloadUrlResponse: {
             expires_at: string;
             url: string;
@@ -3470,6 +3809,14 @@ export interface components {
             id: string;
             /** @description Event position; send it as X-Min-Position on the next read */
             position: string;
+        };
+        EntryValuesView: {
+            absence_reason: string | null;
+            /** @enum {string} */
+            mark: "present" | "late" | "left_early" | "absent_pending" | "absent" | "not_required" | "tech_failure_provider" | "tech_failure_pupil";
+            minutes_late: number | null;
+            minutes_missed: number | null;
+            suggested_code: string | null;
         };
         FeedbackLinkIssued: {
             expires_at: string;
@@ -3876,6 +4223,26 @@ export interface components {
             size: number;
             total: number;
         };
+        LessonRegisterView: {
+            /** Format: uuid */
+            customer_id: string;
+            ends_at: string;
+            group_name: string | null;
+            /** Format: uuid */
+            lesson_id: string;
+            local_date: string;
+            local_start: string;
+            marked: number;
+            /** @description Absent, reason not yet known */
+            pending: number;
+            programme_title: string | null;
+            /** @enum {string} */
+            register_state: "not_open" | "open" | "taken" | "voided";
+            roster: number;
+            starts_at: string;
+            teacher_name: string | null;
+            timezone: string;
+        };
         LessonView: {
             cancellation: components["schemas"]["CancellationView"] | null;
             /** Format: uuid */
@@ -3939,6 +4306,25 @@ export interface components {
              * @example admin@example.com
              */
             username: string;
+        };
+        MarkBody: {
+            /**
+             * @description Required for absent
+             * @enum {string|null}
+             */
+            absence_reason?: "illness" | "medical" | "religious" | "interview" | "study_leave" | "excluded" | "authorised_other" | "unauthorised" | "holiday_not_agreed" | "unable_transport" | "on_site_at_school" | null;
+            /** @description Adds a student of the same school who is not in the lesson’s group (a guest) */
+            guest?: boolean;
+            /** @enum {string} */
+            mark: "present" | "late" | "left_early" | "absent_pending" | "absent" | "not_required" | "tech_failure_provider" | "tech_failure_pupil";
+            /** @description For late: 1 to the lesson’s length */
+            minutes_late?: number | null;
+            /** @description For left_early: 1 to the lesson’s length */
+            minutes_missed?: number | null;
+            /** @description Why an existing mark changes (required for an amendment) */
+            reason?: string | null;
+            /** Format: uuid */
+            student_id: string;
         };
         MarkedReadView: {
             count: number;
@@ -4158,6 +4544,39 @@ export interface components {
             size: number;
             total: number;
         };
+        PlannedAbsenceBody: {
+            /** @enum {string} */
+            absence_reason: "illness" | "medical" | "religious" | "interview" | "study_leave" | "excluded" | "authorised_other" | "unauthorised" | "holiday_not_agreed" | "unable_transport" | "on_site_at_school";
+            /** @example 2026-12-01 */
+            from: string;
+            note?: string;
+            /** Format: uuid */
+            student_id: string;
+            /** @example 2026-12-03 */
+            to: string;
+        };
+        PlannedAbsencePage: {
+            items: components["schemas"]["PlannedAbsenceView"][];
+            page: number;
+            size: number;
+            total: number;
+        };
+        PlannedAbsenceView: {
+            /** @enum {string} */
+            absence_reason: "illness" | "medical" | "religious" | "interview" | "study_leave" | "excluded" | "authorised_other" | "unauthorised" | "holiday_not_agreed" | "unable_transport" | "on_site_at_school";
+            created_at: string;
+            /** Format: uuid */
+            customer_id: string;
+            from: string;
+            /** Format: uuid */
+            id: string;
+            note: string | null;
+            recorded_by: components["schemas"]["ActingPersonView"];
+            /** Format: uuid */
+            student_id: string;
+            student_name: string | null;
+            to: string;
+        };
         PositionResponse: {
             /**
              * @description Event position; send it as X-Min-Position on the next read
@@ -4332,7 +4751,33 @@ export interface components {
             types: components["schemas"]["NamedRef"][];
         };
         ReasonBody: {
-            reason: string;
+            /** @enum {string} */
+            absence_reason: "illness" | "medical" | "religious" | "interview" | "study_leave" | "excluded" | "authorised_other" | "unauthorised" | "holiday_not_agreed" | "unable_transport" | "on_site_at_school";
+            note?: string;
+        };
+        RegisterEntryView: {
+            /** @enum {string|null} */
+            absence_reason: "illness" | "medical" | "religious" | "interview" | "study_leave" | "excluded" | "authorised_other" | "unauthorised" | "holiday_not_agreed" | "unable_transport" | "on_site_at_school" | null;
+            /** @enum {string} */
+            basis: "enrolled" | "guest";
+            /** @description A mark someone recorded (not a prefill) */
+            confirmed: boolean;
+            /**
+             * @description null: not marked yet
+             * @enum {string|null}
+             */
+            mark: "present" | "late" | "left_early" | "absent_pending" | "absent" | "not_required" | "tech_failure_provider" | "tech_failure_pupil" | null;
+            minutes_late: number | null;
+            minutes_missed: number | null;
+            recorded_at: string | null;
+            recorded_by: components["schemas"]["ActingPersonView"] | null;
+            /** @enum {string|null} */
+            source: "teacher" | "admin" | "partner" | "prefill" | null;
+            /** Format: uuid */
+            student_id: string;
+            student_name: string | null;
+            /** @description DfE code suggested to the school */
+            suggested_code: string | null;
         };
         RegisterFileBody: {
             file_name: string;
@@ -4344,6 +4789,9 @@ export interface components {
              */
             file_type: "EHCP" | "OTHER";
         };
+        RegisterHistory: {
+            items: components["schemas"]["AmendmentView"][];
+        };
         RegisterPartnerBody: {
             first_name: string;
             last_name: string;
@@ -4351,6 +4799,35 @@ export interface components {
             password: string;
             /** @description The token from the invitation link */
             token: string;
+        };
+        RegisterView: {
+            as_at: string | null;
+            entries: components["schemas"]["RegisterEntryView"][];
+            /** Format: uuid */
+            lesson_id: string;
+            /** @description null: not opened yet */
+            opened_at: string | null;
+            /** @description 60 minutes before the start */
+            opens_at: string;
+            /** @description Until when the lesson’s teacher may amend */
+            teacher_amend_until: string;
+            /** @description The lesson was cancelled after marks were taken */
+            voided: boolean;
+        };
+        RegisterWritten: {
+            as_at: string | null;
+            entries: components["schemas"]["RegisterEntryView"][];
+            /** Format: uuid */
+            lesson_id: string;
+            /** @description null: not opened yet */
+            opened_at: string | null;
+            /** @description 60 minutes before the start */
+            opens_at: string;
+            position: string;
+            /** @description Until when the lesson’s teacher may amend */
+            teacher_amend_until: string;
+            /** @description The lesson was cancelled after marks were taken */
+            voided: boolean;
         };
         ReportableStudent: {
             customer_name: string | null;
@@ -4634,6 +5111,11 @@ export interface components {
         SubmitFeedbackBody: {
             feedback: string;
         };
+        TakeRegisterBody: {
+            /** @description Chosen by the client; sending the same key again changes nothing */
+            client_key: string;
+            entries: components["schemas"]["MarkBody"][];
+        };
         TeacherGridRow: {
             availability: components["schemas"]["Interval"][];
             /** @description Lessons taking place this week that the teacher teaches (cover included) */
@@ -4785,11 +5267,37 @@ export interface components {
             /** @example America/New_York */
             user_timezone: string;
         };
+        TodayView: {
+            /** @description Absences of the last 14 days with no reason */
+            absences_without_reason: components["schemas"]["AttendanceEntryView"][];
+            date: string;
+            /** @description The day’s lessons and their registers */
+            lessons: components["schemas"]["LessonRegisterView"][];
+            timezone: string;
+        };
         TokenPasswordBody: {
             /** Format: password */
             password: string;
             /** @description The token from the mailed link */
             token: string;
+        };
+        TutorCompliancePage: {
+            items: components["schemas"]["TutorComplianceView"][];
+            page: number;
+            size: number;
+            total: number;
+        };
+        TutorComplianceView: {
+            amendments: number;
+            /** @description Lessons that have ended */
+            lessons: number;
+            not_taken: number;
+            registers_taken: number;
+            /** @description Taken by the end of the next working day */
+            taken_on_time: number;
+            /** Format: uuid */
+            teacher_id: string;
+            teacher_name: string | null;
         };
         UnreadView: {
             count: number;
@@ -4911,6 +5419,8 @@ export interface components {
              * @description Sets a new password; ends all sessions
              */
             password?: string;
+            /** @description Staff job title (teachers and administrators); null clears it */
+            position?: string | null;
             /** @description null clears it (the default timezone applies) */
             timezone?: string | null;
         };
@@ -4998,6 +5508,8 @@ export interface components {
             permission_list: string[];
             /** @description Personal data erased (DELETE /users/{id}/user_profile) */
             personal_data_erased: boolean;
+            /** @description Staff job title (teachers and administrators), shown on register amendments */
+            position: string | null;
             receive_weekly_summary_reports: boolean;
             requested_number_of_lessons_per_week: number | null;
             /** Format: date-time */
@@ -5117,6 +5629,244 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+        };
+    };
+    AttendanceController_codes: {
+        parameters: {
+            query?: {
+                /** @description The date the set is for (default: today) */
+                date?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AttendanceCodeSetView"];
+                };
+            };
+        };
+    };
+    AttendanceController_differentClass: {
+        parameters: {
+            query?: {
+                /** @description true: the whole list as a CSV file */
+                as_csv?: boolean;
+                /** @description true: the whole list as an .xlsx workbook */
+                as_excel?: boolean;
+                customer_id?: string;
+                /** @description Lessons starting at or after this instant */
+                from?: string;
+                group_id?: string;
+                page?: number;
+                /** @description Rows per student and period (default all) */
+                period?: "all" | "week" | "month";
+                programme_id?: string;
+                size?: number;
+                student_id?: string;
+                teacher_id?: string;
+                /** @description Lessons starting before this instant */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Or a CSV / .xlsx file with as_csv / as_excel */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DifferentClassPage"];
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": components["schemas"]["DifferentClassPage"];
+                    "text/csv": components["schemas"]["DifferentClassPage"];
+                };
+            };
+        };
+    };
+    AttendanceController_groups: {
+        parameters: {
+            query?: {
+                /** @description true: the whole list as a CSV file */
+                as_csv?: boolean;
+                /** @description true: the whole list as an .xlsx workbook */
+                as_excel?: boolean;
+                customer_id?: string;
+                /** @description Lessons starting at or after this instant */
+                from?: string;
+                group_id?: string;
+                page?: number;
+                /** @description Rows per student and period (default all) */
+                period?: "all" | "week" | "month";
+                programme_id?: string;
+                size?: number;
+                student_id?: string;
+                teacher_id?: string;
+                /** @description Lessons starting before this instant */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Or a CSV / .xlsx file with as_csv / as_excel */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AttendanceSummaryPage"];
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": components["schemas"]["AttendanceSummaryPage"];
+                    "text/csv": components["schemas"]["AttendanceSummaryPage"];
+                };
+            };
+        };
+    };
+    AttendanceController_partner: {
+        parameters: {
+            query?: {
+                customer_id?: string;
+                /** @description Lessons starting at or after this instant */
+                from?: string;
+                group_id?: string;
+                page?: number;
+                programme_id?: string;
+                size?: number;
+                student_id?: string;
+                teacher_id?: string;
+                /** @description Lessons starting before this instant */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AttendanceEntryPage"];
+                };
+            };
+        };
+    };
+    AttendanceController_programmes: {
+        parameters: {
+            query?: {
+                /** @description true: the whole list as a CSV file */
+                as_csv?: boolean;
+                /** @description true: the whole list as an .xlsx workbook */
+                as_excel?: boolean;
+                customer_id?: string;
+                /** @description Lessons starting at or after this instant */
+                from?: string;
+                group_id?: string;
+                page?: number;
+                /** @description Rows per student and period (default all) */
+                period?: "all" | "week" | "month";
+                programme_id?: string;
+                size?: number;
+                student_id?: string;
+                teacher_id?: string;
+                /** @description Lessons starting before this instant */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Or a CSV / .xlsx file with as_csv / as_excel */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AttendanceSummaryPage"];
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": components["schemas"]["AttendanceSummaryPage"];
+                    "text/csv": components["schemas"]["AttendanceSummaryPage"];
+                };
+            };
+        };
+    };
+    AttendanceController_today: {
+        parameters: {
+            query?: {
+                customer_id?: string;
+                /** @description The day (default: today in the zone) */
+                date?: string;
+                /** @description Default Europe/London */
+                timezone?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TodayView"];
+                };
+            };
+        };
+    };
+    AttendanceController_tutors: {
+        parameters: {
+            query?: {
+                /** @description true: the whole list as a CSV file */
+                as_csv?: boolean;
+                /** @description true: the whole list as an .xlsx workbook */
+                as_excel?: boolean;
+                customer_id?: string;
+                /** @description Lessons starting at or after this instant */
+                from?: string;
+                group_id?: string;
+                page?: number;
+                /** @description Rows per student and period (default all) */
+                period?: "all" | "week" | "month";
+                programme_id?: string;
+                size?: number;
+                student_id?: string;
+                teacher_id?: string;
+                /** @description Lessons starting before this instant */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Or a CSV / .xlsx file with as_csv / as_excel */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TutorCompliancePage"];
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": components["schemas"]["TutorCompliancePage"];
+                    "text/csv": components["schemas"]["TutorCompliancePage"];
+                };
             };
         };
     };
@@ -6201,6 +6951,151 @@ export interface operations {
             };
         };
     };
+    RegisterController_get: {
+        parameters: {
+            query?: {
+                /** @description The register exactly as it stood at this instant (ISO 8601) */
+                as_at?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegisterView"];
+                };
+            };
+            /** @description Lesson not found, or not one the caller may see */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    RegisterController_take: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TakeRegisterBody"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegisterWritten"];
+                };
+            };
+            /** @description Not the lesson’s teacher, or the teacher’s amendment deadline has passed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Lesson not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The register is not open yet, the lesson is cancelled, or a mark changed without a reason (answers the current `entries`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    RegisterController_reason: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                studentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReasonBody"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegisterWritten"];
+                };
+            };
+            /** @description Lesson or student not found (or not the caller’s) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The provider marked the student present (a reason never overrides it) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    RegisterController_history: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegisterHistory"];
+                };
+            };
+            /** @description Lesson not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     LessonsController_reschedule: {
         parameters: {
             query?: never;
@@ -7072,6 +7967,85 @@ export interface operations {
                 };
             };
             /** @description Permission not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    PlannedAbsencesController_list: {
+        parameters: {
+            query?: {
+                customer_id?: string;
+                /** @description Absences ending on or after this date */
+                from?: string;
+                page?: number;
+                size?: number;
+                student_id?: string;
+                /** @description Absences starting on or before this date */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlannedAbsencePage"];
+                };
+            };
+        };
+    };
+    PlannedAbsencesController_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PlannedAbsenceBody"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Written"];
+                };
+            };
+        };
+    };
+    PlannedAbsencesController_withdraw: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Written"];
+                };
+            };
+            /** @description Planned absence not found (or not the caller’s) */
             404: {
                 headers: {
                     [name: string]: unknown;

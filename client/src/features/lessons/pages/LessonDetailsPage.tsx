@@ -39,6 +39,7 @@ import {
 import { statusColor, statusLabel } from './LessonsPage';
 import { RequestCoverButton } from '../../cover/components/RequestCoverButton';
 import { JoinLessonButton } from '../../cover/components/JoinLessonButton';
+import { RegisterPanel } from '../../attendance/components/RegisterPanel';
 
 function Field({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -325,6 +326,7 @@ export function LessonDetailsPage() {
               )}
             </SimpleGrid>
           </Paper>
+          {lesson.status !== 'unscheduled' && <RegisterPanel lessonId={lesson.id} timezone={timezone} />}
           <Notes lesson={lesson} editable={mayEdit} />
           {open === 'cancel' && <CancelModal lesson={lesson} onClose={() => setOpen(null)} />}
           {open === 'reschedule' && <RescheduleModal lesson={lesson} onClose={() => setOpen(null)} />}

@@ -1,0 +1,158 @@
+import { useQuery } from '@tanstack/react-query';
+import { apiRequest } from '../../shared/api/client';
+import { useAreaCommand } from '../../shared/api/resource';
+import type { ApiSchema, Page } from '../../shared/api/types';
+
+/** The server's views (generated from the API document). */
+export type Register = ApiSchema<'RegisterView'>;
+export type RegisterEntry = ApiSchema<'RegisterEntryView'>;
+export type RegisterWritten = ApiSchema<'RegisterWritten'>;
+export type Amendment = ApiSchema<'AmendmentView'>;
+export type AttendanceEntry = ApiSchema<'AttendanceEntryView'>;
+export type Today = ApiSchema<'TodayView'>;
+export type LessonRegister = ApiSchema<'LessonRegisterView'>;
+export type CodeSet = ApiSchema<'AttendanceCodeSetView'>;
+export type MarkInput = ApiSchema<'MarkBody'>;
+export type PlannedAbsence = ApiSchema<'PlannedAbsenceView'>;
+export type Summary = ApiSchema<'AttendanceSummaryView'>;
+export type TutorCompliance = ApiSchema<'TutorComplianceView'>;
+export type DifferentClass = ApiSchema<'DifferentClassView'>;
+
+/**
+ * Registers live in the lesson streams (decision 0056), so every register and attendance query sits
+ * under the `lessons` root: a mark anywhere refreshes them through the live channel.
+ */
+const ROOT = 'lessons';
+export const attendanceKeys = {
+  register: (lessonId: string, asAt: string | null) => [ROOT, 'register', lessonId, asAt ?? 'now'] as const,
+  history: (lessonId: string) => [ROOT, 'register-history', lessonId] as const,
+  today: (date: string, timezone: string) => [ROOT, 'attendance-today', date, timezone] as const,
+  partner: (page: number) => [ROOT, 'attendance-partner', page] as const,
+  codes: ['attendance-codes'] as const,
+};
+
+const lessonPath = (lessonId: string, rest = '') =>
+  `/api/v1/lessons/${encodeURIComponent(lessonId)}/register${rest}`;
+
+export function useRegister(lessonId: string, asAt: string | null) {
+  return useQuery({
+    queryKey: attendanceKeys.register(lessonId, asAt),
+    queryFn: ({ signal }) =>
+      apiRequest<Register>(lessonPath(lessonId), { signal, query: asAt ? { as_at: asAt } : {} }),
+    meta: { silentErrors: true },
+  });
+}
+
+export function useRegisterHistory(lessonId: string, enabled: boolean) {
+  return useQuery({
+    queryKey: attendanceKeys.history(lessonId),
+    queryFn: ({ signal }) => apiRequest<{ items: Amendment[] }>(lessonPath(lessonId, '/history'), { signal }),
+    enabled,
+    meta: { silentErrors: true },
+  });
+}
+
+export function useCodes() {
+  return useQuery({
+    queryKey: attendanceKeys.codes,
+    queryFn: ({ signal }) => apiRequest<CodeSet>('/api/v1/attendance/codes', { signal }),
+    staleTime: 60 * 60_000,
+    meta: { silentErrors: true },
+  });
+}
+
+export function useToday(date: string, timezone: string) {
+  return useQuery({
+    queryKey: attendanceKeys.today(date, timezone),
+    queryFn: ({ signal }) =>
+      apiRequest<Today>('/api/v1/attendance/today', { signal, query: { date, timezone } }),
+    meta: { silentErrors: true },
+  });
+}
+
+export function usePartnerAttendance(page: number) {
+  return useQuery({
+    queryKey: attendanceKeys.partner(page),
+    queryFn: ({ signal }) =>
+      apiRequest<Page<AttendanceEntry>>('/api/v1/attendance/partner', { signal, query: { page, size: 50 } }),
+    meta: { silentErrors: true },
+  });
+}
+
+/** Takes (or amends) marks; every `lessons` query refreshes. Errors are shown by the form. */
+export const useTakeRegister = (lessonId: string) =>
+  useAreaCommand(
+    ROOT,
+    (entries: MarkInput[]) =>
+      apiRequest<RegisterWritten>(lessonPath(lessonId), {
+        method: 'PUT',
+        json: { client_key: crypto.randomUUID(), entries },
+      }),
+    { success: 'Register saved', silentErrors: true },
+  );
+
+/** A partner's reason for an absence. */
+export const useGiveReason = (lessonId: string) =>
+  useAreaCommand(
+    ROOT,
+    (vars: { studentId: string; absence_reason: string; note?: string }) =>
+      apiRequest<RegisterWritten>(lessonPath(lessonId, `/${encodeURIComponent(vars.studentId)}/reason`), {
+        method: 'PUT',
+        json: { absence_reason: vars.absence_reason, note: vars.note },
+      }),
+    { success: 'Reason given', silentErrors: true },
+  );
+
+export const MARK_LABELS: Record<string, string> = {
+  present: 'Present',
+  late: 'Late',
+  left_early: 'Left early',
+  absent_pending: 'Absent (reason unknown)',
+  absent: 'Absent (reason known)',
+  not_required: 'Not required',
+  tech_failure_provider: 'Technical failure (ours)',
+  tech_failure_pupil: 'Technical failure (pupil)',
+};
+
+export const REASON_LABELS: Record<string, string> = {
+  illness: 'Illness',
+  medical: 'Medical or dental appointment',
+  religious: 'Religious observance',
+  interview: 'Interview',
+  study_leave: 'Study leave',
+  excluded: 'Suspended or excluded',
+  authorised_other: 'Other authorised',
+  unauthorised: 'Unauthorised',
+  holiday_not_agreed: 'Holiday not agreed',
+  unable_transport: 'No transport',
+  on_site_at_school: 'In school instead',
+};
+
+export const MARK_COLORS: Record<string, string> = {
+  present: 'green',
+  late: 'yellow',
+  left_early: 'yellow',
+  absent_pending: 'red',
+  absent: 'orange',
+  not_required: 'gray',
+  tech_failure_provider: 'grape',
+  tech_failure_pupil: 'grape',
+};
+
+export const markOptions = Object.entries(MARK_LABELS).map(([value, label]) => ({ value, label }));
+export const reasonOptions = Object.entries(REASON_LABELS).map(([value, label]) => ({ value, label }));
+
+/** A mark in words: "Late (10 min)", "Absent (reason known): Illness". */
+export function describeEntry(e: {
+  mark: string | null;
+  minutes_late: number | null;
+  minutes_missed: number | null;
+  absence_reason: string | null;
+}): string {
+  if (!e.mark) return 'Not marked';
+  const base = MARK_LABELS[e.mark] ?? e.mark;
+  if (e.mark === 'late' && e.minutes_late) return `${base} (${e.minutes_late} min)`;
+  if (e.mark === 'left_early' && e.minutes_missed) return `${base} (${e.minutes_missed} min missed)`;
+  if (e.absence_reason) return `${base}: ${REASON_LABELS[e.absence_reason] ?? e.absence_reason}`;
+  return base;
+}

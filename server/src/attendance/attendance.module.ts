@@ -1,0 +1,15 @@
+import { Module } from '@nestjs/common';
+import { IdentityModule } from '../identity/identity.module.js';
+import { AttendanceController } from './attendance.controller.js';
+import { PlannedAbsencesController } from './planned-absences.controller.js';
+import { RegisterController } from './register.controller.js';
+import { AttendanceService } from './attendance.service.js';
+import { AttendanceSetup } from './attendance.setup.js';
+
+/** Registers, the amendment ledger, planned absences and attendance lists (decision 0056). */
+@Module({
+  imports: [IdentityModule],
+  controllers: [RegisterController, AttendanceController, PlannedAbsencesController],
+  providers: [AttendanceService, AttendanceSetup],
+})
+export class AttendanceModule {}
