@@ -15,6 +15,7 @@ type ReaderIncident = ApiSchema<'ReaderIncidentView'>;
 type WithoutAvailability = ApiSchema<'TeachersWithoutAvailabilityAnswer'>;
 type CoverRequest = ApiSchema<'CoverRequestView'>;
 type TeacherStudent = ApiSchema<'TeacherStudentView'>;
+type AttendanceToday = ApiSchema<'TodayView'>;
 export interface StudentRow {
   id: string;
   full_name: string;
@@ -94,4 +95,10 @@ export const usePartnerStudents = (enabled: boolean) =>
       signal,
       query: { type: ['students'], status: ['active'], size: 6, sort_by: 'full_name' },
     }),
+  );
+
+/** Today's registers and the absences still waiting for a reason, within what the reader may see. */
+export const useAttendanceToday = (enabled: boolean, timezone: string) =>
+  read('attendance-today', enabled, (signal) =>
+    apiRequest<AttendanceToday>('/api/v1/attendance/today', { signal, query: { timezone } }),
   );

@@ -34,6 +34,7 @@ import { STATUS_LABELS } from '../../safeguarding/api';
 import { addDaysTo, mondayOf, todayInZone } from '../../lessons/week-layout';
 import {
   HOME_ROOT,
+  useAttendanceToday,
   useCoverOffers,
   useIncidentSummary,
   useLessonsBetween,
@@ -149,6 +150,8 @@ export function HomeToday() {
   const cover = useCoverOffers(teacher);
   const students = useMyStudents(teacher);
   const children = usePartnerStudents(partner);
+  const seesAttendance = isInternal(permissions) || (partner && has(permissions, PARTNER.SEE_ATTENDANCE));
+  const attendance = useAttendanceToday(seesAttendance, zone);
 
   const time = (iso: string) => formatInZone(iso, zone, 'HH:mm');
   const lessonRows = (
@@ -190,6 +193,40 @@ export function HomeToday() {
             {page.total > 0 && lessonRows(page.items)}
           </Stack>
         )}
+      </HomeCard>,
+    );
+  if (seesAttendance)
+    cards.push(
+      <HomeCard
+        key="attendance"
+        title="Registers and absences"
+        query={attendance}
+        to="/attendance"
+        linkLabel="Attendance"
+      >
+        {(a) => {
+          const now = Date.now();
+          const untaken = a.lessons.filter(
+            (l) =>
+              Date.parse(l.ends_at) < now && l.register_state !== 'taken' && l.register_state !== 'voided',
+          ).length;
+          const due = a.lessons.filter(
+            (l) => l.register_state !== 'taken' && l.register_state !== 'voided',
+          ).length;
+          return (
+            <Group gap="xl">
+              {!partner && (
+                <Figure value={untaken} label="registers not taken after the lesson" color="red.8" />
+              )}
+              {!partner && <Figure value={due} label="registers still to take today" />}
+              <Figure
+                value={a.absences_without_reason.length}
+                label="absences waiting for a reason"
+                color="orange.9"
+              />
+            </Group>
+          );
+        }}
       </HomeCard>,
     );
   if (canAccessSafeguarding(permissions))
