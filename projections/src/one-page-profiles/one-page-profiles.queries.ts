@@ -12,10 +12,17 @@ import type { OnePageProfileRow } from './one-page-profiles.projection.js';
 /** Queries on `rm_one_page_profiles` (projection `one_page_profiles`), with the student's names from `rm_users`. */
 
 export type OnePageProfileWithStudent = OnePageProfileRow &
-  Pick<UserRow, 'first_name' | 'last_name' | 'full_name' | 'customer_id'>;
+  Pick<UserRow, 'first_name' | 'last_name' | 'full_name' | 'customer_id'> & {
+    /** The student's school. */
+    customer_name: string | null;
+    /** The chosen year group's name (else the profile's free text `year_group`). */
+    year_group_name: string | null;
+  };
 
-const SELECT = 'p.*, u.first_name, u.last_name, u.full_name, u.customer_id';
-const FROM = 'rm_one_page_profiles p JOIN rm_users u ON u.id = p.user_id';
+const SELECT =
+  'p.*, u.first_name, u.last_name, u.full_name, u.customer_id, c.name AS customer_name, yg.name AS year_group_name';
+const FROM = `rm_one_page_profiles p JOIN rm_users u ON u.id = p.user_id
+  LEFT JOIN rm_customers c ON c.id = u.customer_id LEFT JOIN rm_year_groups yg ON yg.id = p.year_group_id`;
 
 export interface OnePageProfileListFilter {
   page?: number;

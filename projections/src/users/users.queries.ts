@@ -45,3 +45,31 @@ export const listPermissionUsers = (
     size: f.size,
   });
 };
+
+/** A student as people tell them apart (issue 18): name, school and year group. */
+export interface StudentFacts {
+  id: string;
+  name: string;
+  /** The student's school (their customer). */
+  school: string | null;
+  /** From the one-page profile: the year group chosen there, else its free text. */
+  year_group: string | null;
+}
+
+/** Name, school and year group of each of these users that exists. */
+export async function studentFactsOf(
+  db: Queryable,
+  ids: readonly string[],
+): Promise<Map<string, StudentFacts>> {
+  if (ids.length === 0) return new Map();
+  const { rows } = await db.query<StudentFacts>(
+    `SELECT u.id::text AS id, u.full_name AS name, c.name AS school, COALESCE(yg.name, op.year_group) AS year_group
+       FROM rm_users u
+       LEFT JOIN rm_customers c ON c.id = u.customer_id
+       LEFT JOIN rm_one_page_profiles op ON op.user_id = u.id
+       LEFT JOIN rm_year_groups yg ON yg.id = op.year_group_id
+      WHERE u.id = ANY($1::uuid[])`,
+    [[...new Set(ids)]],
+  );
+  return new Map(rows.map((r) => [r.id, r]));
+}

@@ -152,6 +152,8 @@ export class OnePageProfileUser {
   @ApiProperty() last_name!: string;
   @ApiProperty() full_name!: string;
   @ApiProperty({ nullable: true, type: String }) customer_id!: string | null;
+  @ApiProperty({ nullable: true, type: String, description: 'The student’s school' }) customer_name!:
+    string | null;
 }
 
 export class OnePageProfileView {
@@ -211,6 +213,7 @@ const view = (r: JoinedRow, reader: Pick<Actor, 'permissions' | 'customerType'>)
     last_name: r.last_name,
     full_name: r.full_name,
     customer_id: r.customer_id,
+    customer_name: r.customer_name,
   },
 });
 

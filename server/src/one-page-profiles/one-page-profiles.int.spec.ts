@@ -95,7 +95,7 @@ describe.each(portalModes)('one-page profiles API, $name', (mode) => {
       favourite_subjects: ['Art', 'Biology'],
       least_favourite_subjects: ['French'],
       progress: 0,
-      user: { id: ids.sam, full_name: 'Samira Khan', customer_id: oak },
+      user: { id: ids.sam, full_name: 'Samira Khan', customer_id: oak, customer_name: 'Oakfield Academy' },
     });
     expect((await call('GET', `/users/${ids.sam}`, admin)).body.one_page_profile).toBeNull();
 

@@ -163,6 +163,13 @@ export class NamedRef {
   @ApiProperty() name!: string;
 }
 
+/** A student as people tell them apart (issue 18): name, school and year group. */
+export class StudentRef extends NamedRef {
+  @ApiProperty({ nullable: true, type: String, description: 'The student’s school' }) school!: string | null;
+  @ApiProperty({ nullable: true, type: String, description: 'From the one-page profile' })
+  year_group!: string | null;
+}
+
 export class IncidentReferralView {
   @ApiProperty({ description: 'The external agency referred to' }) agency!: string;
   @ApiPropertyOptional({
@@ -202,7 +209,7 @@ export class IncidentView {
   @ApiProperty({ enum: INCIDENT_STATUSES }) status!: string;
   @ApiProperty({ enum: RISK_LEVELS }) risk_level!: string;
   @ApiProperty({ type: NamedRef }) reporter!: NamedRef;
-  @ApiProperty({ type: [NamedRef] }) students!: NamedRef[];
+  @ApiProperty({ type: [StudentRef] }) students!: StudentRef[];
   @ApiProperty({ type: [String] }) customer_ids!: string[];
   @ApiProperty({ type: [NamedRef] }) types!: NamedRef[];
   @ApiProperty() occurred_at!: string;
@@ -260,7 +267,7 @@ export class ReaderIncidentView {
   })
   risk_level!: string;
   @ApiProperty({ type: NamedRef }) reporter!: NamedRef;
-  @ApiProperty({ type: [NamedRef] }) students!: NamedRef[];
+  @ApiProperty({ type: [StudentRef] }) students!: StudentRef[];
   @ApiPropertyOptional({ type: [String], description: NOT_FOR_REPORTER }) customer_ids?: string[];
   @ApiProperty({ type: [NamedRef] }) types!: NamedRef[];
   @ApiProperty() occurred_at!: string;

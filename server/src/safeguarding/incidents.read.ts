@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import {
   filters,
   listPage,
+  studentFactsOf,
   type ChronologyRow,
   type IncidentRow,
   type IncidentViewRow,
@@ -88,13 +89,26 @@ export class IncidentsReadModel {
     }
     const users = await this.names('rm_users', 'full_name', [...userIds]);
     const types = await this.names('rm_sg_incident_types', 'name', [...typeIds]);
+    const students = await studentFactsOf(
+      this.sql,
+      rows.flatMap((r) => r.student_ids),
+    );
+    const student = (id: string) => {
+      const s = students.get(id);
+      return {
+        id,
+        name: s?.name ?? users.get(id) ?? '',
+        school: s?.school ?? null,
+        year_group: s?.year_group ?? null,
+      };
+    };
     const ref = (map: Map<string, string>, id: string): NamedRef => ({ id, name: map.get(id) ?? '' });
     return rows.map((r) => ({
       id: r.id,
       status: r.status,
       risk_level: r.risk_level,
       reporter: ref(users, r.reporter_id),
-      students: r.student_ids.map((id) => ref(users, id)),
+      students: r.student_ids.map(student),
       customer_ids: r.customer_ids,
       types: r.type_ids.map((id) => ref(types, id)),
       occurred_at: iso(r.occurred_at)!,

@@ -304,7 +304,8 @@ describe.each(portalModes)('safeguarding API, $name', (mode) => {
       lesson_id: 'lesson-42',
       description: 'Came in hungry, no coat, tired',
       reporter: { id: id.teacher, name: 'teacher Test' },
-      students: [{ id: id.oakStudent, name: 'ada Test' }],
+      // told apart by school (and year group, from a one-page profile: none here)
+      students: [{ id: id.oakStudent, name: 'ada Test', school: 'Oakfield Academy', year_group: null }],
       types: [{ id: neglect, name: 'Neglect' }],
       customer_ids: [id.oak],
       assigned_lead_id: id.lead,

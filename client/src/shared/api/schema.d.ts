@@ -4055,7 +4055,7 @@ export interface components {
             risk_level: "low" | "medium" | "high";
             /** @enum {string} */
             status: "reported" | "acknowledged" | "under_review" | "actions" | "partner_informed" | "partner_feedback" | "closed";
-            students: components["schemas"]["NamedRef"][];
+            students: components["schemas"]["StudentRef"][];
             /** @description The incident's steps, by when they happened. Partner view: without escalations, claims and the lead's reasons and notes. Absent in the reporter view */
             timeline?: components["schemas"]["ChronologyEntryView"][];
             types: components["schemas"]["NamedRef"][];
@@ -4129,7 +4129,7 @@ export interface components {
             risk_level: "low" | "medium" | "high";
             /** @enum {string} */
             status: "reported" | "acknowledged" | "under_review" | "actions" | "partner_informed" | "partner_feedback" | "closed";
-            students: components["schemas"]["NamedRef"][];
+            students: components["schemas"]["StudentRef"][];
             types: components["schemas"]["NamedRef"][];
         };
         IncidentViewEntry: {
@@ -4423,6 +4423,8 @@ export interface components {
         };
         OnePageProfileUser: {
             customer_id: string | null;
+            /** @description The student’s school */
+            customer_name: string | null;
             first_name: string;
             full_name: string;
             /** Format: uuid */
@@ -4747,7 +4749,7 @@ export interface components {
             risk_level: "low" | "medium" | "high";
             /** @enum {string} */
             status: "reported" | "acknowledged" | "under_review" | "actions" | "partner_informed" | "partner_feedback" | "closed";
-            students: components["schemas"]["NamedRef"][];
+            students: components["schemas"]["StudentRef"][];
             types: components["schemas"]["NamedRef"][];
         };
         ReasonBody: {
@@ -5066,6 +5068,15 @@ export interface components {
             files: components["schemas"]["StudentFileView"][];
             /** @description Derived: the latest EHCP file */
             latest_ehcp_file: components["schemas"]["StudentFileView"] | null;
+        };
+        StudentRef: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** @description The student’s school */
+            school: string | null;
+            /** @description From the one-page profile */
+            year_group: string | null;
         };
         StudentWithContacts: {
             /** @description Not recorded yet: always null */

@@ -33,6 +33,7 @@ export function OnePageProfilesPage() {
             </>
           ),
         },
+        { accessor: 'user.customer_name', title: 'School', render: (p) => p.user.customer_name ?? '—' },
         { accessor: 'year_group', title: 'Year group', render: (p) => p.year_group ?? '—' },
         {
           accessor: 'progress',

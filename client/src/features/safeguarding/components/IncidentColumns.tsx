@@ -39,9 +39,19 @@ export function incidentColumns(
       accessor: 'students',
       title: 'Students',
       render: (incident) => (
-        <Text size="sm" fw={500}>
-          {incident.students.map((s) => s.name).join(', ')}
-        </Text>
+        <Stack gap={0}>
+          {incident.students.map((s) => (
+            <Text key={s.id} size="sm" fw={500}>
+              {s.name}
+              {(s.school || s.year_group) && (
+                <Text span size="xs" c="dimmed" fw={400}>
+                  {' '}
+                  · {[s.school, s.year_group].filter(Boolean).join(', ')}
+                </Text>
+              )}
+            </Text>
+          ))}
+        </Stack>
       ),
     },
     { accessor: 'types', title: 'Type', render: (incident) => incident.types.map((t) => t.name).join(', ') },

@@ -21,6 +21,7 @@ import { ApiError } from '../../../shared/api/client';
 import { notifyError } from '../../../shared/notify';
 import { formatInZone, viewerTimezone, DATE_FORMAT } from '../../../shared/dates';
 import { usePermissions, useSession } from '../../../shared/session';
+import { studentLabel } from '../../../shared/student-label';
 import { PRODUCT_NAME } from '../../../shared/ui/BrandMark';
 import { safeguardingApi, type ChronologyEntry, type IncidentDetails } from '../api';
 import { RiskBadge, StatusBadge } from '../components/IncidentBadges';
@@ -84,6 +85,7 @@ function IncidentView({
   // The server keeps a closed incident's write-up read-only until it is reopened.
   const mayWrite = !partnerView && !closed && (lead || incident.reporter.id === user?.id);
   const students = incident.students.map((s) => s.name).join(', ');
+  const studentsTold = incident.students.map(studentLabel).join('; ');
 
   return (
     <Stack gap="lg">
@@ -110,6 +112,11 @@ function IncidentView({
           )}
         </Group>
         <Title order={1}>{students}</Title>
+        {studentsTold !== students && (
+          <Text c="dimmed" size="sm">
+            {studentsTold}
+          </Text>
+        )}
         <Text c="dimmed" size="sm" mt={4}>
           Happened {formatInZone(incident.occurred_at, timezone)} · reported by {incident.reporter.name}{' '}
           {formatInZone(incident.reported_at, timezone)}
