@@ -18,6 +18,7 @@ import {
   DEFAULT_LINK_HOURS,
   FeedbackLinkIssued,
   FeedbackLinkList,
+  FeedbackRecipientList,
   FeedbackLinkSummary,
   FeedbackReceipt,
   FeedbackSubmitted,
@@ -46,6 +47,18 @@ export class FeedbackLinksController {
     @Body() body: IssueFeedbackLinkBody,
   ): Promise<FeedbackLinkIssued> {
     return this.links.issue(id, body.email, body.expires_in_hours ?? DEFAULT_LINK_HOURS, metadataFor(req));
+  }
+
+  @Get('recipients')
+  @RequirePermissions(...LEAD_PERMISSIONS)
+  @Allow(SafeguardingRules.lead)
+  @ApiOkResponse({
+    type: FeedbackRecipientList,
+    description: "Who a link may go to: the active partner users of the incident's schools (issue 18)",
+  })
+  @ApiNotFoundResponse({ description: 'Incident not found' })
+  async recipients(@Param('id', UuidPipe) id: string): Promise<FeedbackRecipientList> {
+    return { items: await this.links.recipients(id) };
   }
 
   @Get()

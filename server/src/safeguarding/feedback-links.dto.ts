@@ -19,6 +19,19 @@ export class IssueFeedbackLinkBody {
   expires_in_hours?: number;
 }
 
+export class FeedbackRecipientView {
+  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty() full_name!: string;
+  @ApiProperty() email!: string;
+  @ApiProperty({ nullable: true, type: String, description: 'super-admin, admin, link-contact, parent' })
+  customer_type!: string | null;
+  @ApiProperty({ nullable: true, type: String, description: 'The school' }) customer_name!: string | null;
+}
+
+export class FeedbackRecipientList {
+  @ApiProperty({ type: [FeedbackRecipientView] }) items!: FeedbackRecipientView[];
+}
+
 export class FeedbackLinkIssued {
   @ApiProperty({ format: 'uuid' }) id!: string;
   @ApiProperty() expires_at!: string;

@@ -227,6 +227,18 @@ describe.each(portalModes)('safeguarding feedback links, $name', (mode) => {
 
   it('links only go to a partner of the incident’s customer, only after the partner was informed', async () => {
     const incident = await informedIncident();
+    // The lead picks from the school's partner users (issue 18): Oakfield's head, not Elm's.
+    const recipients = await as(
+      'lead',
+      'GET',
+      `/safeguarding-incidents/${incident}/feedback-links/recipients`,
+    );
+    expect((recipients.body.items as { email: string }[]).map((r) => r.email)).toEqual([
+      'head@oak.example.com',
+    ]);
+    expect(
+      (await as('teacher', 'GET', `/safeguarding-incidents/${incident}/feedback-links/recipients`)).status,
+    ).toBe(403);
     const elmPartner = await as('lead', 'POST', `/safeguarding-incidents/${incident}/feedback-links`, {
       email: 'head@elm.example.com',
     });

@@ -30,6 +30,14 @@ import { IncidentsReadModel } from './incidents.read.js';
 export const RECEIPT_MINUTES = 60;
 const LINK_NOT_FOUND = 'Feedback link not found';
 
+export interface FeedbackRecipient {
+  id: string;
+  full_name: string;
+  email: string;
+  customer_type: string | null;
+  customer_name: string | null;
+}
+
 /**
  * Partner feedback by token link (docs/decisions/0030-partner-feedback-links.md): issuing (mailed through
  * the outbox), listing and revoking for leads; opening and submitting for the link's holder.
@@ -95,6 +103,22 @@ export class FeedbackLinksService {
       ].join('\n'),
     );
     return { id: linkId, expires_at: expiresAt.toISOString(), position };
+  }
+
+  /** Who a link may go to: the active partner users of the incident's schools, by school and name. */
+  async recipients(incidentId: string): Promise<FeedbackRecipient[]> {
+    const row = await this.incidents.byId(incidentId);
+    if (!row) throw new DomainError('not_found', 'Incident not found');
+    if (row.customer_ids.length === 0) return [];
+    const { rows } = await this.sql.query<FeedbackRecipient>(
+      `SELECT u.id::text AS id, u.full_name, u.email, u.customer_type, c.name AS customer_name
+         FROM rm_users u LEFT JOIN rm_customers c ON c.id = u.customer_id
+        WHERE u.user_type = 'partner' AND u.deleted_at IS NULL AND u.status = 'active'
+          AND u.customer_id = ANY($1::uuid[])
+        ORDER BY lower(c.name), lower(u.full_name), u.id`,
+      [row.customer_ids],
+    );
+    return rows;
   }
 
   async list(incidentId: string): Promise<FeedbackLinkView[]> {

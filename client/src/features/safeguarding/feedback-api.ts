@@ -52,8 +52,19 @@ export const isDeadLink = (error: unknown) =>
 const links = (incidentId: string) => `/api/v1/safeguarding-incidents/${incidentId}/feedback-links`;
 const pub = (path: string) => `/api/v1/safeguarding-feedback/${path}`;
 
+export interface FeedbackRecipient {
+  id: string;
+  full_name: string;
+  email: string;
+  customer_type: string | null;
+  customer_name: string | null;
+}
+
 export const feedbackApi = {
   list: (incidentId: string) => apiRequest<{ items: FeedbackLink[] }>(links(incidentId)),
+  /** The partner users of the incident's schools a link may go to. */
+  recipients: (incidentId: string) =>
+    apiRequest<{ items: FeedbackRecipient[] }>(`${links(incidentId)}/recipients`),
   issue: (incidentId: string, email: string, expiresInHours?: number) =>
     apiRequest<{ id: string; expires_at: string; position: string }>(links(incidentId), {
       method: 'POST',

@@ -1492,6 +1492,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/safeguarding-incidents/{id}/feedback-links/recipients": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["FeedbackLinksController_recipients"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/safeguarding-incidents/{id}/partner-feedback": {
         parameters: {
             query?: never;
@@ -3865,6 +3881,19 @@ export interface components {
             occurred_at: string;
             submitted_at: string;
             types: string[];
+        };
+        FeedbackRecipientList: {
+            items: components["schemas"]["FeedbackRecipientView"][];
+        };
+        FeedbackRecipientView: {
+            /** @description The school */
+            customer_name: string | null;
+            /** @description super-admin, admin, link-contact, parent */
+            customer_type: string | null;
+            email: string;
+            full_name: string;
+            /** Format: uuid */
+            id: string;
         };
         FeedbackSubmitted: {
             confirm_expires_at: string;
@@ -9174,6 +9203,35 @@ export interface operations {
             };
             /** @description Already used or revoked */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    FeedbackLinksController_recipients: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Who a link may go to: the active partner users of the incident's schools (issue 18) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FeedbackRecipientList"];
+                };
+            };
+            /** @description Incident not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,15 +1,4 @@
-import {
-  Badge,
-  Button,
-  Card,
-  Group,
-  NumberInput,
-  Skeleton,
-  Stack,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { Badge, Button, Card, Group, NumberInput, Select, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useAreaCommand } from '../../../shared/api/resource';
@@ -43,6 +32,12 @@ export function FeedbackLinksCard({
 }) {
   const key = [SAFEGUARDING_KEY, 'feedback-links', incidentId];
   const links = useQuery({ queryKey: key, queryFn: () => feedbackApi.list(incidentId) });
+  const mayIssue = ISSUE_FROM.includes(status);
+  const recipients = useQuery({
+    queryKey: [...key, 'recipients'],
+    queryFn: () => feedbackApi.recipients(incidentId),
+    enabled: mayIssue,
+  });
   const [email, setEmail] = useState('');
   const [hours, setHours] = useState<number>(DEFAULT_HOURS);
   const [error, setError] = useState<string | null>(null);
@@ -55,11 +50,9 @@ export function FeedbackLinksCard({
     (linkId: string) => feedbackApi.revoke(incidentId, linkId),
     { success: 'Link revoked' },
   );
-  const mayIssue = ISSUE_FROM.includes(status);
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email.trim()))
-      return setError("Enter the partner's e-mail address");
+    if (!email) return setError('Choose who at the school receives the link');
     setError(null);
     issue.mutate(email.trim());
   };
@@ -76,12 +69,23 @@ export function FeedbackLinksCard({
       {mayIssue ? (
         <form onSubmit={submit} noValidate aria-label="Issue a feedback link">
           <Stack gap="xs" mb="md">
-            <TextInput
-              label="Partner e-mail"
-              type="email"
-              value={email}
-              onChange={(e) => setEmail(e.currentTarget.value)}
-              error={error}
+            <Select
+              label="Send to"
+              placeholder={recipients.isPending ? 'Loading the school’s contacts…' : 'Choose a contact'}
+              searchable
+              data={(recipients.data?.items ?? []).map((r) => ({
+                value: r.email,
+                label: `${r.full_name}${r.customer_type ? ` (${r.customer_type.replace('-', ' ')})` : ''} · ${r.customer_name ?? ''} · ${r.email}`,
+              }))}
+              value={email || null}
+              onChange={(value) => setEmail(value ?? '')}
+              nothingFoundMessage="No contact matches"
+              error={
+                error ??
+                (recipients.data && recipients.data.items.length === 0
+                  ? 'No one at this school has a partner account yet'
+                  : undefined)
+              }
               size="sm"
             />
             <Group align="end" gap="xs">
