@@ -12,7 +12,7 @@ import {
   Title,
   type MantineSpacing,
 } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
+import { useDebouncedValue, useMediaQuery } from '@mantine/hooks';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { DataTable, type DataTableColumn } from 'mantine-datatable';
 import { useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
@@ -101,6 +101,8 @@ export function ResourceListPage<T, Filters extends Query = Query>(props: Resour
 
   const open = rowHref ? (row: T) => void navigate(rowHref(row)) : undefined;
   const empty = emptyMessage(props.empty, search);
+  // Phones (issue 18 item 9): each record becomes a card with every column, nothing clipped.
+  const phone = useMediaQuery('(max-width: 40em)') ?? false;
 
   return (
     <Stack gap={props.gap ?? 'md'}>
@@ -153,6 +155,17 @@ export function ResourceListPage<T, Filters extends Query = Query>(props: Resour
               <Skeleton key={i} height={28} radius="sm" />
             ))}
           </Stack>
+        ) : phone ? (
+          <RecordCards
+            label={props.tableLabel ?? title}
+            records={query.data?.items ?? []}
+            columns={props.columns}
+            empty={empty}
+            open={open}
+            rowLabel={rowLabel}
+            rowClassName={props.rowClassName}
+            rowAttributes={rowAttributes}
+          />
         ) : (
           <DataTable<T>
             aria-label={props.tableLabel ?? title}
@@ -201,5 +214,88 @@ export function RowLink({ to, children }: { to: string; children: ReactNode }) {
     <Anchor component={Link} to={to} fw={600} onClick={(e) => e.stopPropagation()}>
       {children}
     </Anchor>
+  );
+}
+
+/** A column's value for a record: its `render`, else the (dotted) accessor's value. */
+function cellOf<T>(column: DataTableColumn<T>, record: T, index: number): ReactNode {
+  if (column.render) return column.render(record, index);
+  const value = String(column.accessor)
+    .split('.')
+    .reduce<unknown>(
+      (v, key) => (v && typeof v === 'object' ? (v as Record<string, unknown>)[key] : undefined),
+      record,
+    );
+  if (value === null || value === undefined || value === '') return '—';
+  return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean'
+    ? String(value)
+    : JSON.stringify(value);
+}
+
+/** The list as cards (phones): each card shows every column as "title: value" and opens like a row. */
+function RecordCards<T>({
+  label,
+  records,
+  columns,
+  empty,
+  open,
+  rowLabel,
+  rowClassName,
+  rowAttributes,
+}: {
+  label: string;
+  records: T[];
+  columns: DataTableColumn<T>[];
+  empty: ReactNode;
+  open?: (row: T) => void;
+  rowLabel?: (row: T) => string;
+  rowClassName?: (row: T) => string | undefined;
+  rowAttributes?: (row: T) => Record<string, unknown>;
+}) {
+  if (records.length === 0)
+    return (
+      <Stack align="center" py="lg">
+        {typeof empty === 'string' ? <Text c="dimmed">{empty}</Text> : empty}
+      </Stack>
+    );
+  const shown = columns.filter((c) => !c.hidden);
+  return (
+    <Stack gap="sm" role="list" aria-label={label}>
+      {records.map((record, index) => (
+        <Paper
+          key={index}
+          withBorder
+          radius="md"
+          p="sm"
+          role="listitem"
+          className={rowClassName?.(record)}
+          aria-label={rowLabel?.(record)}
+          {...rowAttributes?.(record)}
+          {...(open && {
+            tabIndex: 0,
+            style: { cursor: 'pointer' },
+            onClick: () => open(record),
+            onKeyDown: (event: KeyboardEvent<HTMLDivElement>) => {
+              if (!opensRow(event)) return;
+              event.preventDefault();
+              open(record);
+            },
+          })}
+        >
+          <Stack gap={6}>
+            {shown.map((column) => (
+              <Group key={String(column.accessor)} gap="xs" wrap="nowrap" align="flex-start">
+                {column.title !== undefined && column.title !== '' && (
+                  <Text size="xs" c="dimmed" w={96} style={{ flexShrink: 0 }}>
+                    {column.title}
+                  </Text>
+                )}
+                <div style={{ minWidth: 0, flex: 1 }}>{cellOf(column, record, index)}</div>
+              </Group>
+            ))}
+          </Stack>
+        </Paper>
+      ))}
+    </Stack>
   );
 }

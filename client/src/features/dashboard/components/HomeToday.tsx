@@ -163,7 +163,7 @@ export function HomeToday() {
       <Stack gap={6}>
         {items.slice(0, 6).map((l) => (
           <Group key={l.id} gap="xs" wrap="nowrap">
-            <Badge variant="light" radius="sm">
+            <Badge variant="light" radius="sm" style={{ flexShrink: 0, overflow: 'visible' }}>
               {time(l.starts_at)}
             </Badge>
             <Anchor component={Link} to={`/lessons/${l.id}`} size="sm" lineClamp={1}>

@@ -1,4 +1,4 @@
-import { Button, Card, Group, Text, ThemeIcon, Title } from '@mantine/core';
+import { Button, Card, Flex, Group, Text, ThemeIcon, Title } from '@mantine/core';
 import { lazy, Suspense, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { Icon } from '../../../shared/ui/icons';
@@ -17,7 +17,13 @@ export function ReportConcernCard() {
   const [open, setOpen] = useState(false);
   return (
     <Card withBorder radius="lg" padding="lg" shadow="xs">
-      <Group justify="space-between" wrap="nowrap">
+      {/* Phones (issue 18): the text above a full-width button; wider screens: side by side. */}
+      <Flex
+        direction={{ base: 'column', sm: 'row' }}
+        justify="space-between"
+        align={{ base: 'stretch', sm: 'center' }}
+        gap="sm"
+      >
         <Group gap="sm" wrap="nowrap">
           <ThemeIcon variant="light" color="red" size={38} radius="md">
             <Icon name="shield" size={20} />
@@ -31,10 +37,10 @@ export function ReportConcernCard() {
             </Text>
           </div>
         </Group>
-        <Button color="red" variant="light" onClick={() => setOpen(true)}>
+        <Button color="red" variant="light" onClick={() => setOpen(true)} style={{ flexShrink: 0 }}>
           Report a concern
         </Button>
-      </Group>
+      </Flex>
       {open && (
         <Suspense fallback={null}>
           <ReportIncidentModal
