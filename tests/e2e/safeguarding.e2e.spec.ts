@@ -129,8 +129,22 @@ test('a teacher reports a concern, the lead sees it arrive live, acknowledges it
   await expect(reporter.getByText('The concern you reported is under review')).toBeVisible();
   await reporter.screenshot({ path: join(artifacts, 'notifications-1400.png') });
   await reporter.getByRole('button', { name: 'Mark all as read' }).click();
-  await expect(reporter.getByRole('link', { name: 'Notifications', exact: true })).toBeVisible();
+  await expect(
+    reporter.getByRole('banner').getByRole('link', { name: 'Notifications', exact: true }),
+  ).toBeVisible();
   await expect(reporter.getByText('New', { exact: true })).toHaveCount(0);
+
+  // On a phone (390 px) the board is a list of cards that show each incident's risk and stage.
+  await leadPage.setViewportSize({ width: 390, height: 844 });
+  await leadPage.goto('/safeguarding-incidents');
+  const card = leadPage
+    .getByRole('list', { name: 'Safeguarding incidents' })
+    .getByRole('listitem')
+    .filter({ hasText: `Jo Rowan${suffix}` });
+  await expect(card.getByText(/^(low|medium|high) risk$/i)).toBeVisible();
+  await expect(card.getByText('Under review')).toBeVisible();
+  expect(await leadPage.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBe(0);
+  await leadPage.screenshot({ path: join(artifacts, 'safeguarding-board-390.png'), fullPage: true });
 
   // The student list is shared by every e2e file: take the test's student out of it (soft delete, ADR 0015).
   expect((await api(request, admin, 'DELETE', `/api/v1/users/${student}`)).status).toBe(200);
