@@ -25,6 +25,8 @@ export * from './term-calendars/term-calendars.projection.js';
 export * from './lessons/lessons.projection.js';
 export * from './cover/cover.projection.js';
 export * from './programmes/programmes.projection.js';
+export * from './half-term-reports/half-term-reports.projection.js';
+export * from './report-content.js';
 
 import { usersProjection } from './users/users.projection.js';
 import { permissionAuditProjection } from './permission-audit/permission-audit.projection.js';
@@ -49,6 +51,7 @@ import {
   groupsProjection,
   programmesProjection,
 } from './programmes/programmes.projection.js';
+import { halfTermReportsProjection } from './half-term-reports/half-term-reports.projection.js';
 import type { Projection } from './projection.js';
 
 /** Every read model the portal maintains, in the order they are created. */
@@ -74,6 +77,7 @@ export const allProjections: readonly Projection[] = [
   groupsProjection,
   enrolmentsProjection,
   coverRequestsProjection,
+  halfTermReportsProjection,
 ];
 export * from './customers/customers.queries.js';
 export * from './safeguarding/incident-types.queries.js';
@@ -90,3 +94,4 @@ export * from './term-calendars/term-calendars.queries.js';
 export * from './lessons/lessons.queries.js';
 export * from './cover/cover.queries.js';
 export * from './programmes/programmes.queries.js';
+export * from './half-term-reports/half-term-reports.queries.js';

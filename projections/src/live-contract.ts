@@ -67,6 +67,8 @@ export interface LiveSummaries {
   lesson: { lessonId: string; scheduleId?: string | null };
   coverRequest: { coverRequestId: string };
   meeting: { meetingId: string; lessonId: string };
+  reportTimeframe: { timeframeId: string };
+  halfTermReport: { reportId: string; state: string };
   /** Never sent. */
   collabDocument: never;
 }

@@ -66,6 +66,10 @@ export const STREAMS = defineStreams({
   // Cover requests and meeting joins (decision 0054): requester, offered teachers and admins; joins admins only.
   coverRequest: { prefix: 'coverRequest-', queryRoot: 'cover-requests' },
   meeting: { prefix: 'meeting-', queryRoot: 'lessons' },
+  // Half-term reports (decision 0057): timeframes to internal users; a report to its writers, reviewers,
+  // the QA rooms and admins.
+  reportTimeframe: { prefix: 'reportTimeframe-', queryRoot: 'report-submission-timeframes' },
+  halfTermReport: { prefix: 'halfTermReport-', queryRoot: 'half-term-reports' },
   // `collab-{documentKind}-{id}` (Yjs updates and snapshots); never on the live channel.
   collabDocument: { prefix: 'collab-', queryRoot: null },
 });
@@ -105,7 +109,8 @@ export function parseStream(name: string): ParsedStream | null {
   if (exact) return { kind: exact, id: null };
   for (const [prefix, kind] of PREFIXES)
     if (name.length > prefix.length && name.startsWith(prefix))
-      return { kind, id: name.slice(prefix.length) };
+      // TypeScript checks a discriminated union literal only up to 25 members; the kinds are more.
+      return { kind, id: name.slice(prefix.length) } as ParsedStream;
   return null;
 }
 

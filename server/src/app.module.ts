@@ -17,6 +17,7 @@ import { TermCalendarsModule } from './term-calendars/term-calendars.module.js';
 import { DemoModule } from './demo/demo.module.js';
 import { LessonsModule } from './lessons/lessons.module.js';
 import { CoverModule } from './cover/cover.module.js';
+import { HalfTermReportsModule } from './half-term-reports/half-term-reports.module.js';
 import { CollaborationModule } from './platform/collaboration/collaboration.module.js';
 import { HealthController } from './health/health.controller.js';
 import { LiveModule } from './platform/live/live.module.js';
@@ -43,6 +44,7 @@ export class AppModule {
         ProgrammesModule,
         LessonsModule,
         CoverModule,
+        HalfTermReportsModule,
         DemoModule,
         LiveModule.forRoot({ imports: [IdentityModule] }),
         CollaborationModule,
