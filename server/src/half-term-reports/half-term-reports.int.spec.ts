@@ -14,6 +14,10 @@ import { addDays, todayIn, weekStartOf } from '../core/time/time.js';
 import { DOCUMENT_UPDATED, documentStream } from '../platform/collaboration/collab.protocol.js';
 import { toBase64 } from '../platform/collaboration/document-persistence.js';
 import { documentFrom } from './report-documents.js';
+import { CloseCode } from '../platform/collaboration/collab.protocol.js';
+import { CollaborationServer } from '../platform/collaboration/collaboration.server.js';
+import { waitFor } from '../platform/testing/wait-for.js';
+import { closes, editor, synced, upgradeStatus } from '../platform/collaboration/testing/collab-test-kit.js';
 
 const TZ = 'Europe/London';
 type Json = Record<string, unknown>;
@@ -451,5 +455,51 @@ describe.each(portalModes)('half-term reports API, $name', (mode) => {
     await ok('POST', `/half-term-reports/${reportId}/discard`, 'admin', { reason: 'Student left' });
     await ok('POST', `/half-term-reports/${reportId}/restore`, 'admin');
     expect((await report('admin')).state).toBe('qa_approved');
+  });
+
+  it('the live text: the lead edits in review, publishing turns the open editor read-only at once', async () => {
+    await ok('POST', `/half-term-reports/${reportId}/lead/claim`, 'lena');
+    const name = `half-term-report:${reportId}`;
+    const lead = editor(portal.running, name, tokens.lena!);
+    try {
+      const closed = closes(lead);
+      await synced(lead);
+      const paragraph = lead.doc
+        .getXmlFragment('default')
+        .toArray()
+        .find((n): n is Y.XmlElement => n instanceof Y.XmlElement && n.nodeName === 'paragraph')!;
+      paragraph.insert(paragraph.length, [new Y.XmlText(' Signed by the lead.')]);
+      const server = portal.running.app.get(CollaborationServer);
+      await waitFor('the server has the edit', () => {
+        const loaded = server.loadedDocument(name);
+        return (
+          !!loaded &&
+          JSON.stringify(loaded.doc.getXmlFragment('default').toJSON()).includes('Signed by the lead.')
+        );
+      });
+      // The hash the server reports is the text the lead sees (same canonical form on both sides).
+      const { reportHashOf } = await import('@portal/projections');
+      const seen = await reportHashOf(reportId, lead.doc);
+      expect((await report('lena')).content_hash).toBe(seen.hash);
+      const started = Date.now();
+      await ok('POST', `/half-term-reports/${reportId}/lead/publish`, 'lena', { expected_hash: seen.hash });
+      await waitFor('the editor was told its rights changed', () => closed.length > 0, 5000);
+      expect(Date.now() - started).toBeLessThan(1000);
+      expect(closed[0]!.code).toBe(CloseCode.accessChanged);
+      // Reconnected read-only: a late edit is refused and the signed text does not move.
+      await synced(lead);
+      const dropped = server.loadedDocument(name)!.droppedReadOnlyUpdates;
+      paragraph.insert(paragraph.length, [new Y.XmlText(' Too late.')]);
+      await waitFor(
+        'the late edit was refused',
+        () => server.loadedDocument(name)!.droppedReadOnlyUpdates > dropped,
+      );
+      expect((await report('lena')).content_hash).toBe(seen.hash);
+    } finally {
+      lead.destroy();
+    }
+    // Partners never open the live text, even of a published report of their school.
+    const url = `${portal.running.url.replace(/^http/, 'ws')}/collab/${name}?token=${tokens.head}`;
+    expect(await upgradeStatus(url)).toBe(403);
   });
 });
