@@ -128,9 +128,11 @@ describe('route requirements (spec §2)', () => {
     expect(canAccessPathways([USER_IS_TEACHER, CAN_SETUP_PATHWAYS])).toBe(false);
   });
 
-  it('half-term assignments are admin-only; partner access is admin or partner', () => {
+  it('half-term assignments need half-term assignment access (admins implicitly); partner access is admin or partner', () => {
     expect(canAccessHalfTermAssignments([USER_IS_ADMIN])).toBe(true);
     expect(canAccessHalfTermAssignments([USER_IS_TEACHER])).toBe(false);
+    expect(canAccessHalfTermAssignments([USER_IS_TEACHER, 'CAN_MANAGE_HALF_TERM_ASSIGNMENTS'])).toBe(true);
+    expect(canAccessHalfTermAssignments([USER_IS_PARTNER, 'CAN_MANAGE_HALF_TERM_ASSIGNMENTS'])).toBe(false);
     expect(hasPartnerAccess([USER_IS_ADMIN])).toBe(true);
     expect(hasPartnerAccess([USER_IS_PARTNER])).toBe(true);
     expect(hasPartnerAccess([USER_IS_TEACHER])).toBe(false);
