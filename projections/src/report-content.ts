@@ -108,8 +108,18 @@ export const REPORT_SECTIONS: readonly { key: string; title: string }[] = [
   { key: 'comment', title: 'Teacher comment' },
 ];
 
-/** Writes the template into an empty document (as Tiptap's StarterKit nodes: heading level 2, paragraph). */
-export function writeReportTemplate(doc: Y.Doc): void {
+/** The facts line the template starts the attendance section with (not the writer's own text). */
+export const FACTS_PREFIX = 'Lessons in the period: ';
+
+/** The facts line for lesson counts: "Lessons in the period: 6 delivered, 2 planned." */
+export const factsLine = (delivered: number, planned: number) =>
+  `${FACTS_PREFIX}${delivered} delivered, ${planned} planned.`;
+
+/**
+ * Writes the template into an empty document (as Tiptap's StarterKit nodes: heading level 2 and a
+ * paragraph per section), the facts line first under the attendance heading when given.
+ */
+export function writeReportTemplate(doc: Y.Doc, facts?: string): void {
   const fragment = doc.getXmlFragment('default');
   if (fragment.length > 0) return;
   doc.transact(() => {
@@ -118,10 +128,26 @@ export function writeReportTemplate(doc: Y.Doc): void {
       const heading = new Y.XmlElement('heading');
       heading.setAttribute('level', 2 as unknown as string);
       heading.insert(0, [new Y.XmlText(section.title)]);
-      const paragraph = new Y.XmlElement('paragraph');
-      nodes.push(heading, paragraph);
+      nodes.push(heading);
+      if (facts && section.key === 'attendance') {
+        const line = new Y.XmlElement('paragraph');
+        line.insert(0, [new Y.XmlText(facts)]);
+        nodes.push(line);
+      }
+      nodes.push(new Y.XmlElement('paragraph'));
     }
     fragment.insert(0, nodes);
+  });
+}
+
+const textOf = (n: ContentNode): string => (n.text ?? '') + (n.content ?? []).map(textOf).join('');
+
+/** Whether the writers wrote anything: text outside the headings and the facts line. */
+export function hasWrittenText(content: ContentNode): boolean {
+  return (content.content ?? []).some((block) => {
+    if (block.type === 'heading') return false;
+    const text = textOf(block).trim();
+    return text !== '' && !text.startsWith(FACTS_PREFIX);
   });
 }
 
@@ -129,14 +155,14 @@ export function writeReportTemplate(doc: Y.Doc): void {
 export function emptySections(content: ContentNode): string[] {
   const empty: string[] = [];
   const blocks = content.content ?? [];
-  const textOf = (n: ContentNode): string => (n.text ?? '') + (n.content ?? []).map(textOf).join('');
   for (let i = 0; i < blocks.length; i++) {
     const block = blocks[i]!;
     if (block.type !== 'heading') continue;
     const title = textOf(block);
     if (!REPORT_SECTIONS.some((s) => s.title === title)) continue;
     let text = '';
-    for (let j = i + 1; j < blocks.length && blocks[j]!.type !== 'heading'; j++) text += textOf(blocks[j]!);
+    for (let j = i + 1; j < blocks.length && blocks[j]!.type !== 'heading'; j++)
+      if (!textOf(blocks[j]!).startsWith(FACTS_PREFIX)) text += textOf(blocks[j]!);
     if (!text.trim()) empty.push(title);
   }
   return empty;

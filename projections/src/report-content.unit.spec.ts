@@ -3,6 +3,8 @@ import * as Y from 'yjs';
 import {
   canonicalJson,
   emptySections,
+  factsLine,
+  hasWrittenText,
   reportContentOf,
   reportHashOf,
   sha256Hex,
@@ -83,5 +85,18 @@ describe('report content hash (decision 0057)', () => {
     expect(emptySections(reportContentOf(docWith(['Ann came every week.'])))).not.toContain(
       'Attendance and engagement',
     );
+  });
+
+  it('starts the attendance section with the facts line, which is not the writer’s text', () => {
+    const doc = new Y.Doc();
+    writeReportTemplate(doc, factsLine(6, 2));
+    const content = reportContentOf(doc);
+    expect(content.content?.[1]).toEqual({
+      type: 'paragraph',
+      content: [{ type: 'text', text: 'Lessons in the period: 6 delivered, 2 planned.' }],
+    });
+    expect(hasWrittenText(content)).toBe(false);
+    expect(emptySections(content)).toContain('Attendance and engagement');
+    expect(hasWrittenText(reportContentOf(docWith(['Ann came every week.'])))).toBe(true);
   });
 });

@@ -9,6 +9,7 @@ import { coverDemo } from './cover-demo.js';
  */
 
 import { referenceDemo } from './reference-demo.js';
+import { reportsDemo } from './reports-demo.js';
 
 export interface DemoAnswer {
   status: number;
@@ -40,4 +41,4 @@ export interface DemoPart {
 }
 
 /** The teaching parts, in the order they are seeded (schedules and lessons last). */
-export const TEACHING_DEMO: DemoPart[] = [referenceDemo, programmesDemo, lessonsDemo, coverDemo];
+export const TEACHING_DEMO: DemoPart[] = [referenceDemo, programmesDemo, lessonsDemo, coverDemo, reportsDemo];

@@ -49,7 +49,8 @@ describe.each(portalModes)('half-term reports API, $name', (mode) => {
     const paragraph = doc
       .getXmlFragment('default')
       .toArray()
-      .find((n): n is Y.XmlElement => n instanceof Y.XmlElement && n.nodeName === 'paragraph')!;
+      .filter((n): n is Y.XmlElement => n instanceof Y.XmlElement && n.nodeName === 'paragraph')
+      .at(-1)!;
     paragraph.insert(paragraph.length, [new Y.XmlText(text)]);
     const update = Y.encodeStateAsUpdate(doc, before);
     await store.append(
@@ -467,7 +468,8 @@ describe.each(portalModes)('half-term reports API, $name', (mode) => {
       const paragraph = lead.doc
         .getXmlFragment('default')
         .toArray()
-        .find((n): n is Y.XmlElement => n instanceof Y.XmlElement && n.nodeName === 'paragraph')!;
+        .filter((n): n is Y.XmlElement => n instanceof Y.XmlElement && n.nodeName === 'paragraph')
+        .at(-1)!;
       paragraph.insert(paragraph.length, [new Y.XmlText(' Signed by the lead.')]);
       const server = portal.running.app.get(CollaborationServer);
       await waitFor('the server has the edit', () => {

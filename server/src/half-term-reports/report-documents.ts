@@ -55,10 +55,13 @@ export class ReportDocuments {
     return documentStream(HALF_TERM_REPORT_DOCUMENT_KIND, reportId);
   }
 
-  /** Writes the template sections as the document's first update (nothing when it has one already). */
-  async seed(reportId: string): Promise<void> {
+  /**
+   * Writes the template sections (and the facts line) as the document's first update; nothing when
+   * the document has one already.
+   */
+  async seed(reportId: string, facts?: string): Promise<void> {
     const doc = new Y.Doc();
-    writeReportTemplate(doc);
+    writeReportTemplate(doc, facts);
     const data: DocumentUpdatedData = { update: toBase64(Y.encodeStateAsUpdate(doc)), updates: 1 };
     try {
       await this.store.append(
@@ -92,10 +95,5 @@ export class ReportDocuments {
   }
 }
 
-/** Whether the content holds any text besides the section headings. */
-export function hasText(content: ContentNode): boolean {
-  const textOf = (n: ContentNode): string => (n.text ?? '') + (n.content ?? []).map(textOf).join('');
-  return (content.content ?? []).some((block) => block.type !== 'heading' && textOf(block).trim() !== '');
-}
-
+export { hasWrittenText as hasText } from '@portal/projections';
 export { sha256Hex };

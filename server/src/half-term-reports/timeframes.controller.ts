@@ -38,6 +38,7 @@ import {
 } from 'class-validator';
 import {
   HALF_TERMS,
+  factsLine,
   listTimeframes,
   reportCandidates,
   timeframeById,
@@ -340,7 +341,9 @@ export class TimeframesController {
       );
       if (result.events.length) {
         created++;
-        await this.documents.seed(reportId);
+        const delivered = c.lesson_counts.reduce((n, l) => n + l.delivered, 0);
+        const planned = c.lesson_counts.reduce((n, l) => n + l.planned, 0);
+        await this.documents.seed(reportId, factsLine(delivered, planned));
       } else existing++;
       if (BigInt(result.position) > BigInt(position)) position = result.position;
     }
