@@ -25,6 +25,8 @@ export * from './term-calendars/term-calendars.projection.js';
 export * from './lessons/lessons.projection.js';
 export * from './cover/cover.projection.js';
 export * from './programmes/programmes.projection.js';
+export * from './half-term-reports/half-term-reports.projection.js';
+export * from './report-content.js';
 
 import { usersProjection } from './users/users.projection.js';
 import { permissionAuditProjection } from './permission-audit/permission-audit.projection.js';
@@ -50,6 +52,7 @@ import {
   groupsProjection,
   programmesProjection,
 } from './programmes/programmes.projection.js';
+import { halfTermReportsProjection } from './half-term-reports/half-term-reports.projection.js';
 import type { Projection } from './projection.js';
 
 /** Every read model the portal maintains, in the order they are created. */
@@ -76,6 +79,7 @@ export const allProjections: readonly Projection[] = [
   enrolmentsProjection,
   coverRequestsProjection,
   attendanceProjection,
+  halfTermReportsProjection,
 ];
 export * from './customers/customers.queries.js';
 export * from './safeguarding/incident-types.queries.js';
@@ -98,3 +102,4 @@ export * from './attendance/attendance-events.js';
 export * from './attendance/attendance-codes.js';
 export * from './attendance/attendance.projection.js';
 export * from './attendance/attendance.queries.js';
+export * from './half-term-reports/half-term-reports.queries.js';

@@ -68,6 +68,8 @@ export interface LiveSummaries {
   coverRequest: { coverRequestId: string };
   meeting: { meetingId: string; lessonId: string };
   plannedAbsence: { plannedAbsenceId: string; studentId: string };
+  reportTimeframe: { timeframeId: string };
+  halfTermReport: { reportId: string; state: string };
   /** Never sent. */
   collabDocument: never;
 }

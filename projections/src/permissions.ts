@@ -39,6 +39,11 @@ export const INTERNAL_PERMISSIONS = {
   QA_LEAD_REVOKE: 'CAN_QA_LEAD_REVOKE',
   CONTACT_TYPES_AND_FORMS: 'CAN_MANAGE_CONTACT_TYPES_AND_FORM_SUBMISSIONS',
   CURRICULUM_LEADERS: 'CAN_MANAGE_CURRICULUM_LEADERS',
+  /**
+   * "Half-term assignment access" (spec §2): reassign writers, QA reviewer and QA lead of the half-term
+   * reports in the holder's scope; the all-assignments view stays admin-only (spec §6, decision 0057).
+   */
+  HALF_TERM_ASSIGNMENTS: 'CAN_MANAGE_HALF_TERM_ASSIGNMENTS',
   /** Admin-only areas "plus modify-user": custom fields, editing users' permissions. */
   MODIFY_USER: 'CAN_MODIFY_USER',
   ACTIVITY_PANEL: 'CAN_SEE_ACTIVITY_PANEL',
@@ -64,6 +69,8 @@ export const NAMED_PERMISSIONS = {
    * (decision 0054).
    */
   JOIN_LESSONS: 'CAN_JOIN_LESSONS',
+  /** Spec §6 "discard half-term reports" (decision 0057): discard and restore a report. */
+  DISCARD_HALF_TERM_REPORTS: 'CAN_DISCARD_HALF_TERM_REPORTS',
 } as const;
 export type NamedPermission = (typeof NAMED_PERMISSIONS)[keyof typeof NAMED_PERMISSIONS];
 

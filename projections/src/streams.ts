@@ -68,6 +68,10 @@ export const STREAMS = defineStreams({
   meeting: { prefix: 'meeting-', queryRoot: 'lessons' },
   // Planned absences (decision 0056): the student's customer room and administrators.
   plannedAbsence: { prefix: 'plannedAbsence-', queryRoot: 'planned-absences' },
+  // Half-term reports (decision 0057): timeframes to internal users; a report to its writers, reviewers,
+  // the QA rooms and admins.
+  reportTimeframe: { prefix: 'reportTimeframe-', queryRoot: 'report-submission-timeframes' },
+  halfTermReport: { prefix: 'halfTermReport-', queryRoot: 'half-term-reports' },
   // `collab-{documentKind}-{id}` (Yjs updates and snapshots); never on the live channel.
   collabDocument: { prefix: 'collab-', queryRoot: null },
 });
@@ -107,7 +111,8 @@ export function parseStream(name: string): ParsedStream | null {
   if (exact) return { kind: exact, id: null };
   for (const [prefix, kind] of PREFIXES)
     if (name.length > prefix.length && name.startsWith(prefix))
-      return { kind, id: name.slice(prefix.length) };
+      // TypeScript checks a discriminated union literal only up to 25 members; the kinds are more.
+      return { kind, id: name.slice(prefix.length) } as ParsedStream;
   return null;
 }
 

@@ -18,6 +18,7 @@ import { DemoModule } from './demo/demo.module.js';
 import { LessonsModule, TeachingReportsModule } from './lessons/lessons.module.js';
 import { CoverModule } from './cover/cover.module.js';
 import { AttendanceModule } from './attendance/attendance.module.js';
+import { HalfTermReportsModule } from './half-term-reports/half-term-reports.module.js';
 import { CollaborationModule } from './platform/collaboration/collaboration.module.js';
 import { HealthController } from './health/health.controller.js';
 import { LiveModule } from './platform/live/live.module.js';
@@ -47,6 +48,7 @@ export class AppModule {
         LessonsModule,
         CoverModule,
         AttendanceModule,
+        HalfTermReportsModule,
         DemoModule,
         LiveModule.forRoot({ imports: [IdentityModule] }),
         CollaborationModule,

@@ -602,6 +602,63 @@ describe.each(portalModes)('live messages per stream kind, $name', (mode) => {
       },
       hears: () => internal({ calendarId: id.calendar }),
     },
+    // Half-term reports (decision 0057): a timeframe reaches internal users; a report its writers,
+    // the QA rooms (no socket here holds a QA permission) and administrators.
+    {
+      kind: 'reportTimeframe',
+      act: async () => {
+        id.timeframe = (
+          await ok(
+            portal.call('POST', '/report-submission-timeframes/', portal.admin, {
+              name: 'Autumn 2',
+              academic_year: '2026/27',
+              half_term: 'autumn_2',
+              period_from: '2026-11-02',
+              period_to: '2026-12-18',
+              opens_at: '2026-12-07',
+              submit_by: '2026-12-11',
+              qa_by: '2026-12-14',
+              release_at: '2026-12-18',
+            }),
+          )
+        ).id as string;
+        return `reportTimeframe-${id.timeframe}`;
+      },
+      hears: () => internal({ timeframeId: id.timeframe }),
+    },
+    {
+      kind: 'halfTermReport',
+      act: async () => {
+        id.report = randomUUID();
+        const stream = `halfTermReport-${id.report}`;
+        await portal.running.infra.eventStore.append(
+          stream,
+          [
+            {
+              id: randomUUID(),
+              type: 'HalfTermReportCreated',
+              data: {
+                reportId: id.report,
+                timeframeId: id.timeframe,
+                customerId: id.oak,
+                writerIds: [id.tutor],
+                state: 'draft',
+                studentId: id.student,
+                programmeId: id.programme,
+                lessonCounts: [],
+              },
+              metadata: { actorId: null },
+            },
+          ],
+          { expectedRevision: 'no_stream' },
+        );
+        return stream;
+      },
+      hears: () => ({
+        admin: { reportId: id.report, state: 'draft' },
+        tutor: { reportId: id.report, state: 'draft' },
+      }),
+    },
     // A person's notification read cursor reaches only themselves (their other tabs; issue 18).
     {
       kind: 'notifications',

@@ -118,8 +118,29 @@ export const isSafeguardingLead: AccessPredicate = (p) => isInternal(p) && has(p
 /** my-safeguarding-incidents. */
 export const canPartnerSeeIncidentReports: AccessPredicate = (p) =>
   isPartner(p) && has(p, PARTNER_CAN_SEE_SAFEGUARDING_INCIDENT_REPORTS);
-/** half-term-reports/assignments. Spec §6 lists "half-term all-assignments" as admin-only. */
-export const canAccessHalfTermAssignments: AccessPredicate = isAdmin;
+/**
+ * half-term-reports/assignments: "half-term assignment access" (CAN_MANAGE_HALF_TERM_ASSIGNMENTS,
+ * decision 0057); administrators hold it implicitly and alone see all assignments (spec §6).
+ */
+export const canAccessHalfTermAssignments: AccessPredicate = (p) =>
+  internalMay(p, INTERNAL_PERMISSIONS.HALF_TERM_ASSIGNMENTS);
+/** half-term-reports-qa: QA reviewers (CAN_QA_REVIEW; administrators implicitly). */
+export const canQaReviewReports: AccessPredicate = (p) => internalMay(p, INTERNAL_PERMISSIONS.QA_REVIEW);
+/** half-term-reports-qa-lead: QA leads (CAN_QA_LEAD_REVIEW; administrators implicitly). */
+export const canLeadReviewReports: AccessPredicate = (p) =>
+  internalMay(p, INTERNAL_PERMISSIONS.QA_LEAD_REVIEW);
+/** half-term-reports (the list of all): the server's rule, readers of every report and assignment managers. */
+export const canListHalfTermReports: AccessPredicate = (p) =>
+  [
+    INTERNAL_PERMISSIONS.QA_REVIEW,
+    INTERNAL_PERMISSIONS.QA_REVOKE,
+    INTERNAL_PERMISSIONS.QA_LEAD_REVIEW,
+    INTERNAL_PERMISSIONS.QA_LEAD_REVOKE,
+    INTERNAL_PERMISSIONS.HALF_TERM_ASSIGNMENTS,
+  ].some((perm) => internalMay(p, perm));
+/** partner/half-term-reports: partners who may see assessments. */
+export const canPartnerSeeAssessments: AccessPredicate = (p) =>
+  isPartner(p) && has(p, PARTNER.SEE_ASSESSMENTS);
 /** timetables/teachers: administrators, or anyone holding the permission (the server's rule, decision 0058). */
 export const canViewTeachersTimetables: AccessPredicate = (p) =>
   isAdmin(p) || has(p, CAN_VIEW_TEACHERS_TIMETABLES);

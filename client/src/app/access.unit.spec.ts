@@ -131,9 +131,11 @@ describe('route requirements (spec §2)', () => {
     expect(canViewTeachersTimetables([USER_IS_ADMIN])).toBe(true);
   });
 
-  it('half-term assignments are admin-only; partner access is admin or partner', () => {
+  it('half-term assignments need half-term assignment access (admins implicitly); partner access is admin or partner', () => {
     expect(canAccessHalfTermAssignments([USER_IS_ADMIN])).toBe(true);
     expect(canAccessHalfTermAssignments([USER_IS_TEACHER])).toBe(false);
+    expect(canAccessHalfTermAssignments([USER_IS_TEACHER, 'CAN_MANAGE_HALF_TERM_ASSIGNMENTS'])).toBe(true);
+    expect(canAccessHalfTermAssignments([USER_IS_PARTNER, 'CAN_MANAGE_HALF_TERM_ASSIGNMENTS'])).toBe(false);
     expect(hasPartnerAccess([USER_IS_ADMIN])).toBe(true);
     expect(hasPartnerAccess([USER_IS_PARTNER])).toBe(true);
     expect(hasPartnerAccess([USER_IS_TEACHER])).toBe(false);

@@ -1,6 +1,10 @@
 import {
   adminOnly,
   canAccessHalfTermAssignments,
+  canLeadReviewReports,
+  canListHalfTermReports,
+  canPartnerSeeAssessments,
+  canQaReviewReports,
   canAccessHomeworksPanel,
   canAccessPathways,
   canAccessSafeguarding,
@@ -60,6 +64,11 @@ export const REQUIREMENTS = {
   reportSafeguarding: req('report safeguarding', mayReportSafeguarding),
   partnerSeeIncidentReports: req('partner see-incident-reports', canPartnerSeeIncidentReports),
   halfTermAssignmentAccess: req('half-term assignment access', canAccessHalfTermAssignments),
+  /** Not named in spec §2: the half-term report APIs' rules (decision 0057). */
+  halfTermReportLists: req('half-term report lists', canListHalfTermReports),
+  qaReview: req('QA review', canQaReviewReports),
+  qaLeadReview: req('QA lead review', canLeadReviewReports),
+  partnerSeeAssessments: req('partner see-assessments', canPartnerSeeAssessments),
   teachersTimetables: req('teachers timetables', canViewTeachersTimetables),
   homeworksPanel: req('homeworks panel', canAccessHomeworksPanel),
   pathwaysAccess: req('pathways access', canAccessPathways),
@@ -166,11 +175,36 @@ export const ROUTE_GROUPS: RouteGroup[] = [
     heading: 'Half-term reports',
     routes: [
       { path: 'half-term-report/:id/:mode?', title: 'Half-term report' },
-      { path: 'partner/half-term-reports', title: 'Partner half-term reports', nav: 'Partner reports' },
-      { path: 'my-half-term-reports', title: 'My half-term reports', nav: 'My reports' },
-      { path: 'half-term-reports', title: 'Half-term reports', nav: 'All reports' },
-      { path: 'half-term-reports-qa', title: 'Half-term reports QA', nav: 'QA review' },
-      { path: 'half-term-reports-qa-lead', title: 'Half-term reports QA lead', nav: 'QA lead review' },
+      {
+        path: 'partner/half-term-reports',
+        title: 'Partner half-term reports',
+        requirement: R.partnerSeeAssessments,
+        nav: 'Partner reports',
+      },
+      {
+        path: 'my-half-term-reports',
+        title: 'My half-term reports',
+        requirement: R.internal,
+        nav: 'My reports',
+      },
+      {
+        path: 'half-term-reports',
+        title: 'Half-term reports',
+        requirement: R.halfTermReportLists,
+        nav: 'All reports',
+      },
+      {
+        path: 'half-term-reports-qa',
+        title: 'Half-term reports QA',
+        requirement: R.qaReview,
+        nav: 'QA review',
+      },
+      {
+        path: 'half-term-reports-qa-lead',
+        title: 'Half-term reports QA lead',
+        requirement: R.qaLeadReview,
+        nav: 'QA lead review',
+      },
       {
         path: 'half-term-reports/assignments',
         title: 'Half-term report assignments',
@@ -408,10 +442,19 @@ export const ROUTE_GROUPS: RouteGroup[] = [
       {
         path: 'report-submission-timeframes',
         title: 'Report submission timeframes',
+        requirement: R.internal,
         nav: 'Submission timeframes',
       },
-      { path: 'report-submission-timeframes/:id', title: 'Report submission timeframe' },
-      { path: 'report-submission-timeframes/:id/details', title: 'Report submission timeframe details' },
+      {
+        path: 'report-submission-timeframes/:id',
+        title: 'Report submission timeframe',
+        requirement: R.admin,
+      },
+      {
+        path: 'report-submission-timeframes/:id/details',
+        title: 'Report submission timeframe details',
+        requirement: R.internal,
+      },
     ],
   },
   {

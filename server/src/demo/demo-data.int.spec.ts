@@ -162,6 +162,24 @@ describe.each(portalModes)('demo data, $name', (mode) => {
     expect(items.some((e) => e.reason_missing)).toBe(true);
   });
 
+  it('seeds an open half-term report timeframe with reports in several workflow states', async () => {
+    const { call, admin } = portal;
+    const timeframes = await call('GET', '/report-submission-timeframes/', admin);
+    const [open] = timeframes.body.items as { id: string; status: string; counts: Record<string, number> }[];
+    expect(open?.status).toBe('open');
+    expect(Object.keys(open!.counts).sort()).toEqual(
+      ['discarded', 'draft', 'in_qa', 'qa_approved', 'returned', 'submitted'].sort(),
+    );
+    const approved = await call(
+      'GET',
+      `/half-term-reports/?timeframe_id=${open!.id}&state=qa_approved`,
+      admin,
+    );
+    const [report] = approved.body.items as { id: string }[];
+    const verify = await call('GET', `/half-term-reports/${report!.id}/verify`, admin);
+    expect(verify.body.valid).toBe(true);
+  });
+
   it("links each school's link contact to three of its students and its parent to one", async () => {
     const linkContacts = portal.running.demo!.logins.filter((l) => l.role.startsWith('link-contact'));
     const parents = portal.running.demo!.logins.filter((l) => l.role.startsWith('parent'));

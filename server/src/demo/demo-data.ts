@@ -389,7 +389,16 @@ export class DemoData {
       await escalation.runOnce(new Date(Date.now() + escalation.minutes * 60_000 + 1000));
       // Teaching (issue 15): each area seeds its own part, in order, from the people made above.
       this.readiness.begin(stage(6, TEACHING_DEMO.length));
-      const world = { networks, customers, partnerIds, studentsOf, teacherIds, teaching: {} };
+      const world = {
+        networks,
+        customers,
+        partnerIds,
+        studentsOf,
+        teacherIds,
+        teaching: {},
+        apiBase: baseUrl,
+        apiToken: token,
+      };
       for (const part of TEACHING_DEMO) {
         await part.seed(call, world);
         this.readiness.advance();

@@ -11,6 +11,7 @@ import { attendanceDemo } from './attendance-demo.js';
  */
 
 import { referenceDemo } from './reference-demo.js';
+import { reportsDemo } from './reports-demo.js';
 
 export interface DemoAnswer {
   status: number;
@@ -49,4 +50,5 @@ export const TEACHING_DEMO: DemoPart[] = [
   coverDemo,
   availabilityDemo,
   attendanceDemo,
+  reportsDemo,
 ];

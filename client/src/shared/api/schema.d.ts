@@ -500,6 +500,390 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/half-term-reports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["HalfTermReportsController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/half-term-reports/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["HalfTermReportsController_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/half-term-reports/{id}/discard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["HalfTermReportsController_discard"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/half-term-reports/{id}/lead/claim": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["HalfTermReportsController_leadClaim"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/half-term-reports/{id}/lead/publish": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["HalfTermReportsController_leadPublish"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/half-term-reports/{id}/lead/release": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["HalfTermReportsController_leadRelease"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/half-term-reports/{id}/lead/return": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["HalfTermReportsController_leadReturn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/half-term-reports/{id}/lead/revoke-publication": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["HalfTermReportsController_leadRevokePublication"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/half-term-reports/{id}/qa/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["HalfTermReportsController_qaApprove"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/half-term-reports/{id}/qa/claim": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["HalfTermReportsController_qaClaim"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/half-term-reports/{id}/qa/release": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["HalfTermReportsController_qaRelease"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/half-term-reports/{id}/qa/request-changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["HalfTermReportsController_qaRequestChanges"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/half-term-reports/{id}/qa/revoke-approval": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["HalfTermReportsController_qaRevokeApproval"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/half-term-reports/{id}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["HalfTermReportsController_restore"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/half-term-reports/{id}/revisions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["HalfTermReportsController_revisions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/half-term-reports/{id}/submit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["HalfTermReportsController_submit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/half-term-reports/{id}/timeline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["HalfTermReportsController_timeline"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/half-term-reports/{id}/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["HalfTermReportsController_verify"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/half-term-reports/{id}/withdraw": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["HalfTermReportsController_withdraw"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/half-term-reports/assignments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["HalfTermReportsController_assignments"];
+        put: operations["HalfTermReportsController_assign"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/half-term-reports/mine": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["HalfTermReportsController_mine"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/half-term-reports/partner": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["HalfTermReportsController_partner"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/half-term-reports/qa": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["HalfTermReportsController_qa"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/half-term-reports/qa-lead": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["HalfTermReportsController_qaLead"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/health": {
         parameters: {
             query?: never;
@@ -1278,6 +1662,70 @@ export interface paths {
         get: operations["PartnerRegistrationController_check"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/report-submission-timeframes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["TimeframesController_list"];
+        put?: never;
+        post: operations["TimeframesController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/report-submission-timeframes/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["TimeframesController_get"];
+        put: operations["TimeframesController_update"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/report-submission-timeframes/{id}/details": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["TimeframesController_details"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/report-submission-timeframes/{id}/generate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["TimeframesController_generate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3032,6 +3480,27 @@ export interface components {
             /** @description The users to give or take the permission */
             user_ids: string[];
         };
+        AssignmentItem: {
+            /** Format: uuid */
+            lead_reviewer_id?: string | null;
+            /** Format: uuid */
+            qa_reviewer_id?: string | null;
+            /** Format: uuid */
+            report_id: string;
+            /** @description Writer first; left out: unchanged */
+            writer_ids?: string[];
+        };
+        AssignmentsBody: {
+            items: components["schemas"]["AssignmentItem"][];
+        };
+        AssignmentsWritten: {
+            /**
+             * @description Event position; send it as X-Min-Position on the next read
+             * @example 42
+             */
+            position: string;
+            updated: number;
+        };
         AssignResult: {
             /** @description Highest event position written; send it as X-Min-Position */
             position: string;
@@ -3542,6 +4011,50 @@ export interface components {
             network_id: string;
             terms: components["schemas"]["TermItem"][];
         };
+        CreateTimeframeBody: {
+            /** @example 2026/27 */
+            academic_year: string;
+            /**
+             * Format: date
+             * @description Hard close
+             */
+            closes_at?: string | null;
+            /** @enum {string} */
+            half_term: "autumn_1" | "autumn_2" | "spring_1" | "spring_2" | "summer_1" | "summer_2";
+            /** @example Autumn 1 2026/27 */
+            name: string;
+            /**
+             * Format: uuid
+             * @description Its timezone holds
+             */
+            network_id?: string | null;
+            /**
+             * Format: date
+             * @description Writing opens
+             */
+            opens_at: string;
+            /**
+             * Format: date
+             * @description The lessons the reports cover, from
+             */
+            period_from: string;
+            /** Format: date */
+            period_to: string;
+            /** Format: date */
+            qa_by: string;
+            /**
+             * Format: date
+             * @description Partners see published reports from this date
+             */
+            release_at: string;
+            /** @description Empty lists: the whole network */
+            scope?: components["schemas"]["ScopeBody"];
+            /**
+             * Format: date
+             * @description Teacher deadline (end of that day, network time)
+             */
+            submit_by: string;
+        };
         CreateUserBody: {
             /** @description Custom field values by field id (GET /users/custom_fields); required fields must be given */
             custom_fields?: {
@@ -3908,6 +4421,13 @@ export interface components {
              * @description Event position; send it as X-Min-Position on the next read
              * @example 42
              */
+            position: string;
+        };
+        GenerateAnswer: {
+            /** @description Reports created now */
+            created: number;
+            /** @description Reports that existed already */
+            existing: number;
             position: string;
         };
         GeneratePasswordsBody: {
@@ -4724,6 +5244,16 @@ export interface components {
             user_id: string;
             user_name: string;
         };
+        ProgressRow: {
+            id: string | null;
+            name: string | null;
+            overdue: number;
+            published: number;
+            submitted: number;
+            total: number;
+            /** @description Still with their writers (draft, returned) */
+            with_writers: number;
+        };
         ProjectionHealth: {
             /** @description Events behind the head of $all */
             lag: string;
@@ -4782,9 +5312,7 @@ export interface components {
             types: components["schemas"]["NamedRef"][];
         };
         ReasonBody: {
-            /** @enum {string} */
-            absence_reason: "illness" | "medical" | "religious" | "interview" | "study_leave" | "excluded" | "authorised_other" | "unauthorised" | "holiday_not_agreed" | "unable_transport" | "on_site_at_school";
-            note?: string;
+            reason: string;
         };
         RegisterEntryView: {
             /** @enum {string|null} */
@@ -4872,6 +5400,60 @@ export interface components {
             size: number;
             total: number;
         };
+        ReportDetailView: {
+            /** @description Workflow commands the reader may send now */
+            actions: string[];
+            /**
+             * @description What the reader may do with the live text
+             * @enum {string|null}
+             */
+            allowed_mode: "edit" | "view" | null;
+            /** @description GET /{id}: SHA-256 of the text now (sign with it); lists: of the last sign-off */
+            content_hash: string | null;
+            /** Format: uuid */
+            customer_id: string;
+            customer_name: string | null;
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            lead_claimed_by: string | null;
+            /** Format: uuid */
+            lead_reviewer_id: string | null;
+            overdue: boolean;
+            /** Format: uuid */
+            programme_id: string;
+            programme_title: string | null;
+            published_at: string | null;
+            /** @description Partners: the published revision’s content */
+            published_content: Record<string, never> | null;
+            published_revision: number | null;
+            /** Format: uuid */
+            qa_approved_by: string | null;
+            /** Format: uuid */
+            qa_claimed_by: string | null;
+            /** Format: uuid */
+            qa_reviewer_id: string | null;
+            /** Format: date */
+            release_at: string;
+            revision: number;
+            /** @description Hash of the last sign-off */
+            signed_hash: string | null;
+            /** @enum {string} */
+            state: "draft" | "submitted" | "in_qa" | "returned" | "qa_approved" | "in_lead_review" | "published" | "discarded";
+            /** @description When it entered its state (queues: oldest first) */
+            state_since: string;
+            /** Format: uuid */
+            student_id: string;
+            student_name: string | null;
+            /** Format: date */
+            submit_by: string;
+            /** Format: uuid */
+            timeframe_id: string;
+            timeframe_name: string;
+            unresolved_suggestions: number;
+            /** @description Writer first, then co-writers */
+            writer_ids: string[];
+        };
         ReportIncidentBody: {
             description: string;
             /** @description Immediate action taken */
@@ -4889,6 +5471,55 @@ export interface components {
             student_ids: string[];
             type_ids: string[];
         };
+        ReportPage: {
+            items: components["schemas"]["ReportView"][];
+            page: number;
+            size: number;
+            total: number;
+        };
+        ReportView: {
+            /** @description GET /{id}: SHA-256 of the text now (sign with it); lists: of the last sign-off */
+            content_hash: string | null;
+            /** Format: uuid */
+            customer_id: string;
+            customer_name: string | null;
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            lead_claimed_by: string | null;
+            /** Format: uuid */
+            lead_reviewer_id: string | null;
+            overdue: boolean;
+            /** Format: uuid */
+            programme_id: string;
+            programme_title: string | null;
+            published_at: string | null;
+            published_revision: number | null;
+            /** Format: uuid */
+            qa_approved_by: string | null;
+            /** Format: uuid */
+            qa_claimed_by: string | null;
+            /** Format: uuid */
+            qa_reviewer_id: string | null;
+            /** Format: date */
+            release_at: string;
+            revision: number;
+            /** @enum {string} */
+            state: "draft" | "submitted" | "in_qa" | "returned" | "qa_approved" | "in_lead_review" | "published" | "discarded";
+            /** @description When it entered its state (queues: oldest first) */
+            state_since: string;
+            /** Format: uuid */
+            student_id: string;
+            student_name: string | null;
+            /** Format: date */
+            submit_by: string;
+            /** Format: uuid */
+            timeframe_id: string;
+            timeframe_name: string;
+            unresolved_suggestions: number;
+            /** @description Writer first, then co-writers */
+            writer_ids: string[];
+        };
         RequestedLessonsBody: {
             requested_number_of_lessons_per_week: number | null;
         };
@@ -4900,6 +5531,27 @@ export interface components {
             /** @example 11:00 */
             local_start: string;
             reason: string;
+        };
+        ReturnBody: {
+            reason: string;
+            /** @enum {string} */
+            to: "qa" | "writer";
+        };
+        RevisionItem: {
+            /** @description The frozen content (ProseMirror JSON) */
+            content: Record<string, never>;
+            hash: string;
+            published_at: string;
+            /** Format: uuid */
+            published_by: string;
+            /** Format: uuid */
+            qa_approved_by: string | null;
+            revision: number;
+            revoked_at: string | null;
+            revoked_reason: string | null;
+        };
+        RevisionsView: {
+            items: components["schemas"]["RevisionItem"][];
         };
         RiskBody: {
             /** @description Why the risk level changes (required) */
@@ -5013,6 +5665,16 @@ export interface components {
             position: string;
             unscheduled: number;
         };
+        ScopeBody: {
+            customer_ids?: string[];
+            product_ids?: string[];
+            programme_ids?: string[];
+        };
+        ScopeView: {
+            customer_ids: string[];
+            product_ids: string[];
+            programme_ids: string[];
+        };
         SetGroupTeachersBody: {
             teachers: components["schemas"]["GroupTeacherBody"][];
         };
@@ -5021,6 +5683,10 @@ export interface components {
             password: string;
             /** @description The token from the mailed link */
             token: string;
+        };
+        SignBody: {
+            /** @description SHA-256 (hex) of the text the signer saw (GET /{id} content_hash) */
+            expected_hash: string;
         };
         SimpleUser: {
             birth_date: string | null;
@@ -5274,6 +5940,75 @@ export interface components {
             last_day: string;
             name: string;
         };
+        TimeframeDetailsView: {
+            /** @description Reports by state */
+            counts: Record<string, never>;
+            customers: components["schemas"]["ProgressRow"][];
+            /** @description Per writer */
+            teachers: components["schemas"]["ProgressRow"][];
+            timeframe: components["schemas"]["TimeframeView"];
+        };
+        TimeframePage: {
+            items: components["schemas"]["TimeframeView"][];
+            page: number;
+            size: number;
+            total: number;
+        };
+        TimeframeView: {
+            academic_year: string;
+            /** Format: date */
+            closes_at: string | null;
+            /** @description Reports by state */
+            counts: Record<string, never>;
+            /** @enum {string} */
+            half_term: "autumn_1" | "autumn_2" | "spring_1" | "spring_2" | "summer_1" | "summer_2";
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** Format: uuid */
+            network_id: string | null;
+            /** Format: date */
+            opens_at: string;
+            /** Format: date */
+            period_from: string;
+            /** Format: date */
+            period_to: string;
+            /** Format: date */
+            qa_by: string;
+            /** Format: date */
+            release_at: string;
+            scope: components["schemas"]["ScopeView"];
+            /**
+             * @description Writing window today (network time)
+             * @enum {string}
+             */
+            status: "upcoming" | "open" | "closed";
+            /** Format: date */
+            submit_by: string;
+            /** @description The zone the dates are evaluated in */
+            timezone: string;
+        };
+        TimeframeWritten: {
+            /** Format: uuid */
+            id: string;
+            /** @description Event position; send it as X-Min-Position on the next read */
+            position: string;
+        };
+        TimelineItem: {
+            at: string;
+            /** Format: uuid */
+            by: string | null;
+            hash: string | null;
+            position: string;
+            reason: string | null;
+            revision: number | null;
+            /** @enum {string} */
+            state: "draft" | "submitted" | "in_qa" | "returned" | "qa_approved" | "in_lead_review" | "published" | "discarded";
+            type: string;
+        };
+        TimelineView: {
+            items: components["schemas"]["TimelineItem"][];
+        };
         TimetableView: {
             /** @description The teacher’s availability for that week (the week’s own list, else the recurring one) */
             availability: Record<string, never> | null;
@@ -5439,6 +6174,50 @@ export interface components {
             /** @description Replaces the whole list */
             terms?: components["schemas"]["TermItem"][];
         };
+        UpdateTimeframeBody: {
+            /** @example 2026/27 */
+            academic_year?: string;
+            /**
+             * Format: date
+             * @description Hard close
+             */
+            closes_at?: string | null;
+            /** @enum {string} */
+            half_term?: "autumn_1" | "autumn_2" | "spring_1" | "spring_2" | "summer_1" | "summer_2";
+            /** @example Autumn 1 2026/27 */
+            name?: string;
+            /**
+             * Format: uuid
+             * @description Its timezone holds
+             */
+            network_id?: string | null;
+            /**
+             * Format: date
+             * @description Writing opens
+             */
+            opens_at?: string;
+            /**
+             * Format: date
+             * @description The lessons the reports cover, from
+             */
+            period_from?: string;
+            /** Format: date */
+            period_to?: string;
+            /** Format: date */
+            qa_by?: string;
+            /**
+             * Format: date
+             * @description Partners see published reports from this date
+             */
+            release_at?: string;
+            /** @description Empty lists: the whole network */
+            scope?: components["schemas"]["ScopeBody"];
+            /**
+             * Format: date
+             * @description Teacher deadline (end of that day, network time)
+             */
+            submit_by?: string;
+        };
         UpdateUserBody: {
             /** @description Custom field values to set by field id; null removes one; fields not named stay */
             custom_fields?: {
@@ -5564,10 +6343,22 @@ export interface components {
             /** @enum {string} */
             user_type: "super_admin" | "teacher" | "partner" | "student";
         };
+        VerifyItem: {
+            /** @description SHA-256 of the frozen canonical text */
+            canonical_hash: string;
+            /** @description SHA-256 of the document rebuilt from its stream at that revision */
+            document_hash: string;
+            /** @description The hash the event recorded */
+            recorded_hash: string;
+            revision: number | null;
+            /** @description Submitted, QaApproved or Published */
+            step: string;
+            valid: boolean;
+        };
         VerifyView: {
-            /** @description Revision of the first event whose hash link does not match */
-            broken_at?: number;
-            events: number;
+            /** @description SHA-256 of the text now */
+            current_hash: string;
+            items: components["schemas"]["VerifyItem"][];
             valid: boolean;
         };
         WeeklySummaryBody: {
@@ -6722,6 +7513,700 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TeacherStudentsView"];
+                };
+            };
+        };
+    };
+    HalfTermReportsController_list: {
+        parameters: {
+            query?: {
+                customer_id?: string;
+                /** @description Only reports that have unresolved suggestions */
+                has_suggestions?: boolean;
+                /** @description Still with the writers after submit-by */
+                overdue?: boolean;
+                page?: number;
+                programme_id?: string;
+                size?: number;
+                state?: ("draft" | "submitted" | "in_qa" | "returned" | "qa_approved" | "in_lead_review" | "published" | "discarded")[];
+                /** @description A writer, the QA reviewer or the QA lead */
+                teacher_id?: string;
+                timeframe_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReportPage"];
+                };
+            };
+        };
+    };
+    HalfTermReportsController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReportDetailView"];
+                };
+            };
+            /** @description Not found, or not yours to see */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    HalfTermReportsController_discard: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReasonBody"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Written"];
+                };
+            };
+        };
+    };
+    HalfTermReportsController_leadClaim: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Written"];
+                };
+            };
+        };
+    };
+    HalfTermReportsController_leadPublish: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SignBody"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Written"];
+                };
+            };
+            /** @description Wrong state, or the text changed since you read it (hash) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    HalfTermReportsController_leadRelease: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Written"];
+                };
+            };
+        };
+    };
+    HalfTermReportsController_leadReturn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReturnBody"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Written"];
+                };
+            };
+        };
+    };
+    HalfTermReportsController_leadRevokePublication: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReasonBody"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Written"];
+                };
+            };
+        };
+    };
+    HalfTermReportsController_qaApprove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SignBody"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Written"];
+                };
+            };
+            /** @description Wrong state, or the text changed since you read it (hash) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    HalfTermReportsController_qaClaim: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Written"];
+                };
+            };
+        };
+    };
+    HalfTermReportsController_qaRelease: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Written"];
+                };
+            };
+        };
+    };
+    HalfTermReportsController_qaRequestChanges: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReasonBody"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Written"];
+                };
+            };
+        };
+    };
+    HalfTermReportsController_qaRevokeApproval: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReasonBody"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Written"];
+                };
+            };
+        };
+    };
+    HalfTermReportsController_restore: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Written"];
+                };
+            };
+        };
+    };
+    HalfTermReportsController_revisions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RevisionsView"];
+                };
+            };
+            /** @description Not found, or not yours to see */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    HalfTermReportsController_submit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SignBody"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Written"];
+                };
+            };
+            /** @description Wrong state, the timeframe is not open, or the text changed (hash) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    HalfTermReportsController_timeline: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TimelineView"];
+                };
+            };
+            /** @description Not found, or not yours to see */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    HalfTermReportsController_verify: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VerifyView"];
+                };
+            };
+            /** @description Not found, or not yours to see */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    HalfTermReportsController_withdraw: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Written"];
+                };
+            };
+        };
+    };
+    HalfTermReportsController_assignments: {
+        parameters: {
+            query?: {
+                /** @description Every report (administrators only) */
+                all?: boolean;
+                customer_id?: string;
+                /** @description Only reports that have unresolved suggestions */
+                has_suggestions?: boolean;
+                /** @description Still with the writers after submit-by */
+                overdue?: boolean;
+                page?: number;
+                programme_id?: string;
+                size?: number;
+                state?: ("draft" | "submitted" | "in_qa" | "returned" | "qa_approved" | "in_lead_review" | "published" | "discarded")[];
+                /** @description A writer, the QA reviewer or the QA lead */
+                teacher_id?: string;
+                timeframe_id?: string;
+                /** @description Only rows without a writer, QA reviewer or QA lead */
+                unassigned?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Unassigned rows first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReportPage"];
+                };
+            };
+            /** @description all=true is for administrators */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    HalfTermReportsController_assign: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AssignmentsBody"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssignmentsWritten"];
+                };
+            };
+        };
+    };
+    HalfTermReportsController_mine: {
+        parameters: {
+            query?: {
+                customer_id?: string;
+                /** @description Only reports that have unresolved suggestions */
+                has_suggestions?: boolean;
+                /** @description Still with the writers after submit-by */
+                overdue?: boolean;
+                page?: number;
+                programme_id?: string;
+                size?: number;
+                state?: ("draft" | "submitted" | "in_qa" | "returned" | "qa_approved" | "in_lead_review" | "published" | "discarded")[];
+                /** @description A writer, the QA reviewer or the QA lead */
+                teacher_id?: string;
+                timeframe_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Reports I write or co-write */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReportPage"];
+                };
+            };
+        };
+    };
+    HalfTermReportsController_partner: {
+        parameters: {
+            query?: {
+                customer_id?: string;
+                /** @description Only reports that have unresolved suggestions */
+                has_suggestions?: boolean;
+                /** @description Still with the writers after submit-by */
+                overdue?: boolean;
+                page?: number;
+                programme_id?: string;
+                size?: number;
+                state?: ("draft" | "submitted" | "in_qa" | "returned" | "qa_approved" | "in_lead_review" | "published" | "discarded")[];
+                /** @description A writer, the QA reviewer or the QA lead */
+                teacher_id?: string;
+                timeframe_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Published reports of my school, from their release date */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReportPage"];
+                };
+            };
+        };
+    };
+    HalfTermReportsController_qa: {
+        parameters: {
+            query?: {
+                /** @description Claimed by me, or not claimed yet */
+                claimed?: "me" | "unclaimed";
+                customer_id?: string;
+                /** @description Only reports that have unresolved suggestions */
+                has_suggestions?: boolean;
+                /** @description Still with the writers after submit-by */
+                overdue?: boolean;
+                page?: number;
+                programme_id?: string;
+                size?: number;
+                state?: ("draft" | "submitted" | "in_qa" | "returned" | "qa_approved" | "in_lead_review" | "published" | "discarded")[];
+                /** @description A writer, the QA reviewer or the QA lead */
+                teacher_id?: string;
+                timeframe_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Submitted and in QA, oldest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReportPage"];
+                };
+            };
+        };
+    };
+    HalfTermReportsController_qaLead: {
+        parameters: {
+            query?: {
+                /** @description Claimed by me, or not claimed yet */
+                claimed?: "me" | "unclaimed";
+                customer_id?: string;
+                /** @description Only reports that have unresolved suggestions */
+                has_suggestions?: boolean;
+                /** @description Still with the writers after submit-by */
+                overdue?: boolean;
+                page?: number;
+                programme_id?: string;
+                size?: number;
+                state?: ("draft" | "submitted" | "in_qa" | "returned" | "qa_approved" | "in_lead_review" | "published" | "discarded")[];
+                /** @description A writer, the QA reviewer or the QA lead */
+                teacher_id?: string;
+                timeframe_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description QA approved and in lead review, oldest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReportPage"];
                 };
             };
         };
@@ -8622,6 +10107,185 @@ export interface operations {
             };
             /** @description Invalid, used or expired link (code INVALID_TOKEN) */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    TimeframesController_list: {
+        parameters: {
+            query?: {
+                /** @description Same text as query */
+                name?: string;
+                page?: number;
+                /** @description Text searched in the name */
+                query?: string;
+                size?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TimeframePage"];
+                };
+            };
+        };
+    };
+    TimeframesController_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateTimeframeBody"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TimeframeWritten"];
+                };
+            };
+            /** @description A field is missing or the dates are out of order */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    TimeframesController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TimeframeView"];
+                };
+            };
+            /** @description Timeframe not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    TimeframesController_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateTimeframeBody"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TimeframeWritten"];
+                };
+            };
+            /** @description Timeframe not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The dates are out of order */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    TimeframesController_details: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TimeframeDetailsView"];
+                };
+            };
+            /** @description Timeframe not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    TimeframesController_generate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GenerateAnswer"];
+                };
+            };
+            /** @description Timeframe not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -8,7 +8,8 @@ import Superscript from '@tiptap/extension-superscript';
 import { BackgroundColor, Color, FontSize, TextStyle } from '@tiptap/extension-text-style';
 import { useEditor, useEditorState } from '@tiptap/react';
 import StarterKit from '@tiptap/starter-kit';
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import type * as Y from 'yjs';
 import { useSession } from '../session';
 import { openCollabDocument, type CollabSession, type CollabStatus } from './collab-connection';
 import classes from './CollabEditor.module.css';
@@ -20,6 +21,8 @@ export interface CollabEditorProps {
   readOnly?: boolean;
   /** Accessible name of the editing area. */
   label: string;
+  /** Told the live Yjs document when it opens (null when it closes), e.g. to hash what the user sees. */
+  onDocument?: (doc: Y.Doc | null) => void;
 }
 
 interface Peer {
@@ -47,13 +50,20 @@ const SWATCHES = [
  * strike, code block, colour, background, lists, blockquote, sub/superscript, link), who else is
  * here, and the connection state. Names and colours come from the server (the session), not from us.
  */
-export default function CollabEditor({ documentName, readOnly = false, label }: CollabEditorProps) {
+export default function CollabEditor({
+  documentName,
+  readOnly = false,
+  label,
+  onDocument,
+}: CollabEditorProps) {
   const token = useSession((state) => state.token);
   const [closed, setClosed] = useState<string | null>(null);
   const [session, setSession] = useState<CollabSession | null>(null);
   const [status, setStatus] = useState<CollabStatus>('connecting');
   const [synced, setSynced] = useState(false);
   const [peers, setPeers] = useState<Peer[]>([]);
+  const onDocumentRef = useRef(onDocument);
+  onDocumentRef.current = onDocument;
 
   useEffect(() => {
     if (!token) return undefined;
@@ -80,8 +90,10 @@ export default function CollabEditor({ documentName, readOnly = false, label }: 
     provider.on('sync', onSync);
     provider.awareness.on('change', onAwareness);
     setSession(opened);
+    onDocumentRef.current?.(opened.doc);
     return () => {
       provider.awareness.off('change', onAwareness);
+      onDocumentRef.current?.(null);
       setSession(null);
       opened.destroy();
     };

@@ -1,0 +1,248 @@
+import { Badge, Button, Checkbox, Group, SegmentedControl, Select, Text } from '@mantine/core';
+import type { DataTableColumn } from 'mantine-datatable';
+import { useState } from 'react';
+import { actionErrorText } from '../../../shared/ui/action-error';
+import { ResourceListPage } from '../../../shared/ui/ResourceListPage';
+import {
+  REPORT_STATES,
+  reportList,
+  stateColor,
+  stateLabel,
+  timeframes,
+  useReportAction,
+  type Report,
+  type ReportListKind,
+} from '../api';
+
+const NOUN: Record<ReportListKind, string> = {
+  all: 'reports',
+  mine: 'reports',
+  qa: 'reports to review',
+  'qa-lead': 'reports to sign off',
+  assignments: 'assignments',
+  partner: 'reports',
+};
+
+function StateBadge({ state }: { state: string }) {
+  return (
+    <Badge variant="light" color={stateColor(state)}>
+      {stateLabel(state)}
+    </Badge>
+  );
+}
+
+/** The timeframe filter every internal list has. */
+function TimeframeSelect({
+  value,
+  onChange,
+}: {
+  value: string | null;
+  onChange: (v: string | null) => void;
+}) {
+  const list = timeframes.useList({ page: 1, size: 100 });
+  return (
+    <Select
+      aria-label="Timeframe"
+      placeholder="Any timeframe"
+      clearable
+      value={value}
+      onChange={onChange}
+      data={(list.data?.items ?? []).map((t) => ({ value: t.id, label: t.name }))}
+    />
+  );
+}
+
+function ClaimButton({ report, kind }: { report: Report; kind: 'qa' | 'qa-lead' }) {
+  const action = useReportAction();
+  const claimable = kind === 'qa' ? report.state === 'submitted' : report.state === 'qa_approved';
+  if (!claimable)
+    return (
+      <Text size="xs" c="dimmed">
+        Claimed
+      </Text>
+    );
+  return (
+    <Group gap={4} wrap="nowrap" onClick={(e) => e.stopPropagation()}>
+      <Button
+        size="xs"
+        loading={action.isPending}
+        onClick={() => action.mutate({ id: report.id, action: kind === 'qa' ? 'qa/claim' : 'lead/claim' })}
+      >
+        Claim
+      </Button>
+      {action.error && (
+        <Text size="xs" c="red" role="alert">
+          {actionErrorText(action.error)}
+        </Text>
+      )}
+    </Group>
+  );
+}
+
+const columns = (kind: ReportListKind): DataTableColumn<Report>[] => [
+  {
+    accessor: 'student_name',
+    title: 'Student',
+    render: (r) => (
+      <Text size="sm" fw={500}>
+        {r.student_name ?? '—'}
+      </Text>
+    ),
+  },
+  { accessor: 'programme_title', title: 'Programme', render: (r) => r.programme_title ?? '—' },
+  { accessor: 'customer_name', title: 'School', render: (r) => r.customer_name ?? '—' },
+  { accessor: 'timeframe_name', title: 'Timeframe' },
+  ...(kind === 'partner'
+    ? [
+        {
+          accessor: 'published_at',
+          title: 'Published',
+          render: (r: Report) => (r.published_at ? r.published_at.slice(0, 10) : '—'),
+        },
+      ]
+    : [
+        {
+          accessor: 'state',
+          title: 'State',
+          render: (r: Report) => (
+            <Group gap={4}>
+              <StateBadge state={r.state} />
+              {r.overdue && (
+                <Badge color="red" variant="outline">
+                  overdue
+                </Badge>
+              )}
+            </Group>
+          ),
+        },
+        { accessor: 'submit_by', title: 'Submit by' },
+      ]),
+  ...(kind === 'qa' || kind === 'qa-lead'
+    ? [
+        {
+          accessor: 'state_since',
+          title: 'Waiting since',
+          render: (r: Report) => r.state_since.slice(0, 16).replace('T', ' '),
+        },
+        { accessor: 'claim', title: 'Claim', render: (r: Report) => <ClaimButton report={r} kind={kind} /> },
+      ]
+    : []),
+];
+
+interface Props {
+  kind: ReportListKind;
+  title: string;
+  description: string;
+  empty: string;
+}
+
+/**
+ * The half-term report lists (decision 0057): all reports (filters), mine, the QA and QA-lead queues
+ * (oldest first, claim in place), and the partner's published reports. Rows open the report.
+ */
+export function ReportListPage({ kind, title, description, empty }: Props) {
+  const [timeframeId, setTimeframeId] = useState<string | null>(null);
+  const [state, setState] = useState<string | null>(null);
+  const [overdue, setOverdue] = useState(false);
+  const [claimed, setClaimed] = useState<'any' | 'unclaimed' | 'me'>('any');
+  const queue = kind === 'qa' || kind === 'qa-lead';
+  const filters = {
+    ...(timeframeId ? { timeframe_id: timeframeId } : {}),
+    ...(state ? { state } : {}),
+    ...(overdue ? { overdue: true } : {}),
+    ...(queue && claimed !== 'any' ? { claimed } : {}),
+  };
+  return (
+    <ResourceListPage<Report, typeof filters>
+      title={title}
+      eyebrow="Half-term reports"
+      description={description}
+      noun={NOUN[kind]}
+      filters={filters}
+      toolbar={
+        kind === 'partner' ? undefined : (
+          <Group>
+            <TimeframeSelect value={timeframeId} onChange={setTimeframeId} />
+            {!queue && (
+              <Select
+                aria-label="State"
+                placeholder="Any state"
+                clearable
+                value={state}
+                onChange={setState}
+                data={REPORT_STATES.map((s) => ({ value: s, label: stateLabel(s) }))}
+              />
+            )}
+            {!queue && (
+              <Checkbox
+                label="Overdue only"
+                checked={overdue}
+                onChange={(e) => setOverdue(e.currentTarget.checked)}
+              />
+            )}
+            {queue && (
+              <SegmentedControl
+                aria-label="Claimed by"
+                value={claimed}
+                onChange={(v) => setClaimed(v)}
+                data={[
+                  { value: 'any', label: 'All' },
+                  { value: 'unclaimed', label: 'Unclaimed' },
+                  { value: 'me', label: 'Claimed by me' },
+                ]}
+              />
+            )}
+          </Group>
+        )
+      }
+      useList={reportList(kind)}
+      rowHref={(r) => `/half-term-report/${r.id}`}
+      rowLabel={(r) =>
+        `${r.student_name ?? 'Student'}, ${r.programme_title ?? 'programme'}, ${stateLabel(r.state)}`
+      }
+      empty={{ none: empty, search: 'No report matches.' }}
+      columns={columns(kind)}
+    />
+  );
+}
+
+export const AllReportsPage = () => (
+  <ReportListPage
+    kind="all"
+    title="Half-term reports"
+    description="Every report you may see, with its state and deadline."
+    empty="No reports yet. Generate them from a report submission timeframe."
+  />
+);
+export const MyReportsPage = () => (
+  <ReportListPage
+    kind="mine"
+    title="My half-term reports"
+    description="Reports you write or co-write."
+    empty="You have no reports to write."
+  />
+);
+export const QaQueuePage = () => (
+  <ReportListPage
+    kind="qa"
+    title="Half-term reports QA"
+    description="Submitted reports waiting for QA review, oldest first. Claim one to review it."
+    empty="Nothing waiting for QA review."
+  />
+);
+export const QaLeadQueuePage = () => (
+  <ReportListPage
+    kind="qa-lead"
+    title="Half-term reports QA lead"
+    description="QA-approved reports waiting for sign-off, oldest first."
+    empty="Nothing waiting for sign-off."
+  />
+);
+export const PartnerReportsPage = () => (
+  <ReportListPage
+    kind="partner"
+    title="Half-term reports"
+    description="Published reports on your students."
+    empty="No published reports yet."
+  />
+);

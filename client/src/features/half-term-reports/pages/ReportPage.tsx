@@ -1,0 +1,341 @@
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  Card,
+  Code,
+  Grid,
+  Group,
+  Select,
+  Skeleton,
+  Stack,
+  Text,
+  Timeline,
+  Title,
+} from '@mantine/core';
+import { lazy, Suspense, useRef, useState, type ReactNode } from 'react';
+import { Link, useParams } from 'react-router-dom';
+import type * as Y from 'yjs';
+import { reportHashOf, type ContentNode } from '@portal/projections/report-content';
+import { ApiError } from '../../../shared/api/client';
+import { PRODUCT_NAME } from '../../../shared/ui/BrandMark';
+import { actionErrorText } from '../../../shared/ui/action-error';
+import { TextStepModal } from '../../../shared/ui/TextStepModal';
+import {
+  reports,
+  stateColor,
+  stateLabel,
+  useReportAction,
+  useRevisions,
+  useTimeline,
+  useVerify,
+  type ReportDetail,
+} from '../api';
+
+const CollabEditor = lazy(() => import('../../../shared/collab/CollabEditor'));
+
+type Mode = 'edit' | 'suggest' | 'view';
+const RANK: Record<Mode, number> = { view: 0, suggest: 1, edit: 2 };
+
+/** The mode the editor opens in: the one asked for, capped by what the state and role allow. */
+export function effectiveMode(
+  requested: string | undefined,
+  allowed: 'edit' | 'view' | null,
+): {
+  mode: 'edit' | 'view';
+  capped: boolean;
+} {
+  const max: Mode = allowed ?? 'view';
+  const asked: Mode =
+    requested === 'edit' || requested === 'suggest' || requested === 'view' ? requested : max;
+  // Suggestion mode is not built: a request for it opens read-only (decision 0057).
+  const mode: 'edit' | 'view' = RANK[asked] >= RANK.edit && max === 'edit' ? 'edit' : 'view';
+  return { mode, capped: RANK[asked] > RANK[mode] };
+}
+
+const LABELS: Record<string, string> = {
+  submit: 'Submit for QA',
+  withdraw: 'Withdraw submission',
+  'qa/claim': 'Claim for QA',
+  'qa/release': 'Release',
+  'qa/request-changes': 'Request changes',
+  'qa/approve': 'Approve',
+  'qa/revoke-approval': 'Revoke approval',
+  'lead/claim': 'Claim for sign-off',
+  'lead/release': 'Release',
+  'lead/return': 'Return',
+  'lead/publish': 'Publish',
+  'lead/revoke-publication': 'Revoke publication',
+  discard: 'Discard',
+  restore: 'Restore',
+};
+const SIGNED = new Set(['submit', 'qa/approve', 'lead/publish']);
+const WITH_REASON = new Set([
+  'qa/request-changes',
+  'qa/revoke-approval',
+  'lead/return',
+  'lead/revoke-publication',
+  'discard',
+]);
+
+/** Renders frozen ProseMirror JSON (a published revision) without an editor. */
+export function ContentView({ node }: { node: ContentNode }): ReactNode {
+  const children = (node.content ?? []).map((child, i) => <ContentView key={i} node={child} />);
+  switch (node.type) {
+    case 'doc':
+      return <div>{children}</div>;
+    case 'heading':
+      return (
+        <Title
+          order={Math.min(6, Math.max(2, Number(node.attrs?.level ?? 2))) as 2 | 3 | 4 | 5 | 6}
+          fz="h5"
+          mt="sm"
+        >
+          {children}
+        </Title>
+      );
+    case 'paragraph':
+      return <Text mb="xs">{children}</Text>;
+    case 'bulletList':
+      return <ul>{children}</ul>;
+    case 'orderedList':
+      return <ol>{children}</ol>;
+    case 'listItem':
+      return <li>{children}</li>;
+    case 'blockquote':
+      return <blockquote>{children}</blockquote>;
+    case 'hardBreak':
+      return <br />;
+    case 'text': {
+      let out: ReactNode = node.text ?? '';
+      for (const mark of node.marks ?? []) {
+        if (mark.type === 'bold') out = <strong>{out}</strong>;
+        else if (mark.type === 'italic') out = <em>{out}</em>;
+        else if (mark.type === 'underline') out = <u>{out}</u>;
+        else if (mark.type === 'strike') out = <s>{out}</s>;
+        else if (mark.type === 'subscript') out = <sub>{out}</sub>;
+        else if (mark.type === 'superscript') out = <sup>{out}</sup>;
+        else if (mark.type === 'code') out = <code>{out}</code>;
+      }
+      return <>{out}</>;
+    }
+    default:
+      return <>{children}</>;
+  }
+}
+
+function Workflow({ report, hashOf }: { report: ReportDetail; hashOf: () => Promise<string> }) {
+  const action = useReportAction();
+  const [asking, setAsking] = useState<string | null>(null);
+  const [returnTo, setReturnTo] = useState<string | null>('writer');
+  const run = async (name: string, reason?: string) => {
+    const body: Record<string, unknown> = {};
+    if (SIGNED.has(name)) body.expected_hash = await hashOf();
+    if (reason !== undefined) body.reason = reason;
+    if (name === 'lead/return') body.to = returnTo ?? 'writer';
+    action.mutate({ id: report.id, action: name, body }, { onSuccess: () => setAsking(null) });
+  };
+  if (report.actions.length === 0) return null;
+  return (
+    <Stack gap="xs">
+      <Group gap="xs">
+        {report.actions.map((name) => (
+          <Button
+            key={name}
+            size="sm"
+            variant={SIGNED.has(name) || name.endsWith('claim') ? 'filled' : 'default'}
+            color={name === 'discard' || name.startsWith('lead/revoke') ? 'red' : undefined}
+            loading={action.isPending && action.variables?.action === name}
+            onClick={() => (WITH_REASON.has(name) ? setAsking(name) : void run(name))}
+          >
+            {LABELS[name] ?? name}
+          </Button>
+        ))}
+      </Group>
+      {action.error && (
+        <Alert color="red" role="alert" title="Not done">
+          {actionErrorText(action.error)}
+        </Alert>
+      )}
+      <TextStepModal
+        title={asking ? (LABELS[asking] ?? asking) : ''}
+        opened={asking !== null}
+        onClose={() => setAsking(null)}
+        onSubmit={(text) => void run(asking!, text)}
+        submitLabel={asking ? (LABELS[asking] ?? 'Send') : 'Send'}
+        pending={action.isPending}
+        label="Reason"
+        requiredMessage="Say why"
+      >
+        {asking === 'lead/return' && (
+          <Select
+            label="Return to"
+            value={returnTo}
+            onChange={setReturnTo}
+            data={[
+              { value: 'writer', label: 'The writers' },
+              { value: 'qa', label: 'QA review' },
+            ]}
+          />
+        )}
+      </TextStepModal>
+    </Stack>
+  );
+}
+
+function History({ id, partner }: { id: string; partner: boolean }) {
+  const revisions = useRevisions(id);
+  const timeline = useTimeline(id);
+  const [check, setCheck] = useState(false);
+  const verify = useVerify(id, check);
+  return (
+    <Stack gap="md">
+      <Card withBorder radius="md">
+        <Title order={2} fz="h5" mb="xs">
+          Revisions
+        </Title>
+        {(revisions.data?.items ?? []).length === 0 ? (
+          <Text size="sm" c="dimmed">
+            Not published yet.
+          </Text>
+        ) : (
+          <Stack gap={4}>
+            {revisions.data!.items.map((r) => (
+              <Text size="sm" key={r.revision}>
+                Revision {r.revision} · {r.published_at.slice(0, 10)} · <Code>{r.hash.slice(0, 12)}</Code>
+                {r.revoked_at ? ` · revoked (${r.revoked_reason ?? ''})` : ''}
+              </Text>
+            ))}
+          </Stack>
+        )}
+        {!partner && (
+          <Group mt="sm" gap="xs">
+            <Button size="xs" variant="default" onClick={() => setCheck(true)} loading={verify.isFetching}>
+              Verify sign-offs
+            </Button>
+            {verify.data && (
+              <Badge color={verify.data.valid ? 'green' : 'red'}>
+                {verify.data.valid ? 'All sign-offs match their text' : 'A sign-off does not match'}
+              </Badge>
+            )}
+          </Group>
+        )}
+      </Card>
+      {!partner && (
+        <Card withBorder radius="md">
+          <Title order={2} fz="h5" mb="xs">
+            Timeline
+          </Title>
+          <Timeline bulletSize={12} lineWidth={2}>
+            {(timeline.data?.items ?? []).map((t) => (
+              <Timeline.Item key={t.position} title={t.type.replace('HalfTermReport', '')}>
+                <Text size="xs" c="dimmed">
+                  {t.at.slice(0, 16).replace('T', ' ')} · {stateLabel(t.state)}
+                  {t.reason ? ` · ${t.reason}` : ''}
+                </Text>
+              </Timeline.Item>
+            ))}
+          </Timeline>
+        </Card>
+      )}
+    </Stack>
+  );
+}
+
+/** half-term-report/:id/:mode?: the co-written text, its state and the workflow buttons (decision 0057). */
+export function ReportPage() {
+  const { id = '', mode: requested } = useParams();
+  const query = reports.useOne(id);
+  const doc = useRef<Y.Doc | null>(null);
+
+  if (query.isPending)
+    return (
+      <Stack aria-busy="true" aria-label="Loading the report">
+        <Skeleton height={40} width="50%" />
+        <Skeleton height={300} />
+      </Stack>
+    );
+  if (query.isError) {
+    const notFound = query.error instanceof ApiError && query.error.status === 404;
+    return (
+      <Alert
+        color={notFound ? 'gray' : 'red'}
+        title={notFound ? 'Report not found' : 'The report could not be loaded'}
+      >
+        <Anchor component={Link} to="/my-half-term-reports">
+          Back to my reports
+        </Anchor>
+      </Alert>
+    );
+  }
+  const report = query.data;
+  const partner = report.published_content !== null && report.allowed_mode === null;
+  const { mode, capped } = effectiveMode(requested, report.allowed_mode);
+  // The hash of the text this browser shows (the same canonical form the server signs).
+  const hashOf = async () =>
+    doc.current ? (await reportHashOf(report.id, doc.current)).hash : (report.content_hash ?? '');
+  return (
+    <Stack gap="md">
+      <title>{`${report.student_name ?? 'Report'} · Half-term report · ${PRODUCT_NAME}`}</title>
+      <Group justify="space-between" align="flex-start">
+        <Stack gap={2}>
+          <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
+            Half-term report · {report.timeframe_name}
+          </Text>
+          <Title order={1} fz="h2">
+            {report.student_name ?? 'Student'} · {report.programme_title ?? 'Programme'}
+          </Title>
+          <Group gap="xs">
+            <Badge variant="light" color={stateColor(report.state)} data-testid="report-state">
+              {stateLabel(report.state)}
+            </Badge>
+            <Text size="sm" c="dimmed">
+              {report.customer_name ?? ''} · submit by {report.submit_by} · revision {report.revision}
+            </Text>
+          </Group>
+        </Stack>
+        {!partner && <Workflow report={report} hashOf={hashOf} />}
+      </Group>
+      <Grid>
+        <Grid.Col span={{ base: 12, md: 8 }}>
+          <Card withBorder radius="md">
+            {partner ? (
+              <ContentView node={report.published_content as unknown as ContentNode} />
+            ) : (
+              <Stack gap="xs">
+                {capped && (
+                  <Alert color="yellow" variant="light">
+                    {requested === 'suggest'
+                      ? 'Suggestion mode is not available yet: the report opens read-only.'
+                      : 'You may only read this report in its current state.'}
+                  </Alert>
+                )}
+                <Text size="sm" c="dimmed" data-testid="editor-mode">
+                  {mode === 'edit'
+                    ? 'You are editing. Everyone here sees each change as it is typed.'
+                    : 'Read-only: the report is not yours to edit in this state.'}
+                </Text>
+                <Suspense fallback={<Skeleton height={300} />}>
+                  <CollabEditor
+                    documentName={`half-term-report:${report.id}`}
+                    readOnly={mode !== 'edit'}
+                    label="Report text"
+                    onDocument={(d) => {
+                      doc.current = d;
+                    }}
+                  />
+                </Suspense>
+              </Stack>
+            )}
+          </Card>
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, md: 4 }}>
+          <History id={report.id} partner={partner} />
+        </Grid.Col>
+      </Grid>
+    </Stack>
+  );
+}
+
+export default ReportPage;

@@ -1,0 +1,155 @@
+/**
+ * Half-term reports (issue 17, decision 0057): report-submission timeframes (`reportTimeframe-{id}`)
+ * and one report per timeframe × student × programme (`halfTermReport-{id}`), whose text is the
+ * collaborative document `half-term-report:{id}` (its own `collab-half-term-report-{id}` stream).
+ * Dates of a timeframe are local dates (`yyyy-MM-dd`) evaluated in its network's timezone.
+ */
+
+export type HalfTerm = 'autumn_1' | 'autumn_2' | 'spring_1' | 'spring_2' | 'summer_1' | 'summer_2';
+export const HALF_TERMS: readonly HalfTerm[] = [
+  'autumn_1',
+  'autumn_2',
+  'spring_1',
+  'spring_2',
+  'summer_1',
+  'summer_2',
+];
+
+export interface TimeframeScope {
+  customerIds: string[];
+  programmeIds: string[];
+  productIds: string[];
+}
+
+export interface TimeframeFields {
+  name: string;
+  /** `2026/27`: the academic year starts on 1 September (spec §9). */
+  academicYear: string;
+  halfTerm: HalfTerm;
+  networkId: string | null;
+  /** The zone the dates are evaluated in (the network's, resolved when written). */
+  timezone: string;
+  periodFrom: string;
+  periodTo: string;
+  opensAt: string;
+  submitBy: string;
+  qaBy: string;
+  releaseAt: string;
+  closesAt: string | null;
+  scope: TimeframeScope;
+}
+
+export type TimeframeEvent =
+  | { type: 'ReportSubmissionTimeframeCreated'; data: TimeframeFields & { timeframeId: string } }
+  | { type: 'ReportSubmissionTimeframeChanged'; data: TimeframeFields & { timeframeId: string } };
+
+export const TIMEFRAME_EVENT_TYPES: readonly TimeframeEvent['type'][] = [
+  'ReportSubmissionTimeframeCreated',
+  'ReportSubmissionTimeframeChanged',
+];
+
+export const reportTimeframeStream = (timeframeId: string) => `reportTimeframe-${timeframeId}`;
+
+export type ReportState =
+  'draft' | 'submitted' | 'in_qa' | 'returned' | 'qa_approved' | 'in_lead_review' | 'published' | 'discarded';
+export const REPORT_STATES: readonly ReportState[] = [
+  'draft',
+  'submitted',
+  'in_qa',
+  'returned',
+  'qa_approved',
+  'in_lead_review',
+  'published',
+  'discarded',
+];
+
+/** What every report event carries: enough for the live rooms and the document re-check. */
+export interface ReportRef {
+  reportId: string;
+  timeframeId: string;
+  customerId: string;
+  /** Writer first, then co-writers (after the event). */
+  writerIds: string[];
+  /** The state after the event. */
+  state: ReportState;
+}
+
+/** A sign-off: the snapshot of the text that was signed (decision 0057). */
+export interface SignOff {
+  /** SHA-256 (hex) of the canonical JSON `canonical`. */
+  hash: string;
+  /** The canonical JSON of the content at sign-off (frozen; `verify` recomputes its hash). */
+  canonical: string;
+  /** The document stream's revision the snapshot was built from (-1: empty document). */
+  documentRevision: string;
+}
+
+export type HalfTermReportEvent =
+  | {
+      type: 'HalfTermReportCreated';
+      data: ReportRef & {
+        studentId: string;
+        programmeId: string;
+        /** Lessons per teacher in the period when generated (delivered, planned). */
+        lessonCounts: { teacherId: string; delivered: number; planned: number }[];
+      };
+    }
+  | {
+      type: 'HalfTermReportAssignmentChanged';
+      data: ReportRef & { qaReviewerId: string | null; leadReviewerId: string | null };
+    }
+  | { type: 'HalfTermReportSubmitted'; data: ReportRef & SignOff & { by: string } }
+  | { type: 'HalfTermReportSubmissionWithdrawn'; data: ReportRef & { by: string } }
+  | { type: 'HalfTermReportQaReviewClaimed'; data: ReportRef & { by: string } }
+  | { type: 'HalfTermReportQaReviewReleased'; data: ReportRef & { by: string } }
+  | { type: 'HalfTermReportChangesRequested'; data: ReportRef & { by: string; reason: string } }
+  | { type: 'HalfTermReportQaApproved'; data: ReportRef & SignOff & { by: string } }
+  | { type: 'HalfTermReportQaApprovalRevoked'; data: ReportRef & { by: string; reason: string } }
+  | { type: 'HalfTermReportLeadReviewClaimed'; data: ReportRef & { by: string } }
+  | { type: 'HalfTermReportLeadReviewReleased'; data: ReportRef & { by: string } }
+  | {
+      type: 'HalfTermReportReturnedToQa';
+      /** Back in QA with the reviewer who approved it. */
+      data: ReportRef & { by: string; reason: string; qaClaimedBy: string | null };
+    }
+  | { type: 'HalfTermReportReturnedToWriter'; data: ReportRef & { by: string; reason: string } }
+  | {
+      type: 'HalfTermReportPublished';
+      data: ReportRef & SignOff & { by: string; revision: number; qaApprovedBy: string | null };
+    }
+  | {
+      type: 'HalfTermReportPublicationRevoked';
+      data: ReportRef & { by: string; reason: string; revokedRevision: number };
+    }
+  | {
+      type: 'HalfTermReportDiscarded';
+      data: ReportRef & { by: string; reason: string; previousState: ReportState };
+    }
+  | { type: 'HalfTermReportRestored'; data: ReportRef & { by: string } };
+
+export type HalfTermReportEventType = HalfTermReportEvent['type'];
+
+export const HALF_TERM_REPORT_EVENT_TYPES: readonly HalfTermReportEventType[] = [
+  'HalfTermReportCreated',
+  'HalfTermReportAssignmentChanged',
+  'HalfTermReportSubmitted',
+  'HalfTermReportSubmissionWithdrawn',
+  'HalfTermReportQaReviewClaimed',
+  'HalfTermReportQaReviewReleased',
+  'HalfTermReportChangesRequested',
+  'HalfTermReportQaApproved',
+  'HalfTermReportQaApprovalRevoked',
+  'HalfTermReportLeadReviewClaimed',
+  'HalfTermReportLeadReviewReleased',
+  'HalfTermReportReturnedToQa',
+  'HalfTermReportReturnedToWriter',
+  'HalfTermReportPublished',
+  'HalfTermReportPublicationRevoked',
+  'HalfTermReportDiscarded',
+  'HalfTermReportRestored',
+];
+
+export const halfTermReportStream = (reportId: string) => `halfTermReport-${reportId}`;
+
+/** The collaborative document kind of a report's text (`half-term-report:{id}`). */
+export const HALF_TERM_REPORT_DOCUMENT_KIND = 'half-term-report';

@@ -1,0 +1,396 @@
+import { defineProjection, guardedUpdate, jsonbSet } from '../projection.js';
+import {
+  HALF_TERM_REPORT_EVENT_TYPES,
+  TIMEFRAME_EVENT_TYPES,
+  type HalfTermReportEvent,
+  type ReportState,
+  type TimeframeEvent,
+  type TimeframeFields,
+} from './half-term-reports.events.js';
+
+export * from './half-term-reports.events.js';
+
+export interface TimeframeRow {
+  id: string;
+  name: string;
+  academic_year: string;
+  half_term: string;
+  network_id: string | null;
+  timezone: string;
+  period_from: string;
+  period_to: string;
+  opens_at: string;
+  submit_by: string;
+  qa_by: string;
+  release_at: string;
+  closes_at: string | null;
+  scope: { customerIds: string[]; programmeIds: string[]; productIds: string[] };
+  created_at: Date;
+  updated_at: Date;
+  version: string;
+}
+
+export interface HalfTermReportRow {
+  id: string;
+  timeframe_id: string;
+  student_id: string;
+  programme_id: string;
+  customer_id: string;
+  writer_ids: string[];
+  qa_reviewer_id: string | null;
+  lead_reviewer_id: string | null;
+  state: ReportState;
+  /** The revision being worked on (1 until a publication is revoked). */
+  revision: number;
+  /** The hash of the last sign-off (submit, QA approval, publication); null before the first. */
+  content_hash: string | null;
+  qa_claimed_by: string | null;
+  lead_claimed_by: string | null;
+  qa_approved_by: string | null;
+  /** The revision partners may read (published and not revoked), or null. */
+  published_revision: number | null;
+  published_at: Date | null;
+  submitted_at: Date | null;
+  /** When the report entered its current state (queues: oldest first). */
+  state_since: Date;
+  unresolved_suggestions: number;
+  lesson_counts: { teacherId: string; delivered: number; planned: number }[];
+  created_at: Date;
+  updated_at: Date;
+  version: string;
+}
+
+export interface ReportTimelineRow {
+  event_id: string;
+  report_id: string;
+  type: string;
+  by: string | null;
+  reason: string | null;
+  state: ReportState;
+  hash: string | null;
+  revision: number | null;
+  at: Date;
+  position: string;
+}
+
+export interface ReportRevisionRow {
+  report_id: string;
+  revision: number;
+  hash: string;
+  canonical: string;
+  document_revision: string;
+  published_by: string;
+  qa_approved_by: string | null;
+  published_at: Date;
+  revoked_at: Date | null;
+  revoked_reason: string | null;
+}
+
+const timeframeColumns = (d: TimeframeFields) => ({
+  name: d.name,
+  academic_year: d.academicYear,
+  half_term: d.halfTerm,
+  network_id: d.networkId,
+  timezone: d.timezone,
+  period_from: d.periodFrom,
+  period_to: d.periodTo,
+  opens_at: d.opensAt,
+  submit_by: d.submitBy,
+  qa_by: d.qaBy,
+  release_at: d.releaseAt,
+  closes_at: d.closesAt,
+});
+
+/**
+ * Half-term reports (issue 17, decision 0057): `rm_report_timeframes`, `rm_half_term_reports` (one row
+ * per report, its workflow state and assignment), `rm_half_term_report_timeline` (every workflow event,
+ * for the report's timeline) and `rm_half_term_report_revisions` (each published revision, frozen).
+ */
+export const halfTermReportsProjection = defineProjection<TimeframeEvent | HalfTermReportEvent>()({
+  name: 'half-term-reports',
+  version: 1,
+  tables: [
+    'rm_report_timeframes',
+    'rm_half_term_reports',
+    'rm_half_term_report_timeline',
+    'rm_half_term_report_revisions',
+  ],
+  schema: [
+    `CREATE TABLE IF NOT EXISTS rm_report_timeframes (
+       id            uuid PRIMARY KEY,
+       name          text NOT NULL,
+       academic_year text NOT NULL,
+       half_term     text NOT NULL,
+       network_id    uuid,
+       timezone      text NOT NULL,
+       period_from   text NOT NULL,
+       period_to     text NOT NULL,
+       opens_at      text NOT NULL,
+       submit_by     text NOT NULL,
+       qa_by         text NOT NULL,
+       release_at    text NOT NULL,
+       closes_at     text,
+       scope         jsonb NOT NULL,
+       created_at    timestamptz NOT NULL,
+       updated_at    timestamptz NOT NULL,
+       version       bigint NOT NULL
+     )`,
+    `CREATE TABLE IF NOT EXISTS rm_half_term_reports (
+       id                     uuid PRIMARY KEY,
+       timeframe_id           uuid NOT NULL,
+       student_id             uuid NOT NULL,
+       programme_id           uuid NOT NULL,
+       customer_id            uuid NOT NULL,
+       writer_ids             jsonb NOT NULL,
+       qa_reviewer_id         uuid,
+       lead_reviewer_id       uuid,
+       state                  text NOT NULL,
+       revision               int NOT NULL DEFAULT 1,
+       content_hash           text,
+       qa_claimed_by          uuid,
+       lead_claimed_by        uuid,
+       qa_approved_by         uuid,
+       published_revision     int,
+       published_at           timestamptz,
+       submitted_at           timestamptz,
+       state_since            timestamptz NOT NULL,
+       unresolved_suggestions int NOT NULL DEFAULT 0,
+       lesson_counts          jsonb NOT NULL DEFAULT '[]',
+       created_at             timestamptz NOT NULL,
+       updated_at             timestamptz NOT NULL,
+       version                bigint NOT NULL
+     )`,
+    `CREATE INDEX IF NOT EXISTS rm_half_term_reports_timeframe ON rm_half_term_reports (timeframe_id, state)`,
+    `CREATE INDEX IF NOT EXISTS rm_half_term_reports_queue ON rm_half_term_reports (state, state_since, id)`,
+    `CREATE INDEX IF NOT EXISTS rm_half_term_reports_customer ON rm_half_term_reports (customer_id)`,
+    `CREATE TABLE IF NOT EXISTS rm_half_term_report_timeline (
+       event_id  text PRIMARY KEY,
+       report_id uuid NOT NULL,
+       type      text NOT NULL,
+       by_user   uuid,
+       reason    text,
+       state     text NOT NULL,
+       hash      text,
+       revision  int,
+       at        timestamptz NOT NULL,
+       position  bigint NOT NULL
+     )`,
+    `CREATE INDEX IF NOT EXISTS rm_half_term_report_timeline_report ON rm_half_term_report_timeline (report_id, position)`,
+    `CREATE TABLE IF NOT EXISTS rm_half_term_report_revisions (
+       report_id         uuid NOT NULL,
+       revision          int NOT NULL,
+       hash              text NOT NULL,
+       canonical         text NOT NULL,
+       document_revision text NOT NULL,
+       published_by      uuid NOT NULL,
+       qa_approved_by    uuid,
+       published_at      timestamptz NOT NULL,
+       revoked_at        timestamptz,
+       revoked_reason    text,
+       PRIMARY KEY (report_id, revision)
+     )`,
+  ],
+  handles: [...TIMEFRAME_EVENT_TYPES, ...HALF_TERM_REPORT_EVENT_TYPES],
+  async apply(e, tx) {
+    const revision = e.revision.toString();
+    const at = e.metadata.occurredAt;
+    if (e.type === 'ReportSubmissionTimeframeCreated') {
+      const d = e.data;
+      const c = timeframeColumns(d);
+      await tx.query(
+        `INSERT INTO rm_report_timeframes (id, name, academic_year, half_term, network_id, timezone, period_from,
+           period_to, opens_at, submit_by, qa_by, release_at, closes_at, scope, created_at, updated_at, version)
+         VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14::jsonb,$15,$15,$16::bigint)
+         ON CONFLICT (id) DO NOTHING`,
+        [
+          d.timeframeId,
+          c.name,
+          c.academic_year,
+          c.half_term,
+          c.network_id,
+          c.timezone,
+          c.period_from,
+          c.period_to,
+          c.opens_at,
+          c.submit_by,
+          c.qa_by,
+          c.release_at,
+          c.closes_at,
+          JSON.stringify(d.scope),
+          at,
+          revision,
+        ],
+      );
+      return;
+    }
+    if (e.type === 'ReportSubmissionTimeframeChanged') {
+      await guardedUpdate(tx, 'rm_report_timeframes', e.data.timeframeId, revision, {
+        ...timeframeColumns(e.data),
+        scope: jsonbSet(e.data.scope),
+        updated_at: at,
+      });
+      return;
+    }
+    const d = e.data;
+    const by = 'by' in d ? d.by : null;
+    const reason = 'reason' in d ? d.reason : null;
+    const hash = 'hash' in d ? d.hash : null;
+    await tx.query(
+      `INSERT INTO rm_half_term_report_timeline (event_id, report_id, type, by_user, reason, state, hash,
+         revision, at, position)
+       VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10::bigint) ON CONFLICT (event_id) DO NOTHING`,
+      [
+        e.id,
+        d.reportId,
+        e.type,
+        by,
+        reason,
+        d.state,
+        hash,
+        'revision' in d ? d.revision : null,
+        at,
+        e.position.toString(),
+      ],
+    );
+    const common = { state: d.state, writer_ids: jsonbSet(d.writerIds), updated_at: at };
+    const moved = { ...common, state_since: at };
+    switch (e.type) {
+      case 'HalfTermReportCreated':
+        await tx.query(
+          `INSERT INTO rm_half_term_reports (id, timeframe_id, student_id, programme_id, customer_id, writer_ids,
+             state, state_since, lesson_counts, created_at, updated_at, version)
+           VALUES ($1,$2,$3,$4,$5,$6::jsonb,$7,$8,$9::jsonb,$8,$8,$10::bigint) ON CONFLICT (id) DO NOTHING`,
+          [
+            d.reportId,
+            d.timeframeId,
+            e.data.studentId,
+            e.data.programmeId,
+            d.customerId,
+            JSON.stringify(d.writerIds),
+            d.state,
+            at,
+            JSON.stringify(e.data.lessonCounts),
+            revision,
+          ],
+        );
+        return;
+      case 'HalfTermReportAssignmentChanged':
+        await guardedUpdate(tx, 'rm_half_term_reports', d.reportId, revision, {
+          ...common,
+          qa_reviewer_id: e.data.qaReviewerId,
+          lead_reviewer_id: e.data.leadReviewerId,
+        });
+        return;
+      case 'HalfTermReportSubmitted':
+        await guardedUpdate(tx, 'rm_half_term_reports', d.reportId, revision, {
+          ...moved,
+          content_hash: e.data.hash,
+          submitted_at: at,
+        });
+        return;
+      case 'HalfTermReportSubmissionWithdrawn':
+      case 'HalfTermReportRestored':
+        await guardedUpdate(tx, 'rm_half_term_reports', d.reportId, revision, moved);
+        return;
+      case 'HalfTermReportQaReviewClaimed':
+        await guardedUpdate(tx, 'rm_half_term_reports', d.reportId, revision, {
+          ...moved,
+          qa_claimed_by: e.data.by,
+        });
+        return;
+      case 'HalfTermReportQaReviewReleased':
+      case 'HalfTermReportChangesRequested':
+        await guardedUpdate(tx, 'rm_half_term_reports', d.reportId, revision, {
+          ...moved,
+          qa_claimed_by: null,
+        });
+        return;
+      case 'HalfTermReportQaApproved':
+        await guardedUpdate(tx, 'rm_half_term_reports', d.reportId, revision, {
+          ...moved,
+          content_hash: e.data.hash,
+          qa_approved_by: e.data.by,
+        });
+        return;
+      case 'HalfTermReportQaApprovalRevoked':
+        await guardedUpdate(tx, 'rm_half_term_reports', d.reportId, revision, {
+          ...moved,
+          qa_approved_by: null,
+          qa_claimed_by: e.data.by,
+        });
+        return;
+      case 'HalfTermReportLeadReviewClaimed':
+        await guardedUpdate(tx, 'rm_half_term_reports', d.reportId, revision, {
+          ...moved,
+          lead_claimed_by: e.data.by,
+        });
+        return;
+      case 'HalfTermReportLeadReviewReleased':
+        await guardedUpdate(tx, 'rm_half_term_reports', d.reportId, revision, {
+          ...moved,
+          lead_claimed_by: null,
+        });
+        return;
+      case 'HalfTermReportReturnedToQa':
+        await guardedUpdate(tx, 'rm_half_term_reports', d.reportId, revision, {
+          ...moved,
+          lead_claimed_by: null,
+          qa_approved_by: null,
+          qa_claimed_by: e.data.qaClaimedBy,
+        });
+        return;
+      case 'HalfTermReportReturnedToWriter':
+        await guardedUpdate(tx, 'rm_half_term_reports', d.reportId, revision, {
+          ...moved,
+          lead_claimed_by: null,
+          qa_approved_by: null,
+          qa_claimed_by: null,
+        });
+        return;
+      case 'HalfTermReportPublished':
+        await tx.query(
+          `INSERT INTO rm_half_term_report_revisions (report_id, revision, hash, canonical, document_revision,
+             published_by, qa_approved_by, published_at)
+           VALUES ($1,$2,$3,$4,$5,$6,$7,$8) ON CONFLICT (report_id, revision) DO NOTHING`,
+          [
+            d.reportId,
+            e.data.revision,
+            e.data.hash,
+            e.data.canonical,
+            e.data.documentRevision,
+            e.data.by,
+            e.data.qaApprovedBy,
+            at,
+          ],
+        );
+        await guardedUpdate(tx, 'rm_half_term_reports', d.reportId, revision, {
+          ...moved,
+          content_hash: e.data.hash,
+          published_revision: e.data.revision,
+          published_at: at,
+          lead_claimed_by: null,
+        });
+        return;
+      case 'HalfTermReportPublicationRevoked':
+        await tx.query(
+          `UPDATE rm_half_term_report_revisions SET revoked_at = $3, revoked_reason = $4
+            WHERE report_id = $1 AND revision = $2 AND revoked_at IS NULL`,
+          [d.reportId, e.data.revokedRevision, at, e.data.reason],
+        );
+        await guardedUpdate(tx, 'rm_half_term_reports', d.reportId, revision, {
+          ...moved,
+          revision: e.data.revokedRevision + 1,
+          published_revision: null,
+          lead_claimed_by: e.data.by,
+        });
+        return;
+      case 'HalfTermReportDiscarded':
+        await guardedUpdate(tx, 'rm_half_term_reports', d.reportId, revision, {
+          ...moved,
+          qa_claimed_by: null,
+          lead_claimed_by: null,
+        });
+        return;
+    }
+  },
+});

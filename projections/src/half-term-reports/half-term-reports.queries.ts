@@ -1,0 +1,321 @@
+import { filters, listPage, type Bind, type Page, type Queryable } from '../list-query.js';
+import { lessonHasStudentSql } from '../lessons/lessons.queries.js';
+import type {
+  HalfTermReportRow,
+  ReportRevisionRow,
+  ReportTimelineRow,
+  TimeframeRow,
+} from './half-term-reports.projection.js';
+import type { ReportState } from './half-term-reports.events.js';
+
+/**
+ * Queries on the `half-term-reports` read models (decision 0057). "Today" is the timeframe's local
+ * date in its timezone; a report is overdue when it is still with its writers (draft, returned) after
+ * the timeframe's submit-by date.
+ */
+
+export const WRITING_STATES: readonly ReportState[] = ['draft', 'returned'];
+
+/** SQL: the timeframe `t`'s local today at the bound instant `now`. */
+const todaySql = (now: string) => `to_char((${now}::timestamptz AT TIME ZONE t.timezone), 'YYYY-MM-DD')`;
+const overdueSql = (now: string) => `(r.state IN ('draft','returned') AND t.submit_by < ${todaySql(now)})`;
+
+export interface HalfTermReportListRow extends HalfTermReportRow {
+  student_name: string | null;
+  programme_title: string | null;
+  customer_name: string | null;
+  timeframe_name: string;
+  submit_by: string;
+  release_at: string;
+  timezone: string;
+  overdue: boolean;
+  released: boolean;
+}
+
+const select = (now: string) => `r.*, s.full_name AS student_name, p.title AS programme_title,
+  c.name AS customer_name, t.name AS timeframe_name, t.submit_by, t.release_at, t.timezone,
+  ${overdueSql(now)} AS overdue, (t.release_at <= ${todaySql(now)}) AS released`;
+const FROM = `rm_half_term_reports r
+  JOIN rm_report_timeframes t ON t.id = r.timeframe_id
+  LEFT JOIN rm_users s ON s.id = r.student_id
+  LEFT JOIN rm_programmes p ON p.id = r.programme_id
+  LEFT JOIN rm_customers c ON c.id = r.customer_id`;
+
+export type ReportQueue = 'qa' | 'qa-lead' | 'assignments';
+
+export interface HalfTermReportFilter {
+  page?: number;
+  size?: number;
+  timeframeId?: string;
+  state?: ReportState[];
+  customerId?: string;
+  programmeId?: string;
+  /** A writer (or co-writer), the QA reviewer or the QA lead of the report. */
+  teacherId?: string;
+  /** Only reports where this user writes (my-half-term-reports). */
+  writerId?: string;
+  overdue?: boolean;
+  hasSuggestions?: boolean;
+  /** Published and released only (partners). */
+  releasedOnly?: boolean;
+  /** Unassigned rows only (assignments). */
+  unassignedOnly?: boolean;
+  /**
+   * The queue's claim (qa: `qa_claimed_by`, qa-lead: `lead_claimed_by`): this user's, or null for
+   * unclaimed only; undefined: any.
+   */
+  claimedBy?: string | null;
+  /** Queue order: qa and qa-lead oldest first in their state; assignments unassigned first. */
+  queue?: ReportQueue;
+  /** Which reports the reader may see (a condition on `r`); null: all. */
+  scope?: ((bind: Bind) => string) | null;
+  now?: string;
+}
+
+export function listHalfTermReports(
+  db: Queryable,
+  f: HalfTermReportFilter,
+): Promise<Page<HalfTermReportListRow>> {
+  const where = filters();
+  const now = where.bind(f.now ?? new Date().toISOString());
+  where.raw(`${now}::timestamptz IS NOT NULL`);
+  where.eq('r.timeframe_id', f.timeframeId, '::uuid');
+  where.any('r.state', f.state);
+  where.eq('r.customer_id', f.customerId, '::uuid');
+  where.eq('r.programme_id', f.programmeId, '::uuid');
+  if (f.teacherId)
+    where.raw((p) => {
+      const t = p(f.teacherId);
+      return `(r.writer_ids @> jsonb_build_array(${t}::text) OR r.qa_reviewer_id = ${t}::uuid
+        OR r.lead_reviewer_id = ${t}::uuid)`;
+    });
+  where.jsonHas('r.writer_ids', f.writerId);
+  if (f.overdue !== undefined) where.raw(f.overdue ? overdueSql(now) : `NOT ${overdueSql(now)}`);
+  if (f.hasSuggestions !== undefined)
+    where.raw(f.hasSuggestions ? 'r.unresolved_suggestions > 0' : 'r.unresolved_suggestions = 0');
+  if (f.releasedOnly)
+    where.raw(
+      `r.state = 'published' AND r.published_revision IS NOT NULL AND t.release_at <= ${todaySql(now)}`,
+    );
+  if (f.unassignedOnly)
+    where.raw(
+      `(jsonb_array_length(r.writer_ids) = 0 OR r.qa_reviewer_id IS NULL OR r.lead_reviewer_id IS NULL)`,
+    );
+  if (f.claimedBy !== undefined && (f.queue === 'qa' || f.queue === 'qa-lead')) {
+    const column = f.queue === 'qa' ? 'r.qa_claimed_by' : 'r.lead_claimed_by';
+    if (f.claimedBy === null) where.raw(`${column} IS NULL`);
+    else where.eq(column, f.claimedBy, '::uuid');
+  }
+  if (f.scope) where.raw((p) => f.scope!(p));
+  const orderBy =
+    f.queue === 'qa' || f.queue === 'qa-lead'
+      ? 'r.state_since ASC, r.id ASC'
+      : f.queue === 'assignments'
+        ? `(jsonb_array_length(r.writer_ids) = 0 OR r.qa_reviewer_id IS NULL OR r.lead_reviewer_id IS NULL) DESC,
+           s.full_name ASC NULLS LAST, r.id ASC`
+        : 't.submit_by DESC, s.full_name ASC NULLS LAST, r.id ASC';
+  return listPage<HalfTermReportListRow>(db, {
+    select: select(now),
+    from: FROM,
+    where,
+    orderBy,
+    page: f.page,
+    size: f.size,
+  });
+}
+
+export async function halfTermReportById(
+  db: Queryable,
+  id: string,
+  now: string = new Date().toISOString(),
+): Promise<HalfTermReportListRow | null> {
+  const { rows } = await db.query<HalfTermReportListRow>(
+    `SELECT ${select('$2')} FROM ${FROM} WHERE r.id = $1`,
+    [id, now],
+  );
+  return rows[0] ?? null;
+}
+
+export async function halfTermReportTimeline(db: Queryable, id: string): Promise<ReportTimelineRow[]> {
+  const { rows } = await db.query<ReportTimelineRow & { by_user: string | null }>(
+    `SELECT event_id, report_id, type, by_user, reason, state, hash, revision, at, position::text AS position
+       FROM rm_half_term_report_timeline WHERE report_id = $1 ORDER BY position`,
+    [id],
+  );
+  return rows.map(({ by_user, ...row }) => ({ ...row, by: by_user }));
+}
+
+export async function halfTermReportRevisions(db: Queryable, id: string): Promise<ReportRevisionRow[]> {
+  const { rows } = await db.query<ReportRevisionRow>(
+    `SELECT * FROM rm_half_term_report_revisions WHERE report_id = $1 ORDER BY revision`,
+    [id],
+  );
+  return rows;
+}
+
+export interface TimeframeListRow extends TimeframeRow {
+  report_count: number;
+  counts: Partial<Record<ReportState, number>>;
+}
+
+export async function timeframeById(db: Queryable, id: string): Promise<TimeframeRow | null> {
+  const { rows } = await db.query<TimeframeRow>(`SELECT * FROM rm_report_timeframes WHERE id = $1`, [id]);
+  return rows[0] ?? null;
+}
+
+export function listTimeframes(
+  db: Queryable,
+  f: { page?: number; size?: number; query?: string; halfTerm?: string; academicYear?: string },
+): Promise<Page<TimeframeListRow>> {
+  const where = filters();
+  where.contains('t.name', f.query);
+  where.eq('t.half_term', f.halfTerm);
+  where.eq('t.academic_year', f.academicYear);
+  return listPage<TimeframeListRow>(db, {
+    select: `t.*,
+      (SELECT count(*)::int FROM rm_half_term_reports r WHERE r.timeframe_id = t.id) AS report_count,
+      COALESCE((SELECT jsonb_object_agg(x.state, x.n) FROM (SELECT r.state, count(*)::int AS n
+        FROM rm_half_term_reports r WHERE r.timeframe_id = t.id GROUP BY r.state) x), '{}'::jsonb) AS counts`,
+    from: 'rm_report_timeframes t',
+    where,
+    orderBy: 't.opens_at DESC, t.id ASC',
+    page: f.page,
+    size: f.size,
+  });
+}
+
+export interface ProgressCount {
+  id: string;
+  name: string | null;
+  total: number;
+  with_writers: number;
+  submitted: number;
+  published: number;
+  overdue: number;
+}
+
+/** Progress of a timeframe: counts by state, per writer (the first writer) and per customer. */
+export async function timeframeProgress(
+  db: Queryable,
+  timeframeId: string,
+  now: string = new Date().toISOString(),
+): Promise<{
+  counts: Partial<Record<ReportState, number>>;
+  teachers: ProgressCount[];
+  customers: ProgressCount[];
+}> {
+  const measures = `count(*)::int AS total,
+    count(*) FILTER (WHERE r.state IN ('draft','returned'))::int AS with_writers,
+    count(*) FILTER (WHERE r.state NOT IN ('draft','returned'))::int AS submitted,
+    count(*) FILTER (WHERE r.state = 'published')::int AS published,
+    count(*) FILTER (WHERE ${overdueSql('$2')})::int AS overdue`;
+  const { rows: counts } = await db.query<{ state: ReportState; n: number }>(
+    `SELECT r.state, count(*)::int AS n FROM rm_half_term_reports r WHERE r.timeframe_id = $1 GROUP BY r.state`,
+    [timeframeId],
+  );
+  const { rows: teachers } = await db.query<ProgressCount>(
+    `SELECT r.writer_ids->>0 AS id, u.full_name AS name, ${measures}
+       FROM rm_half_term_reports r JOIN rm_report_timeframes t ON t.id = r.timeframe_id
+       LEFT JOIN rm_users u ON u.id::text = r.writer_ids->>0
+      WHERE r.timeframe_id = $1 AND r.state <> 'discarded' AND $2::timestamptz IS NOT NULL
+      GROUP BY r.writer_ids->>0, u.full_name ORDER BY overdue DESC, name ASC NULLS FIRST`,
+    [timeframeId, now],
+  );
+  const { rows: customers } = await db.query<ProgressCount>(
+    `SELECT r.customer_id::text AS id, c.name, ${measures}
+       FROM rm_half_term_reports r JOIN rm_report_timeframes t ON t.id = r.timeframe_id
+       LEFT JOIN rm_customers c ON c.id = r.customer_id
+      WHERE r.timeframe_id = $1 AND r.state <> 'discarded' AND $2::timestamptz IS NOT NULL
+      GROUP BY r.customer_id, c.name ORDER BY overdue DESC, c.name ASC`,
+    [timeframeId, now],
+  );
+  return { counts: Object.fromEntries(counts.map((c) => [c.state, c.n])), teachers, customers };
+}
+
+/** One candidate report of a timeframe: an enrolment with lessons in the period, and who taught them. */
+export interface ReportCandidate {
+  student_id: string;
+  programme_id: string;
+  customer_id: string;
+  lesson_counts: { teacherId: string; delivered: number; planned: number }[];
+}
+
+/**
+ * The enrolments in the timeframe's scope, active during its period, with at least one lesson planned
+ * or delivered in the period in which the student was in the lesson's group; per teacher (the cover
+ * teacher when there was one) the lessons delivered and planned.
+ */
+export async function reportCandidates(db: Queryable, t: TimeframeRow): Promise<ReportCandidate[]> {
+  const { rows } = await db.query<{
+    student_id: string;
+    programme_id: string;
+    customer_id: string;
+    teacher_id: string;
+    delivered: number;
+    planned: number;
+  }>(
+    `SELECT e.student_id, e.programme_id, e.customer_id,
+            COALESCE(l.cover_teacher_id, l.teacher_id) AS teacher_id,
+            count(*) FILTER (WHERE l.status = 'delivered')::int AS delivered,
+            count(*) FILTER (WHERE l.status = 'planned')::int AS planned
+       FROM rm_enrolments e
+       JOIN rm_programmes p ON p.id = e.programme_id
+       LEFT JOIN rm_customers c ON c.id = e.customer_id
+       JOIN rm_lessons l ON l.programme_id = e.programme_id
+        AND l.status IN ('delivered','planned')
+        AND l.local_date >= $1 AND l.local_date <= $2
+        AND ${lessonHasStudentSql('l', 'e.student_id')}
+      WHERE e.start_date <= $2::date AND (e.end_date IS NULL OR e.end_date >= $1::date)
+        AND e.status NOT IN ('requested', 'withdrawn')
+        AND ($3::uuid IS NULL OR p.network_id = $3::uuid OR c.network_id = $3::uuid)
+        AND (cardinality($4::uuid[]) = 0 OR e.customer_id = ANY($4::uuid[]))
+        AND (cardinality($5::uuid[]) = 0 OR e.programme_id = ANY($5::uuid[]))
+        AND (cardinality($6::uuid[]) = 0 OR p.product_id = ANY($6::uuid[]))
+      GROUP BY e.student_id, e.programme_id, e.customer_id, COALESCE(l.cover_teacher_id, l.teacher_id)
+      ORDER BY e.student_id, e.programme_id`,
+    [t.period_from, t.period_to, t.network_id, t.scope.customerIds, t.scope.programmeIds, t.scope.productIds],
+  );
+  const byKey = new Map<string, ReportCandidate>();
+  for (const row of rows) {
+    const key = `${row.student_id}|${row.programme_id}`;
+    let c = byKey.get(key);
+    if (!c) {
+      c = {
+        student_id: row.student_id,
+        programme_id: row.programme_id,
+        customer_id: row.customer_id,
+        lesson_counts: [],
+      };
+      byKey.set(key, c);
+    }
+    c.lesson_counts.push({ teacherId: row.teacher_id, delivered: row.delivered, planned: row.planned });
+  }
+  return [...byKey.values()];
+}
+
+/** Whether a timeframe already has reports (its scope and period then stay as they are). */
+export async function timeframeReportCount(db: Queryable, timeframeId: string): Promise<number> {
+  const { rows } = await db.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM rm_half_term_reports WHERE timeframe_id = $1`,
+    [timeframeId],
+  );
+  return rows[0]?.n ?? 0;
+}
+
+/** Users by id with their permissions (to check assignees). */
+export async function reportAssignees(
+  db: Queryable,
+  ids: string[],
+): Promise<{ id: string; permissions: string[]; user_type: string; full_name: string }[]> {
+  if (ids.length === 0) return [];
+  const { rows } = await db.query<{
+    id: string;
+    permissions: string[];
+    user_type: string;
+    full_name: string;
+  }>(
+    `SELECT id, permissions, user_type, full_name FROM rm_users WHERE id = ANY($1::uuid[]) AND deleted_at IS NULL`,
+    [ids],
+  );
+  return rows;
+}

@@ -1,0 +1,169 @@
+import * as Y from 'yjs';
+
+/**
+ * A report's text as signed (decision 0057): the Tiptap fragment `default` of the Yjs document as
+ * ProseMirror-shaped JSON, in canonical form (object keys sorted, no whitespace: the RFC 8785 shape
+ * for the strings, integers and booleans a document holds), and its SHA-256. Two documents with the
+ * same text give the same hash whatever their edit history, and the server and every browser compute
+ * it with this one module (WebCrypto, in Node and in browsers). Never hash the Yjs bytes: equal text
+ * with different histories encodes differently.
+ */
+
+export interface ContentNode {
+  type: string;
+  attrs?: Record<string, unknown>;
+  content?: ContentNode[];
+  text?: string;
+  marks?: { type: string; attrs?: Record<string, unknown> }[];
+}
+
+const cleanAttrs = (attrs: Record<string, unknown>): Record<string, unknown> | undefined => {
+  const kept = Object.entries(attrs).filter(([, v]) => v !== undefined && v !== null);
+  return kept.length ? Object.fromEntries(kept) : undefined;
+};
+
+function textNodes(text: Y.XmlText): ContentNode[] {
+  const out: ContentNode[] = [];
+  for (const op of text.toDelta() as { insert: unknown; attributes?: Record<string, unknown> }[]) {
+    if (typeof op.insert !== 'string' || op.insert === '') continue;
+    const node: ContentNode = { type: 'text', text: op.insert };
+    const marks = Object.entries(op.attributes ?? {})
+      .map(([type, attrs]) => {
+        const a =
+          attrs && typeof attrs === 'object' ? cleanAttrs(attrs as Record<string, unknown>) : undefined;
+        return a ? { type, attrs: a } : { type };
+      })
+      .sort((x, y) => (x.type < y.type ? -1 : x.type > y.type ? 1 : 0));
+    if (marks.length) node.marks = marks;
+    out.push(node);
+  }
+  return out;
+}
+
+function elementNode(el: Y.XmlElement): ContentNode {
+  const node: ContentNode = { type: el.nodeName };
+  const attrs = cleanAttrs(el.getAttributes());
+  if (attrs) node.attrs = attrs;
+  const content = childNodes(el);
+  if (content.length) node.content = content;
+  return node;
+}
+
+function childNodes(parent: Y.XmlFragment | Y.XmlElement): ContentNode[] {
+  const out: ContentNode[] = [];
+  for (const child of parent.toArray()) {
+    if (child instanceof Y.XmlText) out.push(...textNodes(child));
+    else if (child instanceof Y.XmlElement) out.push(elementNode(child));
+  }
+  return out;
+}
+
+/** The document's text (fragment `default`) as ProseMirror-shaped JSON. */
+export function reportContentOf(doc: Y.Doc): ContentNode {
+  return { type: 'doc', content: childNodes(doc.getXmlFragment('default')) };
+}
+
+/** Canonical JSON: keys sorted at every level, no whitespace, `undefined` members left out. */
+export function canonicalJson(value: unknown): string {
+  if (value === null || typeof value !== 'object') {
+    if (typeof value === 'number' && !Number.isFinite(value))
+      throw new TypeError('canonicalJson: not finite');
+    return JSON.stringify(value) ?? 'null';
+  }
+  if (Array.isArray(value))
+    return `[${value.map((v) => canonicalJson(v === undefined ? null : v)).join(',')}]`;
+  const entries = Object.entries(value as Record<string, unknown>)
+    .filter(([, v]) => v !== undefined)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+}
+
+/** What is signed: the report id and its content (not the revision, so an unchanged text keeps its hash). */
+export function signedCanonical(reportId: string, content: ContentNode): string {
+  return canonicalJson({ v: 1, report_id: reportId, content });
+}
+
+/** SHA-256 of a string's UTF-8 bytes, lower-case hex. */
+export async function sha256Hex(text: string): Promise<string> {
+  const digest = await globalThis.crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/** The canonical form and hash of a report document as it is now. */
+export async function reportHashOf(
+  reportId: string,
+  doc: Y.Doc,
+): Promise<{ canonical: string; hash: string; content: ContentNode }> {
+  const content = reportContentOf(doc);
+  const canonical = signedCanonical(reportId, content);
+  return { canonical, hash: await sha256Hex(canonical), content };
+}
+
+/** The template sections every report starts with (heading + an empty paragraph each). */
+export const REPORT_SECTIONS: readonly { key: string; title: string }[] = [
+  { key: 'attendance', title: 'Attendance and engagement' },
+  { key: 'progress', title: 'Progress against objectives' },
+  { key: 'achievements', title: 'Achievements' },
+  { key: 'next_steps', title: 'Next steps and targets' },
+  { key: 'comment', title: 'Teacher comment' },
+];
+
+/** The facts line the template starts the attendance section with (not the writer's own text). */
+export const FACTS_PREFIX = 'Lessons in the period: ';
+
+/** The facts line for lesson counts: "Lessons in the period: 6 delivered, 2 planned." */
+export const factsLine = (delivered: number, planned: number) =>
+  `${FACTS_PREFIX}${delivered} delivered, ${planned} planned.`;
+
+/**
+ * Writes the template into an empty document (as Tiptap's StarterKit nodes: heading level 2 and a
+ * paragraph per section), the facts line first under the attendance heading when given.
+ */
+export function writeReportTemplate(doc: Y.Doc, facts?: string): void {
+  const fragment = doc.getXmlFragment('default');
+  if (fragment.length > 0) return;
+  doc.transact(() => {
+    const nodes: Y.XmlElement[] = [];
+    for (const section of REPORT_SECTIONS) {
+      const heading = new Y.XmlElement('heading');
+      heading.setAttribute('level', 2 as unknown as string);
+      heading.insert(0, [new Y.XmlText(section.title)]);
+      nodes.push(heading);
+      if (facts && section.key === 'attendance') {
+        const line = new Y.XmlElement('paragraph');
+        line.insert(0, [new Y.XmlText(facts)]);
+        nodes.push(line);
+      }
+      nodes.push(new Y.XmlElement('paragraph'));
+    }
+    fragment.insert(0, nodes);
+  });
+}
+
+const textOf = (n: ContentNode): string => (n.text ?? '') + (n.content ?? []).map(textOf).join('');
+
+/** Whether the writers wrote anything: text outside the headings and the facts line. */
+export function hasWrittenText(content: ContentNode): boolean {
+  return (content.content ?? []).some((block) => {
+    if (block.type === 'heading') return false;
+    const text = textOf(block).trim();
+    return text !== '' && !text.startsWith(FACTS_PREFIX);
+  });
+}
+
+/** Whether every template section has some text under its heading (for submit). */
+export function emptySections(content: ContentNode): string[] {
+  const empty: string[] = [];
+  const blocks = content.content ?? [];
+  for (let i = 0; i < blocks.length; i++) {
+    const block = blocks[i]!;
+    if (block.type !== 'heading') continue;
+    const title = textOf(block);
+    if (!REPORT_SECTIONS.some((s) => s.title === title)) continue;
+    let text = '';
+    for (let j = i + 1; j < blocks.length && blocks[j]!.type !== 'heading'; j++)
+      if (!textOf(blocks[j]!).startsWith(FACTS_PREFIX)) text += textOf(blocks[j]!);
+    if (!text.trim()) empty.push(title);
+  }
+  return empty;
+}

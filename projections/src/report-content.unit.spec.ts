@@ -1,0 +1,102 @@
+import { describe, expect, it } from '@jest/globals';
+import * as Y from 'yjs';
+import {
+  canonicalJson,
+  emptySections,
+  factsLine,
+  hasWrittenText,
+  reportContentOf,
+  reportHashOf,
+  sha256Hex,
+  writeReportTemplate,
+} from './report-content.js';
+
+const ID = '11111111-1111-4111-8111-111111111111';
+
+/** A document whose first paragraph says `text`, typed in `pieces` (a different edit history). */
+function docWith(pieces: string[], clientID?: number): Y.Doc {
+  const doc = new Y.Doc();
+  if (clientID !== undefined) doc.clientID = clientID;
+  writeReportTemplate(doc);
+  const paragraph = doc.getXmlFragment('default').get(1) as Y.XmlElement;
+  const text = new Y.XmlText();
+  paragraph.insert(0, [text]);
+  let at = 0;
+  for (const piece of pieces) {
+    text.insert(at, piece);
+    at += piece.length;
+  }
+  return doc;
+}
+
+describe('report content hash (decision 0057)', () => {
+  it('sorts keys at every level and leaves no whitespace', () => {
+    expect(canonicalJson({ b: 1, a: { d: [true, null], c: 'x' } })).toBe(
+      '{"a":{"c":"x","d":[true,null]},"b":1}',
+    );
+    expect(canonicalJson({ a: undefined, b: 'é"' })).toBe('{"b":"é\\""}');
+  });
+
+  it('gives the same hash for the same text whatever the history, client or key order', async () => {
+    const one = await reportHashOf(ID, docWith(['Ann reads well.']));
+    const two = await reportHashOf(ID, docWith(['Ann ', 'reads ', 'well.'], 424242));
+    expect(two.hash).toBe(one.hash);
+    expect(two.canonical).toBe(one.canonical);
+    // The Yjs bytes differ (never hash them).
+    expect(Y.encodeStateAsUpdate(docWith(['Ann reads well.']))).not.toEqual(
+      Y.encodeStateAsUpdate(docWith(['Ann ', 'reads ', 'well.'])),
+    );
+  });
+
+  it('survives a reload: the document rebuilt from its update hashes the same', async () => {
+    const doc = docWith(['Ann reads well.']);
+    const reloaded = new Y.Doc();
+    Y.applyUpdate(reloaded, Y.encodeStateAsUpdate(doc));
+    expect((await reportHashOf(ID, reloaded)).hash).toBe((await reportHashOf(ID, doc)).hash);
+  });
+
+  it('changes with one character, a mark or another report id', async () => {
+    const base = await reportHashOf(ID, docWith(['Ann reads well.']));
+    expect((await reportHashOf(ID, docWith(['Ann reads well!']))).hash).not.toBe(base.hash);
+    const bold = docWith(['Ann reads well.']);
+    ((bold.getXmlFragment('default').get(1) as Y.XmlElement).get(0) as Y.XmlText).format(0, 3, { bold: {} });
+    expect((await reportHashOf(ID, bold)).hash).not.toBe(base.hash);
+    expect(
+      (await reportHashOf('22222222-2222-4222-8222-222222222222', docWith(['Ann reads well.']))).hash,
+    ).not.toBe(base.hash);
+  });
+
+  it('is SHA-256 of the canonical UTF-8 text', async () => {
+    expect(await sha256Hex('abc')).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+  });
+
+  it('writes the template once and reports which sections are still empty', () => {
+    const doc = new Y.Doc();
+    writeReportTemplate(doc);
+    writeReportTemplate(doc);
+    const content = reportContentOf(doc);
+    expect(content.content?.filter((n) => n.type === 'heading')).toHaveLength(5);
+    expect(content.content?.[0]).toEqual({
+      type: 'heading',
+      attrs: { level: 2 },
+      content: [{ type: 'text', text: 'Attendance and engagement' }],
+    });
+    expect(emptySections(content)).toHaveLength(5);
+    expect(emptySections(reportContentOf(docWith(['Ann came every week.'])))).not.toContain(
+      'Attendance and engagement',
+    );
+  });
+
+  it('starts the attendance section with the facts line, which is not the writer’s text', () => {
+    const doc = new Y.Doc();
+    writeReportTemplate(doc, factsLine(6, 2));
+    const content = reportContentOf(doc);
+    expect(content.content?.[1]).toEqual({
+      type: 'paragraph',
+      content: [{ type: 'text', text: 'Lessons in the period: 6 delivered, 2 planned.' }],
+    });
+    expect(hasWrittenText(content)).toBe(false);
+    expect(emptySections(content)).toContain('Attendance and engagement');
+    expect(hasWrittenText(reportContentOf(docWith(['Ann came every week.'])))).toBe(true);
+  });
+});

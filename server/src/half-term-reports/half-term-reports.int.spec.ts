@@ -1,0 +1,507 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import * as Y from 'yjs';
+import {
+  enrolmentStream,
+  groupStream,
+  programmeStream,
+  type EnrolmentEvent,
+  type GroupEvent,
+  type ProgrammeEvent,
+} from '@portal/projections';
+import { portalModes, startTestPortal, type TestPortal } from '../platform/testing/portal-harness.js';
+import { addDays, todayIn, weekStartOf } from '../core/time/time.js';
+import { DOCUMENT_UPDATED, documentStream } from '../platform/collaboration/collab.protocol.js';
+import { toBase64 } from '../platform/collaboration/document-persistence.js';
+import { documentFrom } from './report-documents.js';
+import { CloseCode } from '../platform/collaboration/collab.protocol.js';
+import { CollaborationServer } from '../platform/collaboration/collaboration.server.js';
+import { waitFor } from '../platform/testing/wait-for.js';
+import { closes, editor, synced, upgradeStatus } from '../platform/collaboration/testing/collab-test-kit.js';
+
+const TZ = 'Europe/London';
+type Json = Record<string, unknown>;
+
+describe.each(portalModes)('half-term reports API, $name', (mode) => {
+  let portal: TestPortal;
+  const ids: Record<string, string> = {};
+  const tokens: Record<string, string> = {};
+  const today = todayIn(TZ);
+  const monday = addDays(weekStartOf(today), 7);
+  let reportId = '';
+
+  const call = (method: string, path: string, who: string, body?: unknown) =>
+    portal.call(method, path, tokens[who], body);
+  const ok = async (method: string, path: string, who: string, body?: unknown) => {
+    const answer = await call(method, path, who, body);
+    if (answer.status >= 300)
+      throw new Error(`${method} ${path} as ${who}: ${answer.status} ${JSON.stringify(answer.body)}`);
+    return typeof answer.body.position === 'string' ? (await portal.settle(answer)).body : answer.body;
+  };
+
+  /** Types into the report as an editor would: appends a Yjs update to the document's stream. */
+  async function type(text: string): Promise<void> {
+    const store = portal.running.infra.eventStore;
+    const stream = documentStream('half-term-report', reportId);
+    const events = await store.readStream(stream);
+    const doc = documentFrom(events);
+    const before = Y.encodeStateVector(doc);
+    const paragraph = doc
+      .getXmlFragment('default')
+      .toArray()
+      .filter((n): n is Y.XmlElement => n instanceof Y.XmlElement && n.nodeName === 'paragraph')
+      .at(-1)!;
+    paragraph.insert(paragraph.length, [new Y.XmlText(text)]);
+    const update = Y.encodeStateAsUpdate(doc, before);
+    await store.append(
+      stream,
+      [
+        {
+          id: randomUUID(),
+          type: DOCUMENT_UPDATED,
+          data: { update: toBase64(update), updates: 1 },
+          metadata: {},
+        },
+      ],
+      { expectedRevision: events[events.length - 1]!.revision },
+    );
+  }
+
+  const report = (who: string) => ok('GET', `/half-term-reports/${reportId}`, who) as Promise<Json>;
+
+  beforeAll(async () => {
+    portal = await startTestPortal(mode, 'portal_reports');
+    const { call: c, admin, settle, createUser } = portal;
+    tokens.admin = admin;
+    ids.oak = (await settle(await c('POST', '/customers/', admin, { name: 'Oakfield Academy' }))).body
+      .id as string;
+    ids.elm = (await settle(await c('POST', '/customers/', admin, { name: 'Elm Tree School' }))).body
+      .id as string;
+    const people: [string, Json][] = [
+      ['tess', { user_type: 'teacher' }],
+      ['theo', { user_type: 'teacher', permissions: ['CAN_QA_REVIEW'] }],
+      ['quinn', { user_type: 'teacher', permissions: ['CAN_QA_REVIEW'] }],
+      ['lena', { user_type: 'teacher', permissions: ['CAN_QA_LEAD_REVIEW', 'CAN_QA_LEAD_REVOKE'] }],
+      ['mona', { user_type: 'teacher', permissions: ['CAN_MANAGE_HALF_TERM_ASSIGNMENTS'] }],
+      ['ann', { user_type: 'student', customer_id: ids.oak }],
+      [
+        'head',
+        {
+          user_type: 'partner',
+          customer_id: ids.oak,
+          customer_type: 'super-admin',
+          permissions: [
+            'USER_IS_PARTNER',
+            'PARTNER_CAN_SEE_ALL_STUDENTS_DETAILS',
+            'PARTNER_CAN_SEE_ASSESSMENTS',
+          ],
+        },
+      ],
+      [
+        'link',
+        {
+          user_type: 'partner',
+          customer_id: ids.oak,
+          customer_type: 'link-contact',
+          permissions: ['USER_IS_PARTNER', 'PARTNER_CAN_SEE_ASSESSMENTS'],
+        },
+      ],
+      [
+        'elmHead',
+        {
+          user_type: 'partner',
+          customer_id: ids.elm,
+          customer_type: 'super-admin',
+          permissions: [
+            'USER_IS_PARTNER',
+            'PARTNER_CAN_SEE_ALL_STUDENTS_DETAILS',
+            'PARTNER_CAN_SEE_ASSESSMENTS',
+          ],
+        },
+      ],
+    ];
+    for (const [who, extra] of people) {
+      const email = `${who.toLowerCase()}@example.com`;
+      const { permissions, ...body } = extra;
+      ids[who] = await createUser({
+        email,
+        first_name: who,
+        last_name: 'Test',
+        ...body,
+        ...(body.user_type === 'partner' ? {} : { permissions }),
+      });
+      if (body.user_type === 'partner')
+        await settle(await c('PUT', `/users/${ids[who]}/permissions`, admin, { permissions }));
+      tokens[who] = await portal.tokenFor(email);
+    }
+
+    // A programme of Oakfield with one group (Ann; Mona teaches it) and Ann's enrolment, as the
+    // programmes area writes them.
+    const store = portal.running.infra.eventStore;
+    const programmeId = randomUUID();
+    const groupId = randomUUID();
+    const from = addDays(today, -30);
+    const programme: ProgrammeEvent[] = [
+      {
+        type: 'ProgrammeCreated',
+        data: {
+          programmeId,
+          networkId: null,
+          customerId: ids.oak,
+          productId: null,
+          subjectId: null,
+          yearGroupId: null,
+          kind: 'lesson',
+          title: 'English recovery',
+          startDate: from,
+          endDate: null,
+          timezone: TZ,
+          sourceProgrammeId: null,
+        },
+      },
+      { type: 'ProgrammeActivated', data: { programmeId, customerId: ids.oak } },
+    ];
+    const base = { groupId, programmeId, customerId: ids.oak, teacherIds: [ids.mona!] };
+    const group: GroupEvent[] = [
+      {
+        type: 'GroupCreated',
+        data: {
+          ...base,
+          name: 'Group A',
+          teachers: [{ teacherId: ids.mona!, role: 'lead' }],
+          sourceGroupId: null,
+        },
+      },
+      { type: 'StudentAddedToGroup', data: { ...base, studentId: ids.ann!, from } },
+    ];
+    const enrolmentId = randomUUID();
+    const enrolment: EnrolmentEvent[] = [
+      {
+        type: 'StudentEnrolled',
+        data: {
+          enrolmentId,
+          studentId: ids.ann!,
+          programmeId,
+          customerId: ids.oak,
+          startDate: from,
+          endDate: null,
+          placementType: 'MAIN',
+          setting: 'HOME',
+          reasonForPlacement: 'NOT_SET',
+          status: 'active',
+        },
+      },
+    ];
+    const add = (stream: string, events: { type: string; data: unknown }[]) =>
+      store.append(
+        stream,
+        events.map((e) => ({ id: randomUUID(), ...e })),
+        { expectedRevision: 'no_stream' },
+      );
+    await add(programmeStream(programmeId), programme);
+    await add(groupStream(groupId), group);
+    const last = await add(enrolmentStream(enrolmentId), enrolment);
+    await settle({ status: 200, body: { position: last.position.toString() } });
+    ids.programme = programmeId;
+    ids.group = groupId;
+    // Tess teaches two lessons in the period, Theo one: Tess writes, Theo co-writes.
+    for (const [teacher, day] of [
+      ['tess', 0],
+      ['tess', 1],
+      ['theo', 2],
+    ] as const)
+      await ok('POST', '/lessons/', 'admin', {
+        programme_id: programmeId,
+        group_id: groupId,
+        teacher_id: ids[teacher],
+        timezone: TZ,
+        local_date: addDays(monday, day),
+        local_start: '10:00',
+        duration_minutes: 60,
+      });
+  }, 240_000);
+
+  afterAll(async () => {
+    await portal?.close();
+  });
+
+  const timeframe = {
+    name: 'Autumn 2',
+    academic_year: '2026/27',
+    half_term: 'autumn_2',
+    period_from: addDays(today, -7),
+    period_to: addDays(today, 30),
+    opens_at: addDays(today, -1),
+    submit_by: addDays(today, 10),
+    qa_by: addDays(today, 11),
+    release_at: addDays(today, 12),
+  };
+
+  it('refuses dates out of order with 422 naming the field; only administrators set timeframes up', async () => {
+    const bad = await call('POST', '/report-submission-timeframes/', 'admin', {
+      ...timeframe,
+      submit_by: addDays(today, -2),
+    });
+    expect(bad.status).toBe(422);
+    expect(bad.body.detail).toMatch(/^submit_by:/);
+    const missing = await call('POST', '/report-submission-timeframes/', 'admin', {
+      ...timeframe,
+      qa_by: 'soon',
+    });
+    expect(missing.status).toBe(422);
+    expect(JSON.stringify(missing.body)).toContain('qa_by');
+    expect((await call('POST', '/report-submission-timeframes/', 'tess', timeframe)).status).toBe(403);
+    expect((await call('GET', '/report-submission-timeframes/', 'head')).status).toBe(403);
+  });
+
+  it('generates one report per student × programme, idempotently, with the most-teaching teacher as writer', async () => {
+    ids.timeframe = (await ok('POST', '/report-submission-timeframes/', 'admin', timeframe)).id as string;
+    const first = await ok('POST', `/report-submission-timeframes/${ids.timeframe}/generate`, 'admin');
+    expect(first).toMatchObject({ created: 1, existing: 0 });
+    const again = await ok('POST', `/report-submission-timeframes/${ids.timeframe}/generate`, 'admin');
+    expect(again).toMatchObject({ created: 0, existing: 1 });
+    const mine = (await ok('GET', '/half-term-reports/mine', 'tess')) as { items: Json[] };
+    expect(mine.items).toHaveLength(1);
+    reportId = mine.items[0]!.id as string;
+    expect(mine.items[0]).toMatchObject({
+      timeframe_id: ids.timeframe,
+      student_id: ids.ann,
+      programme_id: ids.programme,
+      writer_ids: [ids.tess, ids.theo],
+      state: 'draft',
+      revision: 1,
+    });
+    const details = (await ok(
+      'GET',
+      `/report-submission-timeframes/${ids.timeframe}/details`,
+      'admin',
+    )) as Json;
+    expect(details.counts).toEqual({ draft: 1 });
+    expect(details.teachers).toEqual([
+      expect.objectContaining({ id: ids.tess, total: 1, with_writers: 1, overdue: 0 }),
+    ]);
+  });
+
+  it('lets the writer edit a draft and others only view; refuses a stale hash and an empty report', async () => {
+    const draft = await report('tess');
+    expect(draft.allowed_mode).toBe('edit');
+    expect(draft.actions).toEqual(['submit']);
+    expect((await report('quinn')).allowed_mode).toBe('view');
+    const empty = await call('POST', `/half-term-reports/${reportId}/submit`, 'tess', {
+      expected_hash: draft.content_hash,
+    });
+    expect(empty.status).toBe(422);
+    expect(empty.body.detail).toMatch(/^content:/);
+    await type('Ann attended every lesson.');
+    const stale = await call('POST', `/half-term-reports/${reportId}/submit`, 'tess', {
+      expected_hash: draft.content_hash,
+    });
+    expect(stale.status).toBe(409);
+    expect(stale.body.code).toBe('hash_mismatch');
+    const bad = await call('POST', `/half-term-reports/${reportId}/submit`, 'tess', { expected_hash: 'abc' });
+    expect(bad.status).toBe(422);
+    expect(bad.body.detail).toContain('expected_hash');
+    const now = await report('tess');
+    expect(now.content_hash).not.toBe(draft.content_hash);
+    await ok('POST', `/half-term-reports/${reportId}/submit`, 'tess', { expected_hash: now.content_hash });
+    expect(await report('tess')).toMatchObject({
+      state: 'submitted',
+      allowed_mode: 'view',
+      signed_hash: now.content_hash,
+    });
+  });
+
+  it('runs the two-stage review: no self-review, 409 naming the state, claimer edits', async () => {
+    expect((await call('POST', `/half-term-reports/${reportId}/qa/claim`, 'tess')).status).toBe(403);
+    const own = await call('POST', `/half-term-reports/${reportId}/qa/claim`, 'theo');
+    expect(own.status).toBe(403);
+    expect(own.body.code).toBe('own_report');
+    const early = await call('POST', `/half-term-reports/${reportId}/lead/claim`, 'lena');
+    expect(early.status).toBe(409);
+    expect(early.body.detail).toContain('submitted');
+    const queue = (await ok('GET', '/half-term-reports/qa?claimed=unclaimed', 'quinn')) as { items: Json[] };
+    expect(queue.items.map((i) => i.id)).toEqual([reportId]);
+    await ok('POST', `/half-term-reports/${reportId}/qa/claim`, 'quinn');
+    expect((await report('quinn')).allowed_mode).toBe('edit');
+    expect((await report('tess')).allowed_mode).toBe('view');
+    const hash = (await report('quinn')).content_hash;
+    await ok('POST', `/half-term-reports/${reportId}/qa/approve`, 'quinn', { expected_hash: hash });
+    const leadQueue = (await ok('GET', '/half-term-reports/qa-lead', 'lena')) as { items: Json[] };
+    expect(leadQueue.items.map((i) => i.id)).toEqual([reportId]);
+    await ok('POST', `/half-term-reports/${reportId}/lead/claim`, 'lena');
+    const before = (await report('lena')).content_hash;
+    await type(' She reads fluently now.');
+    const moved = await call('POST', `/half-term-reports/${reportId}/lead/publish`, 'lena', {
+      expected_hash: before,
+    });
+    expect(moved.status).toBe(409);
+    const after = (await report('lena')).content_hash;
+    await ok('POST', `/half-term-reports/${reportId}/lead/publish`, 'lena', { expected_hash: after });
+    expect(await report('lena')).toMatchObject({
+      state: 'published',
+      published_revision: 1,
+      allowed_mode: 'view',
+    });
+    const edit = await call('POST', `/half-term-reports/${reportId}/submit`, 'tess', {
+      expected_hash: after,
+    });
+    expect(edit.status).toBe(409);
+    expect(edit.body.detail).toContain('published');
+  });
+
+  it('verifies every sign-off from the frozen text and from the document stream', async () => {
+    const verify = (await ok('GET', `/half-term-reports/${reportId}/verify`, 'admin')) as {
+      valid: boolean;
+      items: Json[];
+    };
+    expect(verify.valid).toBe(true);
+    expect(verify.items.map((i) => i.step)).toEqual(['Submitted', 'QaApproved', 'Published']);
+    // The QA approval signed the same text as the submission; the lead's edit changed the hash.
+    expect(verify.items[0]!.recorded_hash).toBe(verify.items[1]!.recorded_hash);
+    expect(verify.items[2]!.recorded_hash).not.toBe(verify.items[1]!.recorded_hash);
+    const revisions = (await ok('GET', `/half-term-reports/${reportId}/revisions`, 'admin')) as {
+      items: Json[];
+    };
+    expect(revisions.items).toHaveLength(1);
+    expect(JSON.stringify(revisions.items[0]!.content)).toContain('She reads fluently now.');
+  });
+
+  it('shows partners only their school’s published reports from the release date (404 otherwise)', async () => {
+    expect(((await ok('GET', '/half-term-reports/partner', 'head')) as { total: number }).total).toBe(0);
+    expect((await call('GET', `/half-term-reports/${reportId}`, 'head')).status).toBe(404);
+    // Move the timeframe so that the release date has passed.
+    await ok('PUT', `/report-submission-timeframes/${ids.timeframe}`, 'admin', {
+      opens_at: addDays(today, -10),
+      submit_by: addDays(today, -4),
+      qa_by: addDays(today, -3),
+      release_at: addDays(today, -1),
+    });
+    const list = (await ok('GET', '/half-term-reports/partner', 'head')) as { items: Json[] };
+    expect(list.items.map((i) => i.id)).toEqual([reportId]);
+    const seen = (await ok('GET', `/half-term-reports/${reportId}`, 'head')) as Json;
+    expect(JSON.stringify(seen.published_content)).toContain('Ann attended every lesson.');
+    expect(seen.allowed_mode).toBeNull();
+    expect((await call('GET', `/half-term-reports/${reportId}`, 'elmHead')).status).toBe(404);
+    expect((await call('GET', `/half-term-reports/${reportId}`, 'link')).status).toBe(404);
+    expect((await call('GET', `/half-term-reports/${reportId}/timeline`, 'head')).status).toBe(404);
+    expect((await call('GET', '/half-term-reports/partner', 'tess')).status).toBe(403);
+    expect((await call('GET', `/half-term-reports/${reportId}`, 'ann')).status).toBe(404);
+  });
+
+  it('revoking a publication opens revision 2 and hides it from partners', async () => {
+    const refused = await call('POST', `/half-term-reports/${reportId}/lead/revoke-publication`, 'quinn', {
+      reason: 'Typo',
+    });
+    expect(refused.status).toBe(403);
+    await ok('POST', `/half-term-reports/${reportId}/lead/revoke-publication`, 'lena', {
+      reason: 'Wrong target',
+    });
+    expect(await report('lena')).toMatchObject({
+      state: 'in_lead_review',
+      revision: 2,
+      allowed_mode: 'edit',
+    });
+    expect((await call('GET', `/half-term-reports/${reportId}`, 'head')).status).toBe(404);
+    const timeline = (await ok('GET', `/half-term-reports/${reportId}/timeline`, 'tess')) as {
+      items: Json[];
+    };
+    expect(timeline.items.map((i) => i.type)).toEqual([
+      'HalfTermReportCreated',
+      'HalfTermReportSubmitted',
+      'HalfTermReportQaReviewClaimed',
+      'HalfTermReportQaApproved',
+      'HalfTermReportLeadReviewClaimed',
+      'HalfTermReportPublished',
+      'HalfTermReportPublicationRevoked',
+    ]);
+  });
+
+  it('assignments: scoped to the manager’s programmes, all-assignments admin-only, bad assignee 422', async () => {
+    const scoped = (await ok('GET', '/half-term-reports/assignments', 'mona')) as { items: Json[] };
+    expect(scoped.items.map((i) => i.id)).toEqual([reportId]);
+    expect((await call('GET', '/half-term-reports/assignments?all=true', 'mona')).status).toBe(403);
+    expect((await call('GET', '/half-term-reports/assignments', 'tess')).status).toBe(403);
+    const wrong = await call('PUT', '/half-term-reports/assignments', 'mona', {
+      items: [{ report_id: reportId, qa_reviewer_id: ids.tess }],
+    });
+    expect(wrong.status).toBe(422);
+    expect(wrong.body.detail).toMatch(/^items\[0\]\.qa_reviewer_id:/);
+    const done = await ok('PUT', '/half-term-reports/assignments', 'mona', {
+      items: [{ report_id: reportId, qa_reviewer_id: ids.quinn }],
+    });
+    expect(done).toMatchObject({ updated: 1 });
+    // A field left out is unchanged.
+    expect(await report('admin')).toMatchObject({
+      writer_ids: [ids.tess, ids.theo],
+      qa_reviewer_id: ids.quinn,
+      lead_reviewer_id: null,
+    });
+  });
+
+  it('lists with filters for readers of all reports; discard needs its permission', async () => {
+    const listed = (await ok(
+      'GET',
+      `/half-term-reports/?state=in_lead_review&teacher_id=${ids.tess}`,
+      'admin',
+    )) as {
+      total: number;
+    };
+    expect(listed.total).toBe(1);
+    const none = (await ok('GET', '/half-term-reports/?state=draft', 'admin')) as { total: number };
+    expect(none.total).toBe(0);
+    expect((await call('GET', '/half-term-reports/', 'tess')).status).toBe(403);
+    expect(
+      (await call('POST', `/half-term-reports/${reportId}/discard`, 'lena', { reason: 'Left' })).status,
+    ).toBe(403);
+    await ok('POST', `/half-term-reports/${reportId}/discard`, 'admin', { reason: 'Student left' });
+    await ok('POST', `/half-term-reports/${reportId}/restore`, 'admin');
+    expect((await report('admin')).state).toBe('qa_approved');
+  });
+
+  it('the live text: the lead edits in review, publishing turns the open editor read-only at once', async () => {
+    await ok('POST', `/half-term-reports/${reportId}/lead/claim`, 'lena');
+    const name = `half-term-report:${reportId}`;
+    const lead = editor(portal.running, name, tokens.lena!);
+    try {
+      const closed = closes(lead);
+      await synced(lead);
+      const paragraph = lead.doc
+        .getXmlFragment('default')
+        .toArray()
+        .filter((n): n is Y.XmlElement => n instanceof Y.XmlElement && n.nodeName === 'paragraph')
+        .at(-1)!;
+      paragraph.insert(paragraph.length, [new Y.XmlText(' Signed by the lead.')]);
+      const server = portal.running.app.get(CollaborationServer);
+      await waitFor('the server has the edit', () => {
+        const loaded = server.loadedDocument(name);
+        return (
+          !!loaded &&
+          JSON.stringify(loaded.doc.getXmlFragment('default').toJSON()).includes('Signed by the lead.')
+        );
+      });
+      // The hash the server reports is the text the lead sees (same canonical form on both sides).
+      const { reportHashOf } = await import('@portal/projections');
+      const seen = await reportHashOf(reportId, lead.doc);
+      expect((await report('lena')).content_hash).toBe(seen.hash);
+      const started = Date.now();
+      await ok('POST', `/half-term-reports/${reportId}/lead/publish`, 'lena', { expected_hash: seen.hash });
+      await waitFor('the editor was told its rights changed', () => closed.length > 0, 5000);
+      expect(Date.now() - started).toBeLessThan(1000);
+      expect(closed[0]!.code).toBe(CloseCode.accessChanged);
+      // Reconnected read-only: a late edit is refused and the signed text does not move.
+      await synced(lead);
+      const dropped = server.loadedDocument(name)!.droppedReadOnlyUpdates;
+      paragraph.insert(paragraph.length, [new Y.XmlText(' Too late.')]);
+      await waitFor(
+        'the late edit was refused',
+        () => server.loadedDocument(name)!.droppedReadOnlyUpdates > dropped,
+      );
+      expect((await report('lena')).content_hash).toBe(seen.hash);
+    } finally {
+      lead.destroy();
+    }
+    // Partners never open the live text, even of a published report of their school.
+    const url = `${portal.running.url.replace(/^http/, 'ws')}/collab/${name}?token=${tokens.head}`;
+    expect(await upgradeStatus(url)).toBe(403);
+  });
+});

@@ -1,0 +1,392 @@
+import { randomUUID } from 'node:crypto';
+import {
+  Body,
+  Controller,
+  Get,
+  HttpCode,
+  HttpStatus,
+  Inject,
+  Param,
+  Post,
+  Put,
+  Query,
+  Req,
+} from '@nestjs/common';
+import {
+  ApiCreatedResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiProperty,
+  ApiPropertyOptional,
+  ApiTags,
+  ApiUnprocessableEntityResponse,
+  PartialType,
+} from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsIn,
+  IsNotEmpty,
+  IsOptional,
+  IsString,
+  IsUUID,
+  Matches,
+  MaxLength,
+  ValidateIf,
+  ValidateNested,
+} from 'class-validator';
+import {
+  HALF_TERMS,
+  factsLine,
+  listTimeframes,
+  reportCandidates,
+  timeframeById,
+  timeframeProgress,
+  type HalfTerm,
+  type TimeframeFields,
+  type TimeframeRow,
+} from '@portal/projections';
+import { ALL_MARKER_PERMISSIONS } from '../identity/policy/policy.js';
+import { NetworksReadModel } from '../identity/networks/networks.read.js';
+import { Allow } from '../platform/auth/allow.decorator.js';
+import { RequirePermissions } from '../platform/auth/public.decorator.js';
+import { metadataFor, type AuthenticatedRequest } from '../platform/auth/request-context.js';
+import { Commands } from '../platform/event-store/commands.js';
+import { IsCalendarDate } from '../platform/http/dates.js';
+import { PageOf, SearchPageQuery } from '../platform/http/paging.js';
+import { Problem } from '../platform/http/problem.js';
+import { UuidPipe } from '../platform/http/validation.js';
+import { Written } from '../platform/http/written.js';
+import type { SqlClient } from '../platform/sql/sql-client.js';
+import { SQL_CLIENT } from '../platform/tokens.js';
+import { ProjectionRunner } from '../platform/projections/projection-runner.js';
+import { EVENT_STORE } from '../platform/tokens.js';
+import type { EventStore } from '../platform/event-store/event-store.js';
+import { todayIn } from '../core/time/time.js';
+import { reportAggregate, reportIdOf, timeframeAggregate } from './half-term-report.decider.js';
+import { ReportRules } from './half-term-reports.policy.js';
+import { ReportDocuments } from './report-documents.js';
+
+const DEFAULT_TIMEZONE = 'Europe/London';
+const MAX_SCOPE = 500;
+
+export class ScopeBody {
+  @ApiPropertyOptional({ type: [String], format: 'uuid' })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(MAX_SCOPE)
+  @IsUUID('all', { each: true })
+  customer_ids?: string[];
+  @ApiPropertyOptional({ type: [String], format: 'uuid' })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(MAX_SCOPE)
+  @IsUUID('all', { each: true })
+  programme_ids?: string[];
+  @ApiPropertyOptional({ type: [String], format: 'uuid' })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(MAX_SCOPE)
+  @IsUUID('all', { each: true })
+  product_ids?: string[];
+}
+
+export class CreateTimeframeBody {
+  @ApiProperty({ example: 'Autumn 1 2026/27' }) @IsString() @IsNotEmpty() @MaxLength(200) name!: string;
+  @ApiProperty({ example: '2026/27' })
+  @Matches(/^\d{4}\/\d{2}$/, { message: 'academic_year: write it as 2026/27' })
+  academic_year!: string;
+  @ApiProperty({ enum: HALF_TERMS }) @IsIn(HALF_TERMS) half_term!: HalfTerm;
+  @ApiPropertyOptional({ format: 'uuid', nullable: true, type: String, description: 'Its timezone holds' })
+  @IsOptional()
+  @ValidateIf((o: { network_id?: unknown }) => o.network_id !== null)
+  @IsUUID()
+  network_id?: string | null;
+  @ApiProperty({ format: 'date', description: 'The lessons the reports cover, from' })
+  @IsCalendarDate()
+  period_from!: string;
+  @ApiProperty({ format: 'date' }) @IsCalendarDate() period_to!: string;
+  @ApiProperty({ format: 'date', description: 'Writing opens' }) @IsCalendarDate() opens_at!: string;
+  @ApiProperty({ format: 'date', description: 'Teacher deadline (end of that day, network time)' })
+  @IsCalendarDate()
+  submit_by!: string;
+  @ApiProperty({ format: 'date' }) @IsCalendarDate() qa_by!: string;
+  @ApiProperty({ format: 'date', description: 'Partners see published reports from this date' })
+  @IsCalendarDate()
+  release_at!: string;
+  @ApiPropertyOptional({ format: 'date', nullable: true, type: String, description: 'Hard close' })
+  @IsOptional()
+  @ValidateIf((o: { closes_at?: unknown }) => o.closes_at !== null)
+  @IsCalendarDate()
+  closes_at?: string | null;
+  @ApiPropertyOptional({ type: ScopeBody, description: 'Empty lists: the whole network' })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => ScopeBody)
+  scope?: ScopeBody;
+}
+
+/** PUT: a field left out is unchanged. */
+export class UpdateTimeframeBody extends PartialType(CreateTimeframeBody) {}
+
+export class ScopeView {
+  @ApiProperty({ type: [String] }) customer_ids!: string[];
+  @ApiProperty({ type: [String] }) programme_ids!: string[];
+  @ApiProperty({ type: [String] }) product_ids!: string[];
+}
+
+export class TimeframeView {
+  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty() name!: string;
+  @ApiProperty() academic_year!: string;
+  @ApiProperty({ enum: HALF_TERMS }) half_term!: string;
+  @ApiProperty({ format: 'uuid', nullable: true, type: String }) network_id!: string | null;
+  @ApiProperty({ description: 'The zone the dates are evaluated in' }) timezone!: string;
+  @ApiProperty({ format: 'date' }) period_from!: string;
+  @ApiProperty({ format: 'date' }) period_to!: string;
+  @ApiProperty({ format: 'date' }) opens_at!: string;
+  @ApiProperty({ format: 'date' }) submit_by!: string;
+  @ApiProperty({ format: 'date' }) qa_by!: string;
+  @ApiProperty({ format: 'date' }) release_at!: string;
+  @ApiProperty({ format: 'date', nullable: true, type: String }) closes_at!: string | null;
+  @ApiProperty({ type: ScopeView }) scope!: ScopeView;
+  @ApiProperty({ enum: ['upcoming', 'open', 'closed'], description: 'Writing window today (network time)' })
+  status!: string;
+  @ApiProperty({ description: 'Reports by state' }) counts!: Record<string, number>;
+}
+
+export class TimeframePage extends PageOf(TimeframeView) {}
+
+export class ProgressRow {
+  @ApiProperty({ nullable: true, type: String }) id!: string | null;
+  @ApiProperty({ nullable: true, type: String }) name!: string | null;
+  @ApiProperty() total!: number;
+  @ApiProperty({ description: 'Still with their writers (draft, returned)' }) with_writers!: number;
+  @ApiProperty() submitted!: number;
+  @ApiProperty() published!: number;
+  @ApiProperty() overdue!: number;
+}
+
+export class TimeframeDetailsView {
+  @ApiProperty({ type: TimeframeView }) timeframe!: TimeframeView;
+  @ApiProperty({ description: 'Reports by state' }) counts!: Record<string, number>;
+  @ApiProperty({ type: [ProgressRow], description: 'Per writer' }) teachers!: ProgressRow[];
+  @ApiProperty({ type: [ProgressRow] }) customers!: ProgressRow[];
+}
+
+export class GenerateAnswer {
+  @ApiProperty({ description: 'Reports created now' }) created!: number;
+  @ApiProperty({ description: 'Reports that existed already' }) existing!: number;
+  @ApiProperty() position!: string;
+}
+
+export class TimeframeWritten extends Written {}
+
+export function timeframeStatus(
+  t: Pick<TimeframeRow, 'timezone' | 'opens_at' | 'closes_at' | 'qa_by'>,
+  now = new Date(),
+) {
+  const today = todayIn(t.timezone, now);
+  if (today < t.opens_at) return 'upcoming';
+  if (today > (t.closes_at ?? t.qa_by)) return 'closed';
+  return 'open';
+}
+
+const view = (t: TimeframeRow, counts: Record<string, number> = {}): TimeframeView => ({
+  id: t.id,
+  name: t.name,
+  academic_year: t.academic_year,
+  half_term: t.half_term,
+  network_id: t.network_id,
+  timezone: t.timezone,
+  period_from: t.period_from,
+  period_to: t.period_to,
+  opens_at: t.opens_at,
+  submit_by: t.submit_by,
+  qa_by: t.qa_by,
+  release_at: t.release_at,
+  closes_at: t.closes_at,
+  scope: {
+    customer_ids: t.scope.customerIds,
+    programme_ids: t.scope.programmeIds,
+    product_ids: t.scope.productIds,
+  },
+  status: timeframeStatus(t),
+  counts,
+});
+
+/**
+ * Report-submission timeframes (issue 17, decision 0057): internal users read them; administrators
+ * create and change them and generate their reports. Dates are local dates in the network's zone.
+ */
+@ApiTags('half-term-reports')
+@Controller('api/v1/report-submission-timeframes')
+export class TimeframesController {
+  constructor(
+    private readonly commands: Commands,
+    private readonly networks: NetworksReadModel,
+    private readonly documents: ReportDocuments,
+    private readonly runner: ProjectionRunner,
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(SQL_CLIENT) private readonly sql: SqlClient,
+  ) {}
+
+  @Get()
+  @RequirePermissions(...ALL_MARKER_PERMISSIONS)
+  @Allow(ReportRules.internal)
+  @ApiOkResponse({ type: TimeframePage })
+  async list(@Query() q: SearchPageQuery): Promise<TimeframePage> {
+    const page = await listTimeframes(this.sql, { page: q.page, size: q.size, query: q.query ?? q.name });
+    return { ...page, items: page.items.map((t) => view(t, t.counts as Record<string, number>)) };
+  }
+
+  @Get(':id')
+  @RequirePermissions(...ALL_MARKER_PERMISSIONS)
+  @Allow(ReportRules.internal)
+  @ApiOkResponse({ type: TimeframeView })
+  @ApiNotFoundResponse({ description: 'Timeframe not found' })
+  async get(@Param('id', UuidPipe) id: string): Promise<TimeframeView> {
+    const t = await this.require(id);
+    const progress = await timeframeProgress(this.sql, id);
+    return view(t, progress.counts);
+  }
+
+  @Get(':id/details')
+  @RequirePermissions(...ALL_MARKER_PERMISSIONS)
+  @Allow(ReportRules.internal)
+  @ApiOkResponse({ type: TimeframeDetailsView })
+  @ApiNotFoundResponse({ description: 'Timeframe not found' })
+  async details(@Param('id', UuidPipe) id: string): Promise<TimeframeDetailsView> {
+    const t = await this.require(id);
+    const progress = await timeframeProgress(this.sql, id);
+    const counts = progress.counts as Record<string, number>;
+    return { timeframe: view(t, counts), counts, teachers: progress.teachers, customers: progress.customers };
+  }
+
+  @Post()
+  @RequirePermissions(...ALL_MARKER_PERMISSIONS)
+  @Allow(ReportRules.timeframes)
+  @ApiCreatedResponse({ type: TimeframeWritten })
+  @ApiUnprocessableEntityResponse({ description: 'A field is missing or the dates are out of order' })
+  async create(
+    @Req() req: AuthenticatedRequest,
+    @Body() body: CreateTimeframeBody,
+  ): Promise<TimeframeWritten> {
+    const id = randomUUID();
+    const fields = await this.fields(body, null);
+    const { position } = await this.commands.run(
+      timeframeAggregate,
+      { type: 'CreateTimeframe', timeframeId: id, fields },
+      metadataFor(req),
+    );
+    return { id, position };
+  }
+
+  @Put(':id')
+  @RequirePermissions(...ALL_MARKER_PERMISSIONS)
+  @Allow(ReportRules.timeframes)
+  @ApiOkResponse({ type: TimeframeWritten })
+  @ApiNotFoundResponse({ description: 'Timeframe not found' })
+  @ApiUnprocessableEntityResponse({ description: 'The dates are out of order' })
+  async update(
+    @Req() req: AuthenticatedRequest,
+    @Param('id', UuidPipe) id: string,
+    @Body() body: UpdateTimeframeBody,
+  ): Promise<TimeframeWritten> {
+    const { state } = await this.commands.load(timeframeAggregate, id);
+    if (!state.fields) throw new Problem(HttpStatus.NOT_FOUND, 'Report submission timeframe not found');
+    const fields = await this.fields(body, state.fields);
+    const { position } = await this.commands.run(
+      timeframeAggregate,
+      { type: 'ChangeTimeframe', timeframeId: id, fields },
+      metadataFor(req),
+    );
+    return { id, position };
+  }
+
+  /**
+   * One report per enrolment in scope with lessons planned or delivered in the period (ids are uuid v5
+   * of timeframe × student × programme, so a second run creates only what is new).
+   */
+  @Post(':id/generate')
+  @HttpCode(HttpStatus.OK)
+  @RequirePermissions(...ALL_MARKER_PERMISSIONS)
+  @Allow(ReportRules.timeframes)
+  @ApiOkResponse({ type: GenerateAnswer })
+  @ApiNotFoundResponse({ description: 'Timeframe not found' })
+  async generate(
+    @Req() req: AuthenticatedRequest,
+    @Param('id', UuidPipe) id: string,
+  ): Promise<GenerateAnswer> {
+    await this.runner.waitForPosition(await this.store.headPosition(), 30_000);
+    const t = await this.require(id);
+    let created = 0;
+    let existing = 0;
+    let position = '0';
+    for (const c of await reportCandidates(this.sql, t)) {
+      const reportId = reportIdOf(id, c.student_id, c.programme_id);
+      const result = await this.commands.run(
+        reportAggregate,
+        {
+          type: 'CreateReport',
+          reportId,
+          timeframeId: id,
+          studentId: c.student_id,
+          programmeId: c.programme_id,
+          customerId: c.customer_id,
+          lessonCounts: c.lesson_counts,
+        },
+        metadataFor(req),
+      );
+      if (result.events.length) {
+        created++;
+        const delivered = c.lesson_counts.reduce((n, l) => n + l.delivered, 0);
+        const planned = c.lesson_counts.reduce((n, l) => n + l.planned, 0);
+        await this.documents.seed(reportId, factsLine(delivered, planned));
+      } else existing++;
+      if (BigInt(result.position) > BigInt(position)) position = result.position;
+    }
+    return { created, existing, position };
+  }
+
+  private async require(id: string): Promise<TimeframeRow> {
+    const t = await timeframeById(this.sql, id);
+    if (!t) throw new Problem(HttpStatus.NOT_FOUND, 'Report submission timeframe not found');
+    return t;
+  }
+
+  private async fields(body: UpdateTimeframeBody, old: TimeframeFields | null): Promise<TimeframeFields> {
+    const networkId = body.network_id === undefined ? (old?.networkId ?? null) : body.network_id;
+    let timezone = old?.timezone ?? DEFAULT_TIMEZONE;
+    if (body.network_id !== undefined) {
+      if (networkId) {
+        await this.networks.requireKnown(networkId);
+        timezone = (await this.networks.byId(networkId))?.timezone ?? DEFAULT_TIMEZONE;
+      } else timezone = DEFAULT_TIMEZONE;
+    }
+    const pick = <K extends keyof TimeframeFields>(value: TimeframeFields[K] | undefined, key: K) =>
+      (value !== undefined ? value : old?.[key]) as TimeframeFields[K];
+    return {
+      name: pick(body.name, 'name'),
+      academicYear: pick(body.academic_year, 'academicYear'),
+      halfTerm: pick(body.half_term, 'halfTerm'),
+      networkId,
+      timezone,
+      periodFrom: pick(body.period_from, 'periodFrom'),
+      periodTo: pick(body.period_to, 'periodTo'),
+      opensAt: pick(body.opens_at, 'opensAt'),
+      submitBy: pick(body.submit_by, 'submitBy'),
+      qaBy: pick(body.qa_by, 'qaBy'),
+      releaseAt: pick(body.release_at, 'releaseAt'),
+      closesAt: body.closes_at === undefined ? (old?.closesAt ?? null) : body.closes_at,
+      scope: body.scope
+        ? {
+            customerIds: body.scope.customer_ids ?? [],
+            programmeIds: body.scope.programme_ids ?? [],
+            productIds: body.scope.product_ids ?? [],
+          }
+        : (old?.scope ?? { customerIds: [], programmeIds: [], productIds: [] }),
+    };
+  }
+}

@@ -1,0 +1,222 @@
+import { expect, test, type Page } from '@playwright/test';
+import { adminToken, api, createCustomer, createUser, deleteUsers, signedIn } from './support/portal-api.js';
+
+// A teacher writes and submits a half-term report, a QA reviewer approves it, a QA lead publishes it:
+// the lead's other open editor turns read-only and the writer's page shows it published, both without
+// a reload; the school's partner then reads the published text (decision 0057).
+const stamp = Date.now().toString(36);
+const PASSWORD = 'Reports-E2E-2026!';
+const mail = (name: string) => `${name}.${stamp}@reports.example`;
+const people = {
+  writer: { email: mail('wendy.writer'), first: 'Wendy', last: 'Writer', permissions: ['USER_IS_TEACHER'] },
+  qa: {
+    email: mail('quentin.qa'),
+    first: 'Quentin',
+    last: 'Reviewer',
+    permissions: ['USER_IS_TEACHER', 'CAN_QA_REVIEW'],
+  },
+  lead: {
+    email: mail('lara.lead'),
+    first: 'Lara',
+    last: 'Lead',
+    permissions: ['USER_IS_TEACHER', 'CAN_QA_LEAD_REVIEW'],
+  },
+};
+const HEAD = mail('hugo.head');
+const COMMENT = 'Ann has read a new book every week and explains her thinking clearly.';
+let token = '';
+let reportId = '';
+const created: string[] = [];
+
+const plusDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+
+test.describe.configure({ mode: 'serial' });
+
+test.beforeAll(async ({ request }) => {
+  token = await adminToken(request);
+  const ids: Record<string, string> = {};
+  for (const [key, p] of Object.entries(people)) {
+    ids[key] = await createUser(request, token, {
+      email: p.email,
+      first_name: p.first,
+      last_name: p.last,
+      user_type: 'teacher',
+      password: PASSWORD,
+    });
+    const granted = await api(request, token, 'PUT', `/api/v1/users/${ids[key]}/permissions`, {
+      permissions: p.permissions,
+    });
+    expect(granted.status, JSON.stringify(granted.body)).toBe(200);
+    created.push(ids[key]);
+  }
+  const school = await createCustomer(request, token, `Reports School ${stamp}`);
+  const studentId = await createUser(request, token, {
+    email: mail('ann.student'),
+    first_name: 'Ann',
+    last_name: `Reader${stamp}`,
+    user_type: 'student',
+    customer_id: school,
+  });
+  const headId = await createUser(request, token, {
+    email: HEAD,
+    first_name: 'Hugo',
+    last_name: 'Head',
+    user_type: 'partner',
+    customer_id: school,
+    customer_type: 'super-admin',
+    password: PASSWORD,
+  });
+  created.push(studentId, headId);
+  const programme = await api<{ id: string }>(request, token, 'POST', '/api/v1/programmes/', {
+    title: 'Reading recovery',
+    customer_id: school,
+    kind: 'lesson',
+    start_date: plusDays(-14),
+    timezone: 'Europe/London',
+  });
+  expect(programme.status, JSON.stringify(programme.body)).toBe(201);
+  await api(request, token, 'PUT', `/api/v1/programmes/${programme.body.id}/activate`, {});
+  const group = await api<{ id: string }>(request, token, 'POST', '/api/v1/groups/', {
+    programme_id: programme.body.id,
+    name: 'Readers',
+    teachers: [{ teacher_id: ids.writer, role: 'lead' }],
+  });
+  expect(group.status, JSON.stringify(group.body)).toBe(201);
+  const joined = await api(request, token, 'POST', `/api/v1/groups/${group.body.id}/students`, {
+    student_id: studentId,
+    from: plusDays(-14),
+  });
+  expect(joined.status, JSON.stringify(joined.body)).toBeLessThan(300);
+  const enrolled = await api(request, token, 'POST', '/api/v1/enrolments/', {
+    student_id: studentId,
+    programme_id: programme.body.id,
+    start_date: plusDays(-14),
+  });
+  expect(enrolled.status, JSON.stringify(enrolled.body)).toBe(201);
+  const lesson = await api(request, token, 'POST', '/api/v1/lessons/', {
+    programme_id: programme.body.id,
+    group_id: group.body.id,
+    teacher_id: ids.writer,
+    timezone: 'Europe/London',
+    local_date: plusDays(3),
+    local_start: '11:00',
+    duration_minutes: 45,
+  });
+  expect(lesson.status, JSON.stringify(lesson.body)).toBe(201);
+  // Writing opened yesterday; partners may read published reports from today.
+  const timeframe = await api<{ id: string }>(
+    request,
+    token,
+    'POST',
+    '/api/v1/report-submission-timeframes/',
+    {
+      name: `Autumn 2 ${stamp}`,
+      academic_year: '2026/27',
+      half_term: 'autumn_2',
+      period_from: plusDays(-7),
+      period_to: plusDays(14),
+      opens_at: plusDays(-1),
+      submit_by: plusDays(0),
+      qa_by: plusDays(0),
+      release_at: plusDays(0),
+      scope: { customer_ids: [school] },
+    },
+  );
+  expect(timeframe.status, JSON.stringify(timeframe.body)).toBe(201);
+  const generated = await api<{ created: number }>(
+    request,
+    token,
+    'POST',
+    `/api/v1/report-submission-timeframes/${timeframe.body.id}/generate`,
+    {},
+  );
+  expect(generated.body.created, JSON.stringify(generated.body)).toBe(1);
+  await expect
+    .poll(async () => {
+      const list = await api<{ items: { id: string }[] }>(
+        request,
+        token,
+        'GET',
+        `/api/v1/half-term-reports/?timeframe_id=${timeframe.body.id}`,
+      );
+      reportId = list.body.items[0]?.id ?? '';
+      return reportId;
+    })
+    .not.toBe('');
+});
+
+test.afterAll(async ({ request }) => {
+  if (token) await deleteUsers(request, token, created);
+});
+
+const editorOf = (page: Page) => page.getByRole('textbox', { name: 'Report text' });
+const state = (page: Page) => page.getByTestId('report-state');
+
+test('write, submit, QA approve, publish: open editors turn read-only live; the partner reads it', async ({
+  browser,
+  request,
+}) => {
+  const hashNow = async () =>
+    (await api<{ content_hash: string }>(request, token, 'GET', `/api/v1/half-term-reports/${reportId}`)).body
+      .content_hash;
+
+  // The writer types into the teacher comment and submits.
+  const writer = await signedIn(browser, people.writer.email, PASSWORD);
+  await writer.goto(`/half-term-report/${reportId}`);
+  await expect(state(writer)).toHaveText('Draft');
+  await expect(editorOf(writer)).toHaveAttribute('contenteditable', 'true');
+  await expect(editorOf(writer)).toContainText('Lessons in the period: 0 delivered, 1 planned.');
+  const before = await hashNow();
+  await editorOf(writer).click();
+  await writer.keyboard.press('Control+End');
+  await writer.keyboard.type(COMMENT);
+  // The text is on the server once the hash it reports has moved.
+  await expect.poll(hashNow, { timeout: 10_000 }).not.toBe(before);
+  await writer.getByRole('button', { name: 'Submit for QA' }).click();
+  await expect(state(writer)).toHaveText('Submitted');
+  await expect(editorOf(writer)).toHaveAttribute('contenteditable', 'false');
+
+  // QA: claim from the queue, approve on the report.
+  const qa = await signedIn(browser, people.qa.email, PASSWORD);
+  await qa.goto('/half-term-reports-qa');
+  await qa
+    .getByRole('row')
+    .filter({ hasText: `Reader${stamp}` })
+    .getByRole('button', { name: 'Claim' })
+    .click();
+  await qa.goto(`/half-term-report/${reportId}`);
+  await expect(state(qa)).toHaveText('In QA');
+  await expect(editorOf(qa)).toContainText(COMMENT);
+  await qa.getByRole('button', { name: 'Approve' }).click();
+  await expect(state(qa)).toHaveText('QA approved');
+
+  // The lead claims in one tab and keeps a second tab open on the editor.
+  const lead = await signedIn(browser, people.lead.email, PASSWORD);
+  await lead.goto(`/half-term-report/${reportId}`);
+  await lead.getByRole('button', { name: 'Claim for sign-off' }).click();
+  await expect(state(lead)).toHaveText('In lead review');
+  const second = await lead.context().newPage();
+  await second.goto(`/half-term-report/${reportId}`);
+  await expect(editorOf(second)).toHaveAttribute('contenteditable', 'true');
+  await expect(editorOf(second)).toContainText(COMMENT);
+
+  await lead.getByRole('button', { name: 'Publish' }).click();
+  await expect(state(lead)).toHaveText('Published');
+  // Without a reload: the other tab's editor is read-only, the writer's page shows the publication.
+  await expect(editorOf(second)).toHaveAttribute('contenteditable', 'false', { timeout: 5_000 });
+  await expect(state(second)).toHaveText('Published');
+  await expect(state(writer)).toHaveText('Published', { timeout: 5_000 });
+
+  // The school's partner finds it among their published reports and reads the frozen text.
+  const head = await signedIn(browser, HEAD, PASSWORD);
+  await head.goto('/partner/half-term-reports');
+  await head
+    .getByRole('row')
+    .filter({ hasText: `Reader${stamp}` })
+    .click();
+  await expect(head).toHaveURL(new RegExp(`/half-term-report/${reportId}$`));
+  await expect(head.getByText(COMMENT)).toBeVisible();
+  await expect(head.getByRole('textbox', { name: 'Report text' })).toHaveCount(0);
+
+  for (const page of [writer, qa, lead, head]) await page.context().close();
+});
