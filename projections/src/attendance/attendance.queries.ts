@@ -454,3 +454,13 @@ export function differentClass(
     size: f.size,
   });
 }
+
+/** Each student's first use of the lesson's join link (`JoinLinkUsed`, decision 0054); order- and duplicate-proof. */
+export async function firstStudentJoins(db: Queryable, lessonId: string): Promise<Map<string, Date>> {
+  const { rows } = await db.query<{ user_id: string; first_joined_at: Date }>(
+    `SELECT user_id, min(joined_at) AS first_joined_at FROM rm_meeting_joins
+      WHERE lesson_id = $1 AND role = 'student' GROUP BY user_id`,
+    [lessonId],
+  );
+  return new Map(rows.map((r) => [r.user_id, new Date(r.first_joined_at)]));
+}

@@ -93,6 +93,12 @@ export class ActingPersonView {
   @ApiProperty({ description: 'Job title, or the partner’s relationship to the pupil' }) position!: string;
 }
 
+export class JoinSuggestionView {
+  @ApiProperty({ enum: ['present', 'late'] }) mark!: string;
+  @ApiProperty({ nullable: true, type: Number }) minutes_late!: number | null;
+  @ApiProperty({ description: 'The student’s first join of the lesson’s meeting' }) joined_at!: string;
+}
+
 export class RegisterEntryView {
   @ApiProperty({ format: 'uuid' }) student_id!: string;
   @ApiProperty({ nullable: true, type: String }) student_name!: string | null;
@@ -108,6 +114,12 @@ export class RegisterEntryView {
   @ApiProperty({ description: 'A mark someone recorded (not a prefill)' }) confirmed!: boolean;
   @ApiProperty({ nullable: true, type: String }) recorded_at!: string | null;
   @ApiProperty({ nullable: true, type: ActingPersonView }) recorded_by!: ActingPersonView | null;
+  @ApiProperty({
+    nullable: true,
+    type: JoinSuggestionView,
+    description: 'What the meeting join suggests, while the student is not marked (the teacher confirms)',
+  })
+  suggestion!: JoinSuggestionView | null;
 }
 
 export class RegisterView {

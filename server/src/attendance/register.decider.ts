@@ -27,6 +27,23 @@ import { nextWorkingDayDeadline } from '../core/time/time.js';
 
 /** How long before the start a register may be opened (it never closes). */
 export const REGISTER_OPENS_MINUTES_BEFORE = 60;
+/** A pupil who joins within this many minutes of the start counts as on time. */
+export const JOIN_GRACE_MINUTES = 5;
+
+/**
+ * What a pupil's first join of the lesson's meeting suggests (a suggestion the teacher confirms, never
+ * a mark): present within the grace, else late by the whole minutes after the start (at most the
+ * lesson's length); null when they joined after the end.
+ */
+export function suggestionFromJoin(
+  firstJoinedAt: Date,
+  timing: { startsAt: string; durationMinutes: number },
+): { mark: 'present' | 'late'; minutesLate: number | null } | null {
+  const late = Math.ceil((firstJoinedAt.getTime() - new Date(timing.startsAt).getTime()) / 60_000);
+  if (late <= JOIN_GRACE_MINUTES) return { mark: 'present', minutesLate: null };
+  if (late > timing.durationMinutes) return null;
+  return { mark: 'late', minutesLate: late };
+}
 
 export interface CurrentEntry extends RegisterEntry {
   source: EntrySource;

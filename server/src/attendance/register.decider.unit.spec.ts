@@ -9,6 +9,7 @@ import {
   type RegisterActor,
   type RegisterCommand,
   type RegisterState,
+  suggestionFromJoin,
 } from './register.decider.js';
 
 const L = '22222222-2222-4222-8222-222222222222';
@@ -359,5 +360,14 @@ describe('register decider', () => {
       old,
     );
     expect(events[1]!.data).toMatchObject({ suggestedCode: 'J' });
+  });
+
+  it('a meeting join suggests present within the grace, late after it, nothing after the end', () => {
+    const at = (minutes: number) => new Date(new Date(timing.startsAt).getTime() + minutes * 60_000);
+    expect(suggestionFromJoin(at(-8), timing)).toEqual({ mark: 'present', minutesLate: null });
+    expect(suggestionFromJoin(at(5), timing)).toEqual({ mark: 'present', minutesLate: null });
+    expect(suggestionFromJoin(at(5.5), timing)).toEqual({ mark: 'late', minutesLate: 6 });
+    expect(suggestionFromJoin(at(60), timing)).toEqual({ mark: 'late', minutesLate: 60 });
+    expect(suggestionFromJoin(at(61), timing)).toBeNull();
   });
 });

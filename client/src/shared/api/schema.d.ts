@@ -4001,6 +4001,13 @@ export interface components {
             /** @default 72 */
             expires_in_hours: number;
         };
+        JoinSuggestionView: {
+            /** @description The student’s first join of the lesson’s meeting */
+            joined_at: string;
+            /** @enum {string} */
+            mark: "present" | "late";
+            minutes_late: number | null;
+        };
         LessonNotesBody: {
             notes: string;
         };
@@ -4535,6 +4542,8 @@ export interface components {
             student_name: string | null;
             /** @description DfE code suggested to the school */
             suggested_code: string | null;
+            /** @description What the meeting join suggests, while the student is not marked (the teacher confirms) */
+            suggestion: components["schemas"]["JoinSuggestionView"] | null;
         };
         RegisterFileBody: {
             file_name: string;

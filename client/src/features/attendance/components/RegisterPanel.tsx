@@ -335,7 +335,20 @@ export function RegisterPanel({ lessonId, timezone }: { lessonId: string; timezo
                         </Text>
                       )}
                     </Table.Td>
-                    <Table.Td>{e.suggested_code ?? '—'}</Table.Td>
+                    <Table.Td>
+                      {e.suggested_code ?? '—'}
+                      {e.suggestion && (
+                        <Text size="xs" c="dimmed">
+                          Joined {formatInZone(e.suggestion.joined_at, timezone, 'HH:mm')}: suggests{' '}
+                          {describeEntry({
+                            mark: e.suggestion.mark,
+                            minutes_late: e.suggestion.minutes_late,
+                            minutes_missed: null,
+                            absence_reason: null,
+                          })}
+                        </Text>
+                      )}
+                    </Table.Td>
                     <Table.Td>
                       {e.recorded_by ? (
                         <Text size="sm">
@@ -367,21 +380,44 @@ export function RegisterPanel({ lessonId, timezone }: { lessonId: string; timezo
         )}
         {editable && (
           <Group justify="space-between">
-            <Button
-              variant="default"
-              size="sm"
-              onClick={() =>
-                setDrafts((all) => {
-                  const next = { ...all };
-                  for (const e of data.entries)
-                    if (!e.confirmed && !next[e.student_id]?.mark)
-                      next[e.student_id] = { ...fromEntry(e), mark: 'present' };
-                  return next;
-                })
-              }
-            >
-              Mark the rest present
-            </Button>
+            <Group gap="xs">
+              {data.entries.some((e) => e.suggestion) && (
+                <Button
+                  variant="default"
+                  size="sm"
+                  onClick={() =>
+                    setDrafts((all) => {
+                      const next = { ...all };
+                      for (const e of data.entries)
+                        if (e.suggestion && !e.confirmed && !next[e.student_id]?.mark)
+                          next[e.student_id] = {
+                            ...fromEntry(e),
+                            mark: e.suggestion.mark,
+                            minutes_late: e.suggestion.minutes_late,
+                          };
+                      return next;
+                    })
+                  }
+                >
+                  Use meeting joins
+                </Button>
+              )}
+              <Button
+                variant="default"
+                size="sm"
+                onClick={() =>
+                  setDrafts((all) => {
+                    const next = { ...all };
+                    for (const e of data.entries)
+                      if (!e.confirmed && !next[e.student_id]?.mark)
+                        next[e.student_id] = { ...fromEntry(e), mark: 'present' };
+                    return next;
+                  })
+                }
+              >
+                Mark the rest present
+              </Button>
+            </Group>
             <Button
               disabled={changed.length === 0}
               loading={take.isPending}
