@@ -464,3 +464,60 @@ export async function firstStudentJoins(db: Queryable, lessonId: string): Promis
   );
   return new Map(rows.map((r) => [r.user_id, new Date(r.first_joined_at)]));
 }
+
+export interface SessionMarkRow {
+  student_id: string;
+  student_name: string | null;
+  customer_id: string;
+  /** The school's local date and half (AM before 12:00) of the lesson's start, in the school's zone. */
+  session_date: string;
+  session: 'AM' | 'PM';
+  lesson_id: string;
+  mark: string;
+  absence_reason: string | null;
+  suggested_code: string | null;
+  reason_missing: boolean;
+  lessons: number;
+}
+
+/** The best mark first: attended beats excused beats absent; a missing reason last. */
+const MARK_RANK = `CASE e.mark WHEN 'present' THEN 1 WHEN 'late' THEN 2 WHEN 'left_early' THEN 3
+  WHEN 'not_required' THEN 4 WHEN 'tech_failure_provider' THEN 5 WHEN 'absent' THEN 6
+  WHEN 'tech_failure_pupil' THEN 7 ELSE 8 END`;
+
+/**
+ * The school's view (design §5, Arbor's "best mark"): per student and morning or afternoon session in
+ * the school's time zone (its network's; Europe/London without one), the best mark of the session's
+ * lessons, with its suggested code and whether a reason is still missing. Latest session first.
+ */
+export function partnerSessions(
+  db: Queryable,
+  f: Omit<AttendanceEntryFilter, 'pendingOnly' | 'markedOnly'>,
+): Promise<Page<SessionMarkRow>> {
+  const where = entryWhere(f);
+  const tz = `coalesce(n.timezone, 'Europe/London')`;
+  const local = `(e.starts_at AT TIME ZONE ${tz})`;
+  const inner = `SELECT e.student_id, e.customer_id, e.lesson_id, e.mark, e.absence_reason, e.suggested_code,
+        to_char(${local}, 'YYYY-MM-DD') AS session_date,
+        CASE WHEN ${local}::time < time '12:00' THEN 'AM' ELSE 'PM' END AS session,
+        ${MARK_RANK} AS rank
+      FROM rm_register_entries e JOIN rm_lessons l ON l.id = e.lesson_id
+      LEFT JOIN rm_customers c ON c.id = e.customer_id
+      LEFT JOIN rm_networks n ON n.id = c.network_id
+      ${where.sql}`;
+  const from = `(SELECT DISTINCT ON (x.student_id, x.session_date, x.session)
+        x.student_id, x.customer_id, x.lesson_id, x.mark, x.absence_reason, x.suggested_code, x.session_date,
+        x.session, x.mark = 'absent_pending' AS reason_missing,
+        (count(*) OVER (PARTITION BY x.student_id, x.session_date, x.session))::int AS lessons
+      FROM (${inner}) x
+      ORDER BY x.student_id, x.session_date, x.session, x.rank, x.lesson_id) b
+    LEFT JOIN rm_users s ON s.id = b.student_id`;
+  return listPage<SessionMarkRow>(db, {
+    select: 'b.*, s.full_name AS student_name',
+    from,
+    where: { sql: '', params: where.params },
+    orderBy: 'b.session_date DESC, b.session DESC, lower(s.full_name) ASC NULLS LAST, b.student_id ASC',
+    page: f.page,
+    size: f.size,
+  });
+}

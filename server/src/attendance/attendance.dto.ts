@@ -371,3 +371,32 @@ export class DifferentClassView extends AttendanceEntryView {
 }
 
 export class DifferentClassPage extends PageOf(DifferentClassView) {}
+
+export class SessionMarkView {
+  @ApiProperty({ format: 'uuid' }) student_id!: string;
+  @ApiProperty({ nullable: true, type: String }) student_name!: string | null;
+  @ApiProperty({ format: 'uuid' }) customer_id!: string;
+  @ApiProperty({ description: 'The school’s local date' }) session_date!: string;
+  @ApiProperty({ enum: ['AM', 'PM'] }) session!: string;
+  @ApiProperty({ format: 'uuid', description: 'The lesson the best mark is from' }) lesson_id!: string;
+  @ApiProperty({ enum: ATTENDANCE_MARKS }) mark!: string;
+  @ApiProperty({ nullable: true, type: String }) absence_reason!: string | null;
+  @ApiProperty({ nullable: true, type: String }) suggested_code!: string | null;
+  @ApiProperty() reason_missing!: boolean;
+  @ApiProperty({ description: 'Lessons in the session' }) lessons!: number;
+}
+
+export class SessionMarkPage extends PageOf(SessionMarkView) {}
+
+export class PartnerListQuery extends AttendanceListQuery {
+  @ApiPropertyOptional({ type: Boolean, description: 'true: the whole list as a CSV file' })
+  @IsOptional()
+  @Transform(FILE_FLAG)
+  @IsBoolean()
+  as_csv?: boolean;
+  @ApiPropertyOptional({ type: Boolean, description: 'true: the whole list as an .xlsx workbook' })
+  @IsOptional()
+  @Transform(FILE_FLAG)
+  @IsBoolean()
+  as_excel?: boolean;
+}

@@ -608,4 +608,27 @@ describe.each(portalModes)('attendance: registers, ledger, reasons, $name', (mod
     expect(xlsx.headers.get('content-type')).toContain('spreadsheetml');
     expect((await call('GET', '/attendance/programmes?as_csv=maybe', tokens.ada)).status).toBe(422);
   });
+
+  it('the school’s view gives the best mark per morning or afternoon session, its students only', async () => {
+    const { call } = portal;
+    // A second morning lesson on the old lesson's day (Ann has left the group by then): Ben, present
+    // at 08:00, is late at 10:00; the session keeps the better mark.
+    const second = await lesson({ local_date: addDays(today, -10), local_start: '10:00' });
+    await ok(take(second, 'ada', [{ student_id: ids.ben, mark: 'late', minutes_late: 5 }]));
+    const sessions = await call('GET', '/attendance/partner/sessions?size=100', tokens.head);
+    expect(sessions.status).toBe(200);
+    const thatDay = (sessions.body.items as Json[]).filter((r) => r.session_date === addDays(today, -10));
+    expect(thatDay.map((r) => [r.student_name, r.session, r.mark, r.reason_missing, r.lessons])).toEqual([
+      ['Ann Test', 'AM', 'absent_pending', true, 1],
+      ['Ben Test', 'AM', 'present', false, 2],
+    ]);
+    const linkSessions = await call('GET', '/attendance/partner/sessions', tokens.link);
+    expect(new Set((linkSessions.body.items as Json[]).map((r) => r.student_id))).toEqual(new Set([ids.ann]));
+    const file = await fetch(`${portal.base}/api/v1/attendance/partner?as_csv=true`, {
+      headers: { RequestVerificationToken: tokens.link! },
+    });
+    const text = await file.text();
+    expect(text).toContain('Ann Test');
+    expect(text).not.toContain('Ben Test');
+  });
 });

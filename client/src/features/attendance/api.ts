@@ -17,6 +17,7 @@ export type PlannedAbsence = ApiSchema<'PlannedAbsenceView'>;
 export type Summary = ApiSchema<'AttendanceSummaryView'>;
 export type TutorCompliance = ApiSchema<'TutorComplianceView'>;
 export type DifferentClass = ApiSchema<'DifferentClassView'>;
+export type SessionMark = ApiSchema<'SessionMarkView'>;
 
 /**
  * Registers live in the lesson streams (decision 0056), so every register and attendance query sits
@@ -75,6 +76,19 @@ export function usePartnerAttendance(page: number) {
     queryKey: attendanceKeys.partner(page),
     queryFn: ({ signal }) =>
       apiRequest<Page<AttendanceEntry>>('/api/v1/attendance/partner', { signal, query: { page, size: 50 } }),
+    meta: { silentErrors: true },
+  });
+}
+
+export function usePartnerSessions(page: number, enabled: boolean) {
+  return useQuery({
+    queryKey: [ROOT, 'attendance-sessions', page],
+    queryFn: ({ signal }) =>
+      apiRequest<Page<SessionMark>>('/api/v1/attendance/partner/sessions', {
+        signal,
+        query: { page, size: 50 },
+      }),
+    enabled,
     meta: { silentErrors: true },
   });
 }

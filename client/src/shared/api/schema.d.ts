@@ -100,6 +100,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/attendance/partner/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["AttendanceController_partnerSessions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/attendance/programmes": {
         parameters: {
             query?: never;
@@ -4748,6 +4764,35 @@ export interface components {
             position: string;
             unscheduled: number;
         };
+        SessionMarkPage: {
+            items: components["schemas"]["SessionMarkView"][];
+            page: number;
+            size: number;
+            total: number;
+        };
+        SessionMarkView: {
+            absence_reason: string | null;
+            /** Format: uuid */
+            customer_id: string;
+            /**
+             * Format: uuid
+             * @description The lesson the best mark is from
+             */
+            lesson_id: string;
+            /** @description Lessons in the session */
+            lessons: number;
+            /** @enum {string} */
+            mark: "present" | "late" | "left_early" | "absent_pending" | "absent" | "not_required" | "tech_failure_provider" | "tech_failure_pupil";
+            reason_missing: boolean;
+            /** @enum {string} */
+            session: "AM" | "PM";
+            /** @description The school’s local date */
+            session_date: string;
+            /** Format: uuid */
+            student_id: string;
+            student_name: string | null;
+            suggested_code: string | null;
+        };
         SetGroupTeachersBody: {
             teachers: components["schemas"]["GroupTeacherBody"][];
         };
@@ -5457,6 +5502,10 @@ export interface operations {
     AttendanceController_partner: {
         parameters: {
             query?: {
+                /** @description true: the whole list as a CSV file */
+                as_csv?: boolean;
+                /** @description true: the whole list as an .xlsx workbook */
+                as_excel?: boolean;
                 customer_id?: string;
                 /** @description Lessons starting at or after this instant */
                 from?: string;
@@ -5475,12 +5524,53 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Or a CSV / .xlsx file with as_csv / as_excel */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["AttendanceEntryPage"];
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": components["schemas"]["AttendanceEntryPage"];
+                    "text/csv": components["schemas"]["AttendanceEntryPage"];
+                };
+            };
+        };
+    };
+    AttendanceController_partnerSessions: {
+        parameters: {
+            query?: {
+                /** @description true: the whole list as a CSV file */
+                as_csv?: boolean;
+                /** @description true: the whole list as an .xlsx workbook */
+                as_excel?: boolean;
+                customer_id?: string;
+                /** @description Lessons starting at or after this instant */
+                from?: string;
+                group_id?: string;
+                page?: number;
+                programme_id?: string;
+                size?: number;
+                student_id?: string;
+                teacher_id?: string;
+                /** @description Lessons starting before this instant */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The best mark per student and morning or afternoon session in the school’s zone; or a CSV / .xlsx file */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionMarkPage"];
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": components["schemas"]["SessionMarkPage"];
+                    "text/csv": components["schemas"]["SessionMarkPage"];
                 };
             };
         };
