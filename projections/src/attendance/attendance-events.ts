@@ -60,8 +60,11 @@ export const ABSENCE_REASONS: readonly AbsenceReason[] = [
   'on_site_at_school',
 ];
 
-/** Who wrote an entry: a teacher or administrator, a partner, the system (prefills). */
-export type EntrySource = 'teacher' | 'admin' | 'partner' | 'prefill';
+/**
+ * Who wrote an entry: a teacher or administrator, a partner, the system from meeting joins (unconfirmed
+ * until the teacher confirms it), the system's prefills.
+ */
+export type EntrySource = 'teacher' | 'admin' | 'partner' | 'meeting' | 'prefill';
 
 /** One student's line in the register, as recorded. */
 export interface RegisterEntry {

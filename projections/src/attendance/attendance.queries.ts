@@ -380,6 +380,8 @@ export interface TutorComplianceRow {
   taken_on_time: number;
   not_taken: number;
   amendments: number;
+  /** Automatic marks from meeting joins the teacher has not confirmed yet. */
+  unconfirmed_auto_marks: number;
 }
 
 /**
@@ -419,7 +421,9 @@ export function tutorCompliance(
         count(r.lesson_id)::int AS registers_taken,
         count(r.lesson_id) FILTER (WHERE r.opened_at <= ${deadline})::int AS taken_on_time,
         (count(*) - count(r.lesson_id))::int AS not_taken,
-        coalesce(sum((SELECT count(*) FROM rm_attendance_amendments m WHERE m.lesson_id = l.id)), 0)::int AS amendments
+        coalesce(sum((SELECT count(*) FROM rm_attendance_amendments m WHERE m.lesson_id = l.id)), 0)::int AS amendments,
+        coalesce(sum((SELECT count(*) FROM rm_register_entries x WHERE x.lesson_id = l.id AND x.source = 'meeting')), 0)::int
+          AS unconfirmed_auto_marks
       FROM rm_lessons l LEFT JOIN rm_registers r ON r.lesson_id = l.id
       ${where.sql}
       GROUP BY 1) a
@@ -520,4 +524,23 @@ export function partnerSessions(
     page: f.page,
     size: f.size,
   });
+}
+
+/**
+ * Lessons whose register is still untaken (no mark at all) that ended between `endedAfter` and
+ * `endedBefore`, and that some student joined: what the automatic marking pass looks at.
+ */
+export async function untakenLessonsWithJoins(
+  db: Queryable,
+  f: { endedAfter: string; endedBefore: string },
+): Promise<string[]> {
+  const { rows } = await db.query<{ id: string }>(
+    `SELECT l.id FROM rm_lessons l
+      WHERE l.status IN ('planned', 'delivered') AND l.ends_at > $1::timestamptz AND l.ends_at <= $2::timestamptz
+        AND NOT EXISTS (SELECT 1 FROM rm_register_entries e WHERE e.lesson_id = l.id AND e.mark IS NOT NULL)
+        AND EXISTS (SELECT 1 FROM rm_meeting_joins j WHERE j.lesson_id = l.id AND j.role = 'student')
+      ORDER BY l.ends_at, l.id`,
+    [f.endedAfter, f.endedBefore],
+  );
+  return rows.map((r) => r.id);
 }

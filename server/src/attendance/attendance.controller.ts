@@ -328,6 +328,7 @@ export class AttendanceController {
       { header: 'taken_on_time', value: (r) => r.taken_on_time },
       { header: 'not_taken', value: (r) => r.not_taken },
       { header: 'amendments', value: (r) => r.amendments },
+      { header: 'unconfirmed_auto_marks', value: (r) => r.unconfirmed_auto_marks },
     ];
     await answer(res, q, 'attendance-tutors', columns, (paging) =>
       tutorCompliance(this.sql, {

@@ -110,8 +110,10 @@ export class RegisterEntryView {
   @ApiProperty({ enum: ABSENCE_REASONS, nullable: true }) absence_reason!: string | null;
   @ApiProperty({ nullable: true, type: String, description: 'DfE code suggested to the school' })
   suggested_code!: string | null;
-  @ApiProperty({ nullable: true, enum: ['teacher', 'admin', 'partner', 'prefill'] }) source!: string | null;
-  @ApiProperty({ description: 'A mark someone recorded (not a prefill)' }) confirmed!: boolean;
+  @ApiProperty({ nullable: true, enum: ['teacher', 'admin', 'partner', 'meeting', 'prefill'] })
+  source!: string | null;
+  @ApiProperty({ description: 'A mark a person recorded (not a prefill, not an unconfirmed automatic mark)' })
+  confirmed!: boolean;
   @ApiProperty({ nullable: true, type: String }) recorded_at!: string | null;
   @ApiProperty({ nullable: true, type: ActingPersonView }) recorded_by!: ActingPersonView | null;
   @ApiProperty({
@@ -361,6 +363,8 @@ export class TutorComplianceView {
   @ApiProperty({ description: 'Taken by the end of the next working day' }) taken_on_time!: number;
   @ApiProperty() not_taken!: number;
   @ApiProperty() amendments!: number;
+  @ApiProperty({ description: 'Automatic marks from meeting joins not confirmed yet' })
+  unconfirmed_auto_marks!: number;
 }
 
 export class TutorCompliancePage extends PageOf(TutorComplianceView) {}

@@ -1,6 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { groupStream, programmeStream, type GroupEvent, type ProgrammeEvent } from '@portal/projections';
+import {
+  groupStream,
+  meetingStream,
+  programmeStream,
+  type GroupEvent,
+  type MeetingEvent,
+  type ProgrammeEvent,
+} from '@portal/projections';
+import { AutoMarkJob } from './auto-mark.job.js';
 import {
   listenLive,
   portalModes,
@@ -630,5 +638,67 @@ describe.each(portalModes)('attendance: registers, ledger, reasons, $name', (mod
     const text = await file.text();
     expect(text).toContain('Ann Test');
     expect(text).not.toContain('Ben Test');
+  });
+
+  it('marks an untaken register from meeting joins after the lesson, unconfirmed, whatever the order or repeats of the joins; the teacher confirms', async () => {
+    const { call } = portal;
+    // Group B's lesson with Theo ended 20 minutes ago; nobody took the register. Gus joined twice.
+    const start = new Date(Date.now() - 80 * 60_000);
+    const lessonId = await lesson({
+      group_id: ids.groupB,
+      teacher_id: ids.theo,
+      timezone: 'UTC',
+      local_date: start.toISOString().slice(0, 10),
+      local_start: start.toISOString().slice(11, 16),
+    });
+    const view = (await call('GET', `/lessons/${lessonId}`, portal.admin)).body;
+    const startsAt = new Date(view.starts_at as string).getTime();
+    const join = (minutes: number): MeetingEvent => ({
+      type: 'JoinLinkUsed',
+      data: {
+        meetingId: view.meeting_id as string,
+        lessonId,
+        userId: ids.gus!,
+        role: 'student',
+        at: new Date(startsAt + minutes * 60_000).toISOString(),
+        customerId: ids.oak!,
+      },
+    });
+    // Stored out of order (the later join first), and one of them twice.
+    const store = portal.running.infra.eventStore;
+    const events = [join(12), join(8), join(12)];
+    let position = 0n;
+    for (const e of events)
+      position = (
+        await store.append(meetingStream(view.meeting_id as string), [{ id: randomUUID(), ...e }], {
+          expectedRevision: 'any',
+        })
+      ).position;
+    await portal.settle({ status: 200, body: { position: position.toString() } });
+    const job = portal.running.app.get(AutoMarkJob);
+    expect(await job.runOnce()).toBeGreaterThanOrEqual(1);
+    const read = await register(lessonId, 'theo');
+    expect(markOf(read.body, ids.gus!)).toMatchObject({
+      mark: 'late',
+      minutes_late: 8,
+      source: 'meeting',
+      confirmed: false,
+      recorded_by: { name: 'Meeting joins' },
+    });
+    // A second pass changes nothing.
+    await job.runOnce();
+    const stream = await store.readStream(`lesson-${lessonId}`);
+    expect(stream.filter((e) => e.type === 'AttendanceMarkRecorded')).toHaveLength(1);
+    const tutors = await call('GET', `/attendance/tutors?teacher_id=${ids.theo}`, tokens.ada);
+    expect(tutors.body.items).toMatchObject([{ teacher_id: ids.theo, unconfirmed_auto_marks: 1 }]);
+    // The teacher confirms it without a reason; it is hers now.
+    const confirmed = await ok(
+      take(lessonId, 'theo', [{ student_id: ids.gus, mark: 'late', minutes_late: 8 }]),
+    );
+    expect(markOf(confirmed, ids.gus!)).toMatchObject({ source: 'teacher', confirmed: true });
+    const history = await call('GET', `/lessons/${lessonId}/register/history`, tokens.theo);
+    expect(history.body.items).toMatchObject([
+      { reason: 'Automatic mark confirmed', amended_by: { id: ids.theo } },
+    ]);
   });
 });

@@ -139,7 +139,7 @@ export class AttendanceService {
 
   /** Adds the meeting joins' suggestions to the entries not marked yet. */
   private async suggest(id: string, state: RegisterState, view: RegisterView): Promise<RegisterView> {
-    if (view.entries.every((e) => e.confirmed)) return view;
+    if (view.entries.every((e) => e.mark !== null)) return view;
     const joins = await firstStudentJoins(this.sql, id);
     if (joins.size === 0) return view;
     const timing = state.lesson.timing!;
@@ -147,7 +147,7 @@ export class AttendanceService {
       ...view,
       entries: view.entries.map((e) => {
         const joined = joins.get(e.student_id);
-        const s = !e.confirmed && joined ? suggestionFromJoin(joined, timing) : null;
+        const s = e.mark === null && joined ? suggestionFromJoin(joined, timing) : null;
         return s
           ? {
               ...e,
@@ -211,7 +211,7 @@ export class AttendanceService {
               absence_reason: entry.absenceReason,
               suggested_code: entry.suggestedCode,
               source: entry.source,
-              confirmed: true,
+              confirmed: entry.source !== 'meeting',
               recorded_at: entry.recordedAt,
               recorded_by: entry.recordedBy,
               suggestion: null,
@@ -260,6 +260,7 @@ const byBasisAndName = (a: EntryView, b: EntryView) =>
 
 function entryFromRow(r: RegisterEntryListRow): EntryView {
   const marked = r.mark !== null;
+  const confirmed = marked && r.source !== 'meeting';
   return {
     student_id: r.student_id,
     student_name: r.student_name,
@@ -270,7 +271,7 @@ function entryFromRow(r: RegisterEntryListRow): EntryView {
     absence_reason: marked ? r.absence_reason : r.prefill_reason,
     suggested_code: r.suggested_code,
     source: marked ? r.source : r.prefill_reason ? 'prefill' : null,
-    confirmed: marked,
+    confirmed,
     recorded_at: iso(r.recorded_at),
     recorded_by: r.recorded_by,
     suggestion: null,

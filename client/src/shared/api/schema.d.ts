@@ -4540,7 +4540,7 @@ export interface components {
             absence_reason: "illness" | "medical" | "religious" | "interview" | "study_leave" | "excluded" | "authorised_other" | "unauthorised" | "holiday_not_agreed" | "unable_transport" | "on_site_at_school" | null;
             /** @enum {string} */
             basis: "enrolled" | "guest";
-            /** @description A mark someone recorded (not a prefill) */
+            /** @description A mark a person recorded (not a prefill, not an unconfirmed automatic mark) */
             confirmed: boolean;
             /**
              * @description null: not marked yet
@@ -4552,7 +4552,7 @@ export interface components {
             recorded_at: string | null;
             recorded_by: components["schemas"]["ActingPersonView"] | null;
             /** @enum {string|null} */
-            source: "teacher" | "admin" | "partner" | "prefill" | null;
+            source: "teacher" | "admin" | "partner" | "meeting" | "prefill" | null;
             /** Format: uuid */
             student_id: string;
             student_name: string | null;
@@ -5063,6 +5063,8 @@ export interface components {
             /** Format: uuid */
             teacher_id: string;
             teacher_name: string | null;
+            /** @description Automatic marks from meeting joins not confirmed yet */
+            unconfirmed_auto_marks: number;
         };
         UnreadView: {
             count: number;

@@ -44,11 +44,14 @@ interface Draft {
   absence_reason: string | null;
 }
 
+/** An automatic mark from the meeting joins, waiting for the teacher. */
+const isAutomatic = (e: RegisterEntry) => e.source === 'meeting';
+
 const fromEntry = (e: RegisterEntry): Draft => ({
-  mark: e.confirmed ? (e.mark ?? '') : '',
+  mark: e.confirmed || isAutomatic(e) ? (e.mark ?? '') : '',
   minutes_late: e.minutes_late,
   minutes_missed: e.minutes_missed,
-  absence_reason: e.confirmed ? e.absence_reason : null,
+  absence_reason: e.confirmed || isAutomatic(e) ? e.absence_reason : null,
 });
 
 const same = (a: Draft, b: Draft) =>
@@ -170,6 +173,7 @@ export function RegisterPanel({ lessonId, timezone }: { lessonId: string; timezo
     return d !== undefined && d.mark !== '' && !same(d, fromEntry(e));
   });
   const amendments = changed.filter((e) => e.confirmed);
+  const automatic = (data?.entries ?? []).filter(isAutomatic);
   const setDraft = (e: RegisterEntry, patch: Partial<Draft>) =>
     setDrafts((all) => ({ ...all, [e.student_id]: { ...draftOf(e), ...patch } }));
 
@@ -272,6 +276,11 @@ export function RegisterPanel({ lessonId, timezone }: { lessonId: string; timezo
                   <Table.Tr key={e.student_id}>
                     <Table.Td>
                       {e.student_name ?? e.student_id}
+                      {isAutomatic(e) && (
+                        <Badge ml="xs" size="xs" color="orange" variant="light">
+                          automatic: confirm
+                        </Badge>
+                      )}
                       {e.basis === 'guest' && (
                         <Badge ml="xs" size="xs" variant="outline">
                           guest
@@ -290,7 +299,7 @@ export function RegisterPanel({ lessonId, timezone }: { lessonId: string; timezo
                       ) : e.mark ? (
                         <Badge variant="light" color={e.confirmed ? (MARK_COLORS[e.mark] ?? 'gray') : 'gray'}>
                           {MARK_LABELS[e.mark] ?? e.mark}
-                          {e.confirmed ? '' : ' (pre-filled)'}
+                          {e.confirmed ? '' : isAutomatic(e) ? ' (automatic, to confirm)' : ' (pre-filled)'}
                         </Badge>
                       ) : (
                         <Text size="sm" c="dimmed">
@@ -381,6 +390,22 @@ export function RegisterPanel({ lessonId, timezone }: { lessonId: string; timezo
         {editable && (
           <Group justify="space-between">
             <Group gap="xs">
+              {automatic.length > 0 && (
+                <Button
+                  variant="light"
+                  color="orange"
+                  size="sm"
+                  loading={take.isPending}
+                  onClick={() =>
+                    take.mutate(
+                      automatic.map((e) => toInput(e.student_id, drafts[e.student_id] ?? fromEntry(e))),
+                      { onSuccess: () => setDrafts({}) },
+                    )
+                  }
+                >
+                  Confirm automatic marks ({automatic.length})
+                </Button>
+              )}
               {data.entries.some((e) => e.suggestion) && (
                 <Button
                   variant="default"

@@ -40,7 +40,7 @@ const DESCRIPTIONS: Record<ReportKind, string> = {
   groups:
     'Per student and group: possible sessions, attended, late, absences by reason, and minutes attended.',
   tutors:
-    'Per tutor, over lessons that have ended: registers taken, taken by the end of the next working day, not taken, amendments.',
+    'Per tutor, over lessons that have ended: registers taken, taken by the end of the next working day, not taken, amendments, automatic marks still to confirm.',
   'different-class': 'Students marked in a lesson of a group they are not in.',
 };
 
@@ -123,6 +123,7 @@ function TutorTable({ rows }: { rows: TutorCompliance[] }) {
           <Table.Th>On time</Table.Th>
           <Table.Th>Not taken</Table.Th>
           <Table.Th>Amendments</Table.Th>
+          <Table.Th>Automatic, unconfirmed</Table.Th>
         </Table.Tr>
       </Table.Thead>
       <Table.Tbody>
@@ -136,6 +137,7 @@ function TutorTable({ rows }: { rows: TutorCompliance[] }) {
             </Table.Td>
             <Table.Td>{r.not_taken}</Table.Td>
             <Table.Td>{r.amendments}</Table.Td>
+            <Table.Td>{r.unconfirmed_auto_marks}</Table.Td>
           </Table.Tr>
         ))}
       </Table.Tbody>
