@@ -104,6 +104,8 @@ export interface RegisterOpenedData extends LessonAudience {
   /** The lesson's local date and start: the read models' period keys. */
   localDate: string;
   startsAt: string;
+  /** The lesson's length: minutes planned per student (the aggregates read it without the lesson). */
+  durationMinutes: number;
   programmeId: string;
   groupId: string;
 }

@@ -342,10 +342,10 @@ export function attendanceSummary(
       count(*) FILTER (WHERE e.mark = 'left_early') AS left_early,
       count(*) FILTER (WHERE e.mark IN ${ABSENT}) AS absences,
       count(*) FILTER (WHERE e.mark = 'absent_pending') AS pending,
-      coalesce(sum(l.duration_minutes) FILTER (WHERE e.mark NOT IN ${NOT_POSSIBLE}), 0) AS planned_minutes,
-      coalesce(sum(greatest(l.duration_minutes - coalesce(e.minutes_late, 0) - coalesce(e.minutes_missed, 0), 0))
+      coalesce(sum(e.duration_minutes) FILTER (WHERE e.mark NOT IN ${NOT_POSSIBLE}), 0) AS planned_minutes,
+      coalesce(sum(greatest(e.duration_minutes - coalesce(e.minutes_late, 0) - coalesce(e.minutes_missed, 0), 0))
         FILTER (WHERE e.mark IN ${ATTENDED}), 0) AS attended_minutes
-    FROM rm_register_entries e JOIN rm_lessons l ON l.id = e.lesson_id
+    FROM rm_register_entries e LEFT JOIN rm_lessons l ON l.id = e.lesson_id
     ${where.sql}
     GROUP BY 1, 2, 3, 4`;
   const names =

@@ -310,6 +310,7 @@ function opening(id: string, state: RegisterState, now: string, snapshot: Roster
         prefills,
         localDate: timing.localDate,
         startsAt: timing.startsAt,
+        durationMinutes: timing.durationMinutes,
         programmeId: s.programmeId,
         groupId: s.groupId,
       },

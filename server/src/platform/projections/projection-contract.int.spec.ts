@@ -414,6 +414,7 @@ function attendanceHistory(customerId: string, tutor: string, s1: string, s2: st
             prefills: [],
             localDate: '2026-09-21',
             startsAt: '2026-09-21T08:30:00.000Z',
+            durationMinutes: 60,
             programmeId: '5e000000-0000-4000-8000-0000000000b1',
             groupId: '5e000000-0000-4000-8000-0000000000b2',
           },
