@@ -15,12 +15,12 @@ import {
 } from '@mantine/core';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
-import { isInternal, isPartner } from '../../../app/access';
+import { internalMay, isAdmin, isInternal, isPartner } from '../../../app/access';
 import { DATE_TIME_FORMAT, formatInZone, viewerTimezone } from '../../../shared/dates';
 import { usePermissions, useSession } from '../../../shared/session';
 import { PRODUCT_NAME } from '../../../shared/ui/BrandMark';
 import { actionErrorText } from '../../../shared/ui/action-error';
-import { PARTNER } from '@portal/projections/permissions';
+import { INTERNAL_PERMISSIONS, PARTNER } from '@portal/projections/permissions';
 import {
   MARK_COLORS,
   MARK_LABELS,
@@ -33,6 +33,7 @@ import {
   type SessionMark,
 } from '../api';
 import { downloadFile } from '../../../shared/api/download';
+import { PlannedAbsencesCard } from '../components/PlannedAbsencesCard';
 import { notifyError } from '../../../shared/notify';
 
 const STATE_LABEL: Record<string, string> = {
@@ -356,6 +357,7 @@ export function AttendancePage() {
   const timezone = viewerTimezone(useSession((s) => s.user));
   const partner = isPartner(permissions);
   const seesPartnerView = partner && permissions.includes(PARTNER.SEE_ATTENDANCE);
+  const setsReasons = partner && permissions.includes(PARTNER.SET_ABSENCE_REASON);
   return (
     <Stack gap="md">
       <title>{`Attendance · ${PRODUCT_NAME}`}</title>
@@ -363,9 +365,17 @@ export function AttendancePage() {
         Attendance
       </Title>
       {isInternal(permissions) ? (
-        <TodayBoard timezone={timezone} />
-      ) : seesPartnerView ? (
-        <PartnerAttendance timezone={timezone} />
+        <>
+          <TodayBoard timezone={timezone} />
+          {internalMay(permissions, INTERNAL_PERMISSIONS.ATTENDANCE) && (
+            <PlannedAbsencesCard mayRecord={isAdmin(permissions)} />
+          )}
+        </>
+      ) : seesPartnerView || setsReasons ? (
+        <>
+          {seesPartnerView && <PartnerAttendance timezone={timezone} />}
+          <PlannedAbsencesCard mayRecord={setsReasons} />
+        </>
       ) : (
         <Alert color="gray" title="No attendance to show">
           Your account may not see attendance. Ask your school&apos;s administrator.
