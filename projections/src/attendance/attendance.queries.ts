@@ -193,6 +193,8 @@ export interface AttendanceEntryFilter {
   groupId?: string;
   teacherId?: string;
   studentId?: string;
+  /** Only these students (none given: all). */
+  studentIds?: string[];
   /** Only `absent_pending` entries (absences still waiting for a reason). */
   pendingOnly?: boolean;
   /** Only marked entries. */
@@ -220,6 +222,7 @@ export const listAttendanceEntries = (
     .eq('e.programme_id', f.programmeId, '::uuid')
     .eq('e.group_id', f.groupId, '::uuid')
     .eq('e.student_id', f.studentId, '::uuid')
+    .any('e.student_id', f.studentIds, 'uuid')
     .rawIf(
       f.teacherId !== undefined,
       (b) => `(l.teacher_id = ${b(f.teacherId)}::uuid OR l.cover_teacher_id = ${b(f.teacherId)}::uuid)`,
@@ -273,6 +276,7 @@ export interface AttendanceSummaryFilter {
   groupId?: string;
   teacherId?: string;
   studentId?: string;
+  studentIds?: string[];
   scope: ((bind: Bind) => string | null) | null;
 }
 
@@ -309,6 +313,7 @@ function entryWhere(f: Omit<AttendanceEntryFilter, 'page' | 'size'>) {
     .eq('e.programme_id', f.programmeId, '::uuid')
     .eq('e.group_id', f.groupId, '::uuid')
     .eq('e.student_id', f.studentId, '::uuid')
+    .any('e.student_id', f.studentIds, 'uuid')
     .rawIf(
       f.teacherId !== undefined,
       (b) => `(l.teacher_id = ${b(f.teacherId)}::uuid OR l.cover_teacher_id = ${b(f.teacherId)}::uuid)`,

@@ -701,4 +701,29 @@ describe.each(portalModes)('attendance: registers, ledger, reasons, $name', (mod
       { reason: 'Automatic mark confirmed', amended_by: { id: ids.theo } },
     ]);
   });
+
+  it('answers the user reports that waited for attendance: a student per programme, per lesson, a programme’s students', async () => {
+    const { call } = portal;
+    const summary = await call('GET', `/users/${ids.ben}/programs/summary`, tokens.ada);
+    expect(summary.status).toBe(200);
+    expect(summary.body.items).toMatchObject([
+      { id: ids.programme, name: 'English catch-up', student_id: ids.ben },
+    ]);
+    expect((await call('GET', `/users/${ids.ben}/programs/summary`, tokens.link)).status).toBe(404);
+    expect((await call('GET', `/users/${ids.ann}/programs/summary`, tokens.link)).status).toBe(200);
+    expect((await call('GET', `/users/${ids.tess}/programs/summary`, tokens.ada)).status).toBe(404);
+    expect((await call('GET', `/users/${ids.ben}/performance?start=soon`, tokens.ada)).status).toBe(422);
+    const get = (path: string, who: string) =>
+      fetch(`${portal.base}/api/v1${path}`, { headers: { RequestVerificationToken: tokens[who]! } });
+    const csv = await get(`/users/${ids.ben}/performance?start=${addDays(today, -30)}&end=${today}`, 'ada');
+    expect(csv.headers.get('content-type')).toContain('text/csv');
+    expect(await csv.text()).toContain('English catch-up');
+    const lessons = await get(`/users/${ids.ben}/performance/${ids.programme}?as_excel=true`, 'ada');
+    expect(lessons.headers.get('content-type')).toContain('spreadsheetml');
+    const overall = await (
+      await get(`/users/overall_performance/${ids.programme}/csv?user_ids=${ids.ben}`, 'ada')
+    ).text();
+    expect(overall).toContain('Ben Test');
+    expect(overall).not.toContain('Ann Test');
+  });
 });

@@ -2148,6 +2148,38 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/users/{id}/performance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["UserPerformanceController_performance"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/users/{id}/performance/{programId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["UserPerformanceController_programmePerformance"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/users/{id}/permissions": {
         parameters: {
             query?: never;
@@ -2157,6 +2189,22 @@ export interface paths {
         };
         get?: never;
         put: operations["UsersController_setPermissions"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/users/{id}/programs/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["UserPerformanceController_programsSummary"];
+        put?: never;
         post?: never;
         delete?: never;
         options?: never;
@@ -2492,6 +2540,22 @@ export interface paths {
             cookie?: never;
         };
         get: operations["UserListsController_online"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/users/overall_performance/{programId}/csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["UserPerformanceController_overall"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4472,6 +4536,9 @@ export interface components {
             id: string;
             /** @description Event position; send it as X-Min-Position on the next read */
             position: string;
+        };
+        ProgramsSummary: {
+            items: components["schemas"]["AttendanceSummaryView"][];
         };
         ProjectionHealth: {
             /** @description Events behind the head of $all */
@@ -10528,6 +10595,75 @@ export interface operations {
             };
         };
     };
+    UserPerformanceController_performance: {
+        parameters: {
+            query?: {
+                /** @description true: .xlsx instead of CSV */
+                as_excel?: boolean;
+                /** @description Last day (yyyy-MM-dd, included) or instant */
+                end?: string;
+                /** @description First day (yyyy-MM-dd) or instant */
+                start?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The student’s attendance per programme over the period; CSV or .xlsx */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No such student, or not one the caller may see */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    UserPerformanceController_programmePerformance: {
+        parameters: {
+            query?: {
+                /** @description true: .xlsx instead of CSV */
+                as_excel?: boolean;
+                /** @description Last day (yyyy-MM-dd, included) or instant */
+                end?: string;
+                /** @description First day (yyyy-MM-dd) or instant */
+                start?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+                programId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The student’s marks, lesson by lesson, in one programme; CSV or .xlsx */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No such student, or not one the caller may see */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     UsersController_setPermissions: {
         parameters: {
             query?: never;
@@ -10553,6 +10689,39 @@ export interface operations {
             };
             /** @description The type marker cannot change */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    UserPerformanceController_programsSummary: {
+        parameters: {
+            query?: {
+                /** @description First day (yyyy-MM-dd) or instant */
+                from_date?: string;
+                /** @description Last day (yyyy-MM-dd, included) or instant */
+                to_date?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProgramsSummary"];
+                };
+            };
+            /** @description No such student, or not one the caller may see */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11200,6 +11369,35 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["OnlineStatus"];
                 };
+            };
+        };
+    };
+    UserPerformanceController_overall: {
+        parameters: {
+            query?: {
+                /** @description true: .xlsx instead of CSV */
+                as_excel?: boolean;
+                /** @description Last day (yyyy-MM-dd, included) or instant */
+                end?: string;
+                /** @description First day (yyyy-MM-dd) or instant */
+                start?: string;
+                /** @description Only these students (repeat the key) */
+                user_ids?: string[];
+            };
+            header?: never;
+            path: {
+                programId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every student’s attendance in one programme over the period; CSV or .xlsx */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
