@@ -726,4 +726,24 @@ describe.each(portalModes)('attendance: registers, ledger, reasons, $name', (mod
     expect(overall).toContain('Ben Test');
     expect(overall).not.toContain('Ann Test');
   });
+
+  it('two people saving the same register at once: both land, merged by student', async () => {
+    // A lesson from before Ann left the group: both students are on it.
+    const lessonId = await lesson({ local_date: addDays(today, -25), local_start: '15:00' });
+    const [a, b] = await Promise.all([
+      take(lessonId, 'tess', [{ student_id: ids.ann, mark: 'present' }]),
+      take(lessonId, 'ada', [{ student_id: ids.ben, mark: 'late', minutes_late: 5 }]),
+    ]);
+    expect([a.status, b.status]).toEqual([200, 200]);
+    await portal.settle(BigInt(a.body.position as string) > BigInt(b.body.position as string) ? a : b);
+    const read = await register(lessonId, 'ada');
+    expect(entries(read.body).map((e) => [e.student_id, e.mark])).toEqual(
+      expect.arrayContaining([
+        [ids.ann, 'present'],
+        [ids.ben, 'late'],
+      ]),
+    );
+    const stream = await portal.running.infra.eventStore.readStream(`lesson-${lessonId}`);
+    expect(stream.filter((e) => e.type === 'RegisterOpened')).toHaveLength(1);
+  });
 });
