@@ -178,6 +178,70 @@ function DifferentClassTable({ rows, timezone }: { rows: DifferentClass[]; timez
   );
 }
 
+/** Attendance % per week over the filtered rows (all students together), as bars. */
+function WeeklyChart({ path, query }: { path: string; query: Record<string, string | undefined> }) {
+  const weekly = useQuery({
+    queryKey: ['lessons', 'attendance-weekly', path, query],
+    queryFn: ({ signal }) =>
+      apiRequest<Page<Summary>>(path, { signal, query: { ...query, period: 'week', page: 1, size: 500 } }),
+    meta: { silentErrors: true },
+  });
+  if (!weekly.data || weekly.data.items.length === 0) return null;
+  const weeks = new Map<string, { possible: number; attended: number }>();
+  for (const r of weekly.data.items) {
+    const key = r.period_start ?? '';
+    const w = weeks.get(key) ?? { possible: 0, attended: 0 };
+    w.possible += r.possible;
+    w.attended += r.attended;
+    weeks.set(key, w);
+  }
+  const bars = [...weeks.entries()]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .slice(-16)
+    .map(([week, w]) => ({
+      week,
+      percent: w.possible > 0 ? Math.round((w.attended * 1000) / w.possible) / 10 : 0,
+    }));
+  const width = 40;
+  const height = 120;
+  const summary = bars.map((b) => `week of ${b.week}: ${b.percent}%`).join('; ');
+  return (
+    <Stack gap={4}>
+      <Text size="sm" fw={600}>
+        Attendance by week{weekly.data.total > weekly.data.items.length ? ' (first 500 rows)' : ''}
+      </Text>
+      <svg
+        role="img"
+        aria-label={`Attendance by week: ${summary}`}
+        width={bars.length * width}
+        height={height + 30}
+        style={{ maxWidth: '100%' }}
+      >
+        {bars.map((b, i) => {
+          const h = (b.percent / 100) * height;
+          return (
+            <g key={b.week}>
+              <rect
+                x={i * width + 6}
+                y={height - h}
+                width={width - 12}
+                height={h}
+                fill={b.percent >= 90 ? '#2b8a3e' : b.percent >= 80 ? '#e67700' : '#c92a2a'}
+              />
+              <text x={i * width + width / 2} y={height - h - 3} fontSize="10" textAnchor="middle">
+                {Math.round(b.percent)}%
+              </text>
+              <text x={i * width + width / 2} y={height + 14} fontSize="9" textAnchor="middle">
+                {b.week.slice(5)}
+              </text>
+            </g>
+          );
+        })}
+      </svg>
+    </Stack>
+  );
+}
+
 /** attendance/programmes, /groups, /tutors, /different-class: a period's figures, with CSV and .xlsx downloads. */
 export function AttendanceReportPage({ kind }: { kind: ReportKind }) {
   const timezone = viewerTimezone(useSession((s) => s.user));
@@ -274,6 +338,9 @@ export function AttendanceReportPage({ kind }: { kind: ReportKind }) {
           Download Excel
         </Button>
       </Group>
+      {(kind === 'programmes' || kind === 'groups') && (
+        <WeeklyChart path={path} query={{ from: query.from, to: query.to }} />
+      )}
       {body}
       {list.data && list.data.total > list.data.size && (
         <Pagination value={page} onChange={setPage} total={Math.ceil(list.data.total / list.data.size)} />
