@@ -37,6 +37,12 @@ import {
   type RegisterEntry,
 } from '../api';
 
+/** Who reads registers: internal users, and partners who see attendance or give reasons (others get 403/404). */
+export const mayReadRegister = (permissions: readonly string[]) =>
+  isInternal(permissions) ||
+  (isPartner(permissions) &&
+    (permissions.includes(PARTNER.SEE_ATTENDANCE) || permissions.includes(PARTNER.SET_ABSENCE_REASON)));
+
 interface Draft {
   mark: string;
   minutes_late: number | null;
