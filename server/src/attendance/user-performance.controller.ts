@@ -3,7 +3,6 @@ import {
   ApiNotFoundResponse,
   ApiOkResponse,
   ApiProduces,
-  ApiProperty,
   ApiPropertyOptional,
   ApiTags,
 } from '@nestjs/swagger';
@@ -64,21 +63,6 @@ export class OverallPerformanceQuery extends PerformanceQuery {
   user_ids?: string[];
 }
 
-export class ProgramsSummaryQuery {
-  @ApiPropertyOptional({ description: 'First day (yyyy-MM-dd) or instant' })
-  @IsOptional()
-  @IsInstant()
-  from_date?: string;
-  @ApiPropertyOptional({ description: 'Last day (yyyy-MM-dd, included) or instant' })
-  @IsOptional()
-  @IsInstant()
-  to_date?: string;
-}
-
-export class ProgramsSummary {
-  @ApiProperty({ type: [AttendanceSummaryView] }) items!: AttendanceSummaryView[];
-}
-
 /** A period's bounds as instants: a day is taken whole (its end is the next day's start, UTC). */
 function period(start?: string, end?: string): { from?: string; to?: string } {
   return {
@@ -121,8 +105,8 @@ const LESSON_COLUMNS: Column<AttendanceEntryView>[] = [
 
 /**
  * The user reports that waited for attendance (spec §7, decision 0056): a student's attendance per
- * programme (`users/{id}/programs/summary` as JSON, `users/{id}/performance` as a file), per lesson of
- * one programme (`users/{id}/performance/{programId}`), and every student of a programme
+ * programme (`users/{id}/performance`; `users/{id}/programs/summary` is the lessons area's, decision
+ * 0058), per lesson of one programme (`users/{id}/performance/{programId}`), and every student of a programme
  * (`users/overall_performance/{programId}/csv`). Rows are read through the same scope as the
  * attendance lists (a teacher: their own lessons; a partner: their students); a student the caller may
  * not see is a 404.
@@ -131,27 +115,6 @@ const LESSON_COLUMNS: Column<AttendanceEntryView>[] = [
 @Controller('api/v1/users')
 export class UserPerformanceController {
   constructor(@Inject(SQL_CLIENT) private readonly sql: SqlClient) {}
-
-  @Get(':id/programs/summary')
-  @RequirePermissions(...ALL_MARKER_PERMISSIONS)
-  @Allow(AttendanceRules.readLists)
-  @ApiOkResponse({ type: ProgramsSummary })
-  @ApiNotFoundResponse({ description: 'No such student, or not one the caller may see' })
-  async programsSummary(
-    @CurrentActor() actor: Actor,
-    @Param('id', UuidPipe) id: string,
-    @Query() q: ProgramsSummaryQuery,
-  ): Promise<ProgramsSummary> {
-    await this.visibleStudent(actor, id);
-    const page = await attendanceSummary(this.sql, {
-      by: 'programme',
-      studentId: id,
-      ...period(q.from_date, q.to_date),
-      scope: attendanceEntryScope(actor),
-      size: 500,
-    });
-    return { items: page.items.map(summaryView) };
-  }
 
   @Get(':id/performance')
   @RequirePermissions(...ALL_MARKER_PERMISSIONS)

@@ -2196,22 +2196,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/users/{id}/programs/summary": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get: operations["UserPerformanceController_programsSummary"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/v1/users/{id}/set-quality-issue": {
         parameters: {
             query?: never;
@@ -4536,9 +4520,6 @@ export interface components {
             id: string;
             /** @description Event position; send it as X-Min-Position on the next read */
             position: string;
-        };
-        ProgramsSummary: {
-            items: components["schemas"]["AttendanceSummaryView"][];
         };
         ProjectionHealth: {
             /** @description Events behind the head of $all */
@@ -10689,39 +10670,6 @@ export interface operations {
             };
             /** @description The type marker cannot change */
             422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    UserPerformanceController_programsSummary: {
-        parameters: {
-            query?: {
-                /** @description First day (yyyy-MM-dd) or instant */
-                from_date?: string;
-                /** @description Last day (yyyy-MM-dd, included) or instant */
-                to_date?: string;
-            };
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ProgramsSummary"];
-                };
-            };
-            /** @description No such student, or not one the caller may see */
-            404: {
                 headers: {
                     [name: string]: unknown;
                 };
