@@ -60,8 +60,11 @@ export const ABSENCE_REASONS: readonly AbsenceReason[] = [
   'on_site_at_school',
 ];
 
-/** Who wrote an entry: a teacher or administrator, a partner, the system (prefills). */
-export type EntrySource = 'teacher' | 'admin' | 'partner' | 'prefill';
+/**
+ * Who wrote an entry: a teacher or administrator, a partner, the system from meeting joins (unconfirmed
+ * until the teacher confirms it), the system's prefills.
+ */
+export type EntrySource = 'teacher' | 'admin' | 'partner' | 'meeting' | 'prefill';
 
 /** One student's line in the register, as recorded. */
 export interface RegisterEntry {
@@ -101,6 +104,8 @@ export interface RegisterOpenedData extends LessonAudience {
   /** The lesson's local date and start: the read models' period keys. */
   localDate: string;
   startsAt: string;
+  /** The lesson's length: minutes planned per student (the aggregates read it without the lesson). */
+  durationMinutes: number;
   programmeId: string;
   groupId: string;
 }

@@ -33,6 +33,7 @@ export interface RegisterEntryRow {
   group_id: string;
   local_date: string;
   starts_at: Date;
+  duration_minutes: number;
   basis: 'enrolled' | 'guest';
   home_group_id: string | null;
   mark: RegisterEntry['mark'] | null;
@@ -129,6 +130,7 @@ export const attendanceProjection = defineProjection<Handled>()({
        group_id        uuid NOT NULL,
        local_date      text NOT NULL,
        starts_at       timestamptz NOT NULL,
+       duration_minutes int NOT NULL,
        basis           text NOT NULL,
        home_group_id   uuid,
        mark            text,
@@ -209,8 +211,8 @@ export const attendanceProjection = defineProjection<Handled>()({
           const p = prefill.get(line.studentId);
           await tx.query(
             `INSERT INTO rm_register_entries (lesson_id, student_id, customer_id, programme_id, group_id,
-               local_date, starts_at, basis, prefill_reason, prefill_source, version)
-             VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11::bigint) ON CONFLICT DO NOTHING`,
+               local_date, starts_at, duration_minutes, basis, prefill_reason, prefill_source, version)
+             VALUES ($1,$2,$3,$4,$5,$6,$7,$12,$8,$9,$10,$11::bigint) ON CONFLICT DO NOTHING`,
             [
               d.lessonId,
               line.studentId,
@@ -223,6 +225,7 @@ export const attendanceProjection = defineProjection<Handled>()({
               p?.absenceReason ?? null,
               p?.source ?? null,
               revision,
+              d.durationMinutes,
             ],
           );
         }
@@ -233,8 +236,9 @@ export const attendanceProjection = defineProjection<Handled>()({
         // A copy of the register's first row gives the lesson's keys.
         await tx.query(
           `INSERT INTO rm_register_entries (lesson_id, student_id, customer_id, programme_id, group_id,
-             local_date, starts_at, basis, home_group_id, version)
-           SELECT lesson_id, $2, customer_id, programme_id, group_id, local_date, starts_at, 'guest', $3, $4::bigint
+             local_date, starts_at, duration_minutes, basis, home_group_id, version)
+           SELECT lesson_id, $2, customer_id, programme_id, group_id, local_date, starts_at, duration_minutes, 'guest',
+             $3, $4::bigint
              FROM rm_register_entries WHERE lesson_id = $1 LIMIT 1
            ON CONFLICT DO NOTHING`,
           [d.lessonId, d.studentId, d.homeGroupId, revision],

@@ -193,6 +193,8 @@ export interface AttendanceEntryFilter {
   groupId?: string;
   teacherId?: string;
   studentId?: string;
+  /** Only these students (none given: all). */
+  studentIds?: string[];
   /** Only `absent_pending` entries (absences still waiting for a reason). */
   pendingOnly?: boolean;
   /** Only marked entries. */
@@ -220,6 +222,7 @@ export const listAttendanceEntries = (
     .eq('e.programme_id', f.programmeId, '::uuid')
     .eq('e.group_id', f.groupId, '::uuid')
     .eq('e.student_id', f.studentId, '::uuid')
+    .any('e.student_id', f.studentIds, 'uuid')
     .rawIf(
       f.teacherId !== undefined,
       (b) => `(l.teacher_id = ${b(f.teacherId)}::uuid OR l.cover_teacher_id = ${b(f.teacherId)}::uuid)`,
@@ -273,6 +276,7 @@ export interface AttendanceSummaryFilter {
   groupId?: string;
   teacherId?: string;
   studentId?: string;
+  studentIds?: string[];
   scope: ((bind: Bind) => string | null) | null;
 }
 
@@ -309,6 +313,7 @@ function entryWhere(f: Omit<AttendanceEntryFilter, 'page' | 'size'>) {
     .eq('e.programme_id', f.programmeId, '::uuid')
     .eq('e.group_id', f.groupId, '::uuid')
     .eq('e.student_id', f.studentId, '::uuid')
+    .any('e.student_id', f.studentIds, 'uuid')
     .rawIf(
       f.teacherId !== undefined,
       (b) => `(l.teacher_id = ${b(f.teacherId)}::uuid OR l.cover_teacher_id = ${b(f.teacherId)}::uuid)`,
@@ -342,10 +347,10 @@ export function attendanceSummary(
       count(*) FILTER (WHERE e.mark = 'left_early') AS left_early,
       count(*) FILTER (WHERE e.mark IN ${ABSENT}) AS absences,
       count(*) FILTER (WHERE e.mark = 'absent_pending') AS pending,
-      coalesce(sum(l.duration_minutes) FILTER (WHERE e.mark NOT IN ${NOT_POSSIBLE}), 0) AS planned_minutes,
-      coalesce(sum(greatest(l.duration_minutes - coalesce(e.minutes_late, 0) - coalesce(e.minutes_missed, 0), 0))
+      coalesce(sum(e.duration_minutes) FILTER (WHERE e.mark NOT IN ${NOT_POSSIBLE}), 0) AS planned_minutes,
+      coalesce(sum(greatest(e.duration_minutes - coalesce(e.minutes_late, 0) - coalesce(e.minutes_missed, 0), 0))
         FILTER (WHERE e.mark IN ${ATTENDED}), 0) AS attended_minutes
-    FROM rm_register_entries e JOIN rm_lessons l ON l.id = e.lesson_id
+    FROM rm_register_entries e LEFT JOIN rm_lessons l ON l.id = e.lesson_id
     ${where.sql}
     GROUP BY 1, 2, 3, 4`;
   const names =
@@ -380,6 +385,8 @@ export interface TutorComplianceRow {
   taken_on_time: number;
   not_taken: number;
   amendments: number;
+  /** Automatic marks from meeting joins the teacher has not confirmed yet. */
+  unconfirmed_auto_marks: number;
 }
 
 /**
@@ -419,7 +426,9 @@ export function tutorCompliance(
         count(r.lesson_id)::int AS registers_taken,
         count(r.lesson_id) FILTER (WHERE r.opened_at <= ${deadline})::int AS taken_on_time,
         (count(*) - count(r.lesson_id))::int AS not_taken,
-        coalesce(sum((SELECT count(*) FROM rm_attendance_amendments m WHERE m.lesson_id = l.id)), 0)::int AS amendments
+        coalesce(sum((SELECT count(*) FROM rm_attendance_amendments m WHERE m.lesson_id = l.id)), 0)::int AS amendments,
+        coalesce(sum((SELECT count(*) FROM rm_register_entries x WHERE x.lesson_id = l.id AND x.source = 'meeting')), 0)::int
+          AS unconfirmed_auto_marks
       FROM rm_lessons l LEFT JOIN rm_registers r ON r.lesson_id = l.id
       ${where.sql}
       GROUP BY 1) a
@@ -453,4 +462,90 @@ export function differentClass(
     page: f.page,
     size: f.size,
   });
+}
+
+/** Each student's first use of the lesson's join link (`JoinLinkUsed`, decision 0054); order- and duplicate-proof. */
+export async function firstStudentJoins(db: Queryable, lessonId: string): Promise<Map<string, Date>> {
+  const { rows } = await db.query<{ user_id: string; first_joined_at: Date }>(
+    `SELECT user_id, min(joined_at) AS first_joined_at FROM rm_meeting_joins
+      WHERE lesson_id = $1 AND role = 'student' GROUP BY user_id`,
+    [lessonId],
+  );
+  return new Map(rows.map((r) => [r.user_id, new Date(r.first_joined_at)]));
+}
+
+export interface SessionMarkRow {
+  student_id: string;
+  student_name: string | null;
+  customer_id: string;
+  /** The school's local date and half (AM before 12:00) of the lesson's start, in the school's zone. */
+  session_date: string;
+  session: 'AM' | 'PM';
+  lesson_id: string;
+  mark: string;
+  absence_reason: string | null;
+  suggested_code: string | null;
+  reason_missing: boolean;
+  lessons: number;
+}
+
+/** The best mark first: attended beats excused beats absent; a missing reason last. */
+const MARK_RANK = `CASE e.mark WHEN 'present' THEN 1 WHEN 'late' THEN 2 WHEN 'left_early' THEN 3
+  WHEN 'not_required' THEN 4 WHEN 'tech_failure_provider' THEN 5 WHEN 'absent' THEN 6
+  WHEN 'tech_failure_pupil' THEN 7 ELSE 8 END`;
+
+/**
+ * The school's view (design §5, Arbor's "best mark"): per student and morning or afternoon session in
+ * the school's time zone (its network's; Europe/London without one), the best mark of the session's
+ * lessons, with its suggested code and whether a reason is still missing. Latest session first.
+ */
+export function partnerSessions(
+  db: Queryable,
+  f: Omit<AttendanceEntryFilter, 'pendingOnly' | 'markedOnly'>,
+): Promise<Page<SessionMarkRow>> {
+  const where = entryWhere(f);
+  const tz = `coalesce(n.timezone, 'Europe/London')`;
+  const local = `(e.starts_at AT TIME ZONE ${tz})`;
+  const inner = `SELECT e.student_id, e.customer_id, e.lesson_id, e.mark, e.absence_reason, e.suggested_code,
+        to_char(${local}, 'YYYY-MM-DD') AS session_date,
+        CASE WHEN ${local}::time < time '12:00' THEN 'AM' ELSE 'PM' END AS session,
+        ${MARK_RANK} AS rank
+      FROM rm_register_entries e JOIN rm_lessons l ON l.id = e.lesson_id
+      LEFT JOIN rm_customers c ON c.id = e.customer_id
+      LEFT JOIN rm_networks n ON n.id = c.network_id
+      ${where.sql}`;
+  const from = `(SELECT DISTINCT ON (x.student_id, x.session_date, x.session)
+        x.student_id, x.customer_id, x.lesson_id, x.mark, x.absence_reason, x.suggested_code, x.session_date,
+        x.session, x.mark = 'absent_pending' AS reason_missing,
+        (count(*) OVER (PARTITION BY x.student_id, x.session_date, x.session))::int AS lessons
+      FROM (${inner}) x
+      ORDER BY x.student_id, x.session_date, x.session, x.rank, x.lesson_id) b
+    LEFT JOIN rm_users s ON s.id = b.student_id`;
+  return listPage<SessionMarkRow>(db, {
+    select: 'b.*, s.full_name AS student_name',
+    from,
+    where: { sql: '', params: where.params },
+    orderBy: 'b.session_date DESC, b.session DESC, lower(s.full_name) ASC NULLS LAST, b.student_id ASC',
+    page: f.page,
+    size: f.size,
+  });
+}
+
+/**
+ * Lessons whose register is still untaken (no mark at all) that ended between `endedAfter` and
+ * `endedBefore`, and that some student joined: what the automatic marking pass looks at.
+ */
+export async function untakenLessonsWithJoins(
+  db: Queryable,
+  f: { endedAfter: string; endedBefore: string },
+): Promise<string[]> {
+  const { rows } = await db.query<{ id: string }>(
+    `SELECT l.id FROM rm_lessons l
+      WHERE l.status IN ('planned', 'delivered') AND l.ends_at > $1::timestamptz AND l.ends_at <= $2::timestamptz
+        AND NOT EXISTS (SELECT 1 FROM rm_register_entries e WHERE e.lesson_id = l.id AND e.mark IS NOT NULL)
+        AND EXISTS (SELECT 1 FROM rm_meeting_joins j WHERE j.lesson_id = l.id AND j.role = 'student')
+      ORDER BY l.ends_at, l.id`,
+    [f.endedAfter, f.endedBefore],
+  );
+  return rows.map((r) => r.id);
 }

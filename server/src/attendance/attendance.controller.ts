@@ -9,6 +9,7 @@ import {
   differentClass,
   lessonRegisters,
   listAttendanceEntries,
+  partnerSessions,
   tutorCompliance,
   type AttendanceEntryRow,
   type AttendanceSummaryRow,
@@ -33,12 +34,15 @@ import {
   AttendanceSummaryPage,
   CodesQuery,
   DifferentClassPage,
+  PartnerListQuery,
+  SessionMarkPage,
   TodayQuery,
   TodayView,
   TutorCompliancePage,
   type AttendanceEntryView,
   type AttendanceSummaryView,
   type DifferentClassView,
+  type SessionMarkView,
   type TutorComplianceView,
 } from './attendance.dto.js';
 
@@ -215,22 +219,68 @@ export class AttendanceController {
   @Get('partner')
   @RequirePermissions(...ALL_MARKER_PERMISSIONS)
   @Allow(AttendanceRules.readLists)
-  @ApiOkResponse({ type: AttendanceEntryPage })
-  async partner(@CurrentActor() actor: Actor, @Query() q: AttendanceListQuery): Promise<AttendanceEntryPage> {
-    const page = await listAttendanceEntries(this.sql, {
-      page: q.page,
-      size: q.size,
-      from: q.from,
-      to: q.to,
-      customerId: q.customer_id,
-      programmeId: q.programme_id,
-      groupId: q.group_id,
-      teacherId: q.teacher_id,
-      studentId: q.student_id,
-      markedOnly: true,
-      scope: attendanceEntryScope(actor),
+  @ApiProduces(...FILE_TYPES)
+  @ApiOkResponse({ type: AttendanceEntryPage, description: 'Or a CSV / .xlsx file with as_csv / as_excel' })
+  async partner(
+    @CurrentActor() actor: Actor,
+    @Query() q: PartnerListQuery,
+    @Res() res: Response,
+  ): Promise<void> {
+    const columns: Column<AttendanceEntryView>[] = [
+      { header: 'starts_at', value: (r) => r.starts_at, width: 25 },
+      { header: 'local_date', value: (r) => r.local_date, width: 12 },
+      { header: 'session', value: (r) => r.session },
+      { header: 'student_id', value: (r) => r.student_id, width: 38 },
+      { header: 'student', value: (r) => r.student_name, width: 25 },
+      { header: 'programme', value: (r) => r.programme_title, width: 25 },
+      { header: 'group', value: (r) => r.group_name, width: 20 },
+      { header: 'teacher', value: (r) => r.teacher_name, width: 20 },
+      { header: 'mark', value: (r) => r.mark },
+      { header: 'minutes_late', value: (r) => r.minutes_late },
+      { header: 'minutes_missed', value: (r) => r.minutes_missed },
+      { header: 'absence_reason', value: (r) => r.absence_reason },
+      { header: 'suggested_code', value: (r) => r.suggested_code },
+      { header: 'reason_missing', value: (r) => r.reason_missing },
+    ];
+    await answer(res, q, 'attendance', columns, async (paging) => {
+      const page = await listAttendanceEntries(this.sql, {
+        ...this.filters(q),
+        ...paging,
+        markedOnly: true,
+        scope: attendanceEntryScope(actor),
+      });
+      return { ...page, items: page.items.map(entryView) };
     });
-    return { ...page, items: page.items.map(entryView) };
+  }
+
+  @Get('partner/sessions')
+  @RequirePermissions(...ALL_MARKER_PERMISSIONS)
+  @Allow(AttendanceRules.readLists)
+  @ApiProduces(...FILE_TYPES)
+  @ApiOkResponse({
+    type: SessionMarkPage,
+    description:
+      'The best mark per student and morning or afternoon session in the school’s zone; or a CSV / .xlsx file',
+  })
+  async partnerSessions(
+    @CurrentActor() actor: Actor,
+    @Query() q: PartnerListQuery,
+    @Res() res: Response,
+  ): Promise<void> {
+    const columns: Column<SessionMarkView>[] = [
+      { header: 'session_date', value: (r) => r.session_date, width: 12 },
+      { header: 'session', value: (r) => r.session },
+      { header: 'student_id', value: (r) => r.student_id, width: 38 },
+      { header: 'student', value: (r) => r.student_name, width: 25 },
+      { header: 'mark', value: (r) => r.mark },
+      { header: 'suggested_code', value: (r) => r.suggested_code },
+      { header: 'absence_reason', value: (r) => r.absence_reason },
+      { header: 'reason_missing', value: (r) => r.reason_missing },
+      { header: 'lessons', value: (r) => r.lessons },
+    ];
+    await answer(res, q, 'attendance-sessions', columns, (paging) =>
+      partnerSessions(this.sql, { ...this.filters(q), ...paging, scope: attendanceEntryScope(actor) }),
+    );
   }
 
   @Get('programmes')
@@ -278,6 +328,7 @@ export class AttendanceController {
       { header: 'taken_on_time', value: (r) => r.taken_on_time },
       { header: 'not_taken', value: (r) => r.not_taken },
       { header: 'amendments', value: (r) => r.amendments },
+      { header: 'unconfirmed_auto_marks', value: (r) => r.unconfirmed_auto_marks },
     ];
     await answer(res, q, 'attendance-tutors', columns, (paging) =>
       tutorCompliance(this.sql, {

@@ -93,6 +93,12 @@ export class ActingPersonView {
   @ApiProperty({ description: 'Job title, or the partner’s relationship to the pupil' }) position!: string;
 }
 
+export class JoinSuggestionView {
+  @ApiProperty({ enum: ['present', 'late'] }) mark!: string;
+  @ApiProperty({ nullable: true, type: Number }) minutes_late!: number | null;
+  @ApiProperty({ description: 'The student’s first join of the lesson’s meeting' }) joined_at!: string;
+}
+
 export class RegisterEntryView {
   @ApiProperty({ format: 'uuid' }) student_id!: string;
   @ApiProperty({ nullable: true, type: String }) student_name!: string | null;
@@ -104,10 +110,18 @@ export class RegisterEntryView {
   @ApiProperty({ enum: ABSENCE_REASONS, nullable: true }) absence_reason!: string | null;
   @ApiProperty({ nullable: true, type: String, description: 'DfE code suggested to the school' })
   suggested_code!: string | null;
-  @ApiProperty({ nullable: true, enum: ['teacher', 'admin', 'partner', 'prefill'] }) source!: string | null;
-  @ApiProperty({ description: 'A mark someone recorded (not a prefill)' }) confirmed!: boolean;
+  @ApiProperty({ nullable: true, enum: ['teacher', 'admin', 'partner', 'meeting', 'prefill'] })
+  source!: string | null;
+  @ApiProperty({ description: 'A mark a person recorded (not a prefill, not an unconfirmed automatic mark)' })
+  confirmed!: boolean;
   @ApiProperty({ nullable: true, type: String }) recorded_at!: string | null;
   @ApiProperty({ nullable: true, type: ActingPersonView }) recorded_by!: ActingPersonView | null;
+  @ApiProperty({
+    nullable: true,
+    type: JoinSuggestionView,
+    description: 'What the meeting join suggests, while the student is not marked (the teacher confirms)',
+  })
+  suggestion!: JoinSuggestionView | null;
 }
 
 export class RegisterView {
@@ -349,6 +363,8 @@ export class TutorComplianceView {
   @ApiProperty({ description: 'Taken by the end of the next working day' }) taken_on_time!: number;
   @ApiProperty() not_taken!: number;
   @ApiProperty() amendments!: number;
+  @ApiProperty({ description: 'Automatic marks from meeting joins not confirmed yet' })
+  unconfirmed_auto_marks!: number;
 }
 
 export class TutorCompliancePage extends PageOf(TutorComplianceView) {}
@@ -359,3 +375,32 @@ export class DifferentClassView extends AttendanceEntryView {
 }
 
 export class DifferentClassPage extends PageOf(DifferentClassView) {}
+
+export class SessionMarkView {
+  @ApiProperty({ format: 'uuid' }) student_id!: string;
+  @ApiProperty({ nullable: true, type: String }) student_name!: string | null;
+  @ApiProperty({ format: 'uuid' }) customer_id!: string;
+  @ApiProperty({ description: 'The school’s local date' }) session_date!: string;
+  @ApiProperty({ enum: ['AM', 'PM'] }) session!: string;
+  @ApiProperty({ format: 'uuid', description: 'The lesson the best mark is from' }) lesson_id!: string;
+  @ApiProperty({ enum: ATTENDANCE_MARKS }) mark!: string;
+  @ApiProperty({ nullable: true, type: String }) absence_reason!: string | null;
+  @ApiProperty({ nullable: true, type: String }) suggested_code!: string | null;
+  @ApiProperty() reason_missing!: boolean;
+  @ApiProperty({ description: 'Lessons in the session' }) lessons!: number;
+}
+
+export class SessionMarkPage extends PageOf(SessionMarkView) {}
+
+export class PartnerListQuery extends AttendanceListQuery {
+  @ApiPropertyOptional({ type: Boolean, description: 'true: the whole list as a CSV file' })
+  @IsOptional()
+  @Transform(FILE_FLAG)
+  @IsBoolean()
+  as_csv?: boolean;
+  @ApiPropertyOptional({ type: Boolean, description: 'true: the whole list as an .xlsx workbook' })
+  @IsOptional()
+  @Transform(FILE_FLAG)
+  @IsBoolean()
+  as_excel?: boolean;
+}

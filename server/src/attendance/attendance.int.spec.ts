@@ -1,6 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { groupStream, programmeStream, type GroupEvent, type ProgrammeEvent } from '@portal/projections';
+import {
+  groupStream,
+  meetingStream,
+  programmeStream,
+  type GroupEvent,
+  type MeetingEvent,
+  type ProgrammeEvent,
+} from '@portal/projections';
+import { AutoMarkJob } from './auto-mark.job.js';
 import {
   listenLive,
   portalModes,
@@ -181,6 +189,13 @@ describe.each(portalModes)('attendance: registers, ledger, reasons, $name', (mod
       local_start: start.toISOString().slice(11, 16),
     });
     ids.old = await lesson({ local_date: addDays(today, -10), local_start: '08:00' });
+    // A lesson under way (started 20 minutes ago): its meeting can be joined.
+    const running = new Date(Date.now() - 20 * 60_000);
+    ids.running = await lesson({
+      timezone: 'UTC',
+      local_date: running.toISOString().slice(0, 10),
+      local_start: running.toISOString().slice(11, 16),
+    });
     ids.future = await lesson({});
   }, 180_000);
 
@@ -366,6 +381,40 @@ describe.each(portalModes)('attendance: registers, ledger, reasons, $name', (mod
     expect(other.body.detail).toContain('student_id');
   });
 
+  it('a student’s meeting join suggests a mark the teacher confirms, the same however often they join', async () => {
+    const lessonView = (await portal.call('GET', `/lessons/${ids.running}`, tokens.tess)).body;
+    for (let i = 0; i < 2; i++) {
+      const joined = await portal.call(
+        'POST',
+        `/meetings/${lessonView.meeting_id as string}/join`,
+        tokens.ann,
+      );
+      expect(joined.status).toBe(200);
+    }
+    await waitFor('the joins are in the read model', async () =>
+      Boolean(markOf((await register(ids.running!, 'tess')).body, ids.ann!)?.suggestion),
+    );
+    const read = await register(ids.running!, 'tess');
+    const started = new Date(lessonView.starts_at as string).getTime();
+    expect(markOf(read.body, ids.ann!)).toMatchObject({
+      mark: null,
+      confirmed: false,
+      suggestion: { mark: 'late', minutes_late: expect.any(Number) },
+    });
+    const suggested = markOf(read.body, ids.ann!)!.suggestion as { minutes_late: number; joined_at: string };
+    expect(suggested.minutes_late).toBe(
+      Math.ceil((new Date(suggested.joined_at).getTime() - started) / 60_000),
+    );
+    expect(markOf(read.body, ids.ben!)?.suggestion).toBeNull();
+    // Confirmed by the teacher, the mark is hers and the suggestion goes.
+    const taken = await ok(
+      take(ids.running!, 'tess', [
+        { student_id: ids.ann, mark: 'late', minutes_late: suggested.minutes_late },
+      ]),
+    );
+    expect(markOf(taken, ids.ann!)).toMatchObject({ mark: 'late', confirmed: true, suggestion: null });
+  });
+
   it('a teacher may not amend after the next working day; attendance staff may', async () => {
     await ok(take(ids.old!, 'ada', [{ student_id: ids.ann, mark: 'absent_pending' }]));
     const late = await take(ids.old!, 'tess', [
@@ -496,7 +545,13 @@ describe.each(portalModes)('attendance: registers, ledger, reasons, $name', (mod
 
   it('sums attendance per student and programme or group, per tutor, and lists students in a different class; as CSV too', async () => {
     const { call } = portal;
-    const programmes = await call('GET', `/attendance/programmes?programme_id=${ids.programme}`, tokens.ada);
+    // Up to the lesson under way (the one the meeting-join case marked).
+    const running = (await call('GET', `/lessons/${ids.running}`, portal.admin)).body.starts_at as string;
+    const programmes = await call(
+      'GET',
+      `/attendance/programmes?programme_id=${ids.programme}&to=${encodeURIComponent(running)}`,
+      tokens.ada,
+    );
     expect(programmes.status).toBe(200);
     const byStudent = Object.fromEntries(
       (programmes.body.items as Json[]).map((r) => [r.student_id as string, r]),
@@ -526,7 +581,7 @@ describe.each(portalModes)('attendance: registers, ledger, reasons, $name', (mod
     const weekly = await call('GET', `/attendance/groups?group_id=${ids.groupA}&period=week`, tokens.ada);
     expect((weekly.body.items as Json[]).every((r) => typeof r.period_start === 'string')).toBe(true);
     const linkView = await call('GET', '/attendance/programmes', tokens.link);
-    expect((linkView.body.items as Json[]).map((r) => r.student_id)).toEqual([ids.ann]);
+    expect(new Set((linkView.body.items as Json[]).map((r) => r.student_id))).toEqual(new Set([ids.ann]));
 
     const tutors = await call('GET', '/attendance/tutors', tokens.ada);
     expect((tutors.body.items as Json[]).find((r) => r.teacher_id === ids.tess)).toMatchObject({
@@ -560,5 +615,129 @@ describe.each(portalModes)('attendance: registers, ledger, reasons, $name', (mod
     });
     expect(xlsx.headers.get('content-type')).toContain('spreadsheetml');
     expect((await call('GET', '/attendance/programmes?as_csv=maybe', tokens.ada)).status).toBe(422);
+  });
+
+  it('the school’s view gives the best mark per morning or afternoon session, its students only', async () => {
+    const { call } = portal;
+    // A second morning lesson on the old lesson's day (Ann has left the group by then): Ben, present
+    // at 08:00, is late at 10:00; the session keeps the better mark.
+    const second = await lesson({ local_date: addDays(today, -10), local_start: '10:00' });
+    await ok(take(second, 'ada', [{ student_id: ids.ben, mark: 'late', minutes_late: 5 }]));
+    const sessions = await call('GET', '/attendance/partner/sessions?size=100', tokens.head);
+    expect(sessions.status).toBe(200);
+    const thatDay = (sessions.body.items as Json[]).filter((r) => r.session_date === addDays(today, -10));
+    expect(thatDay.map((r) => [r.student_name, r.session, r.mark, r.reason_missing, r.lessons])).toEqual([
+      ['Ann Test', 'AM', 'absent_pending', true, 1],
+      ['Ben Test', 'AM', 'present', false, 2],
+    ]);
+    const linkSessions = await call('GET', '/attendance/partner/sessions', tokens.link);
+    expect(new Set((linkSessions.body.items as Json[]).map((r) => r.student_id))).toEqual(new Set([ids.ann]));
+    const file = await fetch(`${portal.base}/api/v1/attendance/partner?as_csv=true`, {
+      headers: { RequestVerificationToken: tokens.link! },
+    });
+    const text = await file.text();
+    expect(text).toContain('Ann Test');
+    expect(text).not.toContain('Ben Test');
+  });
+
+  it('marks an untaken register from meeting joins after the lesson, unconfirmed, whatever the order or repeats of the joins; the teacher confirms', async () => {
+    const { call } = portal;
+    // Group B's lesson with Theo ended 20 minutes ago; nobody took the register. Gus joined twice.
+    const start = new Date(Date.now() - 80 * 60_000);
+    const lessonId = await lesson({
+      group_id: ids.groupB,
+      teacher_id: ids.theo,
+      timezone: 'UTC',
+      local_date: start.toISOString().slice(0, 10),
+      local_start: start.toISOString().slice(11, 16),
+    });
+    const view = (await call('GET', `/lessons/${lessonId}`, portal.admin)).body;
+    const startsAt = new Date(view.starts_at as string).getTime();
+    const join = (minutes: number): MeetingEvent => ({
+      type: 'JoinLinkUsed',
+      data: {
+        meetingId: view.meeting_id as string,
+        lessonId,
+        userId: ids.gus!,
+        role: 'student',
+        at: new Date(startsAt + minutes * 60_000).toISOString(),
+        customerId: ids.oak!,
+      },
+    });
+    // Stored out of order (the later join first), and one of them twice.
+    const store = portal.running.infra.eventStore;
+    const events = [join(12), join(8), join(12)];
+    let position = 0n;
+    for (const e of events)
+      position = (
+        await store.append(meetingStream(view.meeting_id as string), [{ id: randomUUID(), ...e }], {
+          expectedRevision: 'any',
+        })
+      ).position;
+    await portal.settle({ status: 200, body: { position: position.toString() } });
+    const job = portal.running.app.get(AutoMarkJob);
+    expect(await job.runOnce()).toBeGreaterThanOrEqual(1);
+    const read = await register(lessonId, 'theo');
+    expect(markOf(read.body, ids.gus!)).toMatchObject({
+      mark: 'late',
+      minutes_late: 8,
+      source: 'meeting',
+      confirmed: false,
+      recorded_by: { name: 'Meeting joins' },
+    });
+    // A second pass changes nothing.
+    await job.runOnce();
+    const stream = await store.readStream(`lesson-${lessonId}`);
+    expect(stream.filter((e) => e.type === 'AttendanceMarkRecorded')).toHaveLength(1);
+    const tutors = await call('GET', `/attendance/tutors?teacher_id=${ids.theo}`, tokens.ada);
+    expect(tutors.body.items).toMatchObject([{ teacher_id: ids.theo, unconfirmed_auto_marks: 1 }]);
+    // The teacher confirms it without a reason; it is hers now.
+    const confirmed = await ok(
+      take(lessonId, 'theo', [{ student_id: ids.gus, mark: 'late', minutes_late: 8 }]),
+    );
+    expect(markOf(confirmed, ids.gus!)).toMatchObject({ source: 'teacher', confirmed: true });
+    const history = await call('GET', `/lessons/${lessonId}/register/history`, tokens.theo);
+    expect(history.body.items).toMatchObject([
+      { reason: 'Automatic mark confirmed', amended_by: { id: ids.theo } },
+    ]);
+  });
+
+  it('answers the user reports that waited for attendance: a student per programme, per lesson, a programme’s students; 404 for students out of reach', async () => {
+    const { call } = portal;
+    expect((await call('GET', `/users/${ids.ben}/performance`, tokens.link)).status).toBe(404);
+    expect((await call('GET', `/users/${ids.tess}/performance`, tokens.ada)).status).toBe(404);
+    expect((await call('GET', `/users/${ids.ben}/performance?start=soon`, tokens.ada)).status).toBe(422);
+    const get = (path: string, who: string) =>
+      fetch(`${portal.base}/api/v1${path}`, { headers: { RequestVerificationToken: tokens[who]! } });
+    const csv = await get(`/users/${ids.ben}/performance?start=${addDays(today, -30)}&end=${today}`, 'ada');
+    expect(csv.headers.get('content-type')).toContain('text/csv');
+    expect(await csv.text()).toContain('English catch-up');
+    const lessons = await get(`/users/${ids.ben}/performance/${ids.programme}?as_excel=true`, 'ada');
+    expect(lessons.headers.get('content-type')).toContain('spreadsheetml');
+    const overall = await (
+      await get(`/users/overall_performance/${ids.programme}/csv?user_ids=${ids.ben}`, 'ada')
+    ).text();
+    expect(overall).toContain('Ben Test');
+    expect(overall).not.toContain('Ann Test');
+  });
+
+  it('two people saving the same register at once: both land, merged by student', async () => {
+    // A lesson from before Ann left the group: both students are on it.
+    const lessonId = await lesson({ local_date: addDays(today, -25), local_start: '15:00' });
+    const [a, b] = await Promise.all([
+      take(lessonId, 'tess', [{ student_id: ids.ann, mark: 'present' }]),
+      take(lessonId, 'ada', [{ student_id: ids.ben, mark: 'late', minutes_late: 5 }]),
+    ]);
+    expect([a.status, b.status]).toEqual([200, 200]);
+    await portal.settle(BigInt(a.body.position as string) > BigInt(b.body.position as string) ? a : b);
+    const read = await register(lessonId, 'ada');
+    expect(entries(read.body).map((e) => [e.student_id, e.mark])).toEqual(
+      expect.arrayContaining([
+        [ids.ann, 'present'],
+        [ids.ben, 'late'],
+      ]),
+    );
+    const stream = await portal.running.infra.eventStore.readStream(`lesson-${lessonId}`);
+    expect(stream.filter((e) => e.type === 'RegisterOpened')).toHaveLength(1);
   });
 });

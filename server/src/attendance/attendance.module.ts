@@ -3,13 +3,20 @@ import { IdentityModule } from '../identity/identity.module.js';
 import { AttendanceController } from './attendance.controller.js';
 import { PlannedAbsencesController } from './planned-absences.controller.js';
 import { RegisterController } from './register.controller.js';
+import { UserPerformanceController } from './user-performance.controller.js';
 import { AttendanceService } from './attendance.service.js';
 import { AttendanceSetup } from './attendance.setup.js';
+import { AutoMarkJob } from './auto-mark.job.js';
 
 /** Registers, the amendment ledger, planned absences and attendance lists (decision 0056). */
 @Module({
   imports: [IdentityModule],
-  controllers: [RegisterController, AttendanceController, PlannedAbsencesController],
-  providers: [AttendanceService, AttendanceSetup],
+  controllers: [
+    RegisterController,
+    AttendanceController,
+    PlannedAbsencesController,
+    UserPerformanceController,
+  ],
+  providers: [AttendanceService, AttendanceSetup, AutoMarkJob],
 })
 export class AttendanceModule {}

@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
+  firstStudentJoins,
   lessonStream,
   namesOf,
   plannedAbsencesOn,
@@ -22,6 +23,7 @@ import {
   initialRegisterState,
   registerAggregate,
   registerOpensAt,
+  suggestionFromJoin,
   teacherAmendDeadline,
   type RegisterBook,
   type RegisterState,
@@ -42,6 +44,8 @@ export interface EntryView {
   confirmed: boolean;
   recorded_at: string | null;
   recorded_by: ActingPerson | null;
+  /** What the student's first join of the meeting suggests, while they are not marked. */
+  suggestion: { mark: 'present' | 'late'; minutes_late: number | null; joined_at: string } | null;
 }
 
 export interface RegisterView {
@@ -122,7 +126,7 @@ export class AttendanceService {
       return this.fromBook(id, state, this.expected(state.register, snapshot), null);
     }
     const timing = state.lesson.timing!;
-    return {
+    return this.suggest(id, state, {
       lesson_id: id,
       opened_at: iso(register.opened_at),
       opens_at: registerOpensAt(timing.startsAt),
@@ -130,6 +134,27 @@ export class AttendanceService {
       voided: register.voided,
       teacher_amend_until: teacherAmendDeadline(timing.endsAt, timing.timezone),
       entries: entries.map(entryFromRow).sort(byBasisAndName),
+    });
+  }
+
+  /** Adds the meeting joins' suggestions to the entries not marked yet. */
+  private async suggest(id: string, state: RegisterState, view: RegisterView): Promise<RegisterView> {
+    if (view.entries.every((e) => e.mark !== null)) return view;
+    const joins = await firstStudentJoins(this.sql, id);
+    if (joins.size === 0) return view;
+    const timing = state.lesson.timing!;
+    return {
+      ...view,
+      entries: view.entries.map((e) => {
+        const joined = joins.get(e.student_id);
+        const s = e.mark === null && joined ? suggestionFromJoin(joined, timing) : null;
+        return s
+          ? {
+              ...e,
+              suggestion: { mark: s.mark, minutes_late: s.minutesLate, joined_at: joined!.toISOString() },
+            }
+          : e;
+      }),
     };
   }
 
@@ -161,7 +186,7 @@ export class AttendanceService {
       this.sql,
       book.roster.map((r) => r.studentId),
     );
-    return {
+    const view: RegisterView = {
       lesson_id: id,
       opened_at: book.openedAt,
       opens_at: registerOpensAt(timing.startsAt),
@@ -186,9 +211,10 @@ export class AttendanceService {
               absence_reason: entry.absenceReason,
               suggested_code: entry.suggestedCode,
               source: entry.source,
-              confirmed: true,
+              confirmed: entry.source !== 'meeting',
               recorded_at: entry.recordedAt,
               recorded_by: entry.recordedBy,
+              suggestion: null,
             };
           return {
             ...base,
@@ -201,10 +227,12 @@ export class AttendanceService {
             confirmed: false,
             recorded_at: null,
             recorded_by: null,
+            suggestion: null,
           };
         })
         .sort(byBasisAndName),
     };
+    return asAt === null ? this.suggest(id, state, view) : view;
   }
 
   /** Before the register opens: the roster it would snapshot, with the reasons already known. */
@@ -232,6 +260,7 @@ const byBasisAndName = (a: EntryView, b: EntryView) =>
 
 function entryFromRow(r: RegisterEntryListRow): EntryView {
   const marked = r.mark !== null;
+  const confirmed = marked && r.source !== 'meeting';
   return {
     student_id: r.student_id,
     student_name: r.student_name,
@@ -242,8 +271,9 @@ function entryFromRow(r: RegisterEntryListRow): EntryView {
     absence_reason: marked ? r.absence_reason : r.prefill_reason,
     suggested_code: r.suggested_code,
     source: marked ? r.source : r.prefill_reason ? 'prefill' : null,
-    confirmed: marked,
+    confirmed,
     recorded_at: iso(r.recorded_at),
     recorded_by: r.recorded_by,
+    suggestion: null,
   };
 }

@@ -27,6 +27,31 @@ import { nextWorkingDayDeadline } from '../core/time/time.js';
 
 /** How long before the start a register may be opened (it never closes). */
 export const REGISTER_OPENS_MINUTES_BEFORE = 60;
+/** A pupil who joins within this many minutes of the start counts as on time. */
+export const JOIN_GRACE_MINUTES = 5;
+/** An untaken register is marked from the meeting joins this many minutes after the lesson's end. */
+export const AUTO_MARK_AFTER_MINUTES = 15;
+/** Who records the automatic marks. */
+export const MEETING_RECORDER = {
+  id: 'system',
+  name: 'Meeting joins',
+  position: 'Automatic (to be confirmed)',
+};
+
+/**
+ * What a pupil's first join of the lesson's meeting suggests (a suggestion the teacher confirms, never
+ * a mark): present within the grace, else late by the whole minutes after the start (at most the
+ * lesson's length); null when they joined after the end.
+ */
+export function suggestionFromJoin(
+  firstJoinedAt: Date,
+  timing: { startsAt: string; durationMinutes: number },
+): { mark: 'present' | 'late'; minutesLate: number | null } | null {
+  const late = Math.ceil((firstJoinedAt.getTime() - new Date(timing.startsAt).getTime()) / 60_000);
+  if (late <= JOIN_GRACE_MINUTES) return { mark: 'present', minutesLate: null };
+  if (late > timing.durationMinutes) return null;
+  return { mark: 'late', minutesLate: late };
+}
 
 export interface CurrentEntry extends RegisterEntry {
   source: EntrySource;
@@ -85,6 +110,13 @@ export type RegisterCommand =
       entries: MarkInput[];
       /** Students from elsewhere the caller may add (checked by the caller), with their home group. */
       guests: { studentId: string; homeGroupId: string | null }[];
+    } & RosterSnapshot)
+  | ({
+      /** The system: an untaken register after the end + grace, from each student's first join. */
+      type: 'AutoMarkFromJoins';
+      lessonId: string;
+      now: string;
+      joins: Record<string, { mark: 'present' | 'late'; minutesLate: number | null }>;
     } & RosterSnapshot)
   | ({
       type: 'ProvideAbsenceReason';
@@ -278,6 +310,7 @@ function opening(id: string, state: RegisterState, now: string, snapshot: Roster
         prefills,
         localDate: timing.localDate,
         startsAt: timing.startsAt,
+        durationMinutes: timing.durationMinutes,
         programmeId: s.programmeId,
         groupId: s.groupId,
       },
@@ -387,6 +420,28 @@ export function decideRegister(command: RegisterCommand, state: RegisterState): 
           book = evolveRegisterBook(book, recorded);
           return;
         }
+        if (current.source === 'meeting') {
+          // A teacher's mark always wins over an automatic one: confirming or correcting it needs no reason.
+          const confirmed: RegisterEvent = {
+            type: 'AttendanceMarkAmended',
+            data: {
+              ...aud,
+              studentId: input.studentId,
+              original: entryOf(current),
+              amended: wanted,
+              reason: sameEntry(current, wanted)
+                ? 'Automatic mark confirmed'
+                : input.reason?.trim() || 'Automatic mark corrected',
+              amendedAt: command.now,
+              amendedBy: command.actor.person,
+              source,
+              clientKey: command.clientKey,
+            },
+          };
+          events.push(confirmed);
+          book = evolveRegisterBook(book, confirmed);
+          return;
+        }
         if (sameEntry(current, wanted)) return;
         const reason = input.reason?.trim() ?? '';
         if (!reason) {
@@ -430,6 +485,55 @@ export function decideRegister(command: RegisterCommand, state: RegisterState): 
         (ATTENDED_MARKS as readonly string[]).includes(book.entries[e.studentId]?.mark ?? ''),
       );
       if (attended && state.lesson.status === 'planned') events.push({ type: 'LessonDelivered', data: aud });
+      return events;
+    }
+    case 'AutoMarkFromJoins': {
+      const timing = requireLive(state);
+      const due = new Date(timing.endsAt).getTime() + AUTO_MARK_AFTER_MINUTES * 60_000;
+      if (new Date(command.now).getTime() < due)
+        throw new DomainError('conflict', 'The lesson has not ended long enough ago', 'too_early');
+      // Only an untaken register: any mark (the teacher's or an earlier automatic pass) means it was taken.
+      if (Object.keys(state.register.entries).length > 0) return [];
+      if (Object.keys(command.joins).length === 0) return [];
+      const events: LessonStreamEvent[] = [...opening(id, state, command.now, command)];
+      let book = events.reduce((b, e) => evolveRegisterBook(b, e as RegisterEvent), state.register);
+      const aud = audience(id, state.lesson);
+      for (const line of book.roster) {
+        const joined = command.joins[line.studentId];
+        const entry = joined
+          ? entryFrom(
+              { studentId: line.studentId, mark: joined.mark, minutesLate: joined.minutesLate },
+              timing.durationMinutes,
+              timing.localDate,
+              'joins',
+            )
+          : entryFrom(
+              { studentId: line.studentId, mark: 'absent_pending' },
+              timing.durationMinutes,
+              timing.localDate,
+              'joins',
+              book.prefills[line.studentId],
+            );
+        const recorded: RegisterEvent = {
+          type: 'AttendanceMarkRecorded',
+          data: {
+            ...aud,
+            studentId: line.studentId,
+            ...entry,
+            source: 'meeting',
+            recordedAt: command.now,
+            recordedBy: MEETING_RECORDER,
+            clientKey: null,
+          },
+        };
+        events.push(recorded);
+        book = evolveRegisterBook(book, recorded);
+      }
+      if (
+        state.lesson.status === 'planned' &&
+        Object.values(book.entries).some((e) => (ATTENDED_MARKS as readonly string[]).includes(e.mark))
+      )
+        events.push({ type: 'LessonDelivered', data: aud });
       return events;
     }
     case 'ProvideAbsenceReason': {

@@ -9,6 +9,7 @@ import {
   type RegisterActor,
   type RegisterCommand,
   type RegisterState,
+  suggestionFromJoin,
 } from './register.decider.js';
 
 const L = '22222222-2222-4222-8222-222222222222';
@@ -359,5 +360,67 @@ describe('register decider', () => {
       old,
     );
     expect(events[1]!.data).toMatchObject({ suggestedCode: 'J' });
+  });
+
+  it('a meeting join suggests present within the grace, late after it, nothing after the end', () => {
+    const at = (minutes: number) => new Date(new Date(timing.startsAt).getTime() + minutes * 60_000);
+    expect(suggestionFromJoin(at(-8), timing)).toEqual({ mark: 'present', minutesLate: null });
+    expect(suggestionFromJoin(at(5), timing)).toEqual({ mark: 'present', minutesLate: null });
+    expect(suggestionFromJoin(at(5.5), timing)).toEqual({ mark: 'late', minutesLate: 6 });
+    expect(suggestionFromJoin(at(60), timing)).toEqual({ mark: 'late', minutesLate: 60 });
+    expect(suggestionFromJoin(at(61), timing)).toBeNull();
+  });
+
+  it('marks an untaken register from the joins after the end + grace, unconfirmed; the teacher confirms or corrects without a reason', () => {
+    const auto = (
+      now: string,
+      joins = { [ANN]: { mark: 'late' as const, minutesLate: 8 } },
+    ): RegisterCommand => ({
+      type: 'AutoMarkFromJoins',
+      lessonId: L,
+      now,
+      joins,
+      ...snapshot,
+    });
+    // The lesson ends 09:30Z; the pass may mark from 09:45Z.
+    expect(thrownKind(() => decideRegister(auto('2026-10-07T09:40:00.000Z'), lesson()))).toBe('conflict');
+    const events = decideRegister(auto('2026-10-07T09:45:00.000Z'), lesson());
+    expect(types(events)).toEqual([
+      'RegisterOpened',
+      'AttendanceMarkRecorded',
+      'AttendanceMarkRecorded',
+      'AttendanceMarkRecorded',
+      'LessonDelivered',
+    ]);
+    expect(events.slice(1, 4).map((e) => e.data)).toMatchObject([
+      { studentId: ANN, mark: 'late', minutesLate: 8, source: 'meeting' },
+      { studentId: BEN, mark: 'absent_pending', source: 'meeting' },
+      { studentId: CAL, mark: 'absent_pending', source: 'meeting' },
+    ]);
+    const marked = fold(lesson(), events);
+    // A second pass, or a pass over a register the teacher took, changes nothing.
+    expect(decideRegister(auto('2026-10-07T10:00:00.000Z'), marked)).toEqual([]);
+    expect(
+      decideRegister(
+        auto('2026-10-07T10:00:00.000Z'),
+        after(lesson(), take({ entries: [{ studentId: BEN, mark: 'present' }] })),
+      ),
+    ).toEqual([]);
+    // Days later the teacher confirms Ann and corrects Ben, with no reason and past her deadline.
+    const late = '2026-10-20T10:00:00.000Z';
+    const teacherMarks = decideRegister(
+      take({
+        now: late,
+        entries: [
+          { studentId: ANN, mark: 'late', minutesLate: 8 },
+          { studentId: BEN, mark: 'present' },
+        ],
+      }),
+      marked,
+    );
+    expect(teacherMarks.map((e) => [e.type, (e.data as { reason?: string }).reason])).toEqual([
+      ['AttendanceMarkAmended', 'Automatic mark confirmed'],
+      ['AttendanceMarkAmended', 'Automatic mark corrected'],
+    ]);
   });
 });

@@ -92,5 +92,22 @@ export const attendanceDemo: DemoPart = {
         `demo-reason-${a.lessonId}-${a.studentId}`,
       );
     if (pending) t['attendance:pending'] = `${pending.lessonId}:${pending.studentId}`;
+    // A planned absence next week for a student of the first group: its registers open pre-filled.
+    const firstGroup = t['group:1'];
+    const student = firstGroup
+      ? (
+          (await call('GET', `/groups/${firstGroup}`)).body.students as { student_id: string }[] | undefined
+        )?.[0]
+      : undefined;
+    if (student) {
+      const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+      await call('POST', '/planned-absences/', {
+        student_id: student.student_id,
+        from: day(7),
+        to: day(9),
+        absence_reason: 'medical',
+        note: 'Hospital appointment (letter seen)',
+      });
+    }
   },
 };

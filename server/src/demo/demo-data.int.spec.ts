@@ -160,6 +160,7 @@ describe.each(portalModes)('demo data, $name', (mode) => {
     expect(items.filter((e) => e.amendments > 0).length).toBeGreaterThanOrEqual(3);
     expect(items.some((e) => e.absence_reason === 'illness')).toBe(true);
     expect(items.some((e) => e.reason_missing)).toBe(true);
+    expect((await call('GET', '/planned-absences/', admin)).body.total).toBe(1);
   });
 
   it('seeds an open half-term report timeframe with reports in several workflow states', async () => {

@@ -17,6 +17,7 @@ export type PlannedAbsence = ApiSchema<'PlannedAbsenceView'>;
 export type Summary = ApiSchema<'AttendanceSummaryView'>;
 export type TutorCompliance = ApiSchema<'TutorComplianceView'>;
 export type DifferentClass = ApiSchema<'DifferentClassView'>;
+export type SessionMark = ApiSchema<'SessionMarkView'>;
 
 /**
  * Registers live in the lesson streams (decision 0056), so every register and attendance query sits
@@ -75,6 +76,19 @@ export function usePartnerAttendance(page: number) {
     queryKey: attendanceKeys.partner(page),
     queryFn: ({ signal }) =>
       apiRequest<Page<AttendanceEntry>>('/api/v1/attendance/partner', { signal, query: { page, size: 50 } }),
+    meta: { silentErrors: true },
+  });
+}
+
+export function usePartnerSessions(page: number, enabled: boolean) {
+  return useQuery({
+    queryKey: [ROOT, 'attendance-sessions', page],
+    queryFn: ({ signal }) =>
+      apiRequest<Page<SessionMark>>('/api/v1/attendance/partner/sessions', {
+        signal,
+        query: { page, size: 50 },
+      }),
+    enabled,
     meta: { silentErrors: true },
   });
 }
@@ -156,3 +170,57 @@ export function describeEntry(e: {
   if (e.absence_reason) return `${base}: ${REASON_LABELS[e.absence_reason] ?? e.absence_reason}`;
   return base;
 }
+
+const ABSENCES_ROOT = 'planned-absences';
+
+/** Planned absences the reader may see (live: `plannedAbsence-{id}` streams refresh the root). */
+export function usePlannedAbsences() {
+  return useQuery({
+    queryKey: [ABSENCES_ROOT, 'list'],
+    queryFn: ({ signal }) =>
+      apiRequest<Page<PlannedAbsence>>('/api/v1/planned-absences/', { signal, query: { size: 100 } }),
+    meta: { silentErrors: true },
+  });
+}
+
+/** The students the reader may choose (their school's; selected ones for link contacts and parents). */
+export function useMyStudents(enabled: boolean) {
+  return useQuery({
+    queryKey: [ABSENCES_ROOT, 'students'],
+    enabled,
+    queryFn: ({ signal }) =>
+      apiRequest<{ items: { id: string; display_name: string }[] }>('/api/v1/users/students/simple', {
+        signal,
+      }),
+    meta: { silentErrors: true },
+  });
+}
+
+export interface PlannedAbsenceInput {
+  student_id: string;
+  from: string;
+  to: string;
+  absence_reason: string;
+  note?: string;
+}
+
+export const useRecordPlannedAbsence = () =>
+  useAreaCommand(
+    ABSENCES_ROOT,
+    (body: PlannedAbsenceInput) =>
+      apiRequest<{ id: string; position: string }>('/api/v1/planned-absences/', {
+        method: 'POST',
+        json: body,
+      }),
+    { success: 'Planned absence recorded', silentErrors: true },
+  );
+
+export const useWithdrawPlannedAbsence = () =>
+  useAreaCommand(
+    ABSENCES_ROOT,
+    (id: string) =>
+      apiRequest<{ id: string; position: string }>(`/api/v1/planned-absences/${encodeURIComponent(id)}`, {
+        method: 'DELETE',
+      }),
+    { success: 'Planned absence withdrawn' },
+  );

@@ -100,6 +100,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/attendance/partner/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["AttendanceController_partnerSessions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/attendance/programmes": {
         parameters: {
             query?: never;
@@ -2628,6 +2644,38 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/users/{id}/performance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["UserPerformanceController_performance"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/users/{id}/performance/{programId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["UserPerformanceController_programmePerformance"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/users/{id}/permissions": {
         parameters: {
             query?: never;
@@ -3004,6 +3052,22 @@ export interface paths {
             cookie?: never;
         };
         get: operations["UserListsController_online"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/users/overall_performance/{programId}/csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["UserPerformanceController_overall"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4754,6 +4818,13 @@ export interface components {
             /** @default 72 */
             expires_in_hours: number;
         };
+        JoinSuggestionView: {
+            /** @description The student’s first join of the lesson’s meeting */
+            joined_at: string;
+            /** @enum {string} */
+            mark: "present" | "late";
+            minutes_late: number | null;
+        };
         LessonCountsView: {
             first_lesson: string | null;
             last_lesson: string | null;
@@ -5319,7 +5390,7 @@ export interface components {
             absence_reason: "illness" | "medical" | "religious" | "interview" | "study_leave" | "excluded" | "authorised_other" | "unauthorised" | "holiday_not_agreed" | "unable_transport" | "on_site_at_school" | null;
             /** @enum {string} */
             basis: "enrolled" | "guest";
-            /** @description A mark someone recorded (not a prefill) */
+            /** @description A mark a person recorded (not a prefill, not an unconfirmed automatic mark) */
             confirmed: boolean;
             /**
              * @description null: not marked yet
@@ -5331,12 +5402,14 @@ export interface components {
             recorded_at: string | null;
             recorded_by: components["schemas"]["ActingPersonView"] | null;
             /** @enum {string|null} */
-            source: "teacher" | "admin" | "partner" | "prefill" | null;
+            source: "teacher" | "admin" | "partner" | "meeting" | "prefill" | null;
             /** Format: uuid */
             student_id: string;
             student_name: string | null;
             /** @description DfE code suggested to the school */
             suggested_code: string | null;
+            /** @description What the meeting join suggests, while the student is not marked (the teacher confirms) */
+            suggestion: components["schemas"]["JoinSuggestionView"] | null;
         };
         RegisterFileBody: {
             file_name: string;
@@ -5674,6 +5747,35 @@ export interface components {
             customer_ids: string[];
             product_ids: string[];
             programme_ids: string[];
+        };
+        SessionMarkPage: {
+            items: components["schemas"]["SessionMarkView"][];
+            page: number;
+            size: number;
+            total: number;
+        };
+        SessionMarkView: {
+            absence_reason: string | null;
+            /** Format: uuid */
+            customer_id: string;
+            /**
+             * Format: uuid
+             * @description The lesson the best mark is from
+             */
+            lesson_id: string;
+            /** @description Lessons in the session */
+            lessons: number;
+            /** @enum {string} */
+            mark: "present" | "late" | "left_early" | "absent_pending" | "absent" | "not_required" | "tech_failure_provider" | "tech_failure_pupil";
+            reason_missing: boolean;
+            /** @enum {string} */
+            session: "AM" | "PM";
+            /** @description The school’s local date */
+            session_date: string;
+            /** Format: uuid */
+            student_id: string;
+            student_name: string | null;
+            suggested_code: string | null;
         };
         SetGroupTeachersBody: {
             teachers: components["schemas"]["GroupTeacherBody"][];
@@ -6073,6 +6175,8 @@ export interface components {
             /** Format: uuid */
             teacher_id: string;
             teacher_name: string | null;
+            /** @description Automatic marks from meeting joins not confirmed yet */
+            unconfirmed_auto_marks: number;
         };
         UnreadView: {
             count: number;
@@ -6568,6 +6672,10 @@ export interface operations {
     AttendanceController_partner: {
         parameters: {
             query?: {
+                /** @description true: the whole list as a CSV file */
+                as_csv?: boolean;
+                /** @description true: the whole list as an .xlsx workbook */
+                as_excel?: boolean;
                 customer_id?: string;
                 /** @description Lessons starting at or after this instant */
                 from?: string;
@@ -6586,12 +6694,53 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Or a CSV / .xlsx file with as_csv / as_excel */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["AttendanceEntryPage"];
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": components["schemas"]["AttendanceEntryPage"];
+                    "text/csv": components["schemas"]["AttendanceEntryPage"];
+                };
+            };
+        };
+    };
+    AttendanceController_partnerSessions: {
+        parameters: {
+            query?: {
+                /** @description true: the whole list as a CSV file */
+                as_csv?: boolean;
+                /** @description true: the whole list as an .xlsx workbook */
+                as_excel?: boolean;
+                customer_id?: string;
+                /** @description Lessons starting at or after this instant */
+                from?: string;
+                group_id?: string;
+                page?: number;
+                programme_id?: string;
+                size?: number;
+                student_id?: string;
+                teacher_id?: string;
+                /** @description Lessons starting before this instant */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The best mark per student and morning or afternoon session in the school’s zone; or a CSV / .xlsx file */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionMarkPage"];
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": components["schemas"]["SessionMarkPage"];
+                    "text/csv": components["schemas"]["SessionMarkPage"];
                 };
             };
         };
@@ -12501,6 +12650,75 @@ export interface operations {
             };
         };
     };
+    UserPerformanceController_performance: {
+        parameters: {
+            query?: {
+                /** @description true: .xlsx instead of CSV */
+                as_excel?: boolean;
+                /** @description Last day (yyyy-MM-dd, included) or instant */
+                end?: string;
+                /** @description First day (yyyy-MM-dd) or instant */
+                start?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The student’s attendance per programme over the period; CSV or .xlsx */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No such student, or not one the caller may see */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    UserPerformanceController_programmePerformance: {
+        parameters: {
+            query?: {
+                /** @description true: .xlsx instead of CSV */
+                as_excel?: boolean;
+                /** @description Last day (yyyy-MM-dd, included) or instant */
+                end?: string;
+                /** @description First day (yyyy-MM-dd) or instant */
+                start?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+                programId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The student’s marks, lesson by lesson, in one programme; CSV or .xlsx */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No such student, or not one the caller may see */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     UsersController_setPermissions: {
         parameters: {
             query?: never;
@@ -13231,6 +13449,35 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["OnlineStatus"];
                 };
+            };
+        };
+    };
+    UserPerformanceController_overall: {
+        parameters: {
+            query?: {
+                /** @description true: .xlsx instead of CSV */
+                as_excel?: boolean;
+                /** @description Last day (yyyy-MM-dd, included) or instant */
+                end?: string;
+                /** @description First day (yyyy-MM-dd) or instant */
+                start?: string;
+                /** @description Only these students (repeat the key) */
+                user_ids?: string[];
+            };
+            header?: never;
+            path: {
+                programId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every student’s attendance in one programme over the period; CSV or .xlsx */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

@@ -15,6 +15,9 @@ import {
   type EnrolmentEvent,
   type GroupEvent,
   type LessonEvent,
+  type RegisterEvent,
+  type PlannedAbsenceEvent,
+  plannedAbsenceStream,
   type CoverRequestEvent,
   type MeetingEvent,
   coverRequestStream,
@@ -139,6 +142,7 @@ function afterTheDemo(demo: ProjectionEvent[]): ProjectionEvent[] {
     ...teachingHistory(customer, tutor, s1, s2),
     ...lessonsHistory(customer, tutor, s1),
     ...coverHistory(customer, tutor, s1, s2),
+    ...attendanceHistory(customer, tutor, s1, s2),
     [`user-${s1}`, { type: 'UserBlocked', data: { userId: s1 } }],
     [`user-${s1}`, { type: 'UserUnblocked', data: { userId: s1 } }],
     [`user-${s2}`, { type: 'UserDeactivated', data: { userId: s2, scheduled: false } }],
@@ -375,6 +379,131 @@ function coverHistory(customerId: string, tutor: string, s1: string, s2: string)
         },
       } satisfies MeetingEvent,
     ] as [string, MeetingEvent],
+  ];
+}
+
+/** A register's life (opened, a guest, marks, an amendment, a reason, voided) and a planned absence (decision 0056). */
+function attendanceHistory(customerId: string, tutor: string, s1: string, s2: string) {
+  const lessonId = '5e000000-0000-4000-8000-0000000000e1';
+  const absenceId = '5e000000-0000-4000-8000-0000000000e2';
+  const guest = '5e000000-0000-4000-8000-0000000000e3';
+  const aud = { lessonId, customerId, teacherId: tutor, coverTeacherId: null };
+  const by = { id: tutor, name: 'Tutor', position: 'Tutor' };
+  const present = {
+    mark: 'present' as const,
+    minutesLate: null,
+    minutesMissed: null,
+    absenceReason: null,
+    suggestedCode: 'B',
+  };
+  const pending = { ...present, mark: 'absent_pending' as const, suggestedCode: 'N' };
+  const ill = { ...present, mark: 'absent' as const, absenceReason: 'illness' as const, suggestedCode: 'I' };
+  const late = { ...present, mark: 'late' as const, minutesLate: 10 };
+  return [
+    ...(
+      [
+        {
+          type: 'RegisterOpened',
+          data: {
+            ...aud,
+            openedAt: '2026-09-21T08:35:00.000Z',
+            roster: [
+              { studentId: s1, basis: 'enrolled' },
+              { studentId: s2, basis: 'enrolled' },
+            ],
+            prefills: [],
+            localDate: '2026-09-21',
+            startsAt: '2026-09-21T08:30:00.000Z',
+            durationMinutes: 60,
+            programmeId: '5e000000-0000-4000-8000-0000000000b1',
+            groupId: '5e000000-0000-4000-8000-0000000000b2',
+          },
+        },
+        { type: 'GuestStudentAddedToRegister', data: { ...aud, studentId: guest, homeGroupId: null } },
+        {
+          type: 'AttendanceMarkRecorded',
+          data: {
+            ...aud,
+            studentId: s1,
+            ...present,
+            source: 'teacher',
+            recordedAt: '2026-09-21T08:36:00.000Z',
+            recordedBy: by,
+            clientKey: 'k1',
+          },
+        },
+        {
+          type: 'AttendanceMarkRecorded',
+          data: {
+            ...aud,
+            studentId: s2,
+            ...pending,
+            source: 'teacher',
+            recordedAt: '2026-09-21T08:36:00.000Z',
+            recordedBy: by,
+            clientKey: 'k1',
+          },
+        },
+        {
+          type: 'AttendanceMarkAmended',
+          data: {
+            ...aud,
+            studentId: s1,
+            original: present,
+            amended: late,
+            reason: 'Joined late',
+            amendedAt: '2026-09-21T10:00:00.000Z',
+            amendedBy: by,
+            source: 'teacher',
+            clientKey: 'k2',
+          },
+        },
+        {
+          type: 'AbsenceReasonProvided',
+          data: {
+            ...aud,
+            studentId: s2,
+            absenceReason: 'illness',
+            note: null,
+            providedAt: '2026-09-21T11:00:00.000Z',
+            providedBy: { id: tutor, name: 'P', position: 'Parent / Carer' },
+          },
+        },
+        {
+          type: 'AttendanceMarkAmended',
+          data: {
+            ...aud,
+            studentId: s2,
+            original: pending,
+            amended: ill,
+            reason: 'Reason provided by Parent / Carer',
+            amendedAt: '2026-09-21T11:00:00.000Z',
+            amendedBy: by,
+            source: 'partner',
+            clientKey: null,
+          },
+        },
+        { type: 'RegisterVoided', data: { ...aud, reason: 'Outage' } },
+      ] satisfies RegisterEvent[]
+    ).map((e) => [lessonStream(lessonId), e] as [string, typeof e]),
+    ...(
+      [
+        {
+          type: 'PlannedAbsenceRecorded',
+          data: {
+            plannedAbsenceId: absenceId,
+            studentId: s1,
+            customerId,
+            from: '2026-10-01',
+            to: '2026-10-02',
+            absenceReason: 'medical',
+            note: null,
+            recordedBy: by,
+          },
+        },
+        { type: 'PlannedAbsenceWithdrawn', data: { plannedAbsenceId: absenceId, studentId: s1, customerId } },
+      ] satisfies PlannedAbsenceEvent[]
+    ).map((e) => [plannedAbsenceStream(absenceId), e] as [string, typeof e]),
   ];
 }
 

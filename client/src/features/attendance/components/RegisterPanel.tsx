@@ -37,6 +37,12 @@ import {
   type RegisterEntry,
 } from '../api';
 
+/** Who reads registers: internal users, and partners who see attendance or give reasons (others get 403/404). */
+export const mayReadRegister = (permissions: readonly string[]) =>
+  isInternal(permissions) ||
+  (isPartner(permissions) &&
+    (permissions.includes(PARTNER.SEE_ATTENDANCE) || permissions.includes(PARTNER.SET_ABSENCE_REASON)));
+
 interface Draft {
   mark: string;
   minutes_late: number | null;
@@ -44,11 +50,14 @@ interface Draft {
   absence_reason: string | null;
 }
 
+/** An automatic mark from the meeting joins, waiting for the teacher. */
+const isAutomatic = (e: RegisterEntry) => e.source === 'meeting';
+
 const fromEntry = (e: RegisterEntry): Draft => ({
-  mark: e.confirmed ? (e.mark ?? '') : '',
+  mark: e.confirmed || isAutomatic(e) ? (e.mark ?? '') : '',
   minutes_late: e.minutes_late,
   minutes_missed: e.minutes_missed,
-  absence_reason: e.confirmed ? e.absence_reason : null,
+  absence_reason: e.confirmed || isAutomatic(e) ? e.absence_reason : null,
 });
 
 const same = (a: Draft, b: Draft) =>
@@ -170,6 +179,7 @@ export function RegisterPanel({ lessonId, timezone }: { lessonId: string; timezo
     return d !== undefined && d.mark !== '' && !same(d, fromEntry(e));
   });
   const amendments = changed.filter((e) => e.confirmed);
+  const automatic = (data?.entries ?? []).filter(isAutomatic);
   const setDraft = (e: RegisterEntry, patch: Partial<Draft>) =>
     setDrafts((all) => ({ ...all, [e.student_id]: { ...draftOf(e), ...patch } }));
 
@@ -272,6 +282,11 @@ export function RegisterPanel({ lessonId, timezone }: { lessonId: string; timezo
                   <Table.Tr key={e.student_id}>
                     <Table.Td>
                       {e.student_name ?? e.student_id}
+                      {isAutomatic(e) && (
+                        <Badge ml="xs" size="xs" color="orange" variant="light">
+                          automatic: confirm
+                        </Badge>
+                      )}
                       {e.basis === 'guest' && (
                         <Badge ml="xs" size="xs" variant="outline">
                           guest
@@ -290,7 +305,7 @@ export function RegisterPanel({ lessonId, timezone }: { lessonId: string; timezo
                       ) : e.mark ? (
                         <Badge variant="light" color={e.confirmed ? (MARK_COLORS[e.mark] ?? 'gray') : 'gray'}>
                           {MARK_LABELS[e.mark] ?? e.mark}
-                          {e.confirmed ? '' : ' (pre-filled)'}
+                          {e.confirmed ? '' : isAutomatic(e) ? ' (automatic, to confirm)' : ' (pre-filled)'}
                         </Badge>
                       ) : (
                         <Text size="sm" c="dimmed">
@@ -335,7 +350,20 @@ export function RegisterPanel({ lessonId, timezone }: { lessonId: string; timezo
                         </Text>
                       )}
                     </Table.Td>
-                    <Table.Td>{e.suggested_code ?? '—'}</Table.Td>
+                    <Table.Td>
+                      {e.suggested_code ?? '—'}
+                      {e.suggestion && (
+                        <Text size="xs" c="dimmed">
+                          Joined {formatInZone(e.suggestion.joined_at, timezone, 'HH:mm')}: suggests{' '}
+                          {describeEntry({
+                            mark: e.suggestion.mark,
+                            minutes_late: e.suggestion.minutes_late,
+                            minutes_missed: null,
+                            absence_reason: null,
+                          })}
+                        </Text>
+                      )}
+                    </Table.Td>
                     <Table.Td>
                       {e.recorded_by ? (
                         <Text size="sm">
@@ -367,21 +395,60 @@ export function RegisterPanel({ lessonId, timezone }: { lessonId: string; timezo
         )}
         {editable && (
           <Group justify="space-between">
-            <Button
-              variant="default"
-              size="sm"
-              onClick={() =>
-                setDrafts((all) => {
-                  const next = { ...all };
-                  for (const e of data.entries)
-                    if (!e.confirmed && !next[e.student_id]?.mark)
-                      next[e.student_id] = { ...fromEntry(e), mark: 'present' };
-                  return next;
-                })
-              }
-            >
-              Mark the rest present
-            </Button>
+            <Group gap="xs">
+              {automatic.length > 0 && (
+                <Button
+                  variant="light"
+                  color="orange"
+                  size="sm"
+                  loading={take.isPending}
+                  onClick={() =>
+                    take.mutate(
+                      automatic.map((e) => toInput(e.student_id, drafts[e.student_id] ?? fromEntry(e))),
+                      { onSuccess: () => setDrafts({}) },
+                    )
+                  }
+                >
+                  Confirm automatic marks ({automatic.length})
+                </Button>
+              )}
+              {data.entries.some((e) => e.suggestion) && (
+                <Button
+                  variant="default"
+                  size="sm"
+                  onClick={() =>
+                    setDrafts((all) => {
+                      const next = { ...all };
+                      for (const e of data.entries)
+                        if (e.suggestion && !e.confirmed && !next[e.student_id]?.mark)
+                          next[e.student_id] = {
+                            ...fromEntry(e),
+                            mark: e.suggestion.mark,
+                            minutes_late: e.suggestion.minutes_late,
+                          };
+                      return next;
+                    })
+                  }
+                >
+                  Use meeting joins
+                </Button>
+              )}
+              <Button
+                variant="default"
+                size="sm"
+                onClick={() =>
+                  setDrafts((all) => {
+                    const next = { ...all };
+                    for (const e of data.entries)
+                      if (!e.confirmed && !next[e.student_id]?.mark)
+                        next[e.student_id] = { ...fromEntry(e), mark: 'present' };
+                    return next;
+                  })
+                }
+              >
+                Mark the rest present
+              </Button>
+            </Group>
             <Button
               disabled={changed.length === 0}
               loading={take.isPending}

@@ -1,8 +1,10 @@
 import {
   Alert,
   Badge,
+  Button,
   Group,
   Pagination,
+  SegmentedControl,
   Paper,
   Skeleton,
   Stack,
@@ -13,21 +15,26 @@ import {
 } from '@mantine/core';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
-import { isInternal, isPartner } from '../../../app/access';
+import { internalMay, isAdmin, isInternal, isPartner } from '../../../app/access';
 import { DATE_TIME_FORMAT, formatInZone, viewerTimezone } from '../../../shared/dates';
 import { usePermissions, useSession } from '../../../shared/session';
 import { PRODUCT_NAME } from '../../../shared/ui/BrandMark';
 import { actionErrorText } from '../../../shared/ui/action-error';
-import { PARTNER } from '@portal/projections/permissions';
+import { INTERNAL_PERMISSIONS, PARTNER } from '@portal/projections/permissions';
 import {
   MARK_COLORS,
   MARK_LABELS,
   REASON_LABELS,
   usePartnerAttendance,
+  usePartnerSessions,
   useToday,
   type AttendanceEntry,
   type LessonRegister,
+  type SessionMark,
 } from '../api';
+import { downloadFile } from '../../../shared/api/download';
+import { PlannedAbsencesCard } from '../components/PlannedAbsencesCard';
+import { notifyError } from '../../../shared/notify';
 
 const STATE_LABEL: Record<string, string> = {
   not_open: 'Not taken',
@@ -231,26 +238,108 @@ function TodayBoard({ timezone }: { timezone: string }) {
   );
 }
 
-/** A school: its students' marks as they are taken (live), with the suggested code and any missing reason. */
+function SessionTable({ rows }: { rows: SessionMark[] }) {
+  return (
+    <Table aria-label="Best mark per session" striped>
+      <Table.Thead>
+        <Table.Tr>
+          <Table.Th>Day</Table.Th>
+          <Table.Th>Session</Table.Th>
+          <Table.Th>Student</Table.Th>
+          <Table.Th>Best mark</Table.Th>
+          <Table.Th>Suggested code</Table.Th>
+          <Table.Th>Reason</Table.Th>
+          <Table.Th>Lessons</Table.Th>
+        </Table.Tr>
+      </Table.Thead>
+      <Table.Tbody>
+        {rows.map((r) => (
+          <Table.Tr key={`${r.student_id}-${r.session_date}-${r.session}`}>
+            <Table.Td>{r.session_date.split('-').reverse().join('.')}</Table.Td>
+            <Table.Td>{r.session}</Table.Td>
+            <Table.Td>{r.student_name ?? r.student_id}</Table.Td>
+            <Table.Td>
+              <Badge variant="light" color={MARK_COLORS[r.mark] ?? 'gray'}>
+                {MARK_LABELS[r.mark] ?? r.mark}
+              </Badge>
+            </Table.Td>
+            <Table.Td>{r.suggested_code ?? '—'}</Table.Td>
+            <Table.Td>
+              {r.reason_missing ? (
+                <Badge color="red" variant="outline">
+                  Reason missing
+                </Badge>
+              ) : r.absence_reason ? (
+                (REASON_LABELS[r.absence_reason] ?? r.absence_reason)
+              ) : (
+                ''
+              )}
+            </Table.Td>
+            <Table.Td>{r.lessons}</Table.Td>
+          </Table.Tr>
+        ))}
+      </Table.Tbody>
+    </Table>
+  );
+}
+
+/** A school: its students' marks as they are taken (live), per lesson or as the best mark per session. */
 function PartnerAttendance({ timezone }: { timezone: string }) {
+  const [view, setView] = useState<'lessons' | 'sessions'>('lessons');
   const [page, setPage] = useState(1);
-  const list = usePartnerAttendance(page);
-  if (list.isError)
-    return (
-      <Alert color="red" role="alert" title="Could not load attendance">
-        {actionErrorText(list.error)}
-      </Alert>
-    );
-  if (!list.data) return <Skeleton height={200} aria-label="Loading attendance" />;
-  if (list.data.items.length === 0)
-    return <Text c="dimmed">No marks yet. Marks appear here as soon as a teacher takes a register.</Text>;
+  const lessons = usePartnerAttendance(page);
+  const sessions = usePartnerSessions(page, view === 'sessions');
+  const list = view === 'lessons' ? lessons : sessions;
+  const download = (asExcel: boolean) =>
+    downloadFile(
+      view === 'lessons' ? '/api/v1/attendance/partner' : '/api/v1/attendance/partner/sessions',
+      { [asExcel ? 'as_excel' : 'as_csv']: true },
+      'attendance',
+    ).catch((e: unknown) => notifyError(e, 'Could not download'));
   return (
     <Stack gap="sm">
+      <Group justify="space-between">
+        <SegmentedControl
+          value={view}
+          onChange={(v) => {
+            setView(v);
+            setPage(1);
+          }}
+          data={[
+            { value: 'lessons', label: 'Per lesson' },
+            { value: 'sessions', label: 'Best mark per session' },
+          ]}
+        />
+        <Group gap="xs">
+          <Button variant="default" size="xs" onClick={() => void download(false)}>
+            Download CSV
+          </Button>
+          <Button variant="default" size="xs" onClick={() => void download(true)}>
+            Download Excel
+          </Button>
+        </Group>
+      </Group>
       <Text size="sm" c="dimmed">
         Updates live as registers are taken. Codes are suggestions for your register; the school decides.
       </Text>
-      <EntryTable rows={list.data.items} timezone={timezone} label="Your students' attendance" />
-      {list.data.total > list.data.size && (
+      {list.isError ? (
+        <Alert color="red" role="alert" title="Could not load attendance">
+          {actionErrorText(list.error)}
+        </Alert>
+      ) : !list.data ? (
+        <Skeleton height={200} aria-label="Loading attendance" />
+      ) : list.data.items.length === 0 ? (
+        <Text c="dimmed">No marks yet. Marks appear here as soon as a teacher takes a register.</Text>
+      ) : view === 'lessons' ? (
+        <EntryTable
+          rows={list.data.items as AttendanceEntry[]}
+          timezone={timezone}
+          label="Your students' attendance"
+        />
+      ) : (
+        <SessionTable rows={list.data.items as SessionMark[]} />
+      )}
+      {list.data && list.data.total > list.data.size && (
         <Pagination
           value={page}
           onChange={setPage}
@@ -268,6 +357,7 @@ export function AttendancePage() {
   const timezone = viewerTimezone(useSession((s) => s.user));
   const partner = isPartner(permissions);
   const seesPartnerView = partner && permissions.includes(PARTNER.SEE_ATTENDANCE);
+  const setsReasons = partner && permissions.includes(PARTNER.SET_ABSENCE_REASON);
   return (
     <Stack gap="md">
       <title>{`Attendance · ${PRODUCT_NAME}`}</title>
@@ -275,9 +365,17 @@ export function AttendancePage() {
         Attendance
       </Title>
       {isInternal(permissions) ? (
-        <TodayBoard timezone={timezone} />
-      ) : seesPartnerView ? (
-        <PartnerAttendance timezone={timezone} />
+        <>
+          <TodayBoard timezone={timezone} />
+          {internalMay(permissions, INTERNAL_PERMISSIONS.ATTENDANCE) && (
+            <PlannedAbsencesCard mayRecord={isAdmin(permissions)} />
+          )}
+        </>
+      ) : seesPartnerView || setsReasons ? (
+        <>
+          {seesPartnerView && <PartnerAttendance timezone={timezone} />}
+          <PlannedAbsencesCard mayRecord={setsReasons} />
+        </>
       ) : (
         <Alert color="gray" title="No attendance to show">
           Your account may not see attendance. Ask your school&apos;s administrator.

@@ -40,7 +40,7 @@ const DESCRIPTIONS: Record<ReportKind, string> = {
   groups:
     'Per student and group: possible sessions, attended, late, absences by reason, and minutes attended.',
   tutors:
-    'Per tutor, over lessons that have ended: registers taken, taken by the end of the next working day, not taken, amendments.',
+    'Per tutor, over lessons that have ended: registers taken, taken by the end of the next working day, not taken, amendments, automatic marks still to confirm.',
   'different-class': 'Students marked in a lesson of a group they are not in.',
 };
 
@@ -123,6 +123,7 @@ function TutorTable({ rows }: { rows: TutorCompliance[] }) {
           <Table.Th>On time</Table.Th>
           <Table.Th>Not taken</Table.Th>
           <Table.Th>Amendments</Table.Th>
+          <Table.Th>Automatic, unconfirmed</Table.Th>
         </Table.Tr>
       </Table.Thead>
       <Table.Tbody>
@@ -136,6 +137,7 @@ function TutorTable({ rows }: { rows: TutorCompliance[] }) {
             </Table.Td>
             <Table.Td>{r.not_taken}</Table.Td>
             <Table.Td>{r.amendments}</Table.Td>
+            <Table.Td>{r.unconfirmed_auto_marks}</Table.Td>
           </Table.Tr>
         ))}
       </Table.Tbody>
@@ -173,6 +175,70 @@ function DifferentClassTable({ rows, timezone }: { rows: DifferentClass[]; timez
         ))}
       </Table.Tbody>
     </Table>
+  );
+}
+
+/** Attendance % per week over the filtered rows (all students together), as bars. */
+function WeeklyChart({ path, query }: { path: string; query: Record<string, string | undefined> }) {
+  const weekly = useQuery({
+    queryKey: ['lessons', 'attendance-weekly', path, query],
+    queryFn: ({ signal }) =>
+      apiRequest<Page<Summary>>(path, { signal, query: { ...query, period: 'week', page: 1, size: 500 } }),
+    meta: { silentErrors: true },
+  });
+  if (!weekly.data || weekly.data.items.length === 0) return null;
+  const weeks = new Map<string, { possible: number; attended: number }>();
+  for (const r of weekly.data.items) {
+    const key = r.period_start ?? '';
+    const w = weeks.get(key) ?? { possible: 0, attended: 0 };
+    w.possible += r.possible;
+    w.attended += r.attended;
+    weeks.set(key, w);
+  }
+  const bars = [...weeks.entries()]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .slice(-16)
+    .map(([week, w]) => ({
+      week,
+      percent: w.possible > 0 ? Math.round((w.attended * 1000) / w.possible) / 10 : 0,
+    }));
+  const width = 40;
+  const height = 120;
+  const summary = bars.map((b) => `week of ${b.week}: ${b.percent}%`).join('; ');
+  return (
+    <Stack gap={4}>
+      <Text size="sm" fw={600}>
+        Attendance by week{weekly.data.total > weekly.data.items.length ? ' (first 500 rows)' : ''}
+      </Text>
+      <svg
+        role="img"
+        aria-label={`Attendance by week: ${summary}`}
+        width={bars.length * width}
+        height={height + 30}
+        style={{ maxWidth: '100%' }}
+      >
+        {bars.map((b, i) => {
+          const h = (b.percent / 100) * height;
+          return (
+            <g key={b.week}>
+              <rect
+                x={i * width + 6}
+                y={height - h}
+                width={width - 12}
+                height={h}
+                fill={b.percent >= 90 ? '#2b8a3e' : b.percent >= 80 ? '#e67700' : '#c92a2a'}
+              />
+              <text x={i * width + width / 2} y={height - h - 3} fontSize="10" textAnchor="middle">
+                {Math.round(b.percent)}%
+              </text>
+              <text x={i * width + width / 2} y={height + 14} fontSize="9" textAnchor="middle">
+                {b.week.slice(5)}
+              </text>
+            </g>
+          );
+        })}
+      </svg>
+    </Stack>
   );
 }
 
@@ -272,6 +338,9 @@ export function AttendanceReportPage({ kind }: { kind: ReportKind }) {
           Download Excel
         </Button>
       </Group>
+      {(kind === 'programmes' || kind === 'groups') && (
+        <WeeklyChart path={path} query={{ from: query.from, to: query.to }} />
+      )}
       {body}
       {list.data && list.data.total > list.data.size && (
         <Pagination value={page} onChange={setPage} total={Math.ceil(list.data.total / list.data.size)} />

@@ -39,7 +39,7 @@ import {
 import { statusColor, statusLabel } from './LessonsPage';
 import { RequestCoverButton } from '../../cover/components/RequestCoverButton';
 import { JoinLessonButton } from '../../cover/components/JoinLessonButton';
-import { RegisterPanel } from '../../attendance/components/RegisterPanel';
+import { RegisterPanel, mayReadRegister } from '../../attendance/components/RegisterPanel';
 
 function Field({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -250,7 +250,8 @@ export function LessonDetailsPage() {
   const { id = '' } = useParams();
   const query = lessons.useOne(id);
   const timezone = viewerTimezone(useSession((s) => s.user));
-  const mayEdit = internalMay(usePermissions(), INTERNAL_PERMISSIONS.LESSON_EDITS);
+  const permissions = usePermissions();
+  const mayEdit = internalMay(permissions, INTERNAL_PERMISSIONS.LESSON_EDITS);
   const [open, setOpen] = useState<'cancel' | 'reschedule' | 'cover' | null>(null);
   const lesson = query.data;
   const notFound = query.error instanceof ApiError && query.error.status === 404;
@@ -326,7 +327,9 @@ export function LessonDetailsPage() {
               )}
             </SimpleGrid>
           </Paper>
-          {lesson.status !== 'unscheduled' && <RegisterPanel lessonId={lesson.id} timezone={timezone} />}
+          {lesson.status !== 'unscheduled' && mayReadRegister(permissions) && (
+            <RegisterPanel lessonId={lesson.id} timezone={timezone} />
+          )}
           <Notes lesson={lesson} editable={mayEdit} />
           {open === 'cancel' && <CancelModal lesson={lesson} onClose={() => setOpen(null)} />}
           {open === 'reschedule' && <RescheduleModal lesson={lesson} onClose={() => setOpen(null)} />}
