@@ -3,7 +3,7 @@ import { adminToken, api, createCustomer, createUser, deleteUsers, signedIn } fr
 
 // A teacher writes and submits a half-term report, a QA reviewer approves it, a QA lead publishes it:
 // the lead's other open editor turns read-only and the writer's page shows it published, both without
-// a reload; the school's partner then reads the published text (decision 0057).
+// a reload; the school's partner then reads the published text and downloads its PDF (decision 0057).
 const stamp = Date.now().toString(36);
 const PASSWORD = 'Reports-E2E-2026!';
 const mail = (name: string) => `${name}.${stamp}@reports.example`;
@@ -217,6 +217,9 @@ test('write, submit, QA approve, publish: open editors turn read-only live; the 
   await expect(head).toHaveURL(new RegExp(`/half-term-report/${reportId}$`));
   await expect(head.getByText(COMMENT)).toBeVisible();
   await expect(head.getByRole('textbox', { name: 'Report text' })).toHaveCount(0);
+  const download = head.waitForEvent('download');
+  await head.getByRole('button', { name: 'PDF' }).click();
+  expect((await download).suggestedFilename()).toBe(`half-term-report-${reportId}-r1.pdf`);
 
   for (const page of [writer, qa, lead, head]) await page.context().close();
 });

@@ -10,12 +10,16 @@ import {
   Put,
   Query,
   Req,
+  Res,
+  StreamableFile,
 } from '@nestjs/common';
+import type { Response } from 'express';
 import {
   ApiConflictResponse,
   ApiForbiddenResponse,
   ApiNotFoundResponse,
   ApiOkResponse,
+  ApiProduces,
   ApiProperty,
   ApiPropertyOptional,
   ApiTags,
@@ -26,6 +30,8 @@ import {
   ArrayMinSize,
   IsArray,
   IsBoolean,
+  IsInt,
+  Min,
   IsIn,
   IsNotEmpty,
   IsOptional,
@@ -46,6 +52,7 @@ import {
   reportAssignees,
   sha256Hex,
   timeframeById,
+  type ContentNode,
   type HalfTermReportEvent,
   type HalfTermReportFilter,
   type HalfTermReportListRow,
@@ -97,6 +104,7 @@ import {
 } from './half-term-reports.policy.js';
 import { hasText, ReportDocuments } from './report-documents.js';
 import { ReportReads } from './report-reads.js';
+import { renderReportPdf } from './report-pdf.js';
 
 const asArray = ({ value }: { value: unknown }) =>
   value === undefined ? undefined : Array.isArray(value) ? value : [value];
@@ -184,6 +192,15 @@ export class SignBody {
   @IsString()
   @Matches(HASH, { message: 'expected_hash: a SHA-256 in lower-case hex (64 characters)' })
   expected_hash!: string;
+}
+
+export class PdfQuery {
+  @ApiPropertyOptional({ description: 'The revision (default: the latest published)' })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  revision?: number;
 }
 
 export class ReasonBody {
@@ -717,6 +734,53 @@ export class HalfTermReportsController {
     }
     const current = await this.documents.current(id);
     return { valid: items.every((i) => i.valid), items, current_hash: current.hash };
+  }
+
+  /** A published revision as a PDF (default: the latest one the reader may see). */
+  @Get(':id/pdf')
+  @RequirePermissions(...ALL_MARKER_PERMISSIONS)
+  @ApiProduces('application/pdf')
+  @ApiOkResponse({ description: 'The revision, its hash and signers in the footer' })
+  @ApiNotFoundResponse({ description: 'Not found, not yours to see, or no such published revision' })
+  async pdf(
+    @CurrentActor() actor: Actor,
+    @Param('id', UuidPipe) id: string,
+    @Query() q: PdfQuery,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<StreamableFile> {
+    const { row, access } = await this.readable(actor, id);
+    const revisions = (await halfTermReportRevisions(this.sql, id)).filter(
+      (r) => access !== 'partner' || r.revoked_at === null,
+    );
+    const revision =
+      q.revision === undefined ? revisions.at(-1) : revisions.find((r) => r.revision === q.revision);
+    if (!revision) throw new Problem(HttpStatus.NOT_FOUND, 'No such published revision of this report');
+    const people = await reportAssignees(
+      this.sql,
+      [revision.published_by, revision.qa_approved_by].filter((p): p is string => !!p),
+    );
+    const name = (userId: string | null) =>
+      userId === null ? null : (people.find((p) => p.id === userId)?.full_name ?? userId);
+    const buffer = await renderReportPdf({
+      reportId: id,
+      revision: revision.revision,
+      hash: revision.hash,
+      studentName: row.student_name ?? row.student_id,
+      programmeTitle: row.programme_title ?? '',
+      schoolName: row.customer_name ?? '',
+      timeframeName: row.timeframe_name,
+      publishedAt: iso(revision.published_at)!,
+      publishedBy: name(revision.published_by)!,
+      qaApprovedBy: name(revision.qa_approved_by),
+      content: (JSON.parse(revision.canonical) as { content: ContentNode }).content,
+      revoked: revision.revoked_at !== null,
+    });
+    res.set({
+      'Content-Type': 'application/pdf',
+      'Content-Disposition': `attachment; filename="half-term-report-${id}-r${revision.revision}.pdf"`,
+      'X-Content-Hash': revision.hash,
+    });
+    return new StreamableFile(buffer);
   }
 
   /* ---------------------------------------------------------------------------------- commands */

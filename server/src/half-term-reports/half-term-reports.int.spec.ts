@@ -14,6 +14,7 @@ import { addDays, todayIn, weekStartOf } from '../core/time/time.js';
 import { DOCUMENT_UPDATED, documentStream } from '../platform/collaboration/collab.protocol.js';
 import { toBase64 } from '../platform/collaboration/document-persistence.js';
 import { documentFrom } from './report-documents.js';
+import { pdfText } from '../safeguarding/testing-pdf-text.js';
 import { CloseCode } from '../platform/collaboration/collab.protocol.js';
 import { CollaborationServer } from '../platform/collaboration/collaboration.server.js';
 import { waitFor } from '../platform/testing/wait-for.js';
@@ -382,6 +383,18 @@ describe.each(portalModes)('half-term reports API, $name', (mode) => {
     expect(JSON.stringify(seen.published_content)).toContain('Ann attended every lesson.');
     expect(seen.allowed_mode).toBeNull();
     expect((await call('GET', `/half-term-reports/${reportId}`, 'elmHead')).status).toBe(404);
+    // The published revision as a PDF: the frozen text, its hash in the footer.
+    const pdf = await fetch(`${portal.running.url}/api/v1/half-term-reports/${reportId}/pdf`, {
+      headers: { RequestVerificationToken: tokens.head! },
+    });
+    expect(pdf.status).toBe(200);
+    expect(pdf.headers.get('content-type')).toBe('application/pdf');
+    const hash = pdf.headers.get('x-content-hash')!;
+    const text = pdfText(Buffer.from(await pdf.arrayBuffer()));
+    expect(text).toContain('Ann attended every lesson.');
+    expect(text).toContain(`SHA-256 of the signed text: ${hash}`);
+    expect((await call('GET', `/half-term-reports/${reportId}/pdf`, 'elmHead')).status).toBe(404);
+    expect((await call('GET', `/half-term-reports/${reportId}/pdf?revision=2`, 'head')).status).toBe(404);
     expect((await call('GET', `/half-term-reports/${reportId}`, 'link')).status).toBe(404);
     expect((await call('GET', `/half-term-reports/${reportId}/timeline`, 'head')).status).toBe(404);
     expect((await call('GET', '/half-term-reports/partner', 'tess')).status).toBe(403);

@@ -19,6 +19,8 @@ import { Link, useParams } from 'react-router-dom';
 import type * as Y from 'yjs';
 import { reportHashOf, type ContentNode } from '@portal/projections/report-content';
 import { ApiError } from '../../../shared/api/client';
+import { downloadFile } from '../../../shared/api/download';
+import { notifyError } from '../../../shared/notify';
 import { PRODUCT_NAME } from '../../../shared/ui/BrandMark';
 import { actionErrorText } from '../../../shared/ui/action-error';
 import { TextStepModal } from '../../../shared/ui/TextStepModal';
@@ -204,7 +206,20 @@ function History({ id, partner }: { id: string; partner: boolean }) {
             {revisions.data!.items.map((r) => (
               <Text size="sm" key={r.revision}>
                 Revision {r.revision} · {r.published_at.slice(0, 10)} · <Code>{r.hash.slice(0, 12)}</Code>
-                {r.revoked_at ? ` · revoked (${r.revoked_reason ?? ''})` : ''}
+                {r.revoked_at ? ` · revoked (${r.revoked_reason ?? ''})` : ''} ·{' '}
+                <Anchor
+                  component="button"
+                  size="sm"
+                  onClick={() =>
+                    void downloadFile(
+                      reports.url(id, '/pdf'),
+                      { revision: r.revision },
+                      `half-term-report-${id}-r${r.revision}.pdf`,
+                    ).catch((e: unknown) => notifyError(e))
+                  }
+                >
+                  PDF
+                </Anchor>
               </Text>
             ))}
           </Stack>
