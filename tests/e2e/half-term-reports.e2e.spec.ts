@@ -162,8 +162,14 @@ test('write, submit, QA approve, publish: open editors turn read-only live; the 
 
   // The writer types into the teacher comment and submits.
   const writer = await signedIn(browser, people.writer.email, PASSWORD);
+  // Once a day, the portal reminds the writer of what is due.
+  const reminder = writer.getByRole('dialog', { name: 'Half-term reports due' });
+  await expect(reminder).toContainText(`Autumn 2 ${stamp}: 1 to write`);
+  await reminder.getByRole('button', { name: 'Later' }).click();
+  await expect(reminder).toBeHidden();
   await writer.goto(`/half-term-report/${reportId}`);
   await expect(state(writer)).toHaveText('Draft');
+  await expect(writer.getByRole('dialog', { name: 'Half-term reports due' })).toHaveCount(0);
   await expect(editorOf(writer)).toHaveAttribute('contenteditable', 'true');
   await expect(editorOf(writer)).toContainText('Lessons in the period: 0 delivered, 1 planned.');
   const before = await hashNow();

@@ -319,3 +319,36 @@ export async function reportAssignees(
   );
   return rows;
 }
+
+export interface DueSummaryRow {
+  id: string;
+  name: string;
+  submit_by: string;
+  draft: number;
+  returned: number;
+  overdue: boolean;
+}
+
+/**
+ * The reminder modal's summary (decision 0057): per open timeframe (today, in its zone, from opens_at
+ * to the hard close or the QA date), the writer's reports still with them (draft, returned).
+ */
+export async function dueSummary(
+  db: Queryable,
+  writerId: string,
+  now: string = new Date().toISOString(),
+): Promise<DueSummaryRow[]> {
+  const { rows } = await db.query<DueSummaryRow>(
+    `SELECT t.id, t.name, t.submit_by,
+            count(*) FILTER (WHERE r.state = 'draft')::int AS draft,
+            count(*) FILTER (WHERE r.state = 'returned')::int AS returned,
+            (t.submit_by < ${todaySql('$2')}) AS overdue
+       FROM rm_half_term_reports r JOIN rm_report_timeframes t ON t.id = r.timeframe_id
+      WHERE r.writer_ids @> jsonb_build_array($1::text) AND r.state IN ('draft', 'returned')
+        AND t.opens_at <= ${todaySql('$2')} AND COALESCE(t.closes_at, t.qa_by) >= ${todaySql('$2')}
+      GROUP BY t.id, t.name, t.submit_by
+      ORDER BY t.submit_by, t.id`,
+    [writerId, now],
+  );
+  return rows;
+}

@@ -44,6 +44,7 @@ import {
 } from 'class-validator';
 import {
   REPORT_STATES,
+  dueSummary,
   halfTermReportById,
   halfTermReportStream,
   halfTermReportRevisions,
@@ -305,6 +306,18 @@ export class VerifyView {
   @ApiProperty({ description: 'SHA-256 of the text now' }) current_hash!: string;
 }
 
+export class DueTimeframe {
+  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty() name!: string;
+  @ApiProperty({ format: 'date' }) submit_by!: string;
+  @ApiProperty({ description: 'My reports still in draft' }) draft!: number;
+  @ApiProperty({ description: 'My reports returned for changes' }) returned!: number;
+  @ApiProperty({ description: 'The submit-by date has passed' }) overdue!: boolean;
+}
+export class DueSummaryView {
+  @ApiProperty({ type: [DueTimeframe] }) timeframes!: DueTimeframe[];
+}
+
 export class AssignmentsWritten extends PositionAnswer {
   @ApiProperty() updated!: number;
 }
@@ -503,6 +516,14 @@ export class HalfTermReportsController {
   @ApiOkResponse({ type: ReportPage, description: 'Reports I write or co-write' })
   mine(@CurrentActor() actor: Actor, @Query() q: ListReportsQuery): Promise<ReportPage> {
     return this.page({ ...this.filter(q), writerId: actor.userId });
+  }
+
+  @Get('mine/due-summary')
+  @RequirePermissions(...ALL_MARKER_PERMISSIONS)
+  @Allow(ReportRules.internal)
+  @ApiOkResponse({ type: DueSummaryView, description: 'Open timeframes where I still have reports to write' })
+  async dueSummary(@CurrentActor() actor: Actor): Promise<DueSummaryView> {
+    return { timeframes: await dueSummary(this.sql, actor.userId) };
   }
 
   @Get('qa')

@@ -284,6 +284,15 @@ describe.each(portalModes)('half-term reports API, $name', (mode) => {
   });
 
   it('lets the writer edit a draft and others only view; refuses a stale hash and an empty report', async () => {
+    // The reminder summary: Tess (writer) and Theo (co-writer) each have one draft due; Quinn none.
+    const due = (await ok('GET', '/half-term-reports/mine/due-summary', 'tess')) as { timeframes: Json[] };
+    expect(due.timeframes).toEqual([
+      expect.objectContaining({ id: ids.timeframe, draft: 1, returned: 0, overdue: false }),
+    ]);
+    expect(
+      ((await ok('GET', '/half-term-reports/mine/due-summary', 'quinn')) as { timeframes: Json[] })
+        .timeframes,
+    ).toEqual([]);
     const draft = await report('tess');
     expect(draft.allowed_mode).toBe('edit');
     expect(draft.actions).toEqual(['submit']);

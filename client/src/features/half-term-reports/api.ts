@@ -13,6 +13,7 @@ export type Revision = ApiSchema<'RevisionItem'>;
 export type TimelineItem = ApiSchema<'TimelineItem'>;
 export type Verification = ApiSchema<'VerifyView'>;
 export type AssignmentItem = ApiSchema<'AssignmentItem'>;
+export type DueTimeframe = ApiSchema<'DueTimeframe'>;
 
 export const REPORT_STATES = [
   'draft',

@@ -740,6 +740,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/half-term-reports/mine/due-summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["HalfTermReportsController_dueSummary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/half-term-reports/partner": {
         parameters: {
             query?: never;
@@ -3751,6 +3767,22 @@ export interface components {
         DownloadUrlResponse: {
             expires_at: string;
             url: string;
+        };
+        DueSummaryView: {
+            timeframes: components["schemas"]["DueTimeframe"][];
+        };
+        DueTimeframe: {
+            /** @description My reports still in draft */
+            draft: number;
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** @description The submit-by date has passed */
+            overdue: boolean;
+            /** @description My reports returned for changes */
+            returned: number;
+            /** Format: date */
+            submit_by: string;
         };
         EhcpReminderItem: {
             /** Format: uuid */
@@ -7073,6 +7105,26 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ReportPage"];
+                };
+            };
+        };
+    };
+    HalfTermReportsController_dueSummary: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Open timeframes where I still have reports to write */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DueSummaryView"];
                 };
             };
         };
