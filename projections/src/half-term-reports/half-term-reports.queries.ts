@@ -352,3 +352,17 @@ export async function dueSummary(
   );
   return rows;
 }
+
+/** The names of the other students with a report in the same timeframe (the name-conflict check). */
+export async function otherStudentNames(db: Queryable, reportId: string): Promise<string[]> {
+  const { rows } = await db.query<{ full_name: string }>(
+    `SELECT DISTINCT u.full_name
+       FROM rm_half_term_reports me
+       JOIN rm_half_term_reports other ON other.timeframe_id = me.timeframe_id AND other.student_id <> me.student_id
+       JOIN rm_users u ON u.id = other.student_id
+      WHERE me.id = $1 AND u.full_name <> ''
+      ORDER BY u.full_name`,
+    [reportId],
+  );
+  return rows.map((r) => r.full_name);
+}

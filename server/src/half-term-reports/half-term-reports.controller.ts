@@ -45,6 +45,9 @@ import {
 import {
   REPORT_STATES,
   dueSummary,
+  namesIn,
+  otherStudentNames,
+  sectionLengths,
   halfTermReportById,
   halfTermReportStream,
   halfTermReportRevisions,
@@ -245,6 +248,11 @@ export class ReportView {
   @ApiProperty({ description: 'When it entered its state (queues: oldest first)' }) state_since!: string;
 }
 
+export class SectionLength {
+  @ApiProperty() title!: string;
+  @ApiProperty() characters!: number;
+}
+
 export class ReportDetailView extends ReportView {
   @ApiProperty({
     enum: ['edit', 'view'],
@@ -259,6 +267,14 @@ export class ReportDetailView extends ReportView {
   signed_hash!: string | null;
   @ApiProperty({ nullable: true, type: Object, description: 'Partners: the published revision’s content' })
   published_content!: unknown;
+  @ApiProperty({ type: [SectionLength], description: 'Characters written per section (internal readers)' })
+  sections!: SectionLength[];
+  @ApiProperty({
+    type: [String],
+    description:
+      'Names of other students of the same timeframe that appear in the text (check before submit)',
+  })
+  name_conflicts!: string[];
 }
 
 export class ReportPage extends PageOf(ReportView) {}
@@ -662,6 +678,8 @@ export class HalfTermReportsController {
         published_content: published
           ? (JSON.parse(published.canonical) as { content: unknown }).content
           : null,
+        sections: [],
+        name_conflicts: [],
       };
     }
     const current = await this.documents.current(id);
@@ -672,6 +690,8 @@ export class HalfTermReportsController {
       allowed_mode: documentMode(actor, row, access),
       actions: this.actionsFor(actor, row),
       published_content: null,
+      sections: sectionLengths(current.content),
+      name_conflicts: namesIn(current.content, await otherStudentNames(this.sql, id)),
     };
   }
 

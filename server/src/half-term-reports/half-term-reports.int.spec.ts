@@ -313,6 +313,11 @@ describe.each(portalModes)('half-term reports API, $name', (mode) => {
     expect(bad.body.detail).toContain('expected_hash');
     const now = await report('tess');
     expect(now.content_hash).not.toBe(draft.content_hash);
+    expect(now.sections).toContainEqual({
+      title: 'Teacher comment',
+      characters: 'Ann attended every lesson.'.length,
+    });
+    expect(now.name_conflicts).toEqual([]);
     await ok('POST', `/half-term-reports/${reportId}/submit`, 'tess', { expected_hash: now.content_hash });
     expect(await report('tess')).toMatchObject({
       state: 'submitted',

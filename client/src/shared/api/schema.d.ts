@@ -4718,6 +4718,8 @@ export interface components {
             lead_claimed_by: string | null;
             /** Format: uuid */
             lead_reviewer_id: string | null;
+            /** @description Names of other students of the same timeframe that appear in the text (check before submit) */
+            name_conflicts: string[];
             overdue: boolean;
             /** Format: uuid */
             programme_id: string;
@@ -4735,6 +4737,8 @@ export interface components {
             /** Format: date */
             release_at: string;
             revision: number;
+            /** @description Characters written per section (internal readers) */
+            sections: components["schemas"]["SectionLength"][];
             /** @description Hash of the last sign-off */
             signed_hash: string | null;
             /** @enum {string} */
@@ -4973,6 +4977,10 @@ export interface components {
             customer_ids: string[];
             product_ids: string[];
             programme_ids: string[];
+        };
+        SectionLength: {
+            characters: number;
+            title: string;
         };
         SetGroupTeachersBody: {
             teachers: components["schemas"]["GroupTeacherBody"][];
