@@ -1060,7 +1060,7 @@ export class HalfTermReportsController {
     @Param('id', UuidPipe) id: string,
     @Body() body: ReasonBody,
   ): Promise<Written> {
-    await this.existing(id);
+    await this.readable(actor, id);
     return this.run(req, { type: 'Discard', reportId: id, by: actor.userId, reason: body.reason });
   }
 
@@ -1074,7 +1074,7 @@ export class HalfTermReportsController {
     @Req() req: AuthenticatedRequest,
     @Param('id', UuidPipe) id: string,
   ): Promise<Written> {
-    await this.existing(id);
+    await this.readable(actor, id);
     return this.run(req, { type: 'Restore', reportId: id, by: actor.userId });
   }
 
@@ -1086,12 +1086,6 @@ export class HalfTermReportsController {
   ): Promise<Written> {
     const { position } = await this.commands.run(reportAggregate, command, metadataFor(req));
     return { id: command.reportId, position };
-  }
-
-  private async existing(id: string): Promise<HalfTermReportListRow> {
-    const row = await halfTermReportById(this.sql, id);
-    if (!row) throw new Problem(HttpStatus.NOT_FOUND, 'Half-term report not found');
-    return row;
   }
 
   private teaches(actor: Actor, id: string): Promise<boolean> {

@@ -480,6 +480,13 @@ describe.each(portalModes)('half-term reports API, $name', (mode) => {
     expect(
       (await call('POST', `/half-term-reports/${reportId}/discard`, 'lena', { reason: 'Left' })).status,
     ).toBe(403);
+    // Discard is a named permission any user may hold; a partner holding it still sees only what they see.
+    await ok('PUT', `/users/${ids.elmHead}/permissions`, 'admin', {
+      permissions: ['USER_IS_PARTNER', 'PARTNER_CAN_SEE_ASSESSMENTS', 'CAN_DISCARD_HALF_TERM_REPORTS'],
+    });
+    expect(
+      (await call('POST', `/half-term-reports/${reportId}/discard`, 'elmHead', { reason: 'x' })).status,
+    ).toBe(404);
     await ok('POST', `/half-term-reports/${reportId}/discard`, 'admin', { reason: 'Student left' });
     await ok('POST', `/half-term-reports/${reportId}/restore`, 'admin');
     expect((await report('admin')).state).toBe('qa_approved');
