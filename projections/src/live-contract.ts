@@ -69,6 +69,7 @@ export interface LiveSummaries {
   meeting: { meetingId: string; lessonId: string };
   reportTimeframe: { timeframeId: string };
   halfTermReport: { reportId: string; state: string };
+  halfTermReportViews: { reportId: string; viewerId: string; via: string };
   /** Never sent. */
   collabDocument: never;
 }

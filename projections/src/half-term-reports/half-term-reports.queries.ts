@@ -3,6 +3,7 @@ import { lessonHasStudentSql } from '../lessons/lessons.queries.js';
 import type {
   HalfTermReportRow,
   ReportRevisionRow,
+  ReportViewRow,
   ReportTimelineRow,
   TimeframeRow,
 } from './half-term-reports.projection.js';
@@ -365,4 +366,15 @@ export async function otherStudentNames(db: Queryable, reportId: string): Promis
     [reportId],
   );
   return rows.map((r) => r.full_name);
+}
+
+/** The partners' read receipts of a report, newest first. */
+export async function halfTermReportViews(db: Queryable, reportId: string): Promise<ReportViewRow[]> {
+  const { rows } = await db.query<ReportViewRow>(
+    `SELECT v.viewer_id, u.full_name AS viewer_name, v.revision, v.via, v.at
+       FROM rm_half_term_report_views v LEFT JOIN rm_users u ON u.id = v.viewer_id
+      WHERE v.report_id = $1 ORDER BY v.at DESC, v.event_id`,
+    [reportId],
+  );
+  return rows;
 }

@@ -14,6 +14,7 @@ import {
   StreamableFile,
 } from '@nestjs/common';
 import type { Response } from 'express';
+import { randomUUID } from 'node:crypto';
 import {
   ApiConflictResponse,
   ApiForbiddenResponse,
@@ -50,6 +51,8 @@ import {
   sectionLengths,
   halfTermReportById,
   halfTermReportStream,
+  halfTermReportViews,
+  halfTermReportViewsStream,
   halfTermReportRevisions,
   halfTermReportTimeline,
   listHalfTermReports,
@@ -305,6 +308,17 @@ export class RevisionItem {
 }
 export class RevisionsView {
   @ApiProperty({ type: [RevisionItem] }) items!: RevisionItem[];
+}
+
+export class ViewItem {
+  @ApiProperty({ format: 'uuid' }) viewer_id!: string;
+  @ApiProperty({ nullable: true, type: String }) viewer_name!: string | null;
+  @ApiProperty() revision!: number;
+  @ApiProperty({ enum: ['view', 'pdf'] }) via!: string;
+  @ApiProperty() at!: string;
+}
+export class ViewsView {
+  @ApiProperty({ type: [ViewItem] }) items!: ViewItem[];
 }
 
 export class VerifyItem {
@@ -667,6 +681,7 @@ export class HalfTermReportsController {
       const published = (await halfTermReportRevisions(this.sql, id)).find(
         (r) => r.revision === row.published_revision,
       );
+      if (published) await this.recordView(actor, row, published.revision, 'view');
       return {
         ...base,
         qa_claimed_by: null,
@@ -740,6 +755,26 @@ export class HalfTermReportsController {
     };
   }
 
+  /** The partners' read receipts (who opened or downloaded which revision, when). */
+  @Get(':id/views')
+  @RequirePermissions(...ALL_MARKER_PERMISSIONS)
+  @Allow(ReportRules.internal)
+  @ApiOkResponse({ type: ViewsView })
+  @ApiNotFoundResponse({ description: 'Not found, or not yours to see' })
+  async views(@CurrentActor() actor: Actor, @Param('id', UuidPipe) id: string): Promise<ViewsView> {
+    await this.readable(actor, id);
+    const rows = await halfTermReportViews(this.sql, id);
+    return {
+      items: rows.map((r) => ({
+        viewer_id: r.viewer_id,
+        viewer_name: r.viewer_name,
+        revision: r.revision,
+        via: r.via,
+        at: iso(r.at)!,
+      })),
+    };
+  }
+
   /** Recomputes every sign-off's hash from its frozen text and from the document's own stream. */
   @Get(':id/verify')
   @RequirePermissions(...ALL_MARKER_PERMISSIONS)
@@ -796,6 +831,7 @@ export class HalfTermReportsController {
     const revision =
       q.revision === undefined ? revisions.at(-1) : revisions.find((r) => r.revision === q.revision);
     if (!revision) throw new Problem(HttpStatus.NOT_FOUND, 'No such published revision of this report');
+    if (access === 'partner') await this.recordView(actor, row, revision.revision, 'pdf');
     const people = await reportAssignees(
       this.sql,
       [revision.published_by, revision.qa_approved_by].filter((p): p is string => !!p),
@@ -1090,6 +1126,22 @@ export class HalfTermReportsController {
 
   private teaches(actor: Actor, id: string): Promise<boolean> {
     return this.reads.teaches(id, actor.userId);
+  }
+
+  /** A partner's read receipt (its own stream, so reading never moves the report's revision). */
+  private async recordView(actor: Actor, row: HalfTermReportListRow, revision: number, via: 'view' | 'pdf') {
+    await this.store.append(
+      halfTermReportViewsStream(row.id),
+      [
+        {
+          id: randomUUID(),
+          type: 'HalfTermReportViewedByPartner',
+          data: { reportId: row.id, customerId: row.customer_id, viewerId: actor.userId, revision, via },
+          metadata: { actorId: actor.userId },
+        },
+      ],
+      { expectedRevision: 'any' },
+    );
   }
 
   /** The report and how the actor sees it; 404 when they may not. */

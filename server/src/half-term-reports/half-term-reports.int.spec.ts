@@ -408,6 +408,19 @@ describe.each(portalModes)('half-term reports API, $name', (mode) => {
     expect(text).toContain('Ann attended every lesson.');
     expect(text).toContain(`SHA-256 of the signed text: ${hash}`);
     expect((await call('GET', `/half-term-reports/${reportId}/pdf`, 'elmHead')).status).toBe(404);
+    // Each open and download is the provider's read receipt.
+    let receipts = { items: [] as Json[] };
+    await waitFor('both receipts are in the read model', async () => {
+      receipts = (await ok('GET', `/half-term-reports/${reportId}/views`, 'tess')) as { items: Json[] };
+      return receipts.items.length >= 2;
+    });
+    expect(receipts.items.map((v) => [v.viewer_id, v.via, v.revision]).sort()).toEqual(
+      [
+        [ids.head, 'pdf', 1],
+        [ids.head, 'view', 1],
+      ].sort(),
+    );
+    expect((await call('GET', `/half-term-reports/${reportId}/views`, 'head')).status).toBe(403);
     expect((await call('GET', `/half-term-reports/${reportId}/pdf?revision=2`, 'head')).status).toBe(404);
     expect((await call('GET', `/half-term-reports/${reportId}`, 'link')).status).toBe(404);
     expect((await call('GET', `/half-term-reports/${reportId}/timeline`, 'head')).status).toBe(404);

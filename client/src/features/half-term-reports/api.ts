@@ -14,6 +14,7 @@ export type TimelineItem = ApiSchema<'TimelineItem'>;
 export type Verification = ApiSchema<'VerifyView'>;
 export type AssignmentItem = ApiSchema<'AssignmentItem'>;
 export type DueTimeframe = ApiSchema<'DueTimeframe'>;
+export type ReportViewItem = ApiSchema<'ViewItem'>;
 
 export const REPORT_STATES = [
   'draft',
@@ -88,6 +89,13 @@ export const useRevisions = (id: string) =>
   useQuery({
     queryKey: reports.keys.other('revisions', id),
     queryFn: ({ signal }) => apiRequest<{ items: Revision[] }>(reports.url(id, '/revisions'), { signal }),
+    meta: { silentErrors: true },
+  });
+export const useViews = (id: string, enabled: boolean) =>
+  useQuery({
+    queryKey: reports.keys.other('views', id),
+    enabled,
+    queryFn: ({ signal }) => apiRequest<{ items: ReportViewItem[] }>(reports.url(id, '/views'), { signal }),
     meta: { silentErrors: true },
   });
 export const useVerify = (id: string, enabled: boolean) =>

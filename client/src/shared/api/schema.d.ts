@@ -692,6 +692,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/half-term-reports/{id}/views": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["HalfTermReportsController_views"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/half-term-reports/{id}/withdraw": {
         parameters: {
             query?: never;
@@ -5578,6 +5594,18 @@ export interface components {
             items: components["schemas"]["VerifyItem"][];
             valid: boolean;
         };
+        ViewItem: {
+            at: string;
+            revision: number;
+            /** @enum {string} */
+            via: "view" | "pdf";
+            /** Format: uuid */
+            viewer_id: string;
+            viewer_name: string | null;
+        };
+        ViewsView: {
+            items: components["schemas"]["ViewItem"][];
+        };
         WeeklySummaryBody: {
             /** @description Whether to receive the weekly summary reports */
             value: boolean;
@@ -6985,6 +7013,34 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["VerifyView"];
+                };
+            };
+            /** @description Not found, or not yours to see */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    HalfTermReportsController_views: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ViewsView"];
                 };
             };
             /** @description Not found, or not yours to see */

@@ -19,6 +19,8 @@ import {
   type MeetingEvent,
   coverRequestStream,
   halfTermReportStream,
+  halfTermReportViewsStream,
+  type ReportViewEvent,
   reportTimeframeStream,
   type HalfTermReportEvent,
   type ReportState,
@@ -415,6 +417,13 @@ function reportsHistory(customerId: string, tutor: string, qa: string, lead: str
         { type: 'HalfTermReportRestored', data: { ...ref('returned'), by: lead } },
       ] satisfies HalfTermReportEvent[]
     ).map((e) => [halfTermReportStream(reportId), e] as [string, typeof e]),
+    [
+      halfTermReportViewsStream(reportId),
+      {
+        type: 'HalfTermReportViewedByPartner',
+        data: { reportId, customerId, viewerId: lead, revision: 1, via: 'pdf' },
+      } satisfies ReportViewEvent,
+    ] as [string, ReportViewEvent],
   ];
 }
 

@@ -37,6 +37,7 @@ import {
   useRevisions,
   useTimeline,
   useVerify,
+  useViews,
   type ReportDetail,
 } from '../api';
 
@@ -196,6 +197,7 @@ function History({ id, partner }: { id: string; partner: boolean }) {
   const timeline = useTimeline(id);
   const [check, setCheck] = useState(false);
   const verify = useVerify(id, check);
+  const views = useViews(id, !partner);
   return (
     <Stack gap="md">
       <Card withBorder radius="md">
@@ -242,6 +244,21 @@ function History({ id, partner }: { id: string; partner: boolean }) {
           </Group>
         )}
       </Card>
+      {!partner && (views.data?.items ?? []).length > 0 && (
+        <Card withBorder radius="md">
+          <Title order={2} fz="h5" mb="xs">
+            Read by the school
+          </Title>
+          <Stack gap={2}>
+            {views.data!.items.map((v) => (
+              <Text size="sm" key={`${v.viewer_id}-${v.at}-${v.via}`}>
+                {v.viewer_name ?? v.viewer_id} · {v.via === 'pdf' ? 'downloaded' : 'opened'} revision{' '}
+                {v.revision} · {v.at.slice(0, 16).replace('T', ' ')}
+              </Text>
+            ))}
+          </Stack>
+        </Card>
+      )}
       {!partner && (
         <Card withBorder radius="md">
           <Title order={2} fz="h5" mb="xs">
