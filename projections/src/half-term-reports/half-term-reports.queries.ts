@@ -378,3 +378,32 @@ export async function halfTermReportViews(db: Queryable, reportId: string): Prom
   );
   return rows;
 }
+
+export interface TimelineForMetrics {
+  report_id: string;
+  writer_id: string | null;
+  type: string;
+  by: string | null;
+  at: Date;
+}
+
+/** Every workflow event of a timeframe's reports, in order (the QA metrics are computed from it). */
+export async function timeframeTimeline(db: Queryable, timeframeId: string): Promise<TimelineForMetrics[]> {
+  const { rows } = await db.query<TimelineForMetrics>(
+    `SELECT e.report_id, r.writer_ids->>0 AS writer_id, e.type, e.by_user AS by, e.at
+       FROM rm_half_term_report_timeline e JOIN rm_half_term_reports r ON r.id = e.report_id
+      WHERE r.timeframe_id = $1 ORDER BY e.position`,
+    [timeframeId],
+  );
+  return rows;
+}
+
+/** Full names by id. */
+export async function userNames(db: Queryable, ids: string[]): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const { rows } = await db.query<{ id: string; full_name: string }>(
+    `SELECT id, full_name FROM rm_users WHERE id = ANY($1::uuid[])`,
+    [ids],
+  );
+  return new Map(rows.map((r) => [r.id, r.full_name]));
+}

@@ -106,6 +106,15 @@ export const useVerify = (id: string, enabled: boolean) =>
     meta: { silentErrors: true },
   });
 
+export type QaMetrics = ApiSchema<'QaMetricsView'>;
+export const useQaMetrics = (id: string) =>
+  useQuery({
+    queryKey: timeframes.keys.other('qa-metrics', id),
+    queryFn: ({ signal }) => apiRequest<QaMetrics>(timeframes.url(id, '/qa-metrics'), { signal }),
+    retry: false,
+    meta: { silentErrors: true },
+  });
+
 export const useTimeframeDetails = (id: string) =>
   useQuery({
     queryKey: timeframes.keys.other('details', id),

@@ -1588,6 +1588,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/report-submission-timeframes/{id}/qa-metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["TimeframesController_qaMetrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/safeguarding-feedback/{feedbackId}/confirm/{token}": {
         parameters: {
             query?: never;
@@ -4634,6 +4650,10 @@ export interface components {
             updated_at: string | null;
             version: number;
         };
+        QaMetricsView: {
+            reviewers: components["schemas"]["ReviewerMetricsView"][];
+            writers: components["schemas"]["WriterMetricsView"][];
+        };
         QualityIssueBody: {
             reason: string;
         };
@@ -4855,6 +4875,18 @@ export interface components {
             reason: string;
             /** @enum {string} */
             to: "qa" | "writer";
+        };
+        ReviewerMetricsView: {
+            approvals: number;
+            changes_requested: number;
+            claims: number;
+            /** @description Mean minutes from submission to claim */
+            minutes_to_claim: number | null;
+            /** @description Mean minutes from claim to decision */
+            minutes_to_decide: number | null;
+            name: string | null;
+            /** Format: uuid */
+            reviewer_id: string;
         };
         RevisionItem: {
             /** @description The frozen content (ProseMirror JSON) */
@@ -5615,6 +5647,15 @@ export interface components {
             on?: string;
             /** @example Moved to a new school */
             reason: string;
+        };
+        WriterMetricsView: {
+            name: string | null;
+            reports: number;
+            /** @description Times a report came back to its writers */
+            rework_cycles: number;
+            submissions: number;
+            /** Format: uuid */
+            writer_id: string;
         };
         Written: {
             /** Format: uuid */
@@ -9143,6 +9184,34 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["GenerateAnswer"];
+                };
+            };
+            /** @description Timeframe not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    TimeframesController_qaMetrics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QaMetricsView"];
                 };
             };
             /** @description Timeframe not found */
