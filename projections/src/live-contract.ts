@@ -70,6 +70,7 @@ export interface LiveSummaries {
   plannedAbsence: { plannedAbsenceId: string; studentId: string };
   reportTimeframe: { timeframeId: string };
   halfTermReport: { reportId: string; state: string };
+  halfTermReportViews: { reportId: string; viewerId: string; via: string };
   /** Never sent. */
   collabDocument: never;
 }

@@ -167,3 +167,28 @@ export function emptySections(content: ContentNode): string[] {
   }
   return empty;
 }
+
+/** The plain text of the whole content (blocks separated by new lines). */
+export function plainText(content: ContentNode): string {
+  return (content.content ?? []).map(textOf).join('\n');
+}
+
+/** Characters written per template section (the facts line not counted). */
+export function sectionLengths(content: ContentNode): { title: string; characters: number }[] {
+  const out: { title: string; characters: number }[] = [];
+  for (const block of content.content ?? []) {
+    if (block.type === 'heading') out.push({ title: textOf(block), characters: 0 });
+    else if (out.length && !textOf(block).startsWith(FACTS_PREFIX))
+      out.at(-1)!.characters += textOf(block).length;
+  }
+  return out;
+}
+
+/** Which of `names` appear in the text (case-insensitive, whole words): another student's name pasted in. */
+export function namesIn(content: ContentNode, names: readonly string[]): string[] {
+  const text = plainText(content).toLowerCase();
+  return names.filter((name) => {
+    const escaped = name.toLowerCase().replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    return new RegExp(`(^|[^\\p{L}])${escaped}($|[^\\p{L}])`, 'u').test(text);
+  });
+}

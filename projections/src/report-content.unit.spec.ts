@@ -5,6 +5,8 @@ import {
   emptySections,
   factsLine,
   hasWrittenText,
+  namesIn,
+  sectionLengths,
   reportContentOf,
   reportHashOf,
   sha256Hex,
@@ -98,5 +100,14 @@ describe('report content hash (decision 0057)', () => {
     expect(hasWrittenText(content)).toBe(false);
     expect(emptySections(content)).toContain('Attendance and engagement');
     expect(hasWrittenText(reportContentOf(docWith(['Ann came every week.'])))).toBe(true);
+  });
+
+  it('flags other students’ names as whole words, and counts characters per section', () => {
+    const content = reportContentOf(docWith(['Ann reads well, better than Ben Smith did.']));
+    expect(namesIn(content, ['Ben Smith', 'Bens Mith', 'Ann Other', 'ben'])).toEqual(['Ben Smith', 'ben']);
+    expect(namesIn(content, ['Benjamin'])).toEqual([]);
+    const lengths = sectionLengths(content);
+    expect(lengths[0]).toEqual({ title: 'Attendance and engagement', characters: 42 });
+    expect(lengths.slice(1).every((l) => l.characters === 0)).toBe(true);
   });
 });

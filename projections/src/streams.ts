@@ -72,6 +72,8 @@ export const STREAMS = defineStreams({
   // the QA rooms and admins.
   reportTimeframe: { prefix: 'reportTimeframe-', queryRoot: 'report-submission-timeframes' },
   halfTermReport: { prefix: 'halfTermReport-', queryRoot: 'half-term-reports' },
+  // A partner's read receipt: administrators only.
+  halfTermReportViews: { prefix: 'halfTermReportViews-', queryRoot: 'half-term-reports' },
   // `collab-{documentKind}-{id}` (Yjs updates and snapshots); never on the live channel.
   collabDocument: { prefix: 'collab-', queryRoot: null },
 });

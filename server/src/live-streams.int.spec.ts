@@ -659,6 +659,33 @@ describe.each(portalModes)('live messages per stream kind, $name', (mode) => {
         tutor: { reportId: id.report, state: 'draft' },
       }),
     },
+    {
+      kind: 'halfTermReportViews',
+      act: async () => {
+        const stream = `halfTermReportViews-${id.report}`;
+        await portal.running.infra.eventStore.append(
+          stream,
+          [
+            {
+              id: randomUUID(),
+              type: 'HalfTermReportViewedByPartner',
+              data: {
+                reportId: id.report,
+                customerId: id.oak,
+                viewerId: id.partner,
+                revision: 1,
+                via: 'view',
+              },
+              metadata: { actorId: null },
+            },
+          ],
+          { expectedRevision: 'no_stream' },
+        );
+        return stream;
+      },
+      // A read receipt is for administrators.
+      hears: () => ({ admin: { reportId: id.report, viewerId: id.partner, via: 'view' } }),
+    },
     // A person's notification read cursor reaches only themselves (their other tabs; issue 18).
     {
       kind: 'notifications',

@@ -3,7 +3,7 @@ import { adminToken, api, createCustomer, createUser, deleteUsers, signedIn } fr
 
 // A teacher writes and submits a half-term report, a QA reviewer approves it, a QA lead publishes it:
 // the lead's other open editor turns read-only and the writer's page shows it published, both without
-// a reload; the school's partner then reads the published text (decision 0057).
+// a reload; the school's partner then reads the published text and downloads its PDF (decision 0057).
 const stamp = Date.now().toString(36);
 const PASSWORD = 'Reports-E2E-2026!';
 const mail = (name: string) => `${name}.${stamp}@reports.example`;
@@ -162,8 +162,14 @@ test('write, submit, QA approve, publish: open editors turn read-only live; the 
 
   // The writer types into the teacher comment and submits.
   const writer = await signedIn(browser, people.writer.email, PASSWORD);
+  // Once a day, the portal reminds the writer of what is due.
+  const reminder = writer.getByRole('dialog', { name: 'Half-term reports due' });
+  await expect(reminder).toContainText(`Autumn 2 ${stamp}: 1 to write`);
+  await reminder.getByRole('button', { name: 'Later' }).click();
+  await expect(reminder).toBeHidden();
   await writer.goto(`/half-term-report/${reportId}`);
   await expect(state(writer)).toHaveText('Draft');
+  await expect(writer.getByRole('dialog', { name: 'Half-term reports due' })).toHaveCount(0);
   await expect(editorOf(writer)).toHaveAttribute('contenteditable', 'true');
   await expect(editorOf(writer)).toContainText('Lessons in the period: 0 delivered, 1 planned.');
   const before = await hashNow();
@@ -217,6 +223,9 @@ test('write, submit, QA approve, publish: open editors turn read-only live; the 
   await expect(head).toHaveURL(new RegExp(`/half-term-report/${reportId}$`));
   await expect(head.getByText(COMMENT)).toBeVisible();
   await expect(head.getByRole('textbox', { name: 'Report text' })).toHaveCount(0);
+  const download = head.waitForEvent('download');
+  await head.getByRole('button', { name: 'PDF' }).click();
+  expect((await download).suggestedFilename()).toBe(`half-term-report-${reportId}-r1.pdf`);
 
   for (const page of [writer, qa, lead, head]) await page.context().close();
 });

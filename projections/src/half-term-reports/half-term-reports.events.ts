@@ -153,3 +153,15 @@ export const halfTermReportStream = (reportId: string) => `halfTermReport-${repo
 
 /** The collaborative document kind of a report's text (`half-term-report:{id}`). */
 export const HALF_TERM_REPORT_DOCUMENT_KIND = 'half-term-report';
+
+/** A partner opened or downloaded a published report: the provider's read receipt (`halfTermReportViews-{id}`). */
+export interface ReportViewedData {
+  reportId: string;
+  customerId: string;
+  viewerId: string;
+  revision: number;
+  via: 'view' | 'pdf';
+}
+export type ReportViewEvent = { type: 'HalfTermReportViewedByPartner'; data: ReportViewedData };
+export const REPORT_VIEW_EVENT_TYPES: readonly ReportViewEvent['type'][] = ['HalfTermReportViewedByPartner'];
+export const halfTermReportViewsStream = (reportId: string) => `halfTermReportViews-${reportId}`;

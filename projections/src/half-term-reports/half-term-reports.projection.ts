@@ -1,8 +1,10 @@
 import { defineProjection, guardedUpdate, jsonbSet } from '../projection.js';
 import {
   HALF_TERM_REPORT_EVENT_TYPES,
+  REPORT_VIEW_EVENT_TYPES,
   TIMEFRAME_EVENT_TYPES,
   type HalfTermReportEvent,
+  type ReportViewEvent,
   type ReportState,
   type TimeframeEvent,
   type TimeframeFields,
@@ -73,6 +75,14 @@ export interface ReportTimelineRow {
   position: string;
 }
 
+export interface ReportViewRow {
+  viewer_id: string;
+  viewer_name: string | null;
+  revision: number;
+  via: 'view' | 'pdf';
+  at: Date;
+}
+
 export interface ReportRevisionRow {
   report_id: string;
   revision: number;
@@ -106,7 +116,9 @@ const timeframeColumns = (d: TimeframeFields) => ({
  * per report, its workflow state and assignment), `rm_half_term_report_timeline` (every workflow event,
  * for the report's timeline) and `rm_half_term_report_revisions` (each published revision, frozen).
  */
-export const halfTermReportsProjection = defineProjection<TimeframeEvent | HalfTermReportEvent>()({
+export const halfTermReportsProjection = defineProjection<
+  TimeframeEvent | HalfTermReportEvent | ReportViewEvent
+>()({
   name: 'half-term-reports',
   version: 1,
   tables: [
@@ -114,6 +126,7 @@ export const halfTermReportsProjection = defineProjection<TimeframeEvent | HalfT
     'rm_half_term_reports',
     'rm_half_term_report_timeline',
     'rm_half_term_report_revisions',
+    'rm_half_term_report_views',
   ],
   schema: [
     `CREATE TABLE IF NOT EXISTS rm_report_timeframes (
@@ -189,8 +202,17 @@ export const halfTermReportsProjection = defineProjection<TimeframeEvent | HalfT
        revoked_reason    text,
        PRIMARY KEY (report_id, revision)
      )`,
+    `CREATE TABLE IF NOT EXISTS rm_half_term_report_views (
+       event_id  text PRIMARY KEY,
+       report_id uuid NOT NULL,
+       viewer_id uuid NOT NULL,
+       revision  int NOT NULL,
+       via       text NOT NULL,
+       at        timestamptz NOT NULL
+     )`,
+    `CREATE INDEX IF NOT EXISTS rm_half_term_report_views_report ON rm_half_term_report_views (report_id, at)`,
   ],
-  handles: [...TIMEFRAME_EVENT_TYPES, ...HALF_TERM_REPORT_EVENT_TYPES],
+  handles: [...TIMEFRAME_EVENT_TYPES, ...HALF_TERM_REPORT_EVENT_TYPES, ...REPORT_VIEW_EVENT_TYPES],
   async apply(e, tx) {
     const revision = e.revision.toString();
     const at = e.metadata.occurredAt;
@@ -229,6 +251,14 @@ export const halfTermReportsProjection = defineProjection<TimeframeEvent | HalfT
         scope: jsonbSet(e.data.scope),
         updated_at: at,
       });
+      return;
+    }
+    if (e.type === 'HalfTermReportViewedByPartner') {
+      await tx.query(
+        `INSERT INTO rm_half_term_report_views (event_id, report_id, viewer_id, revision, via, at)
+         VALUES ($1,$2,$3,$4,$5,$6) ON CONFLICT (event_id) DO NOTHING`,
+        [e.id, e.data.reportId, e.data.viewerId, e.data.revision, e.data.via, at],
+      );
       return;
     }
     const d = e.data;

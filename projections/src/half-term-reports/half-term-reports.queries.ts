@@ -3,6 +3,7 @@ import { lessonHasStudentSql } from '../lessons/lessons.queries.js';
 import type {
   HalfTermReportRow,
   ReportRevisionRow,
+  ReportViewRow,
   ReportTimelineRow,
   TimeframeRow,
 } from './half-term-reports.projection.js';
@@ -318,4 +319,91 @@ export async function reportAssignees(
     [ids],
   );
   return rows;
+}
+
+export interface DueSummaryRow {
+  id: string;
+  name: string;
+  submit_by: string;
+  draft: number;
+  returned: number;
+  overdue: boolean;
+}
+
+/**
+ * The reminder modal's summary (decision 0057): per open timeframe (today, in its zone, from opens_at
+ * to the hard close or the QA date), the writer's reports still with them (draft, returned).
+ */
+export async function dueSummary(
+  db: Queryable,
+  writerId: string,
+  now: string = new Date().toISOString(),
+): Promise<DueSummaryRow[]> {
+  const { rows } = await db.query<DueSummaryRow>(
+    `SELECT t.id, t.name, t.submit_by,
+            count(*) FILTER (WHERE r.state = 'draft')::int AS draft,
+            count(*) FILTER (WHERE r.state = 'returned')::int AS returned,
+            (t.submit_by < ${todaySql('$2')}) AS overdue
+       FROM rm_half_term_reports r JOIN rm_report_timeframes t ON t.id = r.timeframe_id
+      WHERE r.writer_ids @> jsonb_build_array($1::text) AND r.state IN ('draft', 'returned')
+        AND t.opens_at <= ${todaySql('$2')} AND COALESCE(t.closes_at, t.qa_by) >= ${todaySql('$2')}
+      GROUP BY t.id, t.name, t.submit_by
+      ORDER BY t.submit_by, t.id`,
+    [writerId, now],
+  );
+  return rows;
+}
+
+/** The names of the other students with a report in the same timeframe (the name-conflict check). */
+export async function otherStudentNames(db: Queryable, reportId: string): Promise<string[]> {
+  const { rows } = await db.query<{ full_name: string }>(
+    `SELECT DISTINCT u.full_name
+       FROM rm_half_term_reports me
+       JOIN rm_half_term_reports other ON other.timeframe_id = me.timeframe_id AND other.student_id <> me.student_id
+       JOIN rm_users u ON u.id = other.student_id
+      WHERE me.id = $1 AND u.full_name <> ''
+      ORDER BY u.full_name`,
+    [reportId],
+  );
+  return rows.map((r) => r.full_name);
+}
+
+/** The partners' read receipts of a report, newest first. */
+export async function halfTermReportViews(db: Queryable, reportId: string): Promise<ReportViewRow[]> {
+  const { rows } = await db.query<ReportViewRow>(
+    `SELECT v.viewer_id, u.full_name AS viewer_name, v.revision, v.via, v.at
+       FROM rm_half_term_report_views v LEFT JOIN rm_users u ON u.id = v.viewer_id
+      WHERE v.report_id = $1 ORDER BY v.at DESC, v.event_id`,
+    [reportId],
+  );
+  return rows;
+}
+
+export interface TimelineForMetrics {
+  report_id: string;
+  writer_id: string | null;
+  type: string;
+  by: string | null;
+  at: Date;
+}
+
+/** Every workflow event of a timeframe's reports, in order (the QA metrics are computed from it). */
+export async function timeframeTimeline(db: Queryable, timeframeId: string): Promise<TimelineForMetrics[]> {
+  const { rows } = await db.query<TimelineForMetrics>(
+    `SELECT e.report_id, r.writer_ids->>0 AS writer_id, e.type, e.by_user AS by, e.at
+       FROM rm_half_term_report_timeline e JOIN rm_half_term_reports r ON r.id = e.report_id
+      WHERE r.timeframe_id = $1 ORDER BY e.position`,
+    [timeframeId],
+  );
+  return rows;
+}
+
+/** Full names by id. */
+export async function userNames(db: Queryable, ids: string[]): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const { rows } = await db.query<{ id: string; full_name: string }>(
+    `SELECT id, full_name FROM rm_users WHERE id = ANY($1::uuid[])`,
+    [ids],
+  );
+  return new Map(rows.map((r) => [r.id, r.full_name]));
 }

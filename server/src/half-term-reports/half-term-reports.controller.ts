@@ -10,12 +10,17 @@ import {
   Put,
   Query,
   Req,
+  Res,
+  StreamableFile,
 } from '@nestjs/common';
+import type { Response } from 'express';
+import { randomUUID } from 'node:crypto';
 import {
   ApiConflictResponse,
   ApiForbiddenResponse,
   ApiNotFoundResponse,
   ApiOkResponse,
+  ApiProduces,
   ApiProperty,
   ApiPropertyOptional,
   ApiTags,
@@ -26,6 +31,8 @@ import {
   ArrayMinSize,
   IsArray,
   IsBoolean,
+  IsInt,
+  Min,
   IsIn,
   IsNotEmpty,
   IsOptional,
@@ -38,14 +45,21 @@ import {
 } from 'class-validator';
 import {
   REPORT_STATES,
+  dueSummary,
+  namesIn,
+  otherStudentNames,
+  sectionLengths,
   halfTermReportById,
   halfTermReportStream,
+  halfTermReportViews,
+  halfTermReportViewsStream,
   halfTermReportRevisions,
   halfTermReportTimeline,
   listHalfTermReports,
   reportAssignees,
   sha256Hex,
   timeframeById,
+  type ContentNode,
   type HalfTermReportEvent,
   type HalfTermReportFilter,
   type HalfTermReportListRow,
@@ -97,6 +111,7 @@ import {
 } from './half-term-reports.policy.js';
 import { hasText, ReportDocuments } from './report-documents.js';
 import { ReportReads } from './report-reads.js';
+import { renderReportPdf } from './report-pdf.js';
 
 const asArray = ({ value }: { value: unknown }) =>
   value === undefined ? undefined : Array.isArray(value) ? value : [value];
@@ -186,6 +201,15 @@ export class SignBody {
   expected_hash!: string;
 }
 
+export class PdfQuery {
+  @ApiPropertyOptional({ description: 'The revision (default: the latest published)' })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  revision?: number;
+}
+
 export class ReasonBody {
   @ApiProperty() @IsString() @IsNotEmpty() @MaxLength(2000) reason!: string;
 }
@@ -227,6 +251,11 @@ export class ReportView {
   @ApiProperty({ description: 'When it entered its state (queues: oldest first)' }) state_since!: string;
 }
 
+export class SectionLength {
+  @ApiProperty() title!: string;
+  @ApiProperty() characters!: number;
+}
+
 export class ReportDetailView extends ReportView {
   @ApiProperty({
     enum: ['edit', 'view'],
@@ -241,6 +270,14 @@ export class ReportDetailView extends ReportView {
   signed_hash!: string | null;
   @ApiProperty({ nullable: true, type: Object, description: 'Partners: the published revision’s content' })
   published_content!: unknown;
+  @ApiProperty({ type: [SectionLength], description: 'Characters written per section (internal readers)' })
+  sections!: SectionLength[];
+  @ApiProperty({
+    type: [String],
+    description:
+      'Names of other students of the same timeframe that appear in the text (check before submit)',
+  })
+  name_conflicts!: string[];
 }
 
 export class ReportPage extends PageOf(ReportView) {}
@@ -273,6 +310,17 @@ export class RevisionsView {
   @ApiProperty({ type: [RevisionItem] }) items!: RevisionItem[];
 }
 
+export class ViewItem {
+  @ApiProperty({ format: 'uuid' }) viewer_id!: string;
+  @ApiProperty({ nullable: true, type: String }) viewer_name!: string | null;
+  @ApiProperty() revision!: number;
+  @ApiProperty({ enum: ['view', 'pdf'] }) via!: string;
+  @ApiProperty() at!: string;
+}
+export class ViewsView {
+  @ApiProperty({ type: [ViewItem] }) items!: ViewItem[];
+}
+
 export class VerifyItem {
   @ApiProperty({ description: 'Submitted, QaApproved or Published' }) step!: string;
   @ApiProperty({ nullable: true, type: Number }) revision!: number | null;
@@ -286,6 +334,18 @@ export class VerifyView {
   @ApiProperty() valid!: boolean;
   @ApiProperty({ type: [VerifyItem] }) items!: VerifyItem[];
   @ApiProperty({ description: 'SHA-256 of the text now' }) current_hash!: string;
+}
+
+export class DueTimeframe {
+  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty() name!: string;
+  @ApiProperty({ format: 'date' }) submit_by!: string;
+  @ApiProperty({ description: 'My reports still in draft' }) draft!: number;
+  @ApiProperty({ description: 'My reports returned for changes' }) returned!: number;
+  @ApiProperty({ description: 'The submit-by date has passed' }) overdue!: boolean;
+}
+export class DueSummaryView {
+  @ApiProperty({ type: [DueTimeframe] }) timeframes!: DueTimeframe[];
 }
 
 export class AssignmentsWritten extends PositionAnswer {
@@ -488,6 +548,14 @@ export class HalfTermReportsController {
     return this.page({ ...this.filter(q), writerId: actor.userId });
   }
 
+  @Get('mine/due-summary')
+  @RequirePermissions(...ALL_MARKER_PERMISSIONS)
+  @Allow(ReportRules.internal)
+  @ApiOkResponse({ type: DueSummaryView, description: 'Open timeframes where I still have reports to write' })
+  async dueSummary(@CurrentActor() actor: Actor): Promise<DueSummaryView> {
+    return { timeframes: await dueSummary(this.sql, actor.userId) };
+  }
+
   @Get('qa')
   @RequirePermissions(...ALL_MARKER_PERMISSIONS)
   @Allow(ReportRules.qa)
@@ -613,6 +681,7 @@ export class HalfTermReportsController {
       const published = (await halfTermReportRevisions(this.sql, id)).find(
         (r) => r.revision === row.published_revision,
       );
+      if (published) await this.recordView(actor, row, published.revision, 'view');
       return {
         ...base,
         qa_claimed_by: null,
@@ -624,6 +693,8 @@ export class HalfTermReportsController {
         published_content: published
           ? (JSON.parse(published.canonical) as { content: unknown }).content
           : null,
+        sections: [],
+        name_conflicts: [],
       };
     }
     const current = await this.documents.current(id);
@@ -634,6 +705,8 @@ export class HalfTermReportsController {
       allowed_mode: documentMode(actor, row, access),
       actions: this.actionsFor(actor, row),
       published_content: null,
+      sections: sectionLengths(current.content),
+      name_conflicts: namesIn(current.content, await otherStudentNames(this.sql, id)),
     };
   }
 
@@ -682,6 +755,26 @@ export class HalfTermReportsController {
     };
   }
 
+  /** The partners' read receipts (who opened or downloaded which revision, when). */
+  @Get(':id/views')
+  @RequirePermissions(...ALL_MARKER_PERMISSIONS)
+  @Allow(ReportRules.internal)
+  @ApiOkResponse({ type: ViewsView })
+  @ApiNotFoundResponse({ description: 'Not found, or not yours to see' })
+  async views(@CurrentActor() actor: Actor, @Param('id', UuidPipe) id: string): Promise<ViewsView> {
+    await this.readable(actor, id);
+    const rows = await halfTermReportViews(this.sql, id);
+    return {
+      items: rows.map((r) => ({
+        viewer_id: r.viewer_id,
+        viewer_name: r.viewer_name,
+        revision: r.revision,
+        via: r.via,
+        at: iso(r.at)!,
+      })),
+    };
+  }
+
   /** Recomputes every sign-off's hash from its frozen text and from the document's own stream. */
   @Get(':id/verify')
   @RequirePermissions(...ALL_MARKER_PERMISSIONS)
@@ -717,6 +810,54 @@ export class HalfTermReportsController {
     }
     const current = await this.documents.current(id);
     return { valid: items.every((i) => i.valid), items, current_hash: current.hash };
+  }
+
+  /** A published revision as a PDF (default: the latest one the reader may see). */
+  @Get(':id/pdf')
+  @RequirePermissions(...ALL_MARKER_PERMISSIONS)
+  @ApiProduces('application/pdf')
+  @ApiOkResponse({ description: 'The revision, its hash and signers in the footer' })
+  @ApiNotFoundResponse({ description: 'Not found, not yours to see, or no such published revision' })
+  async pdf(
+    @CurrentActor() actor: Actor,
+    @Param('id', UuidPipe) id: string,
+    @Query() q: PdfQuery,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<StreamableFile> {
+    const { row, access } = await this.readable(actor, id);
+    const revisions = (await halfTermReportRevisions(this.sql, id)).filter(
+      (r) => access !== 'partner' || r.revoked_at === null,
+    );
+    const revision =
+      q.revision === undefined ? revisions.at(-1) : revisions.find((r) => r.revision === q.revision);
+    if (!revision) throw new Problem(HttpStatus.NOT_FOUND, 'No such published revision of this report');
+    if (access === 'partner') await this.recordView(actor, row, revision.revision, 'pdf');
+    const people = await reportAssignees(
+      this.sql,
+      [revision.published_by, revision.qa_approved_by].filter((p): p is string => !!p),
+    );
+    const name = (userId: string | null) =>
+      userId === null ? null : (people.find((p) => p.id === userId)?.full_name ?? userId);
+    const buffer = await renderReportPdf({
+      reportId: id,
+      revision: revision.revision,
+      hash: revision.hash,
+      studentName: row.student_name ?? row.student_id,
+      programmeTitle: row.programme_title ?? '',
+      schoolName: row.customer_name ?? '',
+      timeframeName: row.timeframe_name,
+      publishedAt: iso(revision.published_at)!,
+      publishedBy: name(revision.published_by)!,
+      qaApprovedBy: name(revision.qa_approved_by),
+      content: (JSON.parse(revision.canonical) as { content: ContentNode }).content,
+      revoked: revision.revoked_at !== null,
+    });
+    res.set({
+      'Content-Type': 'application/pdf',
+      'Content-Disposition': `attachment; filename="half-term-report-${id}-r${revision.revision}.pdf"`,
+      'X-Content-Hash': revision.hash,
+    });
+    return new StreamableFile(buffer);
   }
 
   /* ---------------------------------------------------------------------------------- commands */
@@ -955,7 +1096,7 @@ export class HalfTermReportsController {
     @Param('id', UuidPipe) id: string,
     @Body() body: ReasonBody,
   ): Promise<Written> {
-    await this.existing(id);
+    await this.readable(actor, id);
     return this.run(req, { type: 'Discard', reportId: id, by: actor.userId, reason: body.reason });
   }
 
@@ -969,7 +1110,7 @@ export class HalfTermReportsController {
     @Req() req: AuthenticatedRequest,
     @Param('id', UuidPipe) id: string,
   ): Promise<Written> {
-    await this.existing(id);
+    await this.readable(actor, id);
     return this.run(req, { type: 'Restore', reportId: id, by: actor.userId });
   }
 
@@ -983,14 +1124,24 @@ export class HalfTermReportsController {
     return { id: command.reportId, position };
   }
 
-  private async existing(id: string): Promise<HalfTermReportListRow> {
-    const row = await halfTermReportById(this.sql, id);
-    if (!row) throw new Problem(HttpStatus.NOT_FOUND, 'Half-term report not found');
-    return row;
-  }
-
   private teaches(actor: Actor, id: string): Promise<boolean> {
     return this.reads.teaches(id, actor.userId);
+  }
+
+  /** A partner's read receipt (its own stream, so reading never moves the report's revision). */
+  private async recordView(actor: Actor, row: HalfTermReportListRow, revision: number, via: 'view' | 'pdf') {
+    await this.store.append(
+      halfTermReportViewsStream(row.id),
+      [
+        {
+          id: randomUUID(),
+          type: 'HalfTermReportViewedByPartner',
+          data: { reportId: row.id, customerId: row.customer_id, viewerId: actor.userId, revision, via },
+          metadata: { actorId: actor.userId },
+        },
+      ],
+      { expectedRevision: 'any' },
+    );
   }
 
   /** The report and how the actor sees it; 404 when they may not. */

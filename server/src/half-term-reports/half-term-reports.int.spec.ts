@@ -14,6 +14,7 @@ import { addDays, todayIn, weekStartOf } from '../core/time/time.js';
 import { DOCUMENT_UPDATED, documentStream } from '../platform/collaboration/collab.protocol.js';
 import { toBase64 } from '../platform/collaboration/document-persistence.js';
 import { documentFrom } from './report-documents.js';
+import { pdfText } from '../safeguarding/testing-pdf-text.js';
 import { CloseCode } from '../platform/collaboration/collab.protocol.js';
 import { CollaborationServer } from '../platform/collaboration/collaboration.server.js';
 import { waitFor } from '../platform/testing/wait-for.js';
@@ -283,6 +284,15 @@ describe.each(portalModes)('half-term reports API, $name', (mode) => {
   });
 
   it('lets the writer edit a draft and others only view; refuses a stale hash and an empty report', async () => {
+    // The reminder summary: Tess (writer) and Theo (co-writer) each have one draft due; Quinn none.
+    const due = (await ok('GET', '/half-term-reports/mine/due-summary', 'tess')) as { timeframes: Json[] };
+    expect(due.timeframes).toEqual([
+      expect.objectContaining({ id: ids.timeframe, draft: 1, returned: 0, overdue: false }),
+    ]);
+    expect(
+      ((await ok('GET', '/half-term-reports/mine/due-summary', 'quinn')) as { timeframes: Json[] })
+        .timeframes,
+    ).toEqual([]);
     const draft = await report('tess');
     expect(draft.allowed_mode).toBe('edit');
     expect(draft.actions).toEqual(['submit']);
@@ -303,6 +313,11 @@ describe.each(portalModes)('half-term reports API, $name', (mode) => {
     expect(bad.body.detail).toContain('expected_hash');
     const now = await report('tess');
     expect(now.content_hash).not.toBe(draft.content_hash);
+    expect(now.sections).toContainEqual({
+      title: 'Teacher comment',
+      characters: 'Ann attended every lesson.'.length,
+    });
+    expect(now.name_conflicts).toEqual([]);
     await ok('POST', `/half-term-reports/${reportId}/submit`, 'tess', { expected_hash: now.content_hash });
     expect(await report('tess')).toMatchObject({
       state: 'submitted',
@@ -382,6 +397,31 @@ describe.each(portalModes)('half-term reports API, $name', (mode) => {
     expect(JSON.stringify(seen.published_content)).toContain('Ann attended every lesson.');
     expect(seen.allowed_mode).toBeNull();
     expect((await call('GET', `/half-term-reports/${reportId}`, 'elmHead')).status).toBe(404);
+    // The published revision as a PDF: the frozen text, its hash in the footer.
+    const pdf = await fetch(`${portal.running.url}/api/v1/half-term-reports/${reportId}/pdf`, {
+      headers: { RequestVerificationToken: tokens.head! },
+    });
+    expect(pdf.status).toBe(200);
+    expect(pdf.headers.get('content-type')).toBe('application/pdf');
+    const hash = pdf.headers.get('x-content-hash')!;
+    const text = pdfText(Buffer.from(await pdf.arrayBuffer()));
+    expect(text).toContain('Ann attended every lesson.');
+    expect(text).toContain(`SHA-256 of the signed text: ${hash}`);
+    expect((await call('GET', `/half-term-reports/${reportId}/pdf`, 'elmHead')).status).toBe(404);
+    // Each open and download is the provider's read receipt.
+    let receipts = { items: [] as Json[] };
+    await waitFor('both receipts are in the read model', async () => {
+      receipts = (await ok('GET', `/half-term-reports/${reportId}/views`, 'tess')) as { items: Json[] };
+      return receipts.items.length >= 2;
+    });
+    expect(receipts.items.map((v) => [v.viewer_id, v.via, v.revision]).sort()).toEqual(
+      [
+        [ids.head, 'pdf', 1],
+        [ids.head, 'view', 1],
+      ].sort(),
+    );
+    expect((await call('GET', `/half-term-reports/${reportId}/views`, 'head')).status).toBe(403);
+    expect((await call('GET', `/half-term-reports/${reportId}/pdf?revision=2`, 'head')).status).toBe(404);
     expect((await call('GET', `/half-term-reports/${reportId}`, 'link')).status).toBe(404);
     expect((await call('GET', `/half-term-reports/${reportId}/timeline`, 'head')).status).toBe(404);
     expect((await call('GET', '/half-term-reports/partner', 'tess')).status).toBe(403);
@@ -453,6 +493,13 @@ describe.each(portalModes)('half-term reports API, $name', (mode) => {
     expect(
       (await call('POST', `/half-term-reports/${reportId}/discard`, 'lena', { reason: 'Left' })).status,
     ).toBe(403);
+    // Discard is a named permission any user may hold; a partner holding it still sees only what they see.
+    await ok('PUT', `/users/${ids.elmHead}/permissions`, 'admin', {
+      permissions: ['USER_IS_PARTNER', 'PARTNER_CAN_SEE_ASSESSMENTS', 'CAN_DISCARD_HALF_TERM_REPORTS'],
+    });
+    expect(
+      (await call('POST', `/half-term-reports/${reportId}/discard`, 'elmHead', { reason: 'x' })).status,
+    ).toBe(404);
     await ok('POST', `/half-term-reports/${reportId}/discard`, 'admin', { reason: 'Student left' });
     await ok('POST', `/half-term-reports/${reportId}/restore`, 'admin');
     expect((await report('admin')).state).toBe('qa_approved');

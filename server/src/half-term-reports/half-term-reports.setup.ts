@@ -70,6 +70,10 @@ export class HalfTermReportsSetup implements OnModuleInit, OnModuleDestroy {
         return rooms;
       })
       .forStream('halfTermReport', reportAudience)
+      .forStream('halfTermReportViews', (event, reportId) => {
+        const d = (event.data ?? {}) as { viewerId?: string; via?: string };
+        return [{ room: LiveRooms.admins, data: { reportId, viewerId: d.viewerId ?? '', via: d.via ?? '' } }];
+      })
       .forStream('reportTimeframe', (_event, timeframeId) => [
         { room: INTERNAL_ROOM, data: { timeframeId } },
       ]);

@@ -43,6 +43,8 @@ import {
   reportCandidates,
   timeframeById,
   timeframeProgress,
+  timeframeTimeline,
+  userNames,
   type HalfTerm,
   type TimeframeFields,
   type TimeframeRow,
@@ -67,6 +69,7 @@ import { todayIn } from '../core/time/time.js';
 import { reportAggregate, reportIdOf, timeframeAggregate } from './half-term-report.decider.js';
 import { ReportRules } from './half-term-reports.policy.js';
 import { ReportDocuments } from './report-documents.js';
+import { qaMetrics } from './qa-metrics.js';
 
 const DEFAULT_TIMEZONE = 'Europe/London';
 const MAX_SCOPE = 500;
@@ -175,6 +178,29 @@ export class TimeframeDetailsView {
   @ApiProperty({ type: [ProgressRow] }) customers!: ProgressRow[];
 }
 
+export class ReviewerMetricsView {
+  @ApiProperty({ format: 'uuid' }) reviewer_id!: string;
+  @ApiProperty({ nullable: true, type: String }) name!: string | null;
+  @ApiProperty() claims!: number;
+  @ApiProperty() approvals!: number;
+  @ApiProperty() changes_requested!: number;
+  @ApiProperty({ nullable: true, type: Number, description: 'Mean minutes from submission to claim' })
+  minutes_to_claim!: number | null;
+  @ApiProperty({ nullable: true, type: Number, description: 'Mean minutes from claim to decision' })
+  minutes_to_decide!: number | null;
+}
+export class WriterMetricsView {
+  @ApiProperty({ format: 'uuid' }) writer_id!: string;
+  @ApiProperty({ nullable: true, type: String }) name!: string | null;
+  @ApiProperty() reports!: number;
+  @ApiProperty() submissions!: number;
+  @ApiProperty({ description: 'Times a report came back to its writers' }) rework_cycles!: number;
+}
+export class QaMetricsView {
+  @ApiProperty({ type: [ReviewerMetricsView] }) reviewers!: ReviewerMetricsView[];
+  @ApiProperty({ type: [WriterMetricsView] }) writers!: WriterMetricsView[];
+}
+
 export class GenerateAnswer {
   @ApiProperty({ description: 'Reports created now' }) created!: number;
   @ApiProperty({ description: 'Reports that existed already' }) existing!: number;
@@ -262,6 +288,25 @@ export class TimeframesController {
     const progress = await timeframeProgress(this.sql, id);
     const counts = progress.counts as Record<string, number>;
     return { timeframe: view(t, counts), counts, teachers: progress.teachers, customers: progress.customers };
+  }
+
+  /** QA metrics of the timeframe, from its workflow events: per reviewer and per writer. */
+  @Get(':id/qa-metrics')
+  @RequirePermissions(...ALL_MARKER_PERMISSIONS)
+  @Allow(ReportRules.list)
+  @ApiOkResponse({ type: QaMetricsView })
+  @ApiNotFoundResponse({ description: 'Timeframe not found' })
+  async qaMetrics(@Param('id', UuidPipe) id: string): Promise<QaMetricsView> {
+    await this.require(id);
+    const { reviewers, writers } = qaMetrics(await timeframeTimeline(this.sql, id));
+    const names = await userNames(this.sql, [
+      ...reviewers.map((r) => r.reviewer_id),
+      ...writers.map((w) => w.writer_id),
+    ]);
+    return {
+      reviewers: reviewers.map((r) => ({ ...r, name: names.get(r.reviewer_id) ?? null })),
+      writers: writers.map((w) => ({ ...w, name: names.get(w.writer_id) ?? null })),
+    };
   }
 
   @Post()

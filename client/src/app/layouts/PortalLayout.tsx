@@ -12,7 +12,7 @@ import {
 } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useMemo, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { Link, Outlet, useLocation } from 'react-router-dom';
 import { useEndSession, useLogout } from '../../features/auth/hooks/useLogout';
 import { fetchCurrentUser } from '../../features/auth/api';
@@ -33,6 +33,8 @@ import { canAccessSafeguarding, userTypeLabel } from '../access';
 import { activeNavTarget, navigationFor, type NavGroup } from '../routes';
 import { isBuilt } from '../built-screens';
 import classes from './PortalLayout.module.css';
+
+const HalfTermReminder = lazy(() => import('../../features/half-term-reports/components/HalfTermReminder'));
 
 /** Sidebar icon per spec §2 heading. */
 export const GROUP_ICONS: Record<string, IconName> = {
@@ -295,6 +297,9 @@ export function PortalLayout() {
         <div className={classes.content}>
           <TimezoneMismatchBanner user={user} />
           <ImpersonationBanner />
+          <Suspense fallback={null}>
+            <HalfTermReminder />
+          </Suspense>
           <Outlet />
         </div>
       </AppShell.Main>

@@ -13,6 +13,8 @@ export type Revision = ApiSchema<'RevisionItem'>;
 export type TimelineItem = ApiSchema<'TimelineItem'>;
 export type Verification = ApiSchema<'VerifyView'>;
 export type AssignmentItem = ApiSchema<'AssignmentItem'>;
+export type DueTimeframe = ApiSchema<'DueTimeframe'>;
+export type ReportViewItem = ApiSchema<'ViewItem'>;
 
 export const REPORT_STATES = [
   'draft',
@@ -89,11 +91,27 @@ export const useRevisions = (id: string) =>
     queryFn: ({ signal }) => apiRequest<{ items: Revision[] }>(reports.url(id, '/revisions'), { signal }),
     meta: { silentErrors: true },
   });
+export const useViews = (id: string, enabled: boolean) =>
+  useQuery({
+    queryKey: reports.keys.other('views', id),
+    enabled,
+    queryFn: ({ signal }) => apiRequest<{ items: ReportViewItem[] }>(reports.url(id, '/views'), { signal }),
+    meta: { silentErrors: true },
+  });
 export const useVerify = (id: string, enabled: boolean) =>
   useQuery({
     queryKey: reports.keys.other('verify', id),
     enabled,
     queryFn: ({ signal }) => apiRequest<Verification>(reports.url(id, '/verify'), { signal }),
+    meta: { silentErrors: true },
+  });
+
+export type QaMetrics = ApiSchema<'QaMetricsView'>;
+export const useQaMetrics = (id: string) =>
+  useQuery({
+    queryKey: timeframes.keys.other('qa-metrics', id),
+    queryFn: ({ signal }) => apiRequest<QaMetrics>(timeframes.url(id, '/qa-metrics'), { signal }),
+    retry: false,
     meta: { silentErrors: true },
   });
 

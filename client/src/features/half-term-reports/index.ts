@@ -31,5 +31,9 @@ export const halfTermReports: Feature = {
     'report-submission-timeframes/:id': screen(TimeframeEditPage),
     'report-submission-timeframes/:id/details': screen(TimeframeDetailsPage),
   },
-  liveRoots: { halfTermReport: reports.root, reportTimeframe: timeframes.root },
+  liveRoots: {
+    halfTermReport: reports.root,
+    halfTermReportViews: reports.root,
+    reportTimeframe: timeframes.root,
+  },
 };

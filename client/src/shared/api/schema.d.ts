@@ -644,6 +644,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/half-term-reports/{id}/pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["HalfTermReportsController_pdf"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/half-term-reports/{id}/qa/approve": {
         parameters: {
             query?: never;
@@ -804,6 +820,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/half-term-reports/{id}/views": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["HalfTermReportsController_views"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/half-term-reports/{id}/withdraw": {
         parameters: {
             query?: never;
@@ -844,6 +876,22 @@ export interface paths {
             cookie?: never;
         };
         get: operations["HalfTermReportsController_mine"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/half-term-reports/mine/due-summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["HalfTermReportsController_dueSummary"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1742,6 +1790,22 @@ export interface paths {
         get?: never;
         put?: never;
         post: operations["TimeframesController_generate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/report-submission-timeframes/{id}/qa-metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["TimeframesController_qaMetrics"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -4330,6 +4394,22 @@ export interface components {
             expires_at: string;
             url: string;
         };
+        DueSummaryView: {
+            timeframes: components["schemas"]["DueTimeframe"][];
+        };
+        DueTimeframe: {
+            /** @description My reports still in draft */
+            draft: number;
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** @description The submit-by date has passed */
+            overdue: boolean;
+            /** @description My reports returned for changes */
+            returned: number;
+            /** Format: date */
+            submit_by: string;
+        };
         EhcpReminderItem: {
             /** Format: uuid */
             customer_id: string | null;
@@ -5334,6 +5414,10 @@ export interface components {
             updated_at: string | null;
             version: number;
         };
+        QaMetricsView: {
+            reviewers: components["schemas"]["ReviewerMetricsView"][];
+            writers: components["schemas"]["WriterMetricsView"][];
+        };
         QualityIssueBody: {
             reason: string;
         };
@@ -5492,6 +5576,8 @@ export interface components {
             lead_claimed_by: string | null;
             /** Format: uuid */
             lead_reviewer_id: string | null;
+            /** @description Names of other students of the same timeframe that appear in the text (check before submit) */
+            name_conflicts: string[];
             overdue: boolean;
             /** Format: uuid */
             programme_id: string;
@@ -5509,6 +5595,8 @@ export interface components {
             /** Format: date */
             release_at: string;
             revision: number;
+            /** @description Characters written per section (internal readers) */
+            sections: components["schemas"]["SectionLength"][];
             /** @description Hash of the last sign-off */
             signed_hash: string | null;
             /** @enum {string} */
@@ -5609,6 +5697,18 @@ export interface components {
             reason: string;
             /** @enum {string} */
             to: "qa" | "writer";
+        };
+        ReviewerMetricsView: {
+            approvals: number;
+            changes_requested: number;
+            claims: number;
+            /** @description Mean minutes from submission to claim */
+            minutes_to_claim: number | null;
+            /** @description Mean minutes from claim to decision */
+            minutes_to_decide: number | null;
+            name: string | null;
+            /** Format: uuid */
+            reviewer_id: string;
         };
         RevisionItem: {
             /** @description The frozen content (ProseMirror JSON) */
@@ -5747,6 +5847,10 @@ export interface components {
             customer_ids: string[];
             product_ids: string[];
             programme_ids: string[];
+        };
+        SectionLength: {
+            characters: number;
+            title: string;
         };
         SessionMarkPage: {
             items: components["schemas"]["SessionMarkView"][];
@@ -6465,6 +6569,18 @@ export interface components {
             items: components["schemas"]["VerifyItem"][];
             valid: boolean;
         };
+        ViewItem: {
+            at: string;
+            revision: number;
+            /** @enum {string} */
+            via: "view" | "pdf";
+            /** Format: uuid */
+            viewer_id: string;
+            viewer_name: string | null;
+        };
+        ViewsView: {
+            items: components["schemas"]["ViewItem"][];
+        };
         WeeklySummaryBody: {
             /** @description Whether to receive the weekly summary reports */
             value: boolean;
@@ -6474,6 +6590,15 @@ export interface components {
             on?: string;
             /** @example Moved to a new school */
             reason: string;
+        };
+        WriterMetricsView: {
+            name: string | null;
+            reports: number;
+            /** @description Times a report came back to its writers */
+            rework_cycles: number;
+            submissions: number;
+            /** Format: uuid */
+            writer_id: string;
         };
         Written: {
             /** Format: uuid */
@@ -7875,6 +8000,36 @@ export interface operations {
             };
         };
     };
+    HalfTermReportsController_pdf: {
+        parameters: {
+            query?: {
+                /** @description The revision (default: the latest published) */
+                revision?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The revision, its hash and signers in the footer */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not found, not yours to see, or no such published revision */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     HalfTermReportsController_qaApprove: {
         parameters: {
             query?: never;
@@ -8136,6 +8291,34 @@ export interface operations {
             };
         };
     };
+    HalfTermReportsController_views: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ViewsView"];
+                };
+            };
+            /** @description Not found, or not yours to see */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     HalfTermReportsController_withdraw: {
         parameters: {
             query?: never;
@@ -8253,6 +8436,26 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ReportPage"];
+                };
+            };
+        };
+    };
+    HalfTermReportsController_dueSummary: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Open timeframes where I still have reports to write */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DueSummaryView"];
                 };
             };
         };
@@ -10431,6 +10634,34 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["GenerateAnswer"];
+                };
+            };
+            /** @description Timeframe not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    TimeframesController_qaMetrics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QaMetricsView"];
                 };
             };
             /** @description Timeframe not found */

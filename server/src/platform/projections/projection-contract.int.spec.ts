@@ -21,6 +21,13 @@ import {
   type CoverRequestEvent,
   type MeetingEvent,
   coverRequestStream,
+  halfTermReportStream,
+  halfTermReportViewsStream,
+  type ReportViewEvent,
+  reportTimeframeStream,
+  type HalfTermReportEvent,
+  type ReportState,
+  type TimeframeEvent,
   meetingStream,
   type ScheduleEvent,
   type ProgrammeEvent,
@@ -143,6 +150,7 @@ function afterTheDemo(demo: ProjectionEvent[]): ProjectionEvent[] {
     ...lessonsHistory(customer, tutor, s1),
     ...coverHistory(customer, tutor, s1, s2),
     ...attendanceHistory(customer, tutor, s1, s2),
+    ...reportsHistory(customer, tutor, s1, s2),
     [`user-${s1}`, { type: 'UserBlocked', data: { userId: s1 } }],
     [`user-${s1}`, { type: 'UserUnblocked', data: { userId: s1 } }],
     [`user-${s2}`, { type: 'UserDeactivated', data: { userId: s2, scheduled: false } }],
@@ -326,6 +334,100 @@ function teachingHistory(customerId: string, tutor: string, s1: string, s2: stri
         },
       ] satisfies EnrolmentEvent[]
     ).map((e) => [enrolmentStream(e2), e] as [string, typeof e]),
+  ];
+}
+
+/** A timeframe and one report through every workflow step, revoked and republished (decision 0057). */
+function reportsHistory(customerId: string, tutor: string, qa: string, lead: string) {
+  const timeframeId = '5e000000-0000-4000-8000-0000000000e1';
+  const reportId = '5e000000-0000-4000-8000-0000000000e2';
+  const fields = {
+    timeframeId,
+    name: 'Autumn 2',
+    academicYear: '2026/27',
+    halfTerm: 'autumn_2' as const,
+    networkId: null,
+    timezone: 'Europe/London',
+    periodFrom: '2026-11-02',
+    periodTo: '2026-12-18',
+    opensAt: '2026-12-07',
+    submitBy: '2026-12-11',
+    qaBy: '2026-12-14',
+    releaseAt: '2026-12-18',
+    closesAt: null,
+    scope: { customerIds: [customerId], programmeIds: [], productIds: [] },
+  };
+  const ref = (state: ReportState) => ({ reportId, timeframeId, customerId, writerIds: [tutor], state });
+  const signed = (hash: string) => ({ hash, canonical: '{"v":1}', documentRevision: '2' });
+  return [
+    ...(
+      [
+        { type: 'ReportSubmissionTimeframeCreated', data: fields },
+        { type: 'ReportSubmissionTimeframeChanged', data: { ...fields, releaseAt: '2026-12-21' } },
+      ] satisfies TimeframeEvent[]
+    ).map((e) => [reportTimeframeStream(timeframeId), e] as [string, typeof e]),
+    ...(
+      [
+        {
+          type: 'HalfTermReportCreated',
+          data: {
+            ...ref('draft'),
+            studentId: qa,
+            programmeId: '5e000000-0000-4000-8000-0000000000b1',
+            lessonCounts: [{ teacherId: tutor, delivered: 3, planned: 1 }],
+          },
+        },
+        {
+          type: 'HalfTermReportAssignmentChanged',
+          data: { ...ref('draft'), qaReviewerId: qa, leadReviewerId: lead },
+        },
+        { type: 'HalfTermReportSubmitted', data: { ...ref('submitted'), ...signed('a1'), by: tutor } },
+        { type: 'HalfTermReportSubmissionWithdrawn', data: { ...ref('draft'), by: tutor } },
+        { type: 'HalfTermReportSubmitted', data: { ...ref('submitted'), ...signed('a2'), by: tutor } },
+        { type: 'HalfTermReportQaReviewClaimed', data: { ...ref('in_qa'), by: qa } },
+        { type: 'HalfTermReportQaReviewReleased', data: { ...ref('submitted'), by: qa } },
+        { type: 'HalfTermReportQaReviewClaimed', data: { ...ref('in_qa'), by: qa } },
+        {
+          type: 'HalfTermReportChangesRequested',
+          data: { ...ref('returned'), by: qa, reason: 'More detail' },
+        },
+        { type: 'HalfTermReportSubmitted', data: { ...ref('submitted'), ...signed('a3'), by: tutor } },
+        { type: 'HalfTermReportQaReviewClaimed', data: { ...ref('in_qa'), by: qa } },
+        { type: 'HalfTermReportQaApproved', data: { ...ref('qa_approved'), ...signed('a3'), by: qa } },
+        { type: 'HalfTermReportQaApprovalRevoked', data: { ...ref('in_qa'), by: qa, reason: 'Typo' } },
+        { type: 'HalfTermReportQaApproved', data: { ...ref('qa_approved'), ...signed('a4'), by: qa } },
+        { type: 'HalfTermReportLeadReviewClaimed', data: { ...ref('in_lead_review'), by: lead } },
+        { type: 'HalfTermReportLeadReviewReleased', data: { ...ref('qa_approved'), by: lead } },
+        { type: 'HalfTermReportLeadReviewClaimed', data: { ...ref('in_lead_review'), by: lead } },
+        {
+          type: 'HalfTermReportReturnedToQa',
+          data: { ...ref('in_qa'), by: lead, reason: 'Check', qaClaimedBy: qa },
+        },
+        { type: 'HalfTermReportQaApproved', data: { ...ref('qa_approved'), ...signed('a4'), by: qa } },
+        { type: 'HalfTermReportLeadReviewClaimed', data: { ...ref('in_lead_review'), by: lead } },
+        {
+          type: 'HalfTermReportPublished',
+          data: { ...ref('published'), ...signed('a4'), by: lead, revision: 1, qaApprovedBy: qa },
+        },
+        {
+          type: 'HalfTermReportPublicationRevoked',
+          data: { ...ref('in_lead_review'), by: lead, reason: 'Wrong name', revokedRevision: 1 },
+        },
+        { type: 'HalfTermReportReturnedToWriter', data: { ...ref('returned'), by: lead, reason: 'Fix it' } },
+        {
+          type: 'HalfTermReportDiscarded',
+          data: { ...ref('discarded'), by: lead, reason: 'Duplicate', previousState: 'returned' },
+        },
+        { type: 'HalfTermReportRestored', data: { ...ref('returned'), by: lead } },
+      ] satisfies HalfTermReportEvent[]
+    ).map((e) => [halfTermReportStream(reportId), e] as [string, typeof e]),
+    [
+      halfTermReportViewsStream(reportId),
+      {
+        type: 'HalfTermReportViewedByPartner',
+        data: { reportId, customerId, viewerId: lead, revision: 1, via: 'pdf' },
+      } satisfies ReportViewEvent,
+    ] as [string, ReportViewEvent],
   ];
 }
 

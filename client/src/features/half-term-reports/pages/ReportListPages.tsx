@@ -1,6 +1,7 @@
 import { Badge, Button, Checkbox, Group, SegmentedControl, Select, Text } from '@mantine/core';
 import type { DataTableColumn } from 'mantine-datatable';
 import { useState } from 'react';
+import { useSearchParams } from 'react-router-dom';
 import { actionErrorText } from '../../../shared/ui/action-error';
 import { ResourceListPage } from '../../../shared/ui/ResourceListPage';
 import {
@@ -141,7 +142,9 @@ interface Props {
  * (oldest first, claim in place), and the partner's published reports. Rows open the report.
  */
 export function ReportListPage({ kind, title, description, empty }: Props) {
-  const [timeframeId, setTimeframeId] = useState<string | null>(null);
+  // A timeframe's details page links here with `?timeframe_id=`.
+  const [params] = useSearchParams();
+  const [timeframeId, setTimeframeId] = useState<string | null>(params.get('timeframe_id'));
   const [state, setState] = useState<string | null>(null);
   const [overdue, setOverdue] = useState(false);
   const [claimed, setClaimed] = useState<'any' | 'unclaimed' | 'me'>('any');

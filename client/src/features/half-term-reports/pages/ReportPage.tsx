@@ -14,11 +14,18 @@ import {
   Timeline,
   Title,
 } from '@mantine/core';
-import { lazy, Suspense, useRef, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import type * as Y from 'yjs';
-import { reportHashOf, type ContentNode } from '@portal/projections/report-content';
+import {
+  reportContentOf,
+  reportHashOf,
+  sectionLengths,
+  type ContentNode,
+} from '@portal/projections/report-content';
 import { ApiError } from '../../../shared/api/client';
+import { downloadFile } from '../../../shared/api/download';
+import { notifyError } from '../../../shared/notify';
 import { PRODUCT_NAME } from '../../../shared/ui/BrandMark';
 import { actionErrorText } from '../../../shared/ui/action-error';
 import { TextStepModal } from '../../../shared/ui/TextStepModal';
@@ -30,6 +37,7 @@ import {
   useRevisions,
   useTimeline,
   useVerify,
+  useViews,
   type ReportDetail,
 } from '../api';
 
@@ -189,6 +197,7 @@ function History({ id, partner }: { id: string; partner: boolean }) {
   const timeline = useTimeline(id);
   const [check, setCheck] = useState(false);
   const verify = useVerify(id, check);
+  const views = useViews(id, !partner);
   return (
     <Stack gap="md">
       <Card withBorder radius="md">
@@ -204,7 +213,20 @@ function History({ id, partner }: { id: string; partner: boolean }) {
             {revisions.data!.items.map((r) => (
               <Text size="sm" key={r.revision}>
                 Revision {r.revision} · {r.published_at.slice(0, 10)} · <Code>{r.hash.slice(0, 12)}</Code>
-                {r.revoked_at ? ` · revoked (${r.revoked_reason ?? ''})` : ''}
+                {r.revoked_at ? ` · revoked (${r.revoked_reason ?? ''})` : ''} ·{' '}
+                <Anchor
+                  component="button"
+                  size="sm"
+                  onClick={() =>
+                    void downloadFile(
+                      reports.url(id, '/pdf'),
+                      { revision: r.revision },
+                      `half-term-report-${id}-r${r.revision}.pdf`,
+                    ).catch((e: unknown) => notifyError(e))
+                  }
+                >
+                  PDF
+                </Anchor>
               </Text>
             ))}
           </Stack>
@@ -222,6 +244,21 @@ function History({ id, partner }: { id: string; partner: boolean }) {
           </Group>
         )}
       </Card>
+      {!partner && (views.data?.items ?? []).length > 0 && (
+        <Card withBorder radius="md">
+          <Title order={2} fz="h5" mb="xs">
+            Read by the school
+          </Title>
+          <Stack gap={2}>
+            {views.data!.items.map((v) => (
+              <Text size="sm" key={`${v.viewer_id}-${v.at}-${v.via}`}>
+                {v.viewer_name ?? v.viewer_id} · {v.via === 'pdf' ? 'downloaded' : 'opened'} revision{' '}
+                {v.revision} · {v.at.slice(0, 16).replace('T', ' ')}
+              </Text>
+            ))}
+          </Stack>
+        </Card>
+      )}
       {!partner && (
         <Card withBorder radius="md">
           <Title order={2} fz="h5" mb="xs">
@@ -243,11 +280,38 @@ function History({ id, partner }: { id: string; partner: boolean }) {
   );
 }
 
+/** Characters per section, live from the document this browser edits. */
+function SectionCounts({ doc }: { doc: Y.Doc | null }) {
+  const [lengths, setLengths] = useState<{ title: string; characters: number }[]>([]);
+  useEffect(() => {
+    if (!doc) return undefined;
+    const update = () => setLengths(sectionLengths(reportContentOf(doc)));
+    update();
+    doc.on('update', update);
+    return () => doc.off('update', update);
+  }, [doc]);
+  if (lengths.length === 0) return null;
+  return (
+    <Card withBorder radius="md">
+      <Title order={2} fz="h5" mb="xs">
+        Sections
+      </Title>
+      <Stack gap={2}>
+        {lengths.map((l) => (
+          <Text key={l.title} size="sm" c={l.characters === 0 ? 'orange' : undefined}>
+            {l.title}: {l.characters} characters
+          </Text>
+        ))}
+      </Stack>
+    </Card>
+  );
+}
+
 /** half-term-report/:id/:mode?: the co-written text, its state and the workflow buttons (decision 0057). */
 export function ReportPage() {
   const { id = '', mode: requested } = useParams();
   const query = reports.useOne(id);
-  const doc = useRef<Y.Doc | null>(null);
+  const [doc, setDoc] = useState<Y.Doc | null>(null);
 
   if (query.isPending)
     return (
@@ -273,8 +337,7 @@ export function ReportPage() {
   const partner = report.published_content !== null && report.allowed_mode === null;
   const { mode, capped } = effectiveMode(requested, report.allowed_mode);
   // The hash of the text this browser shows (the same canonical form the server signs).
-  const hashOf = async () =>
-    doc.current ? (await reportHashOf(report.id, doc.current)).hash : (report.content_hash ?? '');
+  const hashOf = async () => (doc ? (await reportHashOf(report.id, doc)).hash : (report.content_hash ?? ''));
   return (
     <Stack gap="md">
       <title>{`${report.student_name ?? 'Report'} · Half-term report · ${PRODUCT_NAME}`}</title>
@@ -304,6 +367,11 @@ export function ReportPage() {
               <ContentView node={report.published_content as unknown as ContentNode} />
             ) : (
               <Stack gap="xs">
+                {report.name_conflicts.length > 0 && (
+                  <Alert color="red" variant="light" title="Another student’s name is in this report">
+                    {report.name_conflicts.join(', ')}: check before submitting.
+                  </Alert>
+                )}
                 {capped && (
                   <Alert color="yellow" variant="light">
                     {requested === 'suggest'
@@ -321,9 +389,7 @@ export function ReportPage() {
                     documentName={`half-term-report:${report.id}`}
                     readOnly={mode !== 'edit'}
                     label="Report text"
-                    onDocument={(d) => {
-                      doc.current = d;
-                    }}
+                    onDocument={setDoc}
                   />
                 </Suspense>
               </Stack>
@@ -331,7 +397,10 @@ export function ReportPage() {
           </Card>
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 4 }}>
-          <History id={report.id} partner={partner} />
+          <Stack gap="md">
+            {!partner && <SectionCounts doc={doc} />}
+            <History id={report.id} partner={partner} />
+          </Stack>
         </Grid.Col>
       </Grid>
     </Stack>

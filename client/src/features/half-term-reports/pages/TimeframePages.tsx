@@ -27,6 +27,7 @@ import {
   stateLabel,
   timeframes,
   useGenerate,
+  useQaMetrics,
   useTimeframeDetails,
   type Timeframe,
   type TimeframeInput,
@@ -203,6 +204,7 @@ export function TimeframeDetailsPage() {
   const { id = '' } = useParams();
   const details = useTimeframeDetails(id);
   const generate = useGenerate();
+  const metrics = useQaMetrics(id);
   const admin = isAdmin(usePermissions());
   if (details.isPending) return <Skeleton height={300} aria-label="Loading the timeframe" />;
   if (details.isError)
@@ -287,6 +289,37 @@ export function TimeframeDetailsPage() {
       </Anchor>
       {progress('Progress per writer', teachers)}
       {progress('Progress per school', customers)}
+      {metrics.data && metrics.data.reviewers.length > 0 && (
+        <Card withBorder radius="md">
+          <Title order={2} fz="h5" mb="xs">
+            QA metrics
+          </Title>
+          <Table aria-label="QA metrics per reviewer">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Reviewer</Table.Th>
+                <Table.Th>Claims</Table.Th>
+                <Table.Th>Approved</Table.Th>
+                <Table.Th>Changes requested</Table.Th>
+                <Table.Th>Minutes to claim</Table.Th>
+                <Table.Th>Minutes to decide</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {metrics.data.reviewers.map((r) => (
+                <Table.Tr key={r.reviewer_id}>
+                  <Table.Td>{r.name ?? r.reviewer_id}</Table.Td>
+                  <Table.Td>{r.claims}</Table.Td>
+                  <Table.Td>{r.approvals}</Table.Td>
+                  <Table.Td>{r.changes_requested}</Table.Td>
+                  <Table.Td>{r.minutes_to_claim ?? '—'}</Table.Td>
+                  <Table.Td>{r.minutes_to_decide ?? '—'}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Card>
+      )}
     </Stack>
   );
 }
