@@ -215,7 +215,9 @@ export class DemoData {
       const text = await res.text();
       const answer = { status: res.status, body: (text ? JSON.parse(text) : {}) as Record<string, unknown> };
       if (res.status >= 300) throw new Error(`demo data: ${method} ${path} answered ${res.status} ${text}`);
-      if (typeof answer.body.position === 'string') minPosition = answer.body.position;
+      // A command's answer carries the event position to read after (a user's `position` is a job title).
+      const position = answer.body.position;
+      if (method !== 'GET' && typeof position === 'string' && /^\d+$/.test(position)) minPosition = position;
       return answer;
     };
     try {
