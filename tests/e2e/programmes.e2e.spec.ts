@@ -2,6 +2,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { adminToken, api, createCustomer, createUser, signInAsAdmin } from './support/portal-api.js';
+import { typeDay } from './support/day-input.js';
 
 /**
  * Programmes (issue 15 items 3 and 4): an administrator creates a programme, adds a group with a lead
@@ -45,8 +46,8 @@ test('an administrator creates a programme, adds a group with a teacher and a st
   await page.getByRole('textbox', { name: 'Title' }).fill(`Maths GCSE recovery — ${suffix}`);
   await page.getByRole('combobox', { name: 'School' }).fill(`Hawthorn ${suffix}`);
   await page.getByRole('option', { name: school }).click();
-  await page.getByLabel('Start date').fill('2026-09-07');
-  await page.getByLabel('End date').fill('2027-07-16');
+  await typeDay(page.getByLabel('Start date'), '2026-09-07');
+  await typeDay(page.getByLabel('End date'), '2027-07-16');
   await page.getByRole('button', { name: 'Create programme' }).click();
 
   await expect(
@@ -57,10 +58,10 @@ test('an administrator creates a programme, adds a group with a teacher and a st
   // The fields can be edited; a bad end date is refused before it is sent.
   await page.getByRole('button', { name: 'Edit' }).click();
   const edit = page.getByRole('dialog', { name: 'Edit programme' });
-  await edit.getByLabel('End date').fill('2026-01-01');
+  await typeDay(edit.getByLabel('End date'), '2026-01-01');
   await edit.getByRole('button', { name: 'Save' }).click();
   await expect(edit.getByText('End date is before the start')).toBeVisible();
-  await edit.getByLabel('End date').fill('2027-07-23');
+  await typeDay(edit.getByLabel('End date'), '2027-07-23');
   await edit.getByRole('button', { name: 'Save' }).click();
   await expect(edit).toBeHidden();
   await expect(page.getByText('2027-07-23')).toBeVisible();
@@ -83,7 +84,7 @@ test('an administrator creates a programme, adds a group with a teacher and a st
   const dialog = page.getByRole('dialog', { name: 'Add a student' });
   await dialog.getByRole('combobox', { name: 'Student' }).fill(`Student${suffix}`);
   await page.getByRole('option', { name: `Sam Student${suffix}` }).click();
-  await dialog.getByLabel('First day').fill('2026-09-07');
+  await typeDay(dialog.getByLabel('First day'), '2026-09-07');
   await dialog.getByRole('button', { name: 'Add student' }).click();
   await expect(dialog).toBeHidden();
   const periods = page.getByRole('table', { name: 'Membership periods' });

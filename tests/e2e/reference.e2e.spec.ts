@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { E2E_BASE_URL, SUPERUSER } from './support/env.js';
 import { api, tokenFor } from './support/portal-api.js';
+import { typeDay } from './support/day-input.js';
 
 const artifacts = join(dirname(fileURLToPath(import.meta.url)), '.artifacts');
 
@@ -110,15 +111,15 @@ test('term calendars: an admin adds a calendar, an overlapping term is refused o
   await dialog.getByRole('textbox', { name: 'Name' }).fill(`Calendar ${suffix}`);
   await dialog.getByRole('combobox', { name: 'Network' }).click();
   await page.getByRole('option', { name: networkName }).click();
-  await dialog.getByLabel('First day').first().fill('2026-09-02');
-  await dialog.getByLabel('Last day').first().fill('2026-12-18');
+  await typeDay(dialog.getByLabel('First day').first(), '2026-09-02');
+  await typeDay(dialog.getByLabel('Last day').first(), '2026-12-18');
   await dialog.getByRole('button', { name: 'Add term' }).click();
   await dialog.getByRole('textbox', { name: 'Term' }).nth(1).fill('Spring');
-  await dialog.getByLabel('First day').nth(1).fill('2026-12-01');
-  await dialog.getByLabel('Last day').nth(1).fill('2027-03-26');
+  await typeDay(dialog.getByLabel('First day').nth(1), '2026-12-01');
+  await typeDay(dialog.getByLabel('Last day').nth(1), '2027-03-26');
   await dialog.getByRole('button', { name: 'Save' }).click();
   await expect(dialog.getByText(/Overlaps term 0 \(Autumn/)).toBeVisible();
-  await dialog.getByLabel('First day').nth(1).fill('2027-01-05');
+  await typeDay(dialog.getByLabel('First day').nth(1), '2027-01-05');
   await dialog.getByRole('button', { name: 'Save' }).click();
   await expect(dialog).toBeHidden();
 

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { adminToken, api, createCustomer, createUser, signInAsAdmin } from './support/portal-api.js';
+import { typeDay } from './support/day-input.js';
 
 const artifacts = join(dirname(fileURLToPath(import.meta.url)), '.artifacts');
 
@@ -258,7 +259,7 @@ test('the activity panel shows real figures: active students, who is online, per
   await page.screenshot({ path: join(artifacts, 'users-activity.png'), fullPage: true });
 
   // A reversed range is refused in the form, not sent.
-  await page.getByLabel('From').fill('2030-01-01');
+  await typeDay(page.getByLabel('From'), '2030-01-01');
   await expect(page.getByText('The start date must be on or before the end date.')).toBeVisible();
 
   expect((await api(request, token, 'DELETE', `/api/v1/users/${student}`)).status).toBe(200);

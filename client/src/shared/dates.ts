@@ -39,3 +39,12 @@ export function isoToWallClock(iso: string, timeZone: string): string {
 export function viewerTimezone(user: { timezone?: string | null } | null): string {
   return user?.timezone || DEFAULT_TIMEZONE;
 }
+
+/** "25.11.2026" (also 25/11/2026, 25-11-2026) as `2026-11-25`, or null when it is not a real day. */
+export function parseDayMonthYear(text: string): string | null {
+  const match = /^\s*(\d{1,2})[./-](\d{1,2})[./-](\d{4})\s*$/.exec(text);
+  if (!match) return null;
+  const iso = `${match[3]}-${match[2]!.padStart(2, '0')}-${match[1]!.padStart(2, '0')}`;
+  const date = new Date(`${iso}T00:00:00Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === iso ? iso : null;
+}

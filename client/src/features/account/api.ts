@@ -110,10 +110,4 @@ export function passwordErrors(password: string, confirm: string): { password?: 
 }
 
 /** A typed dd.MM.yyyy (also d.M.yyyy, with / or -) as yyyy-MM-dd; null unless it is a calendar date. */
-export function parseDayMonthYear(text: string): string | null {
-  const match = /^\s*(\d{1,2})[./-](\d{1,2})[./-](\d{4})\s*$/.exec(text);
-  if (!match) return null;
-  const iso = `${match[3]}-${match[2]!.padStart(2, '0')}-${match[1]!.padStart(2, '0')}`;
-  const date = new Date(`${iso}T00:00:00Z`);
-  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === iso ? iso : null;
-}
+export { parseDayMonthYear } from '../../shared/dates';

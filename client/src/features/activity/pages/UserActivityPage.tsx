@@ -10,7 +10,6 @@ import {
   Stack,
   Table,
   Text,
-  TextInput,
   Title,
 } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
@@ -28,6 +27,7 @@ import { CustomerSelect } from '../../users/components/CustomerSelect';
 import { END_MISSING, defaultRange, parseActivityReport, rangeProblem, summarise } from '../activity';
 import { saveFile } from '../../../shared/api/download';
 import { actionErrorText } from '../../../shared/ui/action-error';
+import { DayInput } from '../../../shared/ui/DayInput';
 
 /** Who is online is not an event: it is asked again this often while the page is open. */
 const ONLINE_REFRESH_MS = 30_000;
@@ -80,18 +80,16 @@ export function UserActivityPage() {
               Empty: every customer
             </Text>
           </div>
-          <TextInput
-            type="date"
+          <DayInput
             label="From"
             value={range.from}
-            onChange={(e) => setRange((r) => ({ ...r, from: e.currentTarget.value }))}
+            onChange={(value) => setRange((r) => ({ ...r, from: value }))}
             error={problem && problem !== END_MISSING ? problem : undefined}
           />
-          <TextInput
-            type="date"
+          <DayInput
             label="To"
             value={range.to}
-            onChange={(e) => setRange((r) => ({ ...r, to: e.currentTarget.value }))}
+            onChange={(value) => setRange((r) => ({ ...r, to: value }))}
             error={problem === END_MISSING ? problem : undefined}
           />
         </Group>

@@ -21,6 +21,7 @@ import {
   useRecordPlannedAbsence,
   useWithdrawPlannedAbsence,
 } from '../api';
+import { DayInput } from '../../../shared/ui/DayInput';
 
 const day = (d: string) => d.split('-').reverse().join('.');
 
@@ -68,19 +69,17 @@ export function PlannedAbsencesCard({ mayRecord }: { mayRecord: boolean }) {
                   ...(students.data?.items ?? []).map((s) => ({ value: s.id, label: s.display_name })),
                 ]}
               />
-              <TextInput
-                type="date"
+              <DayInput
                 label="From"
                 required
                 value={draft.from}
-                onChange={(e) => setDraft({ ...draft, from: e.currentTarget.value })}
+                onChange={(value) => setDraft({ ...draft, from: value })}
               />
-              <TextInput
-                type="date"
+              <DayInput
                 label="To"
                 required
                 value={draft.to}
-                onChange={(e) => setDraft({ ...draft, to: e.currentTarget.value })}
+                onChange={(value) => setDraft({ ...draft, to: value })}
               />
               <NativeSelect
                 label="Reason"

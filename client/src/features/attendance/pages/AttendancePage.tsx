@@ -10,7 +10,6 @@ import {
   Stack,
   Table,
   Text,
-  TextInput,
   Title,
 } from '@mantine/core';
 import { useState } from 'react';
@@ -35,6 +34,7 @@ import {
 import { downloadFile } from '../../../shared/api/download';
 import { PlannedAbsencesCard } from '../components/PlannedAbsencesCard';
 import { notifyError } from '../../../shared/notify';
+import { DayInput } from '../../../shared/ui/DayInput';
 
 const STATE_LABEL: Record<string, string> = {
   not_open: 'Not taken',
@@ -183,12 +183,7 @@ function TodayBoard({ timezone }: { timezone: string }) {
   return (
     <Stack gap="md">
       <Group>
-        <TextInput
-          type="date"
-          label="Day"
-          value={date}
-          onChange={(e) => e.currentTarget.value && setDate(e.currentTarget.value)}
-        />
+        <DayInput label="Day" value={date} onChange={(value) => value && setDate(value)} />
       </Group>
       {today.isError ? (
         <Alert color="red" role="alert" title="Could not load the day">

@@ -9,7 +9,6 @@ import {
   Stack,
   Table,
   Text,
-  TextInput,
   Title,
 } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
@@ -24,6 +23,7 @@ import { useSession } from '../../../shared/session';
 import { PRODUCT_NAME } from '../../../shared/ui/BrandMark';
 import { actionErrorText } from '../../../shared/ui/action-error';
 import { MARK_LABELS, REASON_LABELS, type DifferentClass, type Summary, type TutorCompliance } from '../api';
+import { DayInput } from '../../../shared/ui/DayInput';
 
 export type ReportKind = 'programmes' | 'groups' | 'tutors' | 'different-class';
 
@@ -298,21 +298,19 @@ export function AttendanceReportPage({ kind }: { kind: ReportKind }) {
         </Text>
       </div>
       <Group align="flex-end">
-        <TextInput
-          type="date"
+        <DayInput
           label="From"
           value={fromDate}
-          onChange={(e) => {
-            setFromDate(e.currentTarget.value);
+          onChange={(value) => {
+            setFromDate(value);
             setPage(1);
           }}
         />
-        <TextInput
-          type="date"
+        <DayInput
           label="To"
           value={toDate}
-          onChange={(e) => {
-            setToDate(e.currentTarget.value);
+          onChange={(value) => {
+            setToDate(value);
             setPage(1);
           }}
         />

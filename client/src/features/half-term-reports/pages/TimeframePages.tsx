@@ -32,6 +32,7 @@ import {
   type Timeframe,
   type TimeframeInput,
 } from '../api';
+import { DayInput } from '../../../shared/ui/DayInput';
 
 const HALF_TERMS = ['autumn_1', 'autumn_2', 'spring_1', 'spring_2', 'summer_1', 'summer_2'];
 const halfTermLabel = (h: string) => h.replace('_', ' ').replace(/^./, (c) => c.toUpperCase());
@@ -106,13 +107,12 @@ function TimeframeForm({ initial, onSaved }: { initial?: Timeframe; onSaved: (id
         </Group>
         <SimpleGrid cols={2}>
           {DATES.map(([key, label]) => (
-            <TextInput
+            <DayInput
               key={key}
-              type="date"
               label={label}
               required={key !== 'closes_at'}
-              value={draft[key]}
-              onChange={(e) => set(key)(e.currentTarget.value)}
+              value={draft[key] ?? ''}
+              onChange={(value) => set(key)(value)}
             />
           ))}
         </SimpleGrid>

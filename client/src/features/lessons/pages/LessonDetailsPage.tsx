@@ -40,6 +40,7 @@ import { statusColor, statusLabel } from './LessonsPage';
 import { RequestCoverButton } from '../../cover/components/RequestCoverButton';
 import { JoinLessonButton } from '../../cover/components/JoinLessonButton';
 import { RegisterPanel, mayReadRegister } from '../../attendance/components/RegisterPanel';
+import { DayInput } from '../../../shared/ui/DayInput';
 
 function Field({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -138,13 +139,7 @@ function RescheduleModal({ lesson, onClose }: { lesson: Lesson; onClose: () => v
           <Text size="sm" c="dimmed">
             Wall-clock time in {lesson.timezone}. A rescheduled lesson no longer follows its schedule.
           </Text>
-          <TextInput
-            type="date"
-            label="Date"
-            required
-            value={date}
-            onChange={(e) => setDate(e.currentTarget.value)}
-          />
+          <DayInput label="Date" required value={date} onChange={(value) => setDate(value)} />
           <TextInput
             type="time"
             label="Start"

@@ -29,6 +29,7 @@ import {
 } from '../api';
 import { todayInZone } from '../week-layout';
 import { ScheduleCard } from '../components/ScheduleCard';
+import { DayInput } from '../../../shared/ui/DayInput';
 
 const DAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
 
@@ -140,18 +141,16 @@ function AddScheduleModal({ programmeId, onClose }: { programmeId: string; onClo
             onChange={(e) => set('timezone', e.currentTarget.value)}
           />
           <Group grow>
-            <TextInput
-              type="date"
+            <DayInput
               label="From"
               required
               value={draft.valid_from}
-              onChange={(e) => set('valid_from', e.currentTarget.value)}
+              onChange={(value) => set('valid_from', value)}
             />
-            <TextInput
-              type="date"
+            <DayInput
               label="Until (optional)"
               value={draft.valid_until ?? ''}
-              onChange={(e) => set('valid_until', e.currentTarget.value || null)}
+              onChange={(value) => set('valid_until', value || null)}
             />
           </Group>
           {add.error && (

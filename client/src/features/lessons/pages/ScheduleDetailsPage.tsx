@@ -21,6 +21,7 @@ import { PRODUCT_NAME } from '../../../shared/ui/BrandMark';
 import { actionErrorText } from '../../../shared/ui/action-error';
 import { schedules, useScheduleException, type Schedule } from '../api';
 import { ScheduleCard, ruleInWords } from '../components/ScheduleCard';
+import { DayInput } from '../../../shared/ui/DayInput';
 
 function ExceptionForm({ schedule }: { schedule: Schedule }) {
   const add = useScheduleException(schedule.id);
@@ -45,13 +46,7 @@ function ExceptionForm({ schedule }: { schedule: Schedule }) {
           Times are wall-clock times in {schedule.timezone}. Lessons rescheduled on their own are not changed.
         </Text>
         <Group align="flex-end">
-          <TextInput
-            type="date"
-            label="Date"
-            required
-            value={date}
-            onChange={(e) => setDate(e.currentTarget.value)}
-          />
+          <DayInput label="Date" required value={date} onChange={(value) => setDate(value)} />
           <SegmentedControl
             aria-label="Skip or move"
             value={action}

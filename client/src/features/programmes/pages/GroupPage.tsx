@@ -32,6 +32,7 @@ import {
   usePickableUsers,
   type GroupTeacherInput,
 } from '../api';
+import { DayInput } from '../../../shared/ui/DayInput';
 
 /** `groups/:id`: members over time (every period, past ones included), add/remove a student, teachers. */
 export function GroupPage() {
@@ -206,12 +207,11 @@ function AddStudentModal({
             error={students.isError ? 'Students could not be loaded' : undefined}
             nothingFoundMessage="No student of this school matches"
           />
-          <TextInput
-            type="date"
+          <DayInput
             label="First day"
             description="Leave empty for today"
             value={from}
-            onChange={(e) => setFrom(e.currentTarget.value)}
+            onChange={(value) => setFrom(value)}
           />
           {add.error != null && (
             <Alert color="red" role="alert" title="Student not added">
@@ -258,12 +258,11 @@ function RemoveStudentDialog({
       onClose={onClose}
       onConfirm={() => remove.mutate(to, { onSuccess: onClose })}
     >
-      <TextInput
-        type="date"
+      <DayInput
         label="Last day"
         description="Leave empty for today"
         value={to}
-        onChange={(e) => setTo(e.currentTarget.value)}
+        onChange={(value) => setTo(value)}
       />
     </ConfirmDialog>
   );

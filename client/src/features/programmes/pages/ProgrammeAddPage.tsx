@@ -17,6 +17,7 @@ import { PRODUCT_NAME } from '../../../shared/ui/BrandMark';
 import { actionErrorText } from '../../../shared/ui/action-error';
 import { timezoneOptions } from '../../networks/pages/NetworkEditPage';
 import { programmes, useCustomerOptions, type Programme } from '../api';
+import { DayInput } from '../../../shared/ui/DayInput';
 
 /** `programmes/add`: a new draft programme, or (`?sourceProgramId=`) a copy of one. */
 export function ProgrammeAddPage() {
@@ -124,19 +125,17 @@ function ProgrammeForm({ source }: { source: Programme | null }) {
               error={err('kind')}
             />
             <Group grow>
-              <TextInput
-                type="date"
+              <DayInput
                 label="Start date"
                 required
                 value={draft.start_date}
-                onChange={(e) => set('start_date', e.currentTarget.value)}
+                onChange={(value) => set('start_date', value)}
                 error={err('start_date')}
               />
-              <TextInput
-                type="date"
+              <DayInput
                 label="End date"
                 value={draft.end_date}
-                onChange={(e) => set('end_date', e.currentTarget.value)}
+                onChange={(value) => set('end_date', value)}
                 error={err('end_date')}
               />
             </Group>

@@ -5,6 +5,7 @@ import { useServerForm } from '../../../shared/forms/useServerForm';
 import { actionErrorText } from '../../../shared/ui/action-error';
 import { timezoneOptions } from '../../networks/pages/NetworkEditPage';
 import { programmes, type Programme } from '../api';
+import { DayInput } from '../../../shared/ui/DayInput';
 
 type ProgrammeEditBody = ApiSchema<'UpdateProgrammeBody'>;
 
@@ -66,19 +67,17 @@ export function ProgrammeEditModal({ programme, onClose }: { programme: Programm
             error={err('kind')}
           />
           <Group grow>
-            <TextInput
-              type="date"
+            <DayInput
               label="Start date"
               required
               value={draft.start_date}
-              onChange={(e) => set('start_date', e.currentTarget.value)}
+              onChange={(value) => set('start_date', value)}
               error={err('start_date')}
             />
-            <TextInput
-              type="date"
+            <DayInput
               label="End date"
               value={draft.end_date}
-              onChange={(e) => set('end_date', e.currentTarget.value)}
+              onChange={(value) => set('end_date', value)}
               error={err('end_date')}
             />
           </Group>

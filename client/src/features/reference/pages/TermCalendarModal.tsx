@@ -15,6 +15,7 @@ import { ApiError } from '../../../shared/api/client';
 import { useServerForm } from '../../../shared/forms/useServerForm';
 import { CustomerSelect } from '../../users/components/CustomerSelect';
 import { referenceErrorsOf, type TermCalendar, type TermCalendarInput } from '../api';
+import { DayInput } from '../../../shared/ui/DayInput';
 
 interface Draft {
   name: string;
@@ -153,18 +154,16 @@ export function TermCalendarModal({
                 onChange={(e) => setTerm(i, 'name', e.currentTarget.value)}
                 error={err(`terms.${i}.name`)}
               />
-              <TextInput
+              <DayInput
                 label="First day"
-                type="date"
                 value={t.first_day}
-                onChange={(e) => setTerm(i, 'first_day', e.currentTarget.value)}
+                onChange={(value) => setTerm(i, 'first_day', value)}
                 error={err(`terms.${i}.first_day`)}
               />
-              <TextInput
+              <DayInput
                 label="Last day"
-                type="date"
                 value={t.last_day}
-                onChange={(e) => setTerm(i, 'last_day', e.currentTarget.value)}
+                onChange={(value) => setTerm(i, 'last_day', value)}
                 error={err(`terms.${i}.last_day`)}
               />
               <ActionIcon
@@ -202,11 +201,10 @@ export function TermCalendarModal({
           )}
           {draft.closures.map((c, i) => (
             <Group key={i} align="flex-start" wrap="nowrap">
-              <TextInput
+              <DayInput
                 label="Date"
-                type="date"
                 value={c.date}
-                onChange={(e) => setClosure(i, 'date', e.currentTarget.value)}
+                onChange={(value) => setClosure(i, 'date', value)}
                 error={err(`closures.${i}.date`)}
               />
               <TextInput

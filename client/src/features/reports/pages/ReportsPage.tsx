@@ -10,7 +10,6 @@ import {
   SimpleGrid,
   Stack,
   Text,
-  TextInput,
   Title,
 } from '@mantine/core';
 import { useState } from 'react';
@@ -29,6 +28,7 @@ import {
   type ReportChoices,
   type ReportDefinition,
 } from '../catalogue';
+import { DayInput } from '../../../shared/ui/DayInput';
 
 const EMPTY: ReportChoices = {
   from: null,
@@ -76,29 +76,26 @@ function ReportForm({ report }: { report: ReportDefinition }) {
         </Text>
         {report.dates && (
           <Group grow align="flex-start">
-            <TextInput
-              type="date"
+            <DayInput
               label="First day"
               description="Default: 1 September (30 days back for active students)"
               value={choices.from ?? ''}
-              onChange={(e) => set({ from: e.currentTarget.value || null })}
+              onChange={(value) => set({ from: value || null })}
             />
-            <TextInput
-              type="date"
+            <DayInput
               label="Last day"
               description="Included; default: today"
               value={choices.to ?? ''}
-              onChange={(e) => set({ to: e.currentTarget.value || null })}
+              onChange={(value) => set({ to: value || null })}
             />
           </Group>
         )}
         {has('week') && (
-          <TextInput
-            type="date"
+          <DayInput
             label="Week (its Monday)"
             description="Default: this week"
             value={choices.week ?? ''}
-            onChange={(e) => set({ week: e.currentTarget.value || null })}
+            onChange={(value) => set({ week: value || null })}
           />
         )}
         {(has('customer') || has('customer_optional')) && (
