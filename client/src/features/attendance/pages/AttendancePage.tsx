@@ -59,107 +59,111 @@ function LessonTable({ rows, timezone, label }: { rows: LessonRegister[]; timezo
       </Text>
     );
   return (
-    <Table aria-label={label} striped>
-      <Table.Thead>
-        <Table.Tr>
-          <Table.Th>When</Table.Th>
-          <Table.Th>Lesson</Table.Th>
-          <Table.Th>Teacher</Table.Th>
-          <Table.Th>Register</Table.Th>
-          <Table.Th>Marked</Table.Th>
-        </Table.Tr>
-      </Table.Thead>
-      <Table.Tbody>
-        {rows.map((l) => (
-          <Table.Tr key={l.lesson_id}>
-            <Table.Td>
-              <Link to={`/lessons/${l.lesson_id}`}>
-                {formatInZone(l.starts_at, timezone, 'HH:mm')}–{formatInZone(l.ends_at, timezone, 'HH:mm')}
-              </Link>
-            </Table.Td>
-            <Table.Td>
-              {l.programme_title ?? 'Lesson'} · {l.group_name ?? ''}
-            </Table.Td>
-            <Table.Td>{l.teacher_name ?? '—'}</Table.Td>
-            <Table.Td>
-              <Badge variant="light" color={STATE_COLOR[l.register_state] ?? 'gray'}>
-                {STATE_LABEL[l.register_state] ?? l.register_state}
-              </Badge>
-            </Table.Td>
-            <Table.Td>
-              {l.marked}/{l.roster}
-              {l.pending > 0 && (
-                <Text span size="xs" c="red">
-                  {' '}
-                  · {l.pending} without a reason
-                </Text>
-              )}
-            </Table.Td>
+    <Table.ScrollContainer minWidth={560}>
+      <Table aria-label={label} striped>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>When</Table.Th>
+            <Table.Th>Lesson</Table.Th>
+            <Table.Th>Teacher</Table.Th>
+            <Table.Th>Register</Table.Th>
+            <Table.Th>Marked</Table.Th>
           </Table.Tr>
-        ))}
-      </Table.Tbody>
-    </Table>
+        </Table.Thead>
+        <Table.Tbody>
+          {rows.map((l) => (
+            <Table.Tr key={l.lesson_id}>
+              <Table.Td>
+                <Link to={`/lessons/${l.lesson_id}`}>
+                  {formatInZone(l.starts_at, timezone, 'HH:mm')}–{formatInZone(l.ends_at, timezone, 'HH:mm')}
+                </Link>
+              </Table.Td>
+              <Table.Td>
+                {l.programme_title ?? 'Lesson'} · {l.group_name ?? ''}
+              </Table.Td>
+              <Table.Td>{l.teacher_name ?? '—'}</Table.Td>
+              <Table.Td>
+                <Badge variant="light" color={STATE_COLOR[l.register_state] ?? 'gray'}>
+                  {STATE_LABEL[l.register_state] ?? l.register_state}
+                </Badge>
+              </Table.Td>
+              <Table.Td>
+                {l.marked}/{l.roster}
+                {l.pending > 0 && (
+                  <Text span size="xs" c="red">
+                    {' '}
+                    · {l.pending} without a reason
+                  </Text>
+                )}
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
   );
 }
 
 function EntryTable({ rows, timezone, label }: { rows: AttendanceEntry[]; timezone: string; label: string }) {
   return (
-    <Table aria-label={label} striped>
-      <Table.Thead>
-        <Table.Tr>
-          <Table.Th>Student</Table.Th>
-          <Table.Th>Lesson</Table.Th>
-          <Table.Th>Session</Table.Th>
-          <Table.Th>Mark</Table.Th>
-          <Table.Th>Suggested code</Table.Th>
-          <Table.Th>Reason</Table.Th>
-        </Table.Tr>
-      </Table.Thead>
-      <Table.Tbody>
-        {rows.map((e) => (
-          <Table.Tr key={`${e.lesson_id}-${e.student_id}`}>
-            <Table.Td>{e.student_name ?? e.student_id}</Table.Td>
-            <Table.Td>
-              <Link to={`/lessons/${e.lesson_id}`}>
-                {formatInZone(e.starts_at, timezone, DATE_TIME_FORMAT)}
-              </Link>{' '}
-              · {e.programme_title ?? 'Lesson'}
-              <Text size="xs" c="dimmed">
-                {e.group_name ?? ''} · {e.teacher_name ?? ''}
-              </Text>
-            </Table.Td>
-            <Table.Td>{e.session}</Table.Td>
-            <Table.Td>
-              {e.mark && (
-                <Badge variant="light" color={MARK_COLORS[e.mark] ?? 'gray'}>
-                  {MARK_LABELS[e.mark] ?? e.mark}
-                  {e.mark === 'late' && e.minutes_late ? ` ${e.minutes_late} min` : ''}
-                  {e.mark === 'left_early' && e.minutes_missed ? ` ${e.minutes_missed} min` : ''}
-                </Badge>
-              )}
-              {e.amendments > 0 && (
-                <Text span size="xs" c="dimmed">
-                  {' '}
-                  amended
-                </Text>
-              )}
-            </Table.Td>
-            <Table.Td>{e.suggested_code ?? '—'}</Table.Td>
-            <Table.Td>
-              {e.reason_missing ? (
-                <Badge color="red" variant="outline">
-                  Reason missing
-                </Badge>
-              ) : e.absence_reason ? (
-                (REASON_LABELS[e.absence_reason] ?? e.absence_reason)
-              ) : (
-                ''
-              )}
-            </Table.Td>
+    <Table.ScrollContainer minWidth={560}>
+      <Table aria-label={label} striped>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Student</Table.Th>
+            <Table.Th>Lesson</Table.Th>
+            <Table.Th>Session</Table.Th>
+            <Table.Th>Mark</Table.Th>
+            <Table.Th>Suggested code</Table.Th>
+            <Table.Th>Reason</Table.Th>
           </Table.Tr>
-        ))}
-      </Table.Tbody>
-    </Table>
+        </Table.Thead>
+        <Table.Tbody>
+          {rows.map((e) => (
+            <Table.Tr key={`${e.lesson_id}-${e.student_id}`}>
+              <Table.Td>{e.student_name ?? e.student_id}</Table.Td>
+              <Table.Td>
+                <Link to={`/lessons/${e.lesson_id}`}>
+                  {formatInZone(e.starts_at, timezone, DATE_TIME_FORMAT)}
+                </Link>{' '}
+                · {e.programme_title ?? 'Lesson'}
+                <Text size="xs" c="dimmed">
+                  {e.group_name ?? ''} · {e.teacher_name ?? ''}
+                </Text>
+              </Table.Td>
+              <Table.Td>{e.session}</Table.Td>
+              <Table.Td>
+                {e.mark && (
+                  <Badge variant="light" color={MARK_COLORS[e.mark] ?? 'gray'}>
+                    {MARK_LABELS[e.mark] ?? e.mark}
+                    {e.mark === 'late' && e.minutes_late ? ` ${e.minutes_late} min` : ''}
+                    {e.mark === 'left_early' && e.minutes_missed ? ` ${e.minutes_missed} min` : ''}
+                  </Badge>
+                )}
+                {e.amendments > 0 && (
+                  <Text span size="xs" c="dimmed">
+                    {' '}
+                    amended
+                  </Text>
+                )}
+              </Table.Td>
+              <Table.Td>{e.suggested_code ?? '—'}</Table.Td>
+              <Table.Td>
+                {e.reason_missing ? (
+                  <Badge color="red" variant="outline">
+                    Reason missing
+                  </Badge>
+                ) : e.absence_reason ? (
+                  (REASON_LABELS[e.absence_reason] ?? e.absence_reason)
+                ) : (
+                  ''
+                )}
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
   );
 }
 
@@ -235,46 +239,48 @@ function TodayBoard({ timezone }: { timezone: string }) {
 
 function SessionTable({ rows }: { rows: SessionMark[] }) {
   return (
-    <Table aria-label="Best mark per session" striped>
-      <Table.Thead>
-        <Table.Tr>
-          <Table.Th>Day</Table.Th>
-          <Table.Th>Session</Table.Th>
-          <Table.Th>Student</Table.Th>
-          <Table.Th>Best mark</Table.Th>
-          <Table.Th>Suggested code</Table.Th>
-          <Table.Th>Reason</Table.Th>
-          <Table.Th>Lessons</Table.Th>
-        </Table.Tr>
-      </Table.Thead>
-      <Table.Tbody>
-        {rows.map((r) => (
-          <Table.Tr key={`${r.student_id}-${r.session_date}-${r.session}`}>
-            <Table.Td>{r.session_date.split('-').reverse().join('.')}</Table.Td>
-            <Table.Td>{r.session}</Table.Td>
-            <Table.Td>{r.student_name ?? r.student_id}</Table.Td>
-            <Table.Td>
-              <Badge variant="light" color={MARK_COLORS[r.mark] ?? 'gray'}>
-                {MARK_LABELS[r.mark] ?? r.mark}
-              </Badge>
-            </Table.Td>
-            <Table.Td>{r.suggested_code ?? '—'}</Table.Td>
-            <Table.Td>
-              {r.reason_missing ? (
-                <Badge color="red" variant="outline">
-                  Reason missing
-                </Badge>
-              ) : r.absence_reason ? (
-                (REASON_LABELS[r.absence_reason] ?? r.absence_reason)
-              ) : (
-                ''
-              )}
-            </Table.Td>
-            <Table.Td>{r.lessons}</Table.Td>
+    <Table.ScrollContainer minWidth={560}>
+      <Table aria-label="Best mark per session" striped>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Day</Table.Th>
+            <Table.Th>Session</Table.Th>
+            <Table.Th>Student</Table.Th>
+            <Table.Th>Best mark</Table.Th>
+            <Table.Th>Suggested code</Table.Th>
+            <Table.Th>Reason</Table.Th>
+            <Table.Th>Lessons</Table.Th>
           </Table.Tr>
-        ))}
-      </Table.Tbody>
-    </Table>
+        </Table.Thead>
+        <Table.Tbody>
+          {rows.map((r) => (
+            <Table.Tr key={`${r.student_id}-${r.session_date}-${r.session}`}>
+              <Table.Td>{r.session_date.split('-').reverse().join('.')}</Table.Td>
+              <Table.Td>{r.session}</Table.Td>
+              <Table.Td>{r.student_name ?? r.student_id}</Table.Td>
+              <Table.Td>
+                <Badge variant="light" color={MARK_COLORS[r.mark] ?? 'gray'}>
+                  {MARK_LABELS[r.mark] ?? r.mark}
+                </Badge>
+              </Table.Td>
+              <Table.Td>{r.suggested_code ?? '—'}</Table.Td>
+              <Table.Td>
+                {r.reason_missing ? (
+                  <Badge color="red" variant="outline">
+                    Reason missing
+                  </Badge>
+                ) : r.absence_reason ? (
+                  (REASON_LABELS[r.absence_reason] ?? r.absence_reason)
+                ) : (
+                  ''
+                )}
+              </Table.Td>
+              <Table.Td>{r.lessons}</Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
   );
 }
 
