@@ -19,7 +19,7 @@ const ids: string[] = [];
 const BROKEN =
   /not built yet|does not have permission|could not be loaded|could not load|something went wrong|page not found/i;
 
-test.describe.configure({ mode: 'serial' });
+test.describe.configure({ mode: 'serial', timeout: 300_000 });
 
 test.beforeAll(async ({ request }) => {
   const token = await adminToken(request);
@@ -73,9 +73,14 @@ async function walk(page: Page, who: string) {
   const failures: string[] = [];
   for (const href of links) {
     await page.goto(href);
-    await expect(main.getByRole('heading', { level: 1 }).first()).toBeVisible({ timeout: 10_000 });
-    // Let the page's reads answer (skeletons gone), then look for a failure.
-    await expect(main.locator('[aria-busy="true"]')).toHaveCount(0, { timeout: 10_000 });
+    try {
+      await expect(main.getByRole('heading', { level: 1 }).first()).toBeVisible({ timeout: 10_000 });
+      // Let the page's reads answer (skeletons gone), then look for a failure.
+      await expect(main.locator('[aria-busy="true"]')).toHaveCount(0, { timeout: 10_000 });
+    } catch {
+      failures.push(`${href}: no title, or still loading after 10 s`);
+      continue;
+    }
     await page.waitForTimeout(300);
     const text = await main.innerText();
     const broken = BROKEN.exec(text);

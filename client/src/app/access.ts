@@ -141,6 +141,12 @@ export const canListHalfTermReports: AccessPredicate = (p) =>
 /** partner/half-term-reports: partners who may see assessments. */
 export const canPartnerSeeAssessments: AccessPredicate = (p) =>
   isPartner(p) && has(p, PARTNER.SEE_ASSESSMENTS);
+/** lessons, my-lessons, timetable: internal users, and partners with the lesson-details permission (the API's rule). */
+export const canReadLessons: AccessPredicate = (p) =>
+  isInternal(p) || (isPartner(p) && has(p, PARTNER.SEE_ALL_LESSON_DETAILS));
+/** customers: customer editors (CAN_EDIT_CUSTOMERS; administrators implicitly) and partners, as the API. */
+export const canReadCustomers: AccessPredicate = (p) =>
+  internalMay(p, INTERNAL_PERMISSIONS.CUSTOMER_EDITS) || isPartner(p);
 /** timetables/teachers: administrators, or anyone holding the permission (the server's rule, decision 0058). */
 export const canViewTeachersTimetables: AccessPredicate = (p) =>
   isAdmin(p) || has(p, CAN_VIEW_TEACHERS_TIMETABLES);

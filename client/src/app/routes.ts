@@ -10,6 +10,8 @@ import {
   canAccessSafeguarding,
   canAudit,
   canModifyProgram,
+  canReadCustomers,
+  canReadLessons,
   canManagePermissionTemplates,
   canModifyUser,
   canReadNetworks,
@@ -56,6 +58,15 @@ const req = (name: string, allows: AccessPredicate): Requirement => ({ name, all
 
 export const REQUIREMENTS = {
   canModifyProgram: req('canModifyProgram', canModifyProgram),
+  /** Not named in spec §2: the customers API's read rule (decision 0046). */
+  customersRead: req('customers read', canReadCustomers),
+  /** Not named in spec §2: the lessons API's read rule (decision 0053). */
+  lessonsRead: req('lessons read', canReadLessons),
+  /** Not named in spec §2: the incident types API's read rule (whoever reports or reads concerns). */
+  incidentTypesRead: req(
+    'incident types read',
+    (p) => mayReportSafeguarding(p) || canPartnerSeeIncidentReports(p),
+  ),
   canModifyUser: req('canModifyUser', canModifyUser),
   partnerSeeUser: req('partner see-user', canPartnerSeeUser),
   partnerUserRelations: req('partner user-relations', canPartnerAccessUserRelations),
@@ -149,9 +160,14 @@ export const ROUTE_GROUPS: RouteGroup[] = [
     routes: [
       { path: 'groups', title: 'Groups', requirement: R.admin, nav: 'Groups' },
       { path: 'groups/:id', title: 'Group', requirement: R.admin },
-      { path: 'my-students', title: 'My students', nav: 'My students' },
+      { path: 'my-students', title: 'My students', requirement: R.internal, nav: 'My students' },
       { path: 'my-students/:id', title: 'Student' },
-      { path: 'teacher-my-students', title: "Teacher's students", nav: "Teacher's students" },
+      {
+        path: 'teacher-my-students',
+        title: "Teacher's students",
+        requirement: R.internal,
+        nav: "Teacher's students",
+      },
       { path: 'student-contacts', title: 'Student contacts', nav: 'Student contacts' },
       {
         path: 'partner/relationships/:tabName?',
@@ -164,8 +180,8 @@ export const ROUTE_GROUPS: RouteGroup[] = [
   {
     heading: 'Lessons',
     routes: [
-      { path: 'my-lessons', title: 'My lessons', nav: 'My lessons' },
-      { path: 'lessons', title: 'Lessons', nav: 'Lessons' },
+      { path: 'my-lessons', title: 'My lessons', requirement: R.lessonsRead, nav: 'My lessons' },
+      { path: 'lessons', title: 'Lessons', requirement: R.lessonsRead, nav: 'Lessons' },
       { path: 'lessons/:id', title: 'Lesson' },
       { path: 'lessons/:id/details', title: 'Lesson details' },
       { path: 'lessons/:id/recordings/:recordingId/editor/:type?', title: 'Recording editor' },
@@ -259,16 +275,21 @@ export const ROUTE_GROUPS: RouteGroup[] = [
         requirement: R.reportSafeguarding,
         nav: 'My reported concerns',
       },
-      { path: 'safeguarding-incident-types', title: 'Safeguarding incident types', nav: 'Incident types' },
+      {
+        path: 'safeguarding-incident-types',
+        title: 'Safeguarding incident types',
+        requirement: R.incidentTypesRead,
+        nav: 'Incident types',
+      },
       { path: 'safeguarding-incident/:id/pdf', title: 'Safeguarding incident PDF' },
     ],
   },
   {
     heading: 'Scheduling',
     routes: [
-      { path: 'scheduling', title: 'Scheduling', nav: 'Scheduling' },
+      { path: 'scheduling', title: 'Scheduling', requirement: R.canModifyProgram, nav: 'Scheduling' },
       { path: 'scheduling/:id', title: 'Schedule' },
-      { path: 'timetable/:id?', title: 'Timetable', nav: 'Timetable' },
+      { path: 'timetable/:id?', title: 'Timetable', requirement: R.lessonsRead, nav: 'Timetable' },
       {
         path: 'timetables/teachers',
         title: "Teachers' timetables",
@@ -377,7 +398,7 @@ export const ROUTE_GROUPS: RouteGroup[] = [
       { path: 'bases/:id', title: 'Base' },
       { path: 'bases/feed/:id', title: 'Base feed' },
       { path: 'my-bases', title: 'My bases', nav: 'My bases' },
-      { path: 'customers', title: 'Customers', nav: 'Customers' },
+      { path: 'customers', title: 'Customers', requirement: R.customersRead, nav: 'Customers' },
       { path: 'customers/details/:id', title: 'Customer details', requirement: R.partnerAccess },
       { path: 'customers/:id', title: 'Customer' },
       { path: 'customer-invitations', title: 'Customer invitations', nav: 'Invitations' },
@@ -418,7 +439,7 @@ export const ROUTE_GROUPS: RouteGroup[] = [
       { path: 'attendance', title: 'Attendance', nav: 'Attendance' },
       { path: 'attendance/groups', title: 'Attendance by group', nav: 'By group' },
       { path: 'attendance/programmes', title: 'Attendance by programme', nav: 'By programme' },
-      { path: 'attendance/tutors', title: 'Attendance by tutor', nav: 'By tutor' },
+      { path: 'attendance/tutors', title: 'Attendance by tutor', requirement: R.internal, nav: 'By tutor' },
       {
         path: 'attendance/different-class',
         title: 'Attendance in a different class',
@@ -437,7 +458,7 @@ export const ROUTE_GROUPS: RouteGroup[] = [
     heading: 'Reports and more',
     routes: [
       { path: 'reports/:reportName?', title: 'Reports', requirement: R.admin, nav: 'Reports' },
-      { path: 'cover-requests', title: 'Cover requests', nav: 'Cover requests' },
+      { path: 'cover-requests', title: 'Cover requests', requirement: R.internal, nav: 'Cover requests' },
       { path: 'servers', title: 'Servers', nav: 'Servers' },
       {
         path: 'report-submission-timeframes',

@@ -60,7 +60,8 @@ describe('route table (spec §2)', () => {
     expect(requirementOf('partner/organization/:id/contacts')).toBe('partner edit-profile');
     expect(requirementOf('customers/details/:id')).toBe('partner access');
     expect(requirementOf('partner/relationships/:tabName?')).toBe('partner user-relations');
-    expect(requirementOf('lessons')).toBeUndefined();
+    expect(requirementOf('lessons')).toBe('lessons read');
+    expect(requirementOf('enrolments')).toBeUndefined();
     // ADR 0031: the networks and permission templates APIs' own read rules.
     expect(requirementOf('networks/:id')).toBe('networks access');
     expect(requirementOf('permission-templates/:id')).toBe('permission templates');

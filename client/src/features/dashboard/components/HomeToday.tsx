@@ -19,6 +19,7 @@ import {
   canAccessSafeguarding,
   canPartnerSeeIncidentReports,
   canPartnerSeeUser,
+  canReadLessons,
   has,
   isAdmin,
   isInternal,
@@ -393,9 +394,11 @@ export function HomeToday() {
                   <Text size="sm" lineClamp={1}>
                     {s.full_name}
                   </Text>
-                  <Anchor component={Link} to={`/timetable/${s.id}`} size="xs">
-                    Timetable
-                  </Anchor>
+                  {canReadLessons(permissions) && (
+                    <Anchor component={Link} to={`/timetable/${s.id}`} size="xs">
+                      Timetable
+                    </Anchor>
+                  )}
                 </Group>
               ))}
             </Stack>
