@@ -21,6 +21,7 @@ import {
 } from '@portal/projections';
 import { IsCalendarDate, IsInstant } from '../platform/http/dates.js';
 import { PageOf, PageQuery } from '../platform/http/paging.js';
+import { asBoolean } from '../identity/csv/csv.dto.js';
 
 /** The largest register one call takes (a group is far smaller; guests included). */
 export const MAX_REGISTER_ENTRIES = 200;
@@ -307,9 +308,6 @@ export class TodayView {
   absences_without_reason!: AttendanceEntryView[];
 }
 
-const FILE_FLAG = ({ value }: { value: unknown }) =>
-  value === 'true' || value === '1' ? true : value === 'false' || value === '0' ? false : value;
-
 export class AttendanceReportQuery extends AttendanceListQuery {
   @ApiPropertyOptional({
     enum: ['all', 'week', 'month'],
@@ -320,12 +318,12 @@ export class AttendanceReportQuery extends AttendanceListQuery {
   period?: 'all' | 'week' | 'month';
   @ApiPropertyOptional({ type: Boolean, description: 'true: the whole list as a CSV file' })
   @IsOptional()
-  @Transform(FILE_FLAG)
+  @Transform(asBoolean)
   @IsBoolean()
   as_csv?: boolean;
   @ApiPropertyOptional({ type: Boolean, description: 'true: the whole list as an .xlsx workbook' })
   @IsOptional()
-  @Transform(FILE_FLAG)
+  @Transform(asBoolean)
   @IsBoolean()
   as_excel?: boolean;
 }
@@ -395,12 +393,12 @@ export class SessionMarkPage extends PageOf(SessionMarkView) {}
 export class PartnerListQuery extends AttendanceListQuery {
   @ApiPropertyOptional({ type: Boolean, description: 'true: the whole list as a CSV file' })
   @IsOptional()
-  @Transform(FILE_FLAG)
+  @Transform(asBoolean)
   @IsBoolean()
   as_csv?: boolean;
   @ApiPropertyOptional({ type: Boolean, description: 'true: the whole list as an .xlsx workbook' })
   @IsOptional()
-  @Transform(FILE_FLAG)
+  @Transform(asBoolean)
   @IsBoolean()
   as_excel?: boolean;
 }

@@ -15,7 +15,7 @@ import { Allow } from '../platform/auth/allow.decorator.js';
 import { CurrentActor, type Actor } from '../platform/auth/request-context.js';
 import { DomainError } from '../platform/domain/domain-error.js';
 import { IsInstant, isCalendarDate } from '../platform/http/dates.js';
-import { UuidPipe } from '../platform/http/validation.js';
+import { UuidPipe, asArray } from '../platform/http/validation.js';
 import type { SqlClient } from '../platform/sql/sql-client.js';
 import { SQL_CLIENT } from '../platform/tokens.js';
 import { ALL_MARKER_PERMISSIONS, isPartner } from '../identity/policy/policy.js';
@@ -31,9 +31,6 @@ import { AttendanceSummaryView, type AttendanceEntryView } from './attendance.dt
 const FILE_TYPES = ['text/csv', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'];
 /** The most rows a report holds. */
 const MAX_ROWS = 100_000;
-
-const asArray = ({ value }: { value: unknown }) =>
-  value === undefined ? undefined : Array.isArray(value) ? value : [value];
 
 export class PerformanceQuery {
   @ApiPropertyOptional({ description: 'First day (yyyy-MM-dd) or instant' })

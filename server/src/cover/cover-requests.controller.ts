@@ -47,7 +47,7 @@ import { Problem } from '../platform/http/problem.js';
 import type { SqlClient } from '../platform/sql/sql-client.js';
 import { SQL_CLIENT } from '../platform/tokens.js';
 import { PageOf, PageQuery } from '../platform/http/paging.js';
-import { UuidPipe } from '../platform/http/validation.js';
+import { UuidPipe, asArray } from '../platform/http/validation.js';
 import { Written } from '../platform/http/written.js';
 import { DomainError } from '../platform/domain/domain-error.js';
 import { isInternal } from '../identity/policy/policy.js';
@@ -62,8 +62,6 @@ import {
   seesAllCoverRequests,
 } from './cover.policy.js';
 
-const asArray = ({ value }: { value: unknown }) =>
-  value === undefined ? undefined : Array.isArray(value) ? value : [value];
 const VIEWS = ['offers', 'mine', 'all'] as const;
 type View = (typeof VIEWS)[number];
 

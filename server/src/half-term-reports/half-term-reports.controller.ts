@@ -78,7 +78,7 @@ import { DomainError } from '../platform/domain/domain-error.js';
 import { Commands } from '../platform/event-store/commands.js';
 import { PageOf, PageQuery } from '../platform/http/paging.js';
 import { Problem } from '../platform/http/problem.js';
-import { UuidPipe } from '../platform/http/validation.js';
+import { UuidPipe, asArray } from '../platform/http/validation.js';
 import { PositionAnswer, Written } from '../platform/http/written.js';
 import type { SqlClient } from '../platform/sql/sql-client.js';
 import { EVENT_STORE, SQL_CLIENT } from '../platform/tokens.js';
@@ -113,8 +113,6 @@ import { hasText, ReportDocuments } from './report-documents.js';
 import { ReportReads } from './report-reads.js';
 import { renderReportPdf } from './report-pdf.js';
 
-const asArray = ({ value }: { value: unknown }) =>
-  value === undefined ? undefined : Array.isArray(value) ? value : [value];
 const asBoolean = ({ value }: { value: unknown }) =>
   value === 'true' ? true : value === 'false' ? false : value;
 const HASH = /^[0-9a-f]{64}$/;

@@ -52,7 +52,7 @@ import {
   isInternal,
 } from '../identity/policy/policy.js';
 import { PageOf, PageQuery } from '../platform/http/paging.js';
-import { UuidPipe } from '../platform/http/validation.js';
+import { UuidPipe, asArray } from '../platform/http/validation.js';
 import { Written } from '../platform/http/written.js';
 import { IsCalendarDate, IsInstant } from '../platform/http/dates.js';
 import { DomainError } from '../platform/domain/domain-error.js';
@@ -64,8 +64,6 @@ import { groupFacts, personFacts, programmeFacts } from './teaching-lookup.js';
 import { meetingIdOf } from './planner.js';
 
 const HH_MM = /^([01]\d|2[0-3]):[0-5]\d$/;
-const asArray = ({ value }: { value: unknown }) =>
-  value === undefined ? undefined : Array.isArray(value) ? value : [value];
 
 export class ListLessonsQuery extends PageQuery {
   @ApiPropertyOptional({ description: 'Lessons starting at or after this instant' })

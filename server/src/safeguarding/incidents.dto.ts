@@ -25,14 +25,12 @@ import {
 } from '@portal/projections';
 import { PageOf } from '../platform/http/paging.js';
 import { Written } from '../platform/http/written.js';
-
-const toArray = ({ value }: { value: unknown }): unknown =>
-  value === undefined ? undefined : Array.isArray(value) ? value : [value];
+import { asArray } from '../platform/http/validation.js';
 
 export class ListIncidentsQuery extends PageQuery {
   @ApiPropertyOptional({ enum: INCIDENT_STATUSES, isArray: true, description: 'Repeat the key for several' })
   @IsOptional()
-  @Transform(toArray)
+  @Transform(asArray)
   @IsArray()
   @IsIn(INCIDENT_STATUSES, { each: true })
   status?: IncidentStatus[];
@@ -42,7 +40,7 @@ export class ListIncidentsQuery extends PageQuery {
   type_id?: string;
   @ApiPropertyOptional({ enum: RISK_LEVELS, isArray: true })
   @IsOptional()
-  @Transform(toArray)
+  @Transform(asArray)
   @IsArray()
   @IsIn(RISK_LEVELS, { each: true })
   risk_level?: RiskLevel[];

@@ -15,16 +15,14 @@ import type { SqlClient } from '../../platform/sql/sql-client.js';
 import { INTERNAL_PERMISSIONS, MARKER_PERMISSIONS, typeLabel } from '../policy/policy.js';
 import { userStream, type UserEvent } from '../user.events.js';
 import { replayAccount } from './account-replay.js';
-import { UuidPipe } from '../../platform/http/validation.js';
+import { UuidPipe, asArray } from '../../platform/http/validation.js';
 
 const AUDIT = INTERNAL_PERMISSIONS.AUDIT;
-const toArray = ({ value }: { value: unknown }) =>
-  value === undefined ? undefined : Array.isArray(value) ? value : [value];
 
 export class HistoryQuery {
   @ApiPropertyOptional({ type: [String], description: 'Only these event types (repeat the key)' })
   @IsOptional()
-  @Transform(toArray)
+  @Transform(asArray)
   @IsArray()
   @IsString({ each: true })
   types?: string[];
