@@ -31,7 +31,7 @@ import type { SqlClient } from '../platform/sql/sql-client.js';
 import { SQL_CLIENT } from '../platform/tokens.js';
 import { ALL_MARKER_PERMISSIONS, MARKER_PERMISSIONS, isAdmin } from '../identity/policy/policy.js';
 import { asBoolean } from '../identity/csv/csv.dto.js';
-import { sendTable, type Column } from '../identity/csv/tabular.js';
+import { sendTable, type Cell } from '../identity/csv/tabular.js';
 import { academicYearOf, daysBetween, isLocalDate, todayIn } from '../core/time/time.js';
 import { LessonRules, lessonScope, readableTimetableUser } from './lessons.policy.js';
 
@@ -185,13 +185,24 @@ export function dateRange(
   return { from: first, to: last };
 }
 
-/** Columns named after the row's keys, in the order given. */
-const columns = <T>(keys: readonly (keyof T & string)[]): Column<T>[] =>
-  keys.map((key) => ({
-    header: key,
-    value: (row: T) => row[key] as never,
-    width: key.endsWith('_id') ? 38 : 20,
-  }));
+/** A report file named `{name}-{from}-{to}` (CSV, or .xlsx with `as_excel`), one column per key given. */
+function sendReport<T>(
+  res: Response,
+  q: { as_excel?: boolean },
+  r: { name: string; range: DateRange; sheet: string; rows: T[]; keys: readonly (keyof T & string)[] },
+): Promise<void> {
+  return sendTable(res, {
+    filename: `${r.name}-${r.range.from}-${r.range.to}`,
+    asExcel: q.as_excel ?? false,
+    sheetName: r.sheet,
+    columns: r.keys.map((key) => ({
+      header: key,
+      value: (row: T) => row[key] as Cell,
+      width: key.endsWith('_id') ? 38 : 20,
+    })),
+    rows: r.rows,
+  });
+}
 
 /**
  * The user reports that waited for the teaching area (spec §7 "Users", issue 15 item 13; decision
@@ -267,11 +278,12 @@ export class TeachingReportsController {
   ) {
     const range = dateRange(q.date_from, q.date_to, ['date_from', 'date_to']);
     const rows = await teachersForCustomer(this.sql, { ...range, customerId });
-    await sendTable(res, {
-      filename: `teachers-for-customer-${range.from}-${range.to}`,
-      asExcel: q.as_excel ?? false,
-      sheetName: 'Teachers',
-      columns: columns<(typeof rows)[number]>([
+    await sendReport(res, q, {
+      name: 'teachers-for-customer',
+      range,
+      sheet: 'Teachers',
+      rows,
+      keys: [
         'teacher_id',
         'teacher_name',
         'programmes',
@@ -282,8 +294,7 @@ export class TeachingReportsController {
         'minutes_delivered',
         'first_lesson',
         'last_lesson',
-      ]),
-      rows,
+      ],
     });
   }
 
@@ -304,11 +315,12 @@ export class TeachingReportsController {
       subjectIds: q.subject_ids,
       yearGroupIds: q.year_group_ids,
     });
-    await sendTable(res, {
-      filename: `teachers-delivering-courses-${range.from}-${range.to}`,
-      asExcel: q.as_excel ?? false,
-      sheetName: 'Teachers delivering',
-      columns: columns<(typeof rows)[number]>([
+    await sendReport(res, q, {
+      name: 'teachers-delivering-courses',
+      range,
+      sheet: 'Teachers delivering',
+      rows,
+      keys: [
         'teacher_id',
         'teacher_name',
         'programme_id',
@@ -322,8 +334,7 @@ export class TeachingReportsController {
         'minutes_delivered',
         'first_lesson',
         'last_lesson',
-      ]),
-      rows,
+      ],
     });
   }
 
@@ -334,11 +345,12 @@ export class TeachingReportsController {
   async studentsWithLessons(@Query() q: FromToQuery, @Res() res: Response) {
     const range = dateRange(q.from_date, q.to_date);
     const rows = await studentsWithLessons(this.sql, range);
-    await sendTable(res, {
-      filename: `students-with-lessons-${range.from}-${range.to}`,
-      asExcel: q.as_excel ?? false,
-      sheetName: 'Students with lessons',
-      columns: columns<(typeof rows)[number]>([
+    await sendReport(res, q, {
+      name: 'students-with-lessons',
+      range,
+      sheet: 'Students with lessons',
+      rows,
+      keys: [
         'student_id',
         'student_name',
         'customer_name',
@@ -350,8 +362,7 @@ export class TeachingReportsController {
         'minutes_delivered',
         'first_lesson',
         'last_lesson',
-      ]),
-      rows,
+      ],
     });
   }
 
@@ -367,17 +378,12 @@ export class TeachingReportsController {
       subjectIds: q.subject_ids,
       keyStages: q.keystage_names,
     });
-    await sendTable(res, {
-      filename: `students-by-keystage-${range.from}-${range.to}`,
-      asExcel: q.as_excel ?? false,
-      sheetName: 'Students by key stage',
-      columns: columns<(typeof rows)[number]>([
-        'key_stage',
-        'year_group_name',
-        'students',
-        'lessons_delivered',
-      ]),
+    await sendReport(res, q, {
+      name: 'students-by-keystage',
+      range,
+      sheet: 'Students by key stage',
       rows,
+      keys: ['key_stage', 'year_group_name', 'students', 'lessons_delivered'],
     });
   }
 
@@ -390,11 +396,12 @@ export class TeachingReportsController {
   async sourceOfEducation(@Query() q: FromToQuery, @Res() res: Response) {
     const range = dateRange(q.from_date, q.to_date);
     const rows = await sourceOfEducation(this.sql, range);
-    await sendTable(res, {
-      filename: `source-of-education-${range.from}-${range.to}`,
-      asExcel: q.as_excel ?? false,
-      sheetName: 'Source of education',
-      columns: columns<(typeof rows)[number]>([
+    await sendReport(res, q, {
+      name: 'source-of-education',
+      range,
+      sheet: 'Source of education',
+      rows,
+      keys: [
         'student_id',
         'student_name',
         'customer_name',
@@ -405,8 +412,7 @@ export class TeachingReportsController {
         'status',
         'start_date',
         'end_date',
-      ]),
-      rows,
+      ],
     });
   }
 }
