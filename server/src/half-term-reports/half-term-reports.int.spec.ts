@@ -1,14 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import * as Y from 'yjs';
-import {
-  enrolmentStream,
-  groupStream,
-  programmeStream,
-  type EnrolmentEvent,
-  type GroupEvent,
-  type ProgrammeEvent,
-} from '@portal/projections';
+import { enrolmentStream, type EnrolmentEvent } from '@portal/projections';
+import { writeProgramme } from '../platform/testing/teaching-fixtures.js';
 import { portalModes, startTestPortal, type TestPortal } from '../platform/testing/portal-harness.js';
 import { addDays, todayIn, weekStartOf } from '../core/time/time.js';
 import { DOCUMENT_UPDATED, documentStream } from '../platform/collaboration/collab.protocol.js';
@@ -138,43 +132,15 @@ describe.each(portalModes)('half-term reports API, $name', (mode) => {
 
     // A programme of Oakfield with one group (Ann; Mona teaches it) and Ann's enrolment, as the
     // programmes area writes them.
-    const store = portal.running.infra.eventStore;
-    const programmeId = randomUUID();
-    const groupId = randomUUID();
     const from = addDays(today, -30);
-    const programme: ProgrammeEvent[] = [
-      {
-        type: 'ProgrammeCreated',
-        data: {
-          programmeId,
-          networkId: null,
-          customerId: ids.oak,
-          productId: null,
-          subjectId: null,
-          yearGroupId: null,
-          kind: 'lesson',
-          title: 'English recovery',
-          startDate: from,
-          endDate: null,
-          timezone: TZ,
-          sourceProgrammeId: null,
-        },
-      },
-      { type: 'ProgrammeActivated', data: { programmeId, customerId: ids.oak } },
-    ];
-    const base = { groupId, programmeId, customerId: ids.oak, teacherIds: [ids.mona!] };
-    const group: GroupEvent[] = [
-      {
-        type: 'GroupCreated',
-        data: {
-          ...base,
-          name: 'Group A',
-          teachers: [{ teacherId: ids.mona!, role: 'lead' }],
-          sourceGroupId: null,
-        },
-      },
-      { type: 'StudentAddedToGroup', data: { ...base, studentId: ids.ann!, from } },
-    ];
+    const { programmeId, groupIds } = await writeProgramme(portal, {
+      customerId: ids.oak,
+      from,
+      timezone: TZ,
+      title: 'English recovery',
+      groups: [{ name: 'Group A', students: [ids.ann!], lead: ids.mona! }],
+    });
+    const groupId = groupIds[0]!;
     const enrolmentId = randomUUID();
     const enrolment: EnrolmentEvent[] = [
       {
@@ -193,16 +159,12 @@ describe.each(portalModes)('half-term reports API, $name', (mode) => {
         },
       },
     ];
-    const add = (stream: string, events: { type: string; data: unknown }[]) =>
-      store.append(
-        stream,
-        events.map((e) => ({ id: randomUUID(), ...e })),
-        { expectedRevision: 'no_stream' },
-      );
-    await add(programmeStream(programmeId), programme);
-    await add(groupStream(groupId), group);
-    const last = await add(enrolmentStream(enrolmentId), enrolment);
-    await settle({ status: 200, body: { position: last.position.toString() } });
+    const enrolled = await portal.running.infra.eventStore.append(
+      enrolmentStream(enrolmentId),
+      enrolment.map((e) => ({ id: randomUUID(), ...e })),
+      { expectedRevision: 'no_stream' },
+    );
+    await settle({ status: 200, body: { position: enrolled.position.toString() } });
     ids.programme = programmeId;
     ids.group = groupId;
     // Tess teaches two lessons in the period, Theo one: Tess writes, Theo co-writes.

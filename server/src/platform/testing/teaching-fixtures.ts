@@ -11,7 +11,8 @@ export interface ProgrammeFixture {
   subjectId?: string | null;
   productId?: string | null;
   yearGroupId?: string | null;
-  groups: { name: string; students: string[] }[];
+  /** Each group's students (from `from`) and, optionally, its lead teacher. */
+  groups: { name: string; students: string[]; lead?: string }[];
 }
 
 /**
@@ -56,9 +57,10 @@ export async function writeProgramme(
   const groupIds: string[] = [];
   for (const g of f.groups) {
     const groupId = randomUUID();
-    const base = { groupId, programmeId, customerId, teacherIds: [] };
+    const base = { groupId, programmeId, customerId, teacherIds: g.lead ? [g.lead] : [] };
+    const teachers = g.lead ? [{ teacherId: g.lead, role: 'lead' as const }] : [];
     const groupEvents: GroupEvent[] = [
-      { type: 'GroupCreated', data: { ...base, name: g.name, teachers: [], sourceGroupId: null } },
+      { type: 'GroupCreated', data: { ...base, name: g.name, teachers, sourceGroupId: null } },
       ...g.students.map((studentId): GroupEvent => ({
         type: 'StudentAddedToGroup',
         data: { ...base, studentId, from: f.from },
