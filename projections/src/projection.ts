@@ -102,10 +102,32 @@ export const jsonbAppend = (column: string, element: unknown): SqlSet =>
   sqlSet((bind) => `${column} || jsonb_build_array(${bind(JSON.stringify(element))}::jsonb)`);
 
 /**
+ * Puts `element` into the jsonb array `column` of objects with an `id`: in place of the element with
+ * its id, else at the end; computed by SQL from the row, so the projection needs no read first.
+ */
+export const jsonbUpsertById = (column: string, element: { id: string }): SqlSet =>
+  sqlSet((bind) => {
+    const id = bind(element.id);
+    const value = `${bind(JSON.stringify(element))}::jsonb`;
+    return `CASE WHEN EXISTS (SELECT 1 FROM jsonb_array_elements(${column}) AS x(e) WHERE x.e->>'id' = ${id})
+      THEN (SELECT jsonb_agg(CASE WHEN x.e->>'id' = ${id} THEN ${value} ELSE x.e END ORDER BY x.n)
+              FROM jsonb_array_elements(${column}) WITH ORDINALITY AS x(e, n))
+      ELSE ${column} || jsonb_build_array(${value}) END`;
+  });
+
+/** Removes the elements whose `id` is one of `ids` from the jsonb array `column`, keeping the order. */
+export const jsonbRemoveByIds = (column: string, ids: readonly string[]): SqlSet =>
+  sqlSet(
+    (bind) => `COALESCE((SELECT jsonb_agg(x.e ORDER BY x.n) FROM jsonb_array_elements(${column})
+        WITH ORDINALITY AS x(e, n) WHERE NOT (x.e->>'id' = ANY(${bind(ids)}::text[]))), '[]'::jsonb)`,
+  );
+
+/**
  * The idempotent update of a row stamped with its stream revision (decision 0047): sets `set` and
  * `version = revision` on row `id` only when the row's version is older, so a replayed or older event
  * changes nothing. Column names come from code, never from input; a value is bound as a parameter, or
- * written by a `SqlSet` (`jsonbSet`, `jsonbAppend`, `sqlSet`). Answers whether a row changed.
+ * written by a `SqlSet` (`jsonbSet`, `jsonbAppend`, `sqlSet`). Answers whether a row changed; when the
+ * answer is not needed, `guardedSet` does the same without waiting for one (decision 0063).
  */
 export async function guardedUpdate(
   tx: ProjectionTx,
@@ -114,6 +136,32 @@ export async function guardedUpdate(
   revision: bigint | string,
   set: Record<string, unknown>,
 ): Promise<boolean> {
+  const { sql, params } = guardedStatement(table, id, revision, set);
+  const { rows } = await tx.query(`${sql} RETURNING id`, params);
+  return rows.length > 0;
+}
+
+/**
+ * `guardedUpdate` without its answer: a plain write, which the runner's write-behind transaction sends
+ * with the next ones in one round trip instead of waiting for it (decision 0063).
+ */
+export async function guardedSet(
+  tx: ProjectionTx,
+  table: string,
+  id: string,
+  revision: bigint | string,
+  set: Record<string, unknown>,
+): Promise<void> {
+  const { sql, params } = guardedStatement(table, id, revision, set);
+  await tx.query(sql, params);
+}
+
+function guardedStatement(
+  table: string,
+  id: string,
+  revision: bigint | string,
+  set: Record<string, unknown>,
+): { sql: string; params: unknown[] } {
   const params: unknown[] = [id];
   const bind = (value: unknown) => {
     params.push(value);
@@ -124,10 +172,9 @@ export async function guardedUpdate(
   );
   params.push(revision.toString());
   const v = `$${params.length}::bigint`;
-  const { rows } = await tx.query(
-    `UPDATE ${table} SET ${[...assignments, `version = ${v}`].join(', ')}
-      WHERE id = $1 AND version < ${v} RETURNING id`,
+  return {
+    sql: `UPDATE ${table} SET ${[...assignments, `version = ${v}`].join(', ')}
+      WHERE id = $1 AND version < ${v}`,
     params,
-  );
-  return rows.length > 0;
+  };
 }

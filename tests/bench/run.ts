@@ -87,3 +87,12 @@ try {
   console.error(e instanceof Error ? e.message : e);
   process.exitCode = 1;
 }
+
+// Every suite closes what it opened, so the process ends here by itself. If something was left open
+// (a socket, a timer, a child), name it and exit anyway: a benchmark must be scriptable (issue 19).
+const grace = setTimeout(() => {
+  const open = process.getActiveResourcesInfo().filter((r) => r !== 'Timeout' && r !== 'TTYWrap');
+  console.error(`[bench] still open after the suites finished: ${open.join(', ') || 'timers'}; exiting`);
+  process.exit(process.exitCode ?? 0);
+}, 3000);
+grace.unref();

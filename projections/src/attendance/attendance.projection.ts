@@ -1,4 +1,4 @@
-import { defineProjection, guardedUpdate, type ProjectionTx } from '../projection.js';
+import { defineProjection, guardedSet, type ProjectionTx } from '../projection.js';
 import type { LessonCancelledData } from '../lessons/lessons.projection.js';
 import type {
   ActingPerson,
@@ -200,12 +200,13 @@ export const attendanceProjection = defineProjection<Handled>()({
     switch (e.type) {
       case 'RegisterOpened': {
         const d = e.data;
-        const { rows } = await tx.query(
+        // No answer awaited (write-behind, decision 0063): replaying this event inserts nothing, since
+        // register lines are never deleted and each insert keeps an existing row.
+        await tx.query(
           `INSERT INTO rm_registers (lesson_id, customer_id, opened_at, version)
-           VALUES ($1, $2, $3, $4::bigint) ON CONFLICT (lesson_id) DO NOTHING RETURNING lesson_id`,
+           VALUES ($1, $2, $3, $4::bigint) ON CONFLICT (lesson_id) DO NOTHING`,
           [d.lessonId, d.customerId, d.openedAt, revision],
         );
-        if (rows.length === 0) return;
         const prefill = new Map(d.prefills.map((p) => [p.studentId, p]));
         for (const line of d.roster) {
           const p = prefill.get(line.studentId);
@@ -257,11 +258,12 @@ export const attendanceProjection = defineProjection<Handled>()({
       }
       case 'AttendanceMarkAmended': {
         const d = e.data;
-        const { rows } = await tx.query(
+        // A replay inserts nothing and the line's version guard keeps `amendments` from counting twice.
+        await tx.query(
           `INSERT INTO rm_attendance_amendments (id, lesson_id, student_id, customer_id, original, amended,
              reason, amended_at, amended_by, source, position)
            VALUES ($1,$2,$3,$4,$5::jsonb,$6::jsonb,$7,$8,$9::jsonb,$10,$11::bigint)
-           ON CONFLICT (id) DO NOTHING RETURNING id`,
+           ON CONFLICT (id) DO NOTHING`,
           [
             e.id,
             d.lessonId,
@@ -276,7 +278,6 @@ export const attendanceProjection = defineProjection<Handled>()({
             e.position.toString(),
           ],
         );
-        if (rows.length === 0) return;
         await tx.query(
           `UPDATE rm_register_entries SET mark = $4, minutes_late = $5, minutes_missed = $6,
              absence_reason = $7, suggested_code = $8, source = $9, recorded_at = $10, recorded_by = $11::jsonb,
@@ -334,7 +335,7 @@ export const attendanceProjection = defineProjection<Handled>()({
         return;
       }
       case 'PlannedAbsenceWithdrawn':
-        await guardedUpdate(tx, 'rm_planned_absences', e.data.plannedAbsenceId, revision, {
+        await guardedSet(tx, 'rm_planned_absences', e.data.plannedAbsenceId, revision, {
           withdrawn: true,
         });
         return;

@@ -1,4 +1,4 @@
-import { defineProjection, guardedUpdate } from '../projection.js';
+import { defineProjection, guardedSet } from '../projection.js';
 
 /**
  * Cover requests (`coverRequest-{id}`, decision 0054): a lesson's teacher (or a lesson editor) asks for
@@ -175,14 +175,14 @@ export const coverRequestsProjection = defineProjection<CoverRequestEvent | Meet
         await respond(e.data, 'accepted');
         return;
       case 'CoverRequestFilled':
-        await guardedUpdate(tx, 'rm_cover_requests', e.data.coverRequestId, revision, {
+        await guardedSet(tx, 'rm_cover_requests', e.data.coverRequestId, revision, {
           status: 'filled',
           filled_by: e.data.teacherId,
           updated_at: at,
         });
         return;
       case 'CoverRequestCancelled':
-        await guardedUpdate(tx, 'rm_cover_requests', e.data.coverRequestId, revision, {
+        await guardedSet(tx, 'rm_cover_requests', e.data.coverRequestId, revision, {
           status: 'cancelled',
           cancelled_by: e.data.cancelledBy,
           updated_at: at,

@@ -1,4 +1,4 @@
-import { defineProjection, guardedUpdate } from '../projection.js';
+import { defineProjection, guardedSet } from '../projection.js';
 
 /**
  * Invitations for partner (customer-side) users, in `customer-invitation-{id}` streams: an
@@ -85,7 +85,7 @@ export const customerInvitationsProjection = defineProjection<CustomerInvitation
         );
         return;
       case 'CustomerInvitationAccepted':
-        await guardedUpdate(tx, 'rm_customer_invitations', e.data.invitationId, revision, {
+        await guardedSet(tx, 'rm_customer_invitations', e.data.invitationId, revision, {
           status: 'accepted',
           user_id: e.data.userId,
           accepted_at: at,

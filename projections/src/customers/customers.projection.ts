@@ -1,4 +1,4 @@
-import { defineProjection, guardedUpdate } from '../projection.js';
+import { defineProjection, guardedSet } from '../projection.js';
 
 /**
  * Customers (partner schools and organisations) in `customer-{id}` streams. The identity area needs
@@ -73,13 +73,13 @@ export const customersProjection = defineProjection<CustomerEvent>()({
         );
         return;
       case 'CustomerRenamed':
-        await guardedUpdate(tx, 'rm_customers', e.data.customerId, revision, {
+        await guardedSet(tx, 'rm_customers', e.data.customerId, revision, {
           name: e.data.name,
           updated_at: at,
         });
         return;
       case 'CustomerNetworkChanged':
-        await guardedUpdate(tx, 'rm_customers', e.data.customerId, revision, {
+        await guardedSet(tx, 'rm_customers', e.data.customerId, revision, {
           network_id: e.data.networkId,
           updated_at: at,
         });

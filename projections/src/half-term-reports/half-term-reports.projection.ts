@@ -1,4 +1,4 @@
-import { defineProjection, guardedUpdate, jsonbSet } from '../projection.js';
+import { defineProjection, guardedSet, jsonbSet } from '../projection.js';
 import {
   HALF_TERM_REPORT_EVENT_TYPES,
   REPORT_VIEW_EVENT_TYPES,
@@ -246,7 +246,7 @@ export const halfTermReportsProjection = defineProjection<
       return;
     }
     if (e.type === 'ReportSubmissionTimeframeChanged') {
-      await guardedUpdate(tx, 'rm_report_timeframes', e.data.timeframeId, revision, {
+      await guardedSet(tx, 'rm_report_timeframes', e.data.timeframeId, revision, {
         ...timeframeColumns(e.data),
         scope: jsonbSet(e.data.scope),
         updated_at: at,
@@ -305,14 +305,14 @@ export const halfTermReportsProjection = defineProjection<
         );
         return;
       case 'HalfTermReportAssignmentChanged':
-        await guardedUpdate(tx, 'rm_half_term_reports', d.reportId, revision, {
+        await guardedSet(tx, 'rm_half_term_reports', d.reportId, revision, {
           ...common,
           qa_reviewer_id: e.data.qaReviewerId,
           lead_reviewer_id: e.data.leadReviewerId,
         });
         return;
       case 'HalfTermReportSubmitted':
-        await guardedUpdate(tx, 'rm_half_term_reports', d.reportId, revision, {
+        await guardedSet(tx, 'rm_half_term_reports', d.reportId, revision, {
           ...moved,
           content_hash: e.data.hash,
           submitted_at: at,
@@ -320,49 +320,49 @@ export const halfTermReportsProjection = defineProjection<
         return;
       case 'HalfTermReportSubmissionWithdrawn':
       case 'HalfTermReportRestored':
-        await guardedUpdate(tx, 'rm_half_term_reports', d.reportId, revision, moved);
+        await guardedSet(tx, 'rm_half_term_reports', d.reportId, revision, moved);
         return;
       case 'HalfTermReportQaReviewClaimed':
-        await guardedUpdate(tx, 'rm_half_term_reports', d.reportId, revision, {
+        await guardedSet(tx, 'rm_half_term_reports', d.reportId, revision, {
           ...moved,
           qa_claimed_by: e.data.by,
         });
         return;
       case 'HalfTermReportQaReviewReleased':
       case 'HalfTermReportChangesRequested':
-        await guardedUpdate(tx, 'rm_half_term_reports', d.reportId, revision, {
+        await guardedSet(tx, 'rm_half_term_reports', d.reportId, revision, {
           ...moved,
           qa_claimed_by: null,
         });
         return;
       case 'HalfTermReportQaApproved':
-        await guardedUpdate(tx, 'rm_half_term_reports', d.reportId, revision, {
+        await guardedSet(tx, 'rm_half_term_reports', d.reportId, revision, {
           ...moved,
           content_hash: e.data.hash,
           qa_approved_by: e.data.by,
         });
         return;
       case 'HalfTermReportQaApprovalRevoked':
-        await guardedUpdate(tx, 'rm_half_term_reports', d.reportId, revision, {
+        await guardedSet(tx, 'rm_half_term_reports', d.reportId, revision, {
           ...moved,
           qa_approved_by: null,
           qa_claimed_by: e.data.by,
         });
         return;
       case 'HalfTermReportLeadReviewClaimed':
-        await guardedUpdate(tx, 'rm_half_term_reports', d.reportId, revision, {
+        await guardedSet(tx, 'rm_half_term_reports', d.reportId, revision, {
           ...moved,
           lead_claimed_by: e.data.by,
         });
         return;
       case 'HalfTermReportLeadReviewReleased':
-        await guardedUpdate(tx, 'rm_half_term_reports', d.reportId, revision, {
+        await guardedSet(tx, 'rm_half_term_reports', d.reportId, revision, {
           ...moved,
           lead_claimed_by: null,
         });
         return;
       case 'HalfTermReportReturnedToQa':
-        await guardedUpdate(tx, 'rm_half_term_reports', d.reportId, revision, {
+        await guardedSet(tx, 'rm_half_term_reports', d.reportId, revision, {
           ...moved,
           lead_claimed_by: null,
           qa_approved_by: null,
@@ -370,7 +370,7 @@ export const halfTermReportsProjection = defineProjection<
         });
         return;
       case 'HalfTermReportReturnedToWriter':
-        await guardedUpdate(tx, 'rm_half_term_reports', d.reportId, revision, {
+        await guardedSet(tx, 'rm_half_term_reports', d.reportId, revision, {
           ...moved,
           lead_claimed_by: null,
           qa_approved_by: null,
@@ -393,7 +393,7 @@ export const halfTermReportsProjection = defineProjection<
             at,
           ],
         );
-        await guardedUpdate(tx, 'rm_half_term_reports', d.reportId, revision, {
+        await guardedSet(tx, 'rm_half_term_reports', d.reportId, revision, {
           ...moved,
           content_hash: e.data.hash,
           published_revision: e.data.revision,
@@ -407,7 +407,7 @@ export const halfTermReportsProjection = defineProjection<
             WHERE report_id = $1 AND revision = $2 AND revoked_at IS NULL`,
           [d.reportId, e.data.revokedRevision, at, e.data.reason],
         );
-        await guardedUpdate(tx, 'rm_half_term_reports', d.reportId, revision, {
+        await guardedSet(tx, 'rm_half_term_reports', d.reportId, revision, {
           ...moved,
           revision: e.data.revokedRevision + 1,
           published_revision: null,
@@ -415,7 +415,7 @@ export const halfTermReportsProjection = defineProjection<
         });
         return;
       case 'HalfTermReportDiscarded':
-        await guardedUpdate(tx, 'rm_half_term_reports', d.reportId, revision, {
+        await guardedSet(tx, 'rm_half_term_reports', d.reportId, revision, {
           ...moved,
           qa_claimed_by: null,
           lead_claimed_by: null,

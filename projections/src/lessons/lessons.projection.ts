@@ -1,4 +1,4 @@
-import { defineProjection, guardedUpdate } from '../projection.js';
+import { defineProjection, guardedSet } from '../projection.js';
 
 /**
  * Schedules (`schedule-{id}`: a weekly rule of a programme's group) and lessons (`lesson-{id}`: one
@@ -320,7 +320,7 @@ export const lessonsProjection = defineProjection<LessonEvent | ScheduleEvent>()
       }
       case 'ScheduleChanged': {
         const d = e.data;
-        await guardedUpdate(tx, 'rm_schedules', d.scheduleId, revision, {
+        await guardedSet(tx, 'rm_schedules', d.scheduleId, revision, {
           group_id: d.groupId,
           teacher_id: d.teacherId,
           timezone: d.timezone,
@@ -353,7 +353,7 @@ export const lessonsProjection = defineProjection<LessonEvent | ScheduleEvent>()
         return;
       }
       case 'ScheduleConflictsRecorded':
-        await guardedUpdate(tx, 'rm_schedules', e.data.scheduleId, revision, {
+        await guardedSet(tx, 'rm_schedules', e.data.scheduleId, revision, {
           conflicts: JSON.stringify(e.data.conflicts),
           updated_at: at,
         });
@@ -393,21 +393,21 @@ export const lessonsProjection = defineProjection<LessonEvent | ScheduleEvent>()
         return;
       }
       case 'LessonPlanChanged':
-        await guardedUpdate(tx, 'rm_lessons', e.data.lessonId, revision, {
+        await guardedSet(tx, 'rm_lessons', e.data.lessonId, revision, {
           ...timing(e.data),
           teacher_id: e.data.teacherId,
           updated_at: at,
         });
         return;
       case 'LessonRescheduled':
-        await guardedUpdate(tx, 'rm_lessons', e.data.lessonId, revision, {
+        await guardedSet(tx, 'rm_lessons', e.data.lessonId, revision, {
           ...timing(e.data),
           detached: true,
           updated_at: at,
         });
         return;
       case 'LessonCancelled':
-        await guardedUpdate(tx, 'rm_lessons', e.data.lessonId, revision, {
+        await guardedSet(tx, 'rm_lessons', e.data.lessonId, revision, {
           status: 'cancelled',
           cancellation: JSON.stringify({
             reason: e.data.reason,
@@ -420,25 +420,25 @@ export const lessonsProjection = defineProjection<LessonEvent | ScheduleEvent>()
         });
         return;
       case 'LessonUnscheduled':
-        await guardedUpdate(tx, 'rm_lessons', e.data.lessonId, revision, {
+        await guardedSet(tx, 'rm_lessons', e.data.lessonId, revision, {
           status: 'unscheduled',
           updated_at: at,
         });
         return;
       case 'LessonCoverTeacherChanged':
-        await guardedUpdate(tx, 'rm_lessons', e.data.lessonId, revision, {
+        await guardedSet(tx, 'rm_lessons', e.data.lessonId, revision, {
           cover_teacher_id: e.data.coverTeacherId,
           updated_at: at,
         });
         return;
       case 'LessonNotesChanged':
-        await guardedUpdate(tx, 'rm_lessons', e.data.lessonId, revision, {
+        await guardedSet(tx, 'rm_lessons', e.data.lessonId, revision, {
           notes: e.data.notes,
           updated_at: at,
         });
         return;
       case 'LessonDelivered':
-        await guardedUpdate(tx, 'rm_lessons', e.data.lessonId, revision, {
+        await guardedSet(tx, 'rm_lessons', e.data.lessonId, revision, {
           status: 'delivered',
           updated_at: at,
         });

@@ -1,4 +1,4 @@
-import { defineProjection, guardedUpdate } from '../projection.js';
+import { defineProjection, guardedSet } from '../projection.js';
 
 /**
  * Networks (spec §3 "Network: id, name, timezone"; plus the primary colour of the client theme, spec
@@ -96,7 +96,7 @@ export const networksProjection = defineProjection<NetworkEvent>()({
         : e.type === 'NetworkTimezoneChanged'
           ? e.data.timezone
           : e.data.primaryColour;
-    await guardedUpdate(tx, 'rm_networks', e.data.networkId, revision, {
+    await guardedSet(tx, 'rm_networks', e.data.networkId, revision, {
       [COLUMN[e.type]]: value,
       updated_at: at,
     });

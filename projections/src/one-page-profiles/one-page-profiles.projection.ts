@@ -1,4 +1,4 @@
-import { defineProjection, guardedUpdate, jsonbSet } from '../projection.js';
+import { defineProjection, guardedSet, jsonbSet } from '../projection.js';
 import { ERASED, type UserEvent } from '../users/user-events.js';
 
 type ErasedEvent = Extract<UserEvent, { type: 'UserPersonalDataErased' }>;
@@ -145,6 +145,6 @@ export const onePageProfilesProjection = defineProjection<OnePageProfileEvent | 
       if (!column || value === undefined) continue;
       set[column] = JSON_COLUMNS.has(column) ? jsonbSet(value) : value;
     }
-    await guardedUpdate(tx, 'rm_one_page_profiles', e.data.profileId, revision, { ...set, updated_at: at });
+    await guardedSet(tx, 'rm_one_page_profiles', e.data.profileId, revision, { ...set, updated_at: at });
   },
 });

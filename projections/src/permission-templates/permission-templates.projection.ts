@@ -1,4 +1,4 @@
-import { defineProjection, guardedUpdate } from '../projection.js';
+import { defineProjection, guardedSet } from '../projection.js';
 
 /**
  * Permission templates (spec §3, §7): named sets of assignable partner permissions an administrator
@@ -80,13 +80,13 @@ export const permissionTemplatesProjection = defineProjection<PermissionTemplate
         );
         return;
       case 'PermissionTemplateRenamed':
-        await guardedUpdate(tx, 'rm_permission_templates', e.data.templateId, revision, {
+        await guardedSet(tx, 'rm_permission_templates', e.data.templateId, revision, {
           name: e.data.name,
           updated_at: at,
         });
         return;
       case 'PermissionTemplatePermissionsChanged':
-        await guardedUpdate(tx, 'rm_permission_templates', e.data.templateId, revision, {
+        await guardedSet(tx, 'rm_permission_templates', e.data.templateId, revision, {
           permissions: JSON.stringify(e.data.permissions),
           updated_at: at,
         });

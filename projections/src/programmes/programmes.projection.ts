@@ -1,4 +1,4 @@
-import { defineProjection, guardedUpdate, type ProjectionTx } from '../projection.js';
+import { defineProjection, guardedUpdate, guardedSet, type ProjectionTx } from '../projection.js';
 
 /**
  * The teaching backbone's first three aggregates (issue 15 items 3 and 4; docs/decisions/0051):
@@ -391,13 +391,13 @@ export const programmesProjection = defineProjection<ProgrammeEvent>()({
         return;
       }
       case 'ProgrammeDetailsChanged':
-        await guardedUpdate(tx, 'rm_programmes', e.data.programmeId, revision, {
+        await guardedSet(tx, 'rm_programmes', e.data.programmeId, revision, {
           ...presentColumns(e.data, PROGRAMME_COLUMNS),
           updated_at: at,
         });
         return;
       default:
-        await guardedUpdate(tx, 'rm_programmes', e.data.programmeId, revision, {
+        await guardedSet(tx, 'rm_programmes', e.data.programmeId, revision, {
           status: PROGRAMME_STATUS_AFTER[e.type],
           updated_at: at,
         });
@@ -554,13 +554,13 @@ export const enrolmentsProjection = defineProjection<EnrolmentEvent>()({
         return;
       }
       case 'EnrolmentDetailsChanged':
-        await guardedUpdate(tx, 'rm_enrolments', e.data.enrolmentId, revision, {
+        await guardedSet(tx, 'rm_enrolments', e.data.enrolmentId, revision, {
           ...presentColumns(e.data, ENROLMENT_COLUMNS),
           updated_at: at,
         });
         return;
       case 'StudentWithdrawnFromEnrolment':
-        await guardedUpdate(tx, 'rm_enrolments', e.data.enrolmentId, revision, {
+        await guardedSet(tx, 'rm_enrolments', e.data.enrolmentId, revision, {
           status: 'withdrawn',
           withdrawal_reason: e.data.reason,
           end_date: e.data.on,
@@ -568,7 +568,7 @@ export const enrolmentsProjection = defineProjection<EnrolmentEvent>()({
         });
         return;
       case 'EnrolmentEnded':
-        await guardedUpdate(tx, 'rm_enrolments', e.data.enrolmentId, revision, {
+        await guardedSet(tx, 'rm_enrolments', e.data.enrolmentId, revision, {
           status: 'ended',
           end_date: e.data.on,
           updated_at: at,

@@ -1,4 +1,4 @@
-import { defineProjection, guardedUpdate } from '../projection.js';
+import { defineProjection, guardedSet } from '../projection.js';
 
 /**
  * Reference data of the teaching area (issue 15 item 2, decision 0049): subjects (`subject-{id}`),
@@ -156,7 +156,7 @@ export const referenceProjection = defineProjection<ReferenceEvent>()({
         );
         return;
       case 'SubjectRenamed':
-        await guardedUpdate(tx, 'rm_subjects', e.data.subjectId, revision, {
+        await guardedSet(tx, 'rm_subjects', e.data.subjectId, revision, {
           name: e.data.name,
           updated_at: at,
         });
@@ -169,13 +169,13 @@ export const referenceProjection = defineProjection<ReferenceEvent>()({
         );
         return;
       case 'YearGroupRenamed':
-        await guardedUpdate(tx, 'rm_year_groups', e.data.yearGroupId, revision, {
+        await guardedSet(tx, 'rm_year_groups', e.data.yearGroupId, revision, {
           name: e.data.name,
           updated_at: at,
         });
         return;
       case 'YearGroupKeyStageChanged':
-        await guardedUpdate(tx, 'rm_year_groups', e.data.yearGroupId, revision, {
+        await guardedSet(tx, 'rm_year_groups', e.data.yearGroupId, revision, {
           key_stage: e.data.keyStage,
           updated_at: at,
         });
@@ -203,7 +203,7 @@ export const referenceProjection = defineProjection<ReferenceEvent>()({
         if (e.data.defaultDurationMinutes !== undefined)
           set.default_duration_minutes = e.data.defaultDurationMinutes;
         if (e.data.maxGroupSize !== undefined) set.max_group_size = e.data.maxGroupSize;
-        await guardedUpdate(tx, 'rm_products', e.data.productId, revision, set);
+        await guardedSet(tx, 'rm_products', e.data.productId, revision, set);
         return;
       }
     }

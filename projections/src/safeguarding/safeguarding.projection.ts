@@ -2,6 +2,7 @@ import {
   bigintSet,
   defineProjection,
   guardedUpdate,
+  guardedSet,
   jsonbAppend,
   type ProjectionEvent,
   type ProjectionTx,
@@ -238,14 +239,14 @@ export const safeguardingProjection = defineProjection({
         );
         return;
       case 'SafeguardingIncidentTypeUpdated':
-        await guardedUpdate(tx, 'rm_sg_incident_types', e.data.typeId, revision, {
+        await guardedSet(tx, 'rm_sg_incident_types', e.data.typeId, revision, {
           ...(e.data.name != null ? { name: e.data.name } : {}),
           ...(e.data.guidance != null ? { guidance: e.data.guidance } : {}),
           updated_at: at,
         });
         return;
       case 'SafeguardingIncidentTypeRetired':
-        await guardedUpdate(tx, 'rm_sg_incident_types', e.data.typeId, revision, {
+        await guardedSet(tx, 'rm_sg_incident_types', e.data.typeId, revision, {
           retired: true,
           updated_at: at,
         });

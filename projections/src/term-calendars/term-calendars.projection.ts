@@ -1,4 +1,4 @@
-import { defineProjection, guardedUpdate } from '../projection.js';
+import { defineProjection, guardedUpdate, guardedSet } from '../projection.js';
 
 /**
  * Term calendars (issue 15 item 5, decision 0049): the terms and closure days of a network, or of one
@@ -160,7 +160,7 @@ export const termCalendarsProjection = defineProjection<TermCalendarEvent>()({
         return;
       }
       case 'TermCalendarRenamed':
-        await guardedUpdate(tx, 'rm_term_calendars', e.data.calendarId, revision, {
+        await guardedSet(tx, 'rm_term_calendars', e.data.calendarId, revision, {
           name: e.data.name,
           updated_at: at,
         });

@@ -1,6 +1,8 @@
 import {
   defineProjection,
-  guardedUpdate,
+  guardedSet,
+  jsonbRemoveByIds,
+  jsonbUpsertById,
   jsonbSet,
   sqlSet,
   type ProjectionEvent,
@@ -109,7 +111,7 @@ const PROFILE_COLUMNS: Record<Exclude<keyof UserProfileChanges, 'customFields'>,
  */
 async function update(tx: ProjectionTx, event: ProjectionEvent, set: Record<string, unknown> = {}) {
   const { userId } = event.data as { userId: string };
-  await guardedUpdate(tx, 'rm_users', userId, event.revision, {
+  await guardedSet(tx, 'rm_users', userId, event.revision, {
     ...set,
     updated_at: event.metadata.occurredAt,
   });
@@ -122,34 +124,6 @@ const erasedIfSet = (column: string) =>
 /** The login column of an erased user: unique per user, recognisably erased. */
 export const erasedLogin = (userId: string) => `${ERASED}-${userId}`;
 const erasedOrNull = (value: string | null) => (value === null ? null : ERASED);
-
-async function updateJsonColumn<T>(
-  tx: ProjectionTx,
-  event: ProjectionEvent,
-  column: 'contacts' | 'files',
-  change: (current: T[]) => T[],
-) {
-  const { userId } = event.data as { userId: string };
-  const { rows } = await tx.query<Record<string, T[]>>(`SELECT ${column} FROM rm_users WHERE id = $1`, [
-    userId,
-  ]);
-  const current = rows[0]?.[column] ?? [];
-  await update(tx, event, { [column]: jsonbSet(change(current)) });
-}
-
-async function updateContacts(
-  tx: ProjectionTx,
-  event: ProjectionEvent,
-  change: (contacts: UserContactRow[]) => UserContactRow[],
-) {
-  const { userId } = event.data as { userId: string };
-  const { rows } = await tx.query<{ contacts: UserContactRow[] }>(
-    'SELECT contacts FROM rm_users WHERE id = $1',
-    [userId],
-  );
-  const current = rows[0]?.contacts ?? [];
-  await update(tx, event, { contacts: jsonbSet(change(current)) });
-}
 
 export const usersProjection = defineProjection({
   name: 'users',
@@ -302,14 +276,10 @@ export const usersProjection = defineProjection({
       case 'UserContactUpdated': {
         const { contactId, name, email, phone, relationship, notes } = e.data;
         const contact: UserContactRow = { id: contactId, name, email, phone, relationship, notes };
-        return updateContacts(tx, event, (contacts) =>
-          contacts.some((c) => c.id === contactId)
-            ? contacts.map((c) => (c.id === contactId ? contact : c))
-            : [...contacts, contact],
-        );
+        return update(tx, event, { contacts: jsonbUpsertById('contacts', contact) });
       }
       case 'UserContactRemoved':
-        return updateContacts(tx, event, (contacts) => contacts.filter((c) => c.id !== e.data.contactId));
+        return update(tx, event, { contacts: jsonbRemoveByIds('contacts', [e.data.contactId]) });
       case 'PasswordChanged':
         return update(tx, event);
       case 'AccountActivated':
@@ -377,16 +347,15 @@ export const usersProjection = defineProjection({
           uploaded_at: event.metadata.occurredAt,
           uploaded_by: event.metadata.actorId ?? null,
         };
-        return updateJsonColumn<StudentFileRow>(tx, event, 'files', (files) => [
-          ...files.filter((f) => f.id !== file.id),
-          file,
-        ]);
+        return update(tx, event, {
+          files: sqlSet(
+            (bind) =>
+              `${jsonbRemoveByIds('files', [file.id]).render(bind)} || jsonb_build_array(${bind(JSON.stringify(file))}::jsonb)`,
+          ),
+        });
       }
       case 'StudentFilesDeleted': {
-        const gone = new Set(e.data.fileIds);
-        return updateJsonColumn<StudentFileRow>(tx, event, 'files', (files) =>
-          files.filter((f) => !gone.has(f.id)),
-        );
+        return update(tx, event, { files: jsonbRemoveByIds('files', e.data.fileIds) });
       }
     }
   },

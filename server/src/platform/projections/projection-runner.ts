@@ -11,6 +11,7 @@ import {
   readCheckpoints,
 } from './checkpoints.js';
 import { CheckpointWatcher } from './checkpoint-watcher.js';
+import { WriteBehindTx } from './write-behind.js';
 
 /** Events applied per transaction unless told otherwise (larger pages rebuild faster on PostgreSQL). */
 export const DEFAULT_BATCH_SIZE = 1000;
@@ -60,6 +61,8 @@ export class ProjectionRunner {
   private wakeStandby: (() => void) | null = null;
   private stopRebuildListener: (() => Promise<void>) | null = null;
   private readonly appliedListeners = new Set<AppliedListener>();
+  /** Index builds left until the projections being rebuilt have caught up (see `prepare`). */
+  private deferredIndexes: string[] = [];
   /** Highest position already announced to `onApplied` listeners (or committed before this process led). */
   private announcedUpTo = 0n;
 
@@ -183,6 +186,7 @@ export class ProjectionRunner {
         const checkpoints = await this.prepare(session);
         const head = await this.store.headPosition();
         const events = await this.catchUp(session, checkpoints, head);
+        await this.buildDeferredIndexes(session);
         return { events, position: head, ms: Date.now() - started };
       } finally {
         await session.query('SELECT pg_advisory_unlock($1)', [LEADER_LOCK_KEY]).catch(() => {});
@@ -241,6 +245,7 @@ export class ProjectionRunner {
     const checkpoints = await this.prepare(session);
     await this.catchUp(session, checkpoints, await this.store.headPosition());
     if (this.stopped) return;
+    await this.buildDeferredIndexes(session);
     const sub = this.store.subscribeToAll({ fromPosition: min(checkpoints.values()) });
     this.subscription = sub;
     for await (const batch of batches(sub, this.batchSize)) {
@@ -262,7 +267,10 @@ export class ProjectionRunner {
             'building projection from the first event',
           );
           for (const table of p.tables) await tx.query(`DROP TABLE IF EXISTS ${table} CASCADE`);
-          for (const ddl of p.schema) await tx.query(ddl);
+          for (const ddl of p.schema) {
+            if (builtAfterCatchUp(ddl)) this.deferredIndexes.push(ddl);
+            else await tx.query(ddl);
+          }
           await tx.query(
             `INSERT INTO proj_checkpoints (name, version, position) VALUES ($1, $2::int, 0)
              ON CONFLICT (name) DO UPDATE SET version = EXCLUDED.version, position = 0, updated_at = clock_timestamp()`,
@@ -278,6 +286,18 @@ export class ProjectionRunner {
       for (const c of existing.values()) if (c.position > this.announcedUpTo) this.announcedUpTo = c.position;
       return positions;
     });
+  }
+
+  /**
+   * Builds the indexes `prepare` left out of a rebuild, now that the tables are full: one bulk build
+   * instead of one index update per row (a GIN index costs as much as the rest of the row). A crash
+   * before this point loses nothing: the next start runs every schema statement again (IF NOT EXISTS).
+   */
+  private async buildDeferredIndexes(session: SqlSession): Promise<void> {
+    const started = Date.now();
+    for (const ddl of this.deferredIndexes.splice(0)) await session.query(ddl);
+    if (Date.now() - started > 1000)
+      this.options.log.info({ ms: Date.now() - started }, 'built the indexes deferred by the rebuild');
   }
 
   /** Reads $all in pages from the lowest checkpoint up to `until`, applying each page as one batch. */
@@ -344,12 +364,14 @@ export class ProjectionRunner {
   }
 
   private async applyEvents(
-    tx: SqlExecutor,
+    direct: SqlExecutor,
     batch: readonly RecordedEvent[],
     checkpoints: Map<string, bigint>,
     last: bigint,
     isolate: boolean,
   ): Promise<void> {
+    // Projections write through a write-behind transaction: their plain writes travel as one script.
+    const tx = new WriteBehindTx(direct);
     // Each projection's events of this batch, in order. A projection only touches its own tables, so
     // applying one projection's events before another's has the same effect as interleaving them.
     const perProjection = new Map<Projection, RecordedEvent[]>();
@@ -372,18 +394,19 @@ export class ProjectionRunner {
           else perProjection.set(projection, [event]);
           continue;
         }
-        await tx.query('SAVEPOINT projection_event');
+        await direct.query('SAVEPOINT projection_event');
         try {
           await projection.apply(event, tx);
-          await tx.query('RELEASE SAVEPOINT projection_event');
+          await tx.flush();
+          await direct.query('RELEASE SAVEPOINT projection_event');
         } catch (e) {
-          await tx.query('ROLLBACK TO SAVEPOINT projection_event');
+          await direct.query('ROLLBACK TO SAVEPOINT projection_event');
           const message = e instanceof Error ? e.message : String(e);
           this.options.log.error(
             { projection: projection.name, position: event.position.toString(), type: event.type, err: e },
             'projection could not apply event; recorded as a dead letter and skipped',
           );
-          await tx.query(
+          await direct.query(
             `INSERT INTO proj_dead_letters (projection, position, event_type, error) VALUES ($1, $2::bigint, $3, $4)
              ON CONFLICT DO NOTHING`,
             [projection.name, event.position.toString(), event.type, message],
@@ -396,13 +419,14 @@ export class ProjectionRunner {
       if (applyBatch) await applyBatch(events, tx);
       else for (const event of events) await projection.apply(event, tx);
     }
+    await tx.flush();
     const names = this.projections.map((p) => p.name);
-    await tx.query(
+    await direct.query(
       `UPDATE proj_checkpoints SET position = $1::bigint, updated_at = clock_timestamp()
         WHERE position < $1::bigint AND name IN (${names.map((_, i) => `$${i + 2}`).join(', ')})`,
       [last.toString(), ...names],
     );
-    await tx.query('SELECT pg_notify($1, $2)', [CHECKPOINT_CHANNEL, last.toString()]);
+    await direct.query('SELECT pg_notify($1, $2)', [CHECKPOINT_CHANNEL, last.toString()]);
   }
 }
 
@@ -417,6 +441,19 @@ function batchApplier(
     projection as { applyBatch?: (events: readonly RecordedEvent[], tx: SqlExecutor) => Promise<void> }
   ).applyBatch;
   return applyBatch ? (events, tx) => applyBatch.call(projection, events, tx) : undefined;
+}
+
+/**
+ * Schema statements a rebuild from the first event runs only once it has caught up (decision 0063):
+ * GIN indexes (text search), which no projection reads while it applies events and which cost as much
+ * per row as the rest of it. Unique indexes never wait: ON CONFLICT needs them.
+ */
+export function builtAfterCatchUp(ddl: string): boolean {
+  return (
+    /\bCREATE\s+INDEX\b/i.test(ddl) &&
+    /\bUSING\s+gin\b/i.test(ddl) &&
+    !/\b(UNIQUE|CREATE\s+TABLE)\b/i.test(ddl)
+  );
 }
 
 function min(values: Iterable<bigint>): bigint {

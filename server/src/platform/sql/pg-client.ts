@@ -34,6 +34,10 @@ export class PgSqlClient implements SqlClient {
     await this.pool.query(sql);
   }
 
+  script(sql: string): Promise<void> {
+    return this.exec(sql);
+  }
+
   async transaction<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
     try {
@@ -55,6 +59,9 @@ export class PgSqlClient implements SqlClient {
       query: async <Row>(sql: string, params?: unknown[]) => {
         const r = await client.query(sql, params);
         return { rows: r.rows as Row[] };
+      },
+      script: async (sql: string) => {
+        await client.query(sql);
       },
       transaction: (fn) => runTransaction(client, fn),
       release: async () => {
@@ -128,6 +135,9 @@ async function runTransaction<T>(client: pg.ClientBase, fn: (tx: SqlExecutor) =>
       query: async <Row>(sql: string, params?: unknown[]) => {
         const r = await client.query(sql, params);
         return { rows: r.rows as Row[] };
+      },
+      script: async (sql: string) => {
+        await client.query(sql);
       },
     };
     const result = await fn(tx);

@@ -38,12 +38,19 @@ export class PgliteSqlClient implements SqlClient {
     await this.db.exec(sql);
   }
 
+  script(sql: string): Promise<void> {
+    return this.exec(sql);
+  }
+
   transaction<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T> {
     return this.db.transaction(async (tx) =>
       fn({
         query: async <Row>(sql: string, params?: unknown[]) => {
           const r = await tx.query<Row>(sql, params);
           return { rows: r.rows };
+        },
+        script: async (sql: string) => {
+          await tx.exec(sql);
         },
       }),
     );
@@ -58,6 +65,7 @@ export class PgliteSqlClient implements SqlClient {
     return Promise.resolve({
       lost: new Promise<Error>(() => {}),
       query: (sql, params) => this.query(sql, params),
+      script: (sql) => this.exec(sql),
       transaction: (fn) => this.transaction(fn),
       release: () => Promise.resolve(),
     });

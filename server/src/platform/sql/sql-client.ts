@@ -4,6 +4,11 @@
  */
 export interface SqlExecutor {
   query<Row = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<{ rows: Row[] }>;
+  /**
+   * Runs several statements without parameters in one round trip (the simple query protocol), in
+   * order, stopping at the first error. Inside a transaction, they belong to it.
+   */
+  script(sql: string): Promise<void>;
 }
 
 export interface SqlSession extends SqlExecutor {

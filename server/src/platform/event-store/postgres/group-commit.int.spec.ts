@@ -22,6 +22,7 @@ function counting(sql: SqlClient): SqlClient & { calls: { one: number; many: num
     },
     transaction: (fn) => sql.transaction(fn),
     exec: (text) => sql.exec(text),
+    script: (text) => sql.script(text),
     listen: (channel, onNotify) => sql.listen(channel, onNotify),
     session: () => sql.session(),
     close: () => sql.close(),

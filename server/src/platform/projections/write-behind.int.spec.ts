@@ -1,0 +1,148 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import type { SqlClient } from '../sql/sql-client.js';
+import { inlineParams } from '../sql/sql-literal.js';
+import { sqlTargets } from '../testing/sql-targets.js';
+import { WriteBehindTx } from './write-behind.js';
+
+const targets = sqlTargets('portal_write_behind');
+
+/** Values a projection writes, each with a column of the type it lands in. */
+const VALUES: [column: string, type: string, value: unknown, expected: unknown][] = [
+  ['t_quote', 'text', 'O\'Brien said "hi"', 'O\'Brien said "hi"'],
+  ['t_backslash', 'text', 'C:\\temp\\new \\x41 \\\\', 'C:\\temp\\new \\x41 \\\\'],
+  ['t_unicode', 'text', 'Zoë ✓ 日本 $1 $$ -- /* ;', 'Zoë ✓ 日本 $1 $$ -- /* ;'],
+  ['t_null', 'text', null, null],
+  ['t_undefined', 'text', undefined, null],
+  ['b_true', 'boolean', true, true],
+  ['b_false', 'boolean', false, false],
+  ['i_number', 'integer', 42, 42],
+  ['n_float', 'double precision', 1.5, 1.5],
+  ['big', 'bigint', 9007199254740993n, '9007199254740993'],
+  ['ts', 'timestamptz', new Date('2026-03-29T00:59:59.123Z'), new Date('2026-03-29T00:59:59.123Z')],
+  ['ts_text', 'timestamptz', '2026-11-25T09:00:00+01:00', new Date('2026-11-25T08:00:00Z')],
+  ['arr', 'text[]', ['a', 'b "c"', 'd\\e', null, "f'g"], ['a', 'b "c"', 'd\\e', null, "f'g"]],
+  ['arr_empty', 'text[]', [], []],
+  [
+    'obj',
+    'jsonb',
+    { a: "it's", b: [1, null], c: 'back\\slash' },
+    { a: "it's", b: [1, null], c: 'back\\slash' },
+  ],
+  ['bytes', 'bytea', Buffer.from([0, 1, 254, 255]), Buffer.from([0, 1, 254, 255])],
+  ['id', 'uuid', '8d6c3c0e-5b1a-4a57-9f3e-0c2d7e0b1a11', '8d6c3c0e-5b1a-4a57-9f3e-0c2d7e0b1a11'],
+];
+
+describe('inlineParams', () => {
+  it('leaves placeholders inside strings, quoted names, dollar quotes and comments alone', () => {
+    const sql = `SELECT '$1', "$1", $q$ $1 $q$, $1 -- $2\n, /* $2 */ $2, x$1`;
+    expect(inlineParams(sql, ['a', 'b'])).toBe(
+      `SELECT '$1', "$1", $q$ $1 $q$, 'a' -- $2\n, /* $2 */ 'b', x$1`,
+    );
+  });
+
+  it('refuses a placeholder without a parameter', () => {
+    expect(() => inlineParams('SELECT $2', ['only one'])).toThrow('No parameter for $2');
+  });
+});
+
+describe.each(targets)('WriteBehindTx on $name', (target) => {
+  let sql: SqlClient;
+  beforeAll(async () => {
+    sql = await target.open();
+  });
+  afterAll(async () => {
+    await sql.close();
+    await target.close();
+  });
+  beforeEach(async () => {
+    await sql.exec(`DROP TABLE IF EXISTS wb_rows, wb_totals, wb_values;
+      CREATE TABLE wb_rows (id int PRIMARY KEY, name text NOT NULL, tags jsonb NOT NULL DEFAULT '[]');
+      CREATE TABLE wb_totals (name text PRIMARY KEY, n int NOT NULL);
+      CREATE TABLE wb_values (${VALUES.map(([c, t]) => `${c} ${t}`).join(', ')})`);
+  });
+
+  it('stores every kind of value exactly as a parameter would', async () => {
+    const columns = VALUES.map(([c]) => c);
+    const insert = `INSERT INTO wb_values (${columns.join(', ')}) VALUES (${columns.map((_, i) => `$${i + 1}`).join(', ')})`;
+    await sql.transaction(async (direct) => {
+      const tx = new WriteBehindTx(direct);
+      await tx.query(
+        insert,
+        VALUES.map(([, , v]) => v),
+      );
+      await tx.flush();
+      expect(tx.stats).toMatchObject({ deferred: 1, scripts: 1 });
+    });
+    const { rows } = await sql.query<Record<string, unknown>>(`SELECT * FROM wb_values`);
+    for (const [column, , , expected] of VALUES) {
+      const got = rows[0]![column];
+      if (expected instanceof Date) expect(new Date(got as string).getTime()).toBe(expected.getTime());
+      else if (Buffer.isBuffer(expected)) expect(Buffer.from(got as Uint8Array)).toEqual(expected);
+      else expect(typeof got === 'bigint' ? String(got) : got).toEqual(expected);
+    }
+  });
+
+  it('merges consecutive single-row INSERTs into one statement and keeps the order of everything else', async () => {
+    await sql.transaction(async (direct) => {
+      const tx = new WriteBehindTx(direct);
+      for (let i = 1; i <= 5; i++) {
+        await tx.query(`INSERT INTO wb_rows (id, name) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING`, [
+          i,
+          `r${i}`,
+        ]);
+        // Another table between the rows: it does not name wb_rows, so the rows still merge.
+        await tx.query(
+          `INSERT INTO wb_totals (name, n) VALUES ('all', 1) ON CONFLICT (name) DO UPDATE SET n = wb_totals.n + 1`,
+        );
+      }
+      // A replayed row: DO NOTHING keeps the first, as five separate statements would.
+      await tx.query(`INSERT INTO wb_rows (id, name) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING`, [
+        3,
+        'again',
+      ]);
+      // An update of a merged row waits after it; the next INSERT may not overtake the update.
+      await tx.query(`UPDATE wb_rows SET tags = tags || $2::jsonb WHERE id = $1`, [2, '["x"]']);
+      await tx.query(`INSERT INTO wb_rows (id, name) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING`, [6, 'r6']);
+      // A read sees every write before it.
+      const { rows } = await tx.query<{ n: number }>(`SELECT count(*)::int AS n FROM wb_rows`);
+      expect(rows[0]!.n).toBe(6);
+      // Rows 2-5 and the replay join row 1; row 6 comes after the UPDATE, the upserts (DO UPDATE) never merge.
+      expect(tx.stats.merged).toBe(5);
+    });
+    const { rows } = await sql.query(`SELECT id, name, tags FROM wb_rows ORDER BY id`);
+    expect(rows).toEqual([
+      { id: 1, name: 'r1', tags: [] },
+      { id: 2, name: 'r2', tags: ['x'] },
+      { id: 3, name: 'r3', tags: [] },
+      { id: 4, name: 'r4', tags: [] },
+      { id: 5, name: 'r5', tags: [] },
+      { id: 6, name: 'r6', tags: [] },
+    ]);
+    expect((await sql.query(`SELECT n FROM wb_totals`)).rows).toEqual([{ n: 5 }]);
+  });
+
+  it('answers a write with no rows at once and reports its error at the flush', async () => {
+    await expect(
+      sql.transaction(async (direct) => {
+        const tx = new WriteBehindTx(direct);
+        expect(await tx.query(`INSERT INTO wb_rows (id, name) VALUES ($1, $2)`, [1, 'a'])).toEqual({
+          rows: [],
+        });
+        expect(await tx.query(`INSERT INTO wb_rows (id, name) VALUES ($1, $2)`, [1, 'b'])).toEqual({
+          rows: [],
+        });
+        await tx.flush();
+      }),
+    ).rejects.toThrow(/duplicate key/);
+    expect((await sql.query(`SELECT count(*)::int AS n FROM wb_rows`)).rows).toEqual([{ n: 0 }]);
+  });
+
+  it('sends a statement that answers (RETURNING) at once, after what waits', async () => {
+    await sql.transaction(async (direct) => {
+      const tx = new WriteBehindTx(direct);
+      await tx.query(`INSERT INTO wb_rows (id, name) VALUES ($1, $2)`, [1, 'a']);
+      const { rows } = await tx.query(`UPDATE wb_rows SET name = $2 WHERE id = $1 RETURNING name`, [1, 'b']);
+      expect(rows).toEqual([{ name: 'b' }]);
+    });
+  });
+});

@@ -1,0 +1,105 @@
+import pg from 'pg';
+
+/**
+ * A parameter value as a SQL literal, converted as `pg` converts a parameter for the extended
+ * protocol (null; bytes as bytea hex; a Date as its instant; an array as an array literal; JSON for
+ * other objects; `String()` for the rest), then quoted with `pg.escapeLiteral`. The literal is untyped
+ * ('...'), as a parameter sent with type 0 is, so the server resolves its type from the statement in
+ * the same way.
+ */
+export function sqlLiteral(value: unknown): string {
+  const text = prepared(value);
+  return text === null ? 'NULL' : pg.escapeLiteral(text);
+}
+
+function prepared(value: unknown): string | null {
+  if (value === null || value === undefined) return null;
+  if (typeof value !== 'object') return String(value);
+  if (ArrayBuffer.isView(value)) return `\\x${bytesHex(value)}`;
+  if (value instanceof Date) return value.toISOString();
+  if (Array.isArray(value)) return arrayLiteral(value);
+  return JSON.stringify(value);
+}
+
+const bytesHex = (view: ArrayBufferView) =>
+  Buffer.from(view.buffer, view.byteOffset, view.byteLength).toString('hex');
+
+/** `pg`'s array literal: `{"a","b",NULL,{...}}` with backslash escapes inside elements. */
+function arrayLiteral(items: readonly unknown[]): string {
+  const parts = items.map((item) => {
+    if (item === null || item === undefined) return 'NULL';
+    if (Array.isArray(item)) return arrayLiteral(item);
+    if (ArrayBuffer.isView(item)) return `"\\\\x${bytesHex(item)}"`;
+    const text = prepared(item) ?? '';
+    return `"${text.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
+  });
+  return `{${parts.join(',')}}`;
+}
+
+/**
+ * `sql` with each placeholder `$n` replaced by the literal of `params[n-1]`, for statements sent
+ * several at a time through the simple query protocol (which takes no parameters). Placeholders are
+ * only recognised outside string literals, quoted identifiers, dollar-quoted bodies and comments.
+ * Throws when a placeholder has no parameter.
+ */
+export function inlineParams(sql: string, params: readonly unknown[] = []): string {
+  if (params.length === 0 && !sql.includes('$')) return sql;
+  let out = '';
+  let i = 0;
+  const n = sql.length;
+  while (i < n) {
+    const c = sql[i]!;
+    if (c === "'" || c === '"') {
+      const end = closingQuote(sql, i, c);
+      out += sql.slice(i, end);
+      i = end;
+    } else if (c === '-' && sql[i + 1] === '-') {
+      const end = sql.indexOf('\n', i);
+      const stop = end === -1 ? n : end;
+      out += sql.slice(i, stop);
+      i = stop;
+    } else if (c === '/' && sql[i + 1] === '*') {
+      const end = sql.indexOf('*/', i + 2);
+      const stop = end === -1 ? n : end + 2;
+      out += sql.slice(i, stop);
+      i = stop;
+    } else if (c === '$') {
+      const digits = /^\$(\d+)/.exec(sql.slice(i, i + 12));
+      if (digits && !isIdentifierChar(sql[i - 1])) {
+        const index = Number(digits[1]) - 1;
+        if (index < 0 || index >= params.length) throw new Error(`No parameter for $${digits[1]}`);
+        out += sqlLiteral(params[index]);
+        i += digits[0].length;
+        continue;
+      }
+      const tag = /^\$([A-Za-z_][A-Za-z0-9_]*)?\$/.exec(sql.slice(i, i + 64));
+      if (tag) {
+        const end = sql.indexOf(tag[0], i + tag[0].length);
+        const stop = end === -1 ? n : end + tag[0].length;
+        out += sql.slice(i, stop);
+        i = stop;
+      } else {
+        out += c;
+        i += 1;
+      }
+    } else {
+      out += c;
+      i += 1;
+    }
+  }
+  return out;
+}
+
+/** Index just past the quote that closes the one at `start` (a doubled quote is part of the text). */
+function closingQuote(sql: string, start: number, quote: string): number {
+  let i = start + 1;
+  while (i < sql.length) {
+    if (sql[i] === quote) {
+      if (sql[i + 1] === quote) i += 2;
+      else return i + 1;
+    } else i += 1;
+  }
+  return sql.length;
+}
+
+const isIdentifierChar = (c: string | undefined) => c !== undefined && /[A-Za-z0-9_]/.test(c);
