@@ -127,6 +127,8 @@ export const ROUTE_GROUPS: RouteGroup[] = [
     routes: [
       { path: 'dashboard/:type?', title: 'Dashboard', nav: 'Dashboard' },
       { path: 'notifications', title: 'Notifications', nav: 'Notifications' },
+      // Not in spec §2 (issue 18, decision 0062): a parent's page about their child, beside their home.
+      { path: 'my-child/:id?', title: 'My child', requirement: R.familyPartner, nav: 'My child' },
     ],
   },
   {
@@ -165,8 +167,6 @@ export const ROUTE_GROUPS: RouteGroup[] = [
       { path: 'groups/:id', title: 'Group', requirement: R.admin },
       { path: 'my-students', title: 'My students', requirement: R.internal, nav: 'My students' },
       { path: 'my-students/:id', title: 'Student' },
-      // Not in spec §2 (issue 18, decision 0062): a parent's page about their child.
-      { path: 'my-child/:id?', title: 'My child', requirement: R.familyPartner, nav: 'My child' },
       {
         path: 'teacher-my-students',
         title: "Teacher's students",

@@ -430,7 +430,12 @@ export function HomeToday() {
                     ) : null}
                   </Text>
                   {isFamilyPartner(permissions) ? (
-                    <Anchor component={Link} to={`/my-child/${s.id}`} size="xs">
+                    <Anchor
+                      component={Link}
+                      to={`/my-child/${s.id}`}
+                      size="xs"
+                      aria-label={`${s.full_name}: timetable, attendance and reports`}
+                    >
                       Timetable, attendance and reports
                     </Anchor>
                   ) : (
