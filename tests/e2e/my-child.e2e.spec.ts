@@ -1,4 +1,5 @@
-import { expect, test } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
 import { adminToken, api, createCustomer, createUser, signedIn } from './support/portal-api.js';
 
 // A parent's "my child" page (issue 18, decision 0062): the child's timetable, attendance this half
@@ -95,6 +96,14 @@ test.beforeAll(async ({ request }) => {
   expect(marked.status, JSON.stringify(marked.body)).toBeLessThan(300);
 });
 
+/** Serious and critical axe findings (WCAG 2.1 A/AA) on the page as it is now. */
+async function seriousViolations(page: Page) {
+  const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21aa']).analyze();
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.html.slice(0, 100)).join('; ')}`);
+}
+
 test.afterAll(async ({ request }) => {
   for (const id of userIds) await api(request, token, 'DELETE', `/api/v1/users/${id}`).catch(() => undefined);
 });
@@ -129,6 +138,7 @@ test('a parent opens "My child": timetable, attendance, reports and contacts; th
     `mailto:hana.head.${stamp}@school.example`,
   );
   await page.screenshot({ path: 'tests/e2e/.artifacts/my-child.png', fullPage: true });
+  expect(await seriousViolations(page), 'axe on my-child').toEqual([]);
 
   // The other child: no lessons yet, no marks.
   await page
@@ -151,6 +161,8 @@ test('the parent home links each child to their page and shows reports released'
   await expect(page.getByRole('region', { name: 'Reports released' })).toContainText(
     'No half-term report has been released to you yet.',
   );
+  await expect(page.getByLabel(/^Loading/)).toHaveCount(0);
+  expect(await seriousViolations(page), 'axe on the parent home').toEqual([]);
   const students = page.getByRole('region', { name: 'Your students' });
   await students.getByRole('link', { name: `${BEN}: timetable, attendance and reports` }).click();
   await expect(page.getByRole('heading', { level: 1, name: BEN })).toBeVisible();
