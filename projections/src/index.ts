@@ -91,6 +91,7 @@ export * from './custom-fields/custom-fields.queries.js';
 export * from './customer-invitations/customer-invitations.queries.js';
 export * from './ehcp/ehcp-reminders.queries.js';
 export * from './users/users.queries.js';
+export * from './users/family.queries.js';
 export * from './reference/reference.queries.js';
 export * from './term-calendars/term-calendars.queries.js';
 export * from './lessons/lessons.queries.js';

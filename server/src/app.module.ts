@@ -19,6 +19,7 @@ import { LessonsModule, TeachingReportsModule } from './lessons/lessons.module.j
 import { CoverModule } from './cover/cover.module.js';
 import { AttendanceModule } from './attendance/attendance.module.js';
 import { HalfTermReportsModule } from './half-term-reports/half-term-reports.module.js';
+import { FamilyModule } from './family/family.module.js';
 import { CollaborationModule } from './platform/collaboration/collaboration.module.js';
 import { HealthController } from './health/health.controller.js';
 import { LiveModule } from './platform/live/live.module.js';
@@ -49,6 +50,7 @@ export class AppModule {
         CoverModule,
         AttendanceModule,
         HalfTermReportsModule,
+        FamilyModule,
         DemoModule,
         LiveModule.forRoot({ imports: [IdentityModule] }),
         CollaborationModule,

@@ -120,7 +120,7 @@ test("a weekly schedule fills the teacher's open week without a reload; a cancel
   await dialog.getByRole('textbox', { name: 'Reason' }).fill('Teacher training day');
   await dialog.getByRole('button', { name: 'Cancel the lesson' }).click();
   await expect(dialog).toBeHidden();
-  await expect(page.getByText('cancelled', { exact: true })).toBeVisible();
+  await expect(page.getByText('Cancelled', { exact: true })).toBeVisible();
   await page.screenshot({ path: join(artifacts, 'lesson-cancelled.png') });
 
   // …and it disappears from the teacher's open week, without a reload.

@@ -144,6 +144,12 @@ export const canPartnerSeeAssessments: AccessPredicate = (p) =>
 /** lessons, my-lessons, timetable: internal users, and partners with the lesson-details permission (the API's rule). */
 export const canReadLessons: AccessPredicate = (p) =>
   isInternal(p) || (isPartner(p) && has(p, PARTNER.SEE_ALL_LESSON_DETAILS));
+/**
+ * my-child/:id?: partners who see only their selected students (parents and link contacts; decision
+ * 0062). The server's rule is wider (any partner for a student in scope); the page is theirs.
+ */
+export const isFamilyPartner: AccessPredicate = (p) =>
+  isPartner(p) && !has(p, PARTNER_CAN_SEE_ALL_STUDENTS_DETAILS);
 /** customers: customer editors (CAN_EDIT_CUSTOMERS; administrators implicitly) and partners, as the API. */
 export const canReadCustomers: AccessPredicate = (p) =>
   internalMay(p, INTERNAL_PERMISSIONS.CUSTOMER_EDITS) || isPartner(p);

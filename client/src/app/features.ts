@@ -8,6 +8,7 @@ export { customFields } from '../features/custom-fields';
 export { cover } from '../features/cover';
 export { customers } from '../features/customers';
 export { dashboard } from '../features/dashboard';
+export { family } from '../features/family';
 export { halfTermReports } from '../features/half-term-reports';
 export { lessons } from '../features/lessons';
 export { networks } from '../features/networks';

@@ -24,6 +24,7 @@ import {
   canViewTeachersTimetables,
   mayReportSafeguarding,
   hasPartnerAccess,
+  isFamilyPartner,
   isInternal,
   type AccessPredicate,
   type PermissionList,
@@ -94,6 +95,8 @@ export const REQUIREMENTS = {
   permissionTemplates: req('permission templates', canManagePermissionTemplates),
   /** Not named in spec §2: administrators and teachers (the teaching settings, decision 0049). */
   internal: req('internal users', isInternal),
+  /** Not named in spec §2: parents' and link contacts' page about one child (decision 0062). */
+  familyPartner: req('family partner', isFamilyPartner),
   /** Spec §6 "Admin-only" areas. */
   admin: req('admin only (spec §6)', adminOnly),
 } as const;
@@ -124,6 +127,8 @@ export const ROUTE_GROUPS: RouteGroup[] = [
     routes: [
       { path: 'dashboard/:type?', title: 'Dashboard', nav: 'Dashboard' },
       { path: 'notifications', title: 'Notifications', nav: 'Notifications' },
+      // Not in spec §2 (issue 18, decision 0062): a parent's page about their child, beside their home.
+      { path: 'my-child/:id?', title: 'My child', requirement: R.familyPartner, nav: 'My child' },
     ],
   },
   {

@@ -1,6 +1,8 @@
 import { defineProjection } from '../projection.js';
 import type { IncidentEvent } from '../safeguarding/safeguarding-events.js';
 import type { UserEvent } from '../users/user-events.js';
+import type { LessonAudience, LessonEvent } from '../lessons/lessons.projection.js';
+import type { GroupEvent } from '../programmes/programmes.projection.js';
 
 /**
  * The notification inbox (issue 18 item 3): what each person is told, built only from events so a
@@ -22,7 +24,12 @@ export type NotificationEvent = { type: 'NotificationsRead'; data: Notifications
 
 export const notificationsStream = (userId: string) => `notifications-${userId}`;
 
-export const NOTIFICATION_KINDS = ['incident-reported', 'incident-escalated', 'concern-stage'] as const;
+export const NOTIFICATION_KINDS = [
+  'incident-reported',
+  'incident-escalated',
+  'concern-stage',
+  'lesson-changed',
+] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
 export interface NotificationRow {
@@ -50,22 +57,63 @@ const STAGE_TITLES: Partial<Record<string, string>> = {
   SafeguardingIncidentReopened: 'The concern you reported was reopened',
 };
 
-type Handled = IncidentEvent | UserEvent | NotificationEvent;
+/**
+ * Lesson changes (issue 18): who hears a moved, cancelled or covered lesson. The teacher and the cover
+ * teachers (before and after) at `/lessons/{id}`; the partners linked to a student of the lesson's
+ * group on its date (parents, link contacts) at that child's page. Never the person who made the change.
+ */
+const LESSON_TITLES = {
+  LessonRescheduled: { staff: 'A lesson of yours was moved', family: 'A lesson of your child was moved' },
+  LessonCancelled: {
+    staff: 'A lesson of yours was cancelled',
+    family: 'A lesson of your child was cancelled',
+  },
+  LessonCoverTeacherChanged: {
+    staff: 'The cover teacher of a lesson changed',
+    family: 'A lesson of your child will be taught by another teacher',
+  },
+} as const;
+
+type Handled =
+  | IncidentEvent
+  | UserEvent
+  | NotificationEvent
+  | Extract<LessonEvent, { type: 'LessonPlanned' | 'LessonPlanChanged' | keyof typeof LESSON_TITLES }>
+  | Extract<GroupEvent, { type: 'StudentAddedToGroup' | 'StudentRemovedFromGroup' }>;
 
 const HANDLED = [
   'UserCreated',
   'UserPermissionsChanged',
   'UserDeleted',
+  'UserStudentLinksChanged',
+  'LessonPlanned',
+  'LessonPlanChanged',
+  ...Object.keys(LESSON_TITLES),
+  'StudentAddedToGroup',
+  'StudentRemovedFromGroup',
   'SafeguardingIncidentReported',
   'SafeguardingIncidentEscalated',
   ...Object.keys(STAGE_TITLES),
   'NotificationsRead',
 ] as Handled['type'][];
 
+/** The lesson's teacher and cover teachers (the current one and, for a cover change, the one before). */
+const staffOf = (lesson: LessonAudience, previousCover: string | null): string[] => [
+  ...new Set([lesson.teacherId, lesson.coverTeacherId, previousCover].filter((id): id is string => !!id)),
+];
+
 export const notificationsProjection = defineProjection<Handled>()({
   name: 'notifications',
-  version: 1,
-  tables: ['rm_notifications', 'rm_notification_reads', 'rm_notify_leads', 'rm_notify_reporters'],
+  version: 2,
+  tables: [
+    'rm_notifications',
+    'rm_notification_reads',
+    'rm_notify_leads',
+    'rm_notify_reporters',
+    'rm_notify_lessons',
+    'rm_notify_members',
+    'rm_notify_links',
+  ],
   schema: [
     `CREATE TABLE IF NOT EXISTS rm_notifications (
        event_id   uuid NOT NULL,
@@ -86,6 +134,24 @@ export const notificationsProjection = defineProjection<Handled>()({
     `CREATE TABLE IF NOT EXISTS rm_notify_reporters (
        incident_id uuid PRIMARY KEY,
        reporter_id uuid NOT NULL
+     )`,
+    // Lesson changes: each lesson's group and local date, group memberships, partners' selected students.
+    `CREATE TABLE IF NOT EXISTS rm_notify_lessons (
+       lesson_id  uuid PRIMARY KEY,
+       group_id   uuid NOT NULL,
+       local_date text NOT NULL
+     )`,
+    `CREATE TABLE IF NOT EXISTS rm_notify_members (
+       group_id   uuid NOT NULL,
+       student_id uuid NOT NULL,
+       from_date  text NOT NULL,
+       to_date    text,
+       PRIMARY KEY (group_id, student_id, from_date)
+     )`,
+    `CREATE TABLE IF NOT EXISTS rm_notify_links (
+       partner_id uuid NOT NULL,
+       student_id uuid NOT NULL,
+       PRIMARY KEY (partner_id, student_id)
      )`,
   ],
   handles: HANDLED,
@@ -109,7 +175,81 @@ export const notificationsProjection = defineProjection<Handled>()({
         return void (await lead(e.data.userId, e.data.permissions));
       case 'UserDeleted':
         await tx.query('DELETE FROM rm_notify_leads WHERE user_id = $1', [e.data.userId]);
+        await tx.query('DELETE FROM rm_notify_links WHERE partner_id = $1 OR student_id = $1', [
+          e.data.userId,
+        ]);
         return;
+      case 'UserStudentLinksChanged':
+        await tx.query('DELETE FROM rm_notify_links WHERE partner_id = $1', [e.data.userId]);
+        await tx.query(
+          `INSERT INTO rm_notify_links (partner_id, student_id)
+           SELECT $1::uuid, unnest($2::uuid[]) ON CONFLICT DO NOTHING`,
+          [e.data.userId, e.data.studentIds],
+        );
+        return;
+      case 'StudentAddedToGroup':
+        await tx.query(
+          `INSERT INTO rm_notify_members (group_id, student_id, from_date) VALUES ($1, $2, $3)
+           ON CONFLICT DO NOTHING`,
+          [e.data.groupId, e.data.studentId, e.data.from],
+        );
+        return;
+      case 'StudentRemovedFromGroup':
+        // Closes the latest membership that began by then: the same row again on a replay.
+        await tx.query(
+          `UPDATE rm_notify_members m SET to_date = $3
+            WHERE m.group_id = $1 AND m.student_id = $2
+              AND m.from_date = (SELECT max(x.from_date) FROM rm_notify_members x
+                                  WHERE x.group_id = $1 AND x.student_id = $2 AND x.from_date <= $3)`,
+          [e.data.groupId, e.data.studentId, e.data.to],
+        );
+        return;
+      case 'LessonPlanned':
+        await tx.query(
+          `INSERT INTO rm_notify_lessons (lesson_id, group_id, local_date) VALUES ($1, $2, $3)
+           ON CONFLICT (lesson_id) DO NOTHING`,
+          [e.data.lessonId, e.data.groupId, e.data.localDate],
+        );
+        return;
+      case 'LessonPlanChanged':
+        await tx.query(`UPDATE rm_notify_lessons SET local_date = $2 WHERE lesson_id = $1`, [
+          e.data.lessonId,
+          e.data.localDate,
+        ]);
+        return;
+      case 'LessonRescheduled':
+      case 'LessonCancelled':
+      case 'LessonCoverTeacherChanged': {
+        if (e.type === 'LessonRescheduled')
+          await tx.query(`UPDATE rm_notify_lessons SET local_date = $2 WHERE lesson_id = $1`, [
+            e.data.lessonId,
+            e.data.localDate,
+          ]);
+        const titles = LESSON_TITLES[e.type];
+        const staff = staffOf(
+          e.data,
+          e.type === 'LessonCoverTeacherChanged' ? e.data.previousCoverTeacherId : null,
+        );
+        const actor = e.metadata.actorId ?? null;
+        await notify(
+          `SELECT $1::uuid, s.id, 'lesson-changed', $4, $5, $2::bigint, $3::timestamptz
+             FROM unnest($6::uuid[]) AS s(id) WHERE s.id IS DISTINCT FROM $7::uuid`,
+          [...common, titles.staff, `/lessons/${e.data.lessonId}`, staff, actor],
+        );
+        // Each linked partner once, at the page of (the first of) their children in the lesson.
+        await notify(
+          `SELECT DISTINCT ON (k.partner_id) $1::uuid, k.partner_id, 'lesson-changed', $4,
+                  '/my-child/' || k.student_id::text, $2::bigint, $3::timestamptz
+             FROM rm_notify_lessons l
+             JOIN rm_notify_members m ON m.group_id = l.group_id AND m.from_date <= l.local_date
+                                     AND (m.to_date IS NULL OR m.to_date >= l.local_date)
+             JOIN rm_notify_links k ON k.student_id = m.student_id
+            WHERE l.lesson_id = $5::uuid AND k.partner_id IS DISTINCT FROM $6::uuid
+            ORDER BY k.partner_id, k.student_id`,
+          [...common, titles.family, e.data.lessonId, actor],
+        );
+        return;
+      }
       case 'SafeguardingIncidentReported': {
         const { incidentId, reporterId } = e.data;
         await tx.query(

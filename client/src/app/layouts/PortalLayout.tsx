@@ -36,6 +36,13 @@ import classes from './PortalLayout.module.css';
 
 const HalfTermReminder = lazy(() => import('../../features/half-term-reports/components/HalfTermReminder'));
 
+/** Icons of the entries at the top of the sidebar (the "Dashboard and notifications" group). */
+const FRONT_ICONS: Record<string, IconName> = {
+  '/dashboard': 'dashboard',
+  '/notifications': 'bell',
+  '/my-child': 'user',
+};
+
 /** Sidebar icon per spec §2 heading. */
 export const GROUP_ICONS: Record<string, IconName> = {
   'Dashboard and notifications': 'dashboard',
@@ -143,7 +150,7 @@ function Sidebar({ groups, onNavigate }: { groups: NavGroup[]; onNavigate: () =>
               component={Link}
               to={item.to}
               label={item.label}
-              leftSection={<Icon name={item.to === '/dashboard' ? 'dashboard' : 'bell'} />}
+              leftSection={<Icon name={FRONT_ICONS[item.to] ?? 'layout'} />}
               active={item.to === activeTo}
               onClick={onNavigate}
               className={classes.navLink}

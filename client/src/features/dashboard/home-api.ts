@@ -16,6 +16,7 @@ type WithoutAvailability = ApiSchema<'TeachersWithoutAvailabilityAnswer'>;
 type CoverRequest = ApiSchema<'CoverRequestView'>;
 type TeacherStudent = ApiSchema<'TeacherStudentView'>;
 type AttendanceToday = ApiSchema<'TodayView'>;
+type Report = ApiSchema<'ReportView'>;
 export interface StudentRow {
   id: string;
   full_name: string;
@@ -101,4 +102,10 @@ export const usePartnerStudents = (enabled: boolean) =>
 export const useAttendanceToday = (enabled: boolean, timezone: string) =>
   read('attendance-today', enabled, (signal) =>
     apiRequest<AttendanceToday>('/api/v1/attendance/today', { signal, query: { timezone } }),
+  );
+
+/** Published half-term reports released to the partner's school (their selected students' for parents). */
+export const useReleasedReports = (enabled: boolean) =>
+  read('released-reports', enabled, (signal) =>
+    apiRequest<Page<Report>>('/api/v1/half-term-reports/partner', { signal, query: { size: 5 } }),
   );

@@ -2612,6 +2612,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/users/{id}/child-overview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["ChildOverviewController_overview"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/users/{id}/contacts": {
         parameters: {
             query?: never;
@@ -3786,6 +3802,41 @@ export interface components {
             pay_teacher: boolean;
             reason: string;
         };
+        ChildOverviewView: {
+            /** @description Who to contact at the school about the child */
+            contacts: components["schemas"]["SchoolContactView"][];
+            /** @description The half term today falls in */
+            half_term: components["schemas"]["HalfTermView"] | null;
+            /** @description This and next week’s lessons of the child, cancelled ones included, in start order */
+            lessons: components["schemas"]["LessonView"][];
+            /** @description Published half-term reports released to the school; null: the reader does not see assessments */
+            reports: components["schemas"]["ChildReportView"][] | null;
+            student: components["schemas"]["ChildView"];
+            timezone: string;
+            /** @description Today in the zone */
+            today: string;
+            /** @description Monday of this week */
+            week_start: string;
+        };
+        ChildReportView: {
+            /** Format: uuid */
+            id: string;
+            programme_title: string | null;
+            published_at: string | null;
+            /** @description The revision the PDF link gives */
+            published_revision: number;
+            /** Format: date */
+            release_at: string;
+            timeframe_name: string;
+        };
+        ChildView: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** @description The school (customer) */
+            school: string | null;
+            year_group: string | null;
+        };
         ChronologyEntryView: {
             actor_id: string | null;
             /** Format: uuid */
@@ -4658,6 +4709,19 @@ export interface components {
             id: string;
             /** @description Event position; send it as X-Min-Position on the next read */
             position: string;
+        };
+        HalfTermView: {
+            /** Format: date */
+            from: string;
+            /** @example Autumn 1 */
+            name: string;
+            /**
+             * @description A half-term report timeframe, or a half of a term of the school calendar
+             * @enum {string}
+             */
+            source: "timeframe" | "term";
+            /** Format: date */
+            to: string;
         };
         Health: {
             /** @enum {string} */
@@ -5837,6 +5901,16 @@ export interface components {
             /** @description Event position; send it as X-Min-Position on the next read */
             position: string;
             unscheduled: number;
+        };
+        SchoolContactView: {
+            email: string;
+            /** Format: uuid */
+            id: string;
+            /** @description Linked to this child (their link contact) */
+            linked: boolean;
+            name: string;
+            /** @enum {string} */
+            role: "super-admin" | "admin" | "link-contact";
         };
         ScopeBody: {
             customer_ids?: string[];
@@ -12616,6 +12690,37 @@ export interface operations {
             };
             /** @description User is already blocked */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    ChildOverviewController_overview: {
+        parameters: {
+            query?: {
+                /** @description The zone the weeks and today are read in; default Europe/London */
+                timezone?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChildOverviewView"];
+                };
+            };
+            /** @description No such student, or not one the caller may see */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

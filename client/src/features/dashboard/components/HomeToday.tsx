@@ -17,11 +17,13 @@ import { Link } from 'react-router-dom';
 import { PARTNER } from '@portal/projections/permissions';
 import {
   canAccessSafeguarding,
+  canPartnerSeeAssessments,
   canPartnerSeeIncidentReports,
   canPartnerSeeUser,
   canReadLessons,
   has,
   isAdmin,
+  isFamilyPartner,
   isInternal,
   isPartner,
   isTeacher,
@@ -44,6 +46,7 @@ import {
   useMyWeek,
   usePartnerIncidents,
   usePartnerStudents,
+  useReleasedReports,
   useTeachersWithoutAvailability,
 } from '../home-api';
 
@@ -151,6 +154,7 @@ export function HomeToday() {
   const cover = useCoverOffers(teacher);
   const students = useMyStudents(teacher);
   const children = usePartnerStudents(partner);
+  const released = useReleasedReports(canPartnerSeeAssessments(permissions));
   const seesAttendance = isInternal(permissions) || (partner && has(permissions, PARTNER.SEE_ATTENDANCE));
   const attendance = useAttendanceToday(seesAttendance, zone);
 
@@ -290,6 +294,31 @@ export function HomeToday() {
         {(page) => <Figure value={page.total} label="about your students" />}
       </HomeCard>,
     );
+  if (canPartnerSeeAssessments(permissions))
+    cards.push(
+      <HomeCard
+        key="released"
+        title="Reports released"
+        query={released}
+        to="/partner/half-term-reports"
+        linkLabel="All"
+      >
+        {(page) =>
+          page.total === 0 ? (
+            <Empty>No half-term report has been released to you yet.</Empty>
+          ) : (
+            <Stack gap={6}>
+              <Figure value={page.total} label="published and released" />
+              {page.items.slice(0, 3).map((r) => (
+                <Anchor key={r.id} component={Link} to={`/half-term-report/${r.id}`} size="sm" lineClamp={1}>
+                  {r.student_name ?? 'Student'} · {r.timeframe_name}
+                </Anchor>
+              ))}
+            </Stack>
+          )
+        }
+      </HomeCard>,
+    );
   if (admin)
     cards.push(
       <HomeCard
@@ -393,11 +422,28 @@ export function HomeToday() {
                 <Group key={s.id} gap="xs" wrap="nowrap" justify="space-between">
                   <Text size="sm" lineClamp={1}>
                     {s.full_name}
+                    {s.customer_name ? (
+                      <Text span size="xs" c="dimmed">
+                        {' '}
+                        · {s.customer_name}
+                      </Text>
+                    ) : null}
                   </Text>
-                  {canReadLessons(permissions) && (
-                    <Anchor component={Link} to={`/timetable/${s.id}`} size="xs">
-                      Timetable
+                  {isFamilyPartner(permissions) ? (
+                    <Anchor
+                      component={Link}
+                      to={`/my-child/${s.id}`}
+                      size="xs"
+                      aria-label={`${s.full_name}: timetable, attendance and reports`}
+                    >
+                      Timetable, attendance and reports
                     </Anchor>
+                  ) : (
+                    canReadLessons(permissions) && (
+                      <Anchor component={Link} to={`/timetable/${s.id}`} size="xs">
+                        Timetable
+                      </Anchor>
+                    )
                   )}
                 </Group>
               ))}

@@ -6,7 +6,15 @@ import { ResourceListPage } from '../../../shared/ui/ResourceListPage';
 import { lessons, type Lesson } from '../api';
 
 const STATUSES = ['planned', 'delivered', 'not_delivered', 'cancelled', 'unscheduled'] as const;
-export const statusLabel = (s: string) => s.replace('_', ' ');
+const STATUS_LABELS: Record<string, string> = {
+  planned: 'Planned',
+  delivered: 'Delivered',
+  not_delivered: 'Not delivered',
+  cancelled: 'Cancelled',
+  unscheduled: 'Unscheduled',
+};
+/** A lesson's status in words (issue 18 item 10: no raw constants on screen). */
+export const statusLabel = (s: string) => STATUS_LABELS[s] ?? s;
 export const statusColor = (s: string) =>
   ({ planned: 'blue', delivered: 'green', not_delivered: 'orange', cancelled: 'red', unscheduled: 'gray' })[
     s

@@ -10,7 +10,7 @@ import { NOTIFICATIONS_KEY, useUnread } from '../api';
 /**
  * The header's bell (issue 18 item 3): the unread count, live. A new notification comes from an event
  * that already reaches this person's sockets (a concern reported to a lead, a stage of their own
- * concern), so those messages refresh the count; the read cursor's own messages refresh it through the
+ * concern, a change to a lesson they teach), so those messages refresh the count; the read cursor's own messages refresh it through the
  * stream registry (other tabs clear it too).
  */
 export function NotificationBell() {
@@ -19,7 +19,8 @@ export function NotificationBell() {
   useEffect(
     () =>
       onLiveMessage((message) => {
-        if (liveSummaryOf(message)?.kind === 'incident')
+        const kind = liveSummaryOf(message)?.kind;
+        if (kind === 'incident' || kind === 'lesson')
           void client.invalidateQueries({ queryKey: [NOTIFICATIONS_KEY] });
       }),
     [client],
