@@ -92,16 +92,16 @@ export const studentActivityProjection = defineProjection({
       case 'UserCreated': {
         const d = event.data as UserCreatedData;
         if (d.userType !== 'student') return;
-        const { rows } = await tx.query(
-          `INSERT INTO rm_student_activity (user_id, customer_id, has_access, is_blocked, position)
-           VALUES ($1, $2, true, false, $3::bigint) ON CONFLICT (user_id) DO NOTHING RETURNING user_id`,
-          [d.userId, d.customerId ?? null, event.position.toString()],
+        // One statement that answers nothing (so it waits in the runner's write-behind script): the
+        // first active period opens only when the student's row is new, so a replay adds nothing.
+        await tx.query(
+          `WITH created AS (
+             INSERT INTO rm_student_activity (user_id, customer_id, has_access, is_blocked, position)
+             VALUES ($1, $2, true, false, $3::bigint) ON CONFLICT (user_id) DO NOTHING RETURNING user_id)
+           INSERT INTO rm_student_active_periods (user_id, started_at)
+           SELECT user_id, $4::timestamptz FROM created`,
+          [d.userId, d.customerId ?? null, event.position.toString(), event.metadata.occurredAt],
         );
-        if (rows.length === 0) return; // a replay
-        await tx.query('INSERT INTO rm_student_active_periods (user_id, started_at) VALUES ($1, $2)', [
-          d.userId,
-          event.metadata.occurredAt,
-        ]);
         return;
       }
       case 'UserProfileUpdated': {

@@ -104,12 +104,36 @@ const tableWord = (table: string): RegExp => {
   return word;
 };
 
-const WRITE = /^\s*(INSERT|UPDATE|DELETE)\b/i;
+const WRITE = /^\s*(WITH\b[\s\S]*?)?\b(INSERT|UPDATE|DELETE)\b/i;
 const ANSWERS = /\bRETURNING\b/i;
 
-/** A single INSERT/UPDATE/DELETE without RETURNING: it can only succeed (answering no rows) or fail. */
+/**
+ * A single INSERT/UPDATE/DELETE whose outermost statement returns nothing (no RETURNING outside
+ * parentheses; a data-modifying WITH may return rows to its main statement): it can only succeed,
+ * answering no rows, or fail.
+ */
 function answersNothing(sql: string): boolean {
-  return WRITE.test(sql) && !ANSWERS.test(sql) && !sql.includes(';');
+  if (sql.includes(';')) return false;
+  const outer = outermost(sql);
+  return WRITE.test(outer) && !ANSWERS.test(outer);
+}
+
+/** `sql` without what is inside parentheses or quotes: the outermost statement's own words. */
+function outermost(sql: string): string {
+  let out = '';
+  let depth = 0;
+  for (let i = 0; i < sql.length; i++) {
+    const c = sql[i]!;
+    if (c === "'" || c === '"') {
+      const end = sql.indexOf(c, i + 1);
+      i = end === -1 ? sql.length : end;
+      continue;
+    }
+    if (c === '(') depth++;
+    else if (c === ')') depth = Math.max(0, depth - 1);
+    else if (depth === 0) out += c;
+  }
+  return out;
 }
 
 const INSERT_HEAD = /^\s*INSERT\s+INTO\s+([A-Za-z_][A-Za-z0-9_]*)\s*\([^()]*\)\s*VALUES\s*\(/i;
