@@ -144,6 +144,12 @@ export const canPartnerSeeAssessments: AccessPredicate = (p) =>
 /** lessons, my-lessons, timetable: internal users, and partners with the lesson-details permission (the API's rule). */
 export const canReadLessons: AccessPredicate = (p) =>
   isInternal(p) || (isPartner(p) && has(p, PARTNER.SEE_ALL_LESSON_DETAILS));
+/**
+ * attendance, attendance/groups, attendance/programmes, attendance/different-class: the attendance
+ * lists' API rule (decision 0056): internal users, and partners with SEE_ATTENDANCE.
+ */
+export const canReadAttendance: AccessPredicate = (p) =>
+  isInternal(p) || (isPartner(p) && has(p, PARTNER.SEE_ATTENDANCE));
 /** customers: customer editors (CAN_EDIT_CUSTOMERS; administrators implicitly) and partners, as the API. */
 export const canReadCustomers: AccessPredicate = (p) =>
   internalMay(p, INTERNAL_PERMISSIONS.CUSTOMER_EDITS) || isPartner(p);
