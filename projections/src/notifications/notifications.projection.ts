@@ -1,6 +1,8 @@
 import { defineProjection } from '../projection.js';
 import type { IncidentEvent } from '../safeguarding/safeguarding-events.js';
 import type { UserEvent } from '../users/user-events.js';
+import type { RegisterEvent } from '../attendance/attendance-events.js';
+import type { CustomerEvent } from '../customers/customers.projection.js';
 
 /**
  * The notification inbox (issue 18 item 3): what each person is told, built only from events so a
@@ -22,7 +24,15 @@ export type NotificationEvent = { type: 'NotificationsRead'; data: Notifications
 
 export const notificationsStream = (userId: string) => `notifications-${userId}`;
 
-export const NOTIFICATION_KINDS = ['incident-reported', 'incident-escalated', 'concern-stage'] as const;
+export const NOTIFICATION_KINDS = [
+  'incident-reported',
+  'incident-escalated',
+  'concern-stage',
+  'absence-no-reason',
+  'attendance-amended',
+] as const;
+/** The attendance alerts (decision 0061): told to the school's attendance contacts, and e-mailed. */
+export const ATTENDANCE_ALERT_KINDS = ['absence-no-reason', 'attendance-amended'] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
 export interface NotificationRow {
@@ -33,6 +43,8 @@ export interface NotificationRow {
   link: string;
   position: string;
   created_at: Date;
+  /** What the notification is about, by id only (attendance alerts: the lesson and the student). */
+  detail: { lessonId?: string; studentId?: string } | null;
 }
 
 const LEAD = 'CAN_LEAD_SAFEGUARDING';
@@ -50,7 +62,12 @@ const STAGE_TITLES: Partial<Record<string, string>> = {
   SafeguardingIncidentReopened: 'The concern you reported was reopened',
 };
 
-type Handled = IncidentEvent | UserEvent | NotificationEvent;
+type Handled =
+  | IncidentEvent
+  | UserEvent
+  | NotificationEvent
+  | Extract<RegisterEvent, { type: 'AttendanceMarkRecorded' | 'AttendanceMarkAmended' }>
+  | Extract<CustomerEvent, { type: 'AttendanceContactsChanged' }>;
 
 const HANDLED = [
   'UserCreated',
@@ -60,12 +77,23 @@ const HANDLED = [
   'SafeguardingIncidentEscalated',
   ...Object.keys(STAGE_TITLES),
   'NotificationsRead',
+  'AttendanceContactsChanged',
+  'AttendanceMarkRecorded',
+  'AttendanceMarkAmended',
 ] as Handled['type'][];
+
+const AMENDED_TITLE = 'A register mark of one of your pupils was amended';
 
 export const notificationsProjection = defineProjection<Handled>()({
   name: 'notifications',
-  version: 1,
-  tables: ['rm_notifications', 'rm_notification_reads', 'rm_notify_leads', 'rm_notify_reporters'],
+  version: 2,
+  tables: [
+    'rm_notifications',
+    'rm_notification_reads',
+    'rm_notify_leads',
+    'rm_notify_reporters',
+    'rm_notify_attendance_contacts',
+  ],
   schema: [
     `CREATE TABLE IF NOT EXISTS rm_notifications (
        event_id   uuid NOT NULL,
@@ -75,6 +103,7 @@ export const notificationsProjection = defineProjection<Handled>()({
        link       text NOT NULL,
        position   bigint NOT NULL,
        created_at timestamptz NOT NULL,
+       detail     jsonb,
        PRIMARY KEY (user_id, event_id)
      )`,
     `CREATE INDEX IF NOT EXISTS rm_notifications_inbox ON rm_notifications (user_id, position DESC)`,
@@ -87,6 +116,13 @@ export const notificationsProjection = defineProjection<Handled>()({
        incident_id uuid PRIMARY KEY,
        reporter_id uuid NOT NULL
      )`,
+    `CREATE TABLE IF NOT EXISTS rm_notify_attendance_contacts (
+       customer_id uuid NOT NULL,
+       user_id     uuid NOT NULL,
+       frequency   text NOT NULL,
+       PRIMARY KEY (customer_id, user_id)
+     )`,
+    `CREATE INDEX IF NOT EXISTS rm_notify_attendance_contacts_user ON rm_notify_attendance_contacts (user_id)`,
   ],
   handles: HANDLED,
   async apply(e, tx) {
@@ -95,6 +131,16 @@ export const notificationsProjection = defineProjection<Handled>()({
         `INSERT INTO rm_notifications (event_id, user_id, kind, title, link, position, created_at)
          ${sql} ON CONFLICT (user_id, event_id) DO NOTHING`,
         params,
+      );
+    /** Tells the customer's attendance contacts, except the person who made the change. */
+    const tellContacts = (customerId: string, kind: string, title: string, detail: object) =>
+      tx.query(
+        `INSERT INTO rm_notifications (event_id, user_id, kind, title, link, position, created_at, detail)
+         SELECT $1::uuid, user_id, $4, $5, '/attendance', $2::bigint, $3::timestamptz, $7::jsonb
+           FROM rm_notify_attendance_contacts
+          WHERE customer_id = $6::uuid AND user_id IS DISTINCT FROM $8::uuid
+         ON CONFLICT (user_id, event_id) DO NOTHING`,
+        [...common, kind, title, customerId, JSON.stringify(detail), e.metadata.actorId ?? null],
       );
     const lead = async (userId: string, permissions: readonly string[]) => {
       if (isLead(permissions))
@@ -109,6 +155,34 @@ export const notificationsProjection = defineProjection<Handled>()({
         return void (await lead(e.data.userId, e.data.permissions));
       case 'UserDeleted':
         await tx.query('DELETE FROM rm_notify_leads WHERE user_id = $1', [e.data.userId]);
+        await tx.query('DELETE FROM rm_notify_attendance_contacts WHERE user_id = $1', [e.data.userId]);
+        return;
+      case 'AttendanceContactsChanged': {
+        const { customerId, contacts } = e.data;
+        await tx.query('DELETE FROM rm_notify_attendance_contacts WHERE customer_id = $1', [customerId]);
+        for (const c of contacts)
+          await tx.query(
+            `INSERT INTO rm_notify_attendance_contacts (customer_id, user_id, frequency) VALUES ($1, $2, $3)
+             ON CONFLICT DO NOTHING`,
+            [customerId, c.userId, c.frequency],
+          );
+        return;
+      }
+      case 'AttendanceMarkRecorded':
+        // An absence with no reason yet: the school should know today (TEACHING-AND-ATTENDANCE §5).
+        if (e.data.mark === 'absent_pending')
+          await tellContacts(
+            e.data.customerId,
+            'absence-no-reason',
+            'A pupil was marked absent and no reason has been given yet',
+            { lessonId: e.data.lessonId, studentId: e.data.studentId },
+          );
+        return;
+      case 'AttendanceMarkAmended':
+        await tellContacts(e.data.customerId, 'attendance-amended', AMENDED_TITLE, {
+          lessonId: e.data.lessonId,
+          studentId: e.data.studentId,
+        });
         return;
       case 'SafeguardingIncidentReported': {
         const { incidentId, reporterId } = e.data;

@@ -3,7 +3,7 @@ import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@ne
 import nodemailer, { type Transporter } from 'nodemailer';
 import { APP_CONFIG, LOGGER, SQL_CLIENT } from '../tokens.js';
 import type { AppConfig } from '../config/config.js';
-import type { SqlClient } from '../sql/sql-client.js';
+import type { SqlClient, SqlExecutor } from '../sql/sql-client.js';
 import type { Log } from '../logging/logger.js';
 
 export const MAIL_OUTBOX_SCHEMA = [
@@ -66,12 +66,23 @@ export class MailOutbox implements OnModuleInit, OnModuleDestroy {
   }
 
   async enqueue(to: string, subject: string, text: string): Promise<string> {
-    const id = randomUUID();
-    await this.sql.query(
-      'INSERT INTO mail_outbox (id, to_address, subject, body_text) VALUES ($1, $2, $3, $4)',
-      [id, to, subject, text],
-    );
+    const id = await this.enqueueIn(this.sql, to, subject, text);
     void this.drain();
+    return id;
+  }
+
+  /**
+   * Queues a mail inside the caller's transaction (`tx`), so it is queued exactly when the caller's
+   * own record of sending it commits; the caller starts `drain()` after the commit.
+   */
+  async enqueueIn(tx: SqlExecutor, to: string, subject: string, text: string): Promise<string> {
+    const id = randomUUID();
+    await tx.query('INSERT INTO mail_outbox (id, to_address, subject, body_text) VALUES ($1, $2, $3, $4)', [
+      id,
+      to,
+      subject,
+      text,
+    ]);
     return id;
   }
 

@@ -7,10 +7,12 @@ import { onLiveMessage } from '../../../shared/live/live-connection';
 import { Icon } from '../../../shared/ui/icons';
 import { NOTIFICATIONS_KEY, useUnread } from '../api';
 
+const ALERTING_TYPES = new Set(['AttendanceMarkRecorded', 'AttendanceMarkAmended']);
+
 /**
  * The header's bell (issue 18 item 3): the unread count, live. A new notification comes from an event
  * that already reaches this person's sockets (a concern reported to a lead, a stage of their own
- * concern), so those messages refresh the count; the read cursor's own messages refresh it through the
+ * concern, a mark or amendment to a school's attendance contact), so those messages refresh the count; the read cursor's own messages refresh it through the
  * stream registry (other tabs clear it too).
  */
 export function NotificationBell() {
@@ -19,7 +21,9 @@ export function NotificationBell() {
   useEffect(
     () =>
       onLiveMessage((message) => {
-        if (liveSummaryOf(message)?.kind === 'incident')
+        const kind = liveSummaryOf(message)?.kind;
+        // Attendance alerts (decision 0061) come from marks and amendments in the lesson streams.
+        if (kind === 'incident' || (kind === 'lesson' && ALERTING_TYPES.has(message.type)))
           void client.invalidateQueries({ queryKey: [NOTIFICATIONS_KEY] });
       }),
     [client],
