@@ -853,4 +853,65 @@ describe.each(portalModes)('attendance: registers, ledger, reasons, $name', (mod
     expect(digest).toContain('(a reason has been given since)');
     expect(digest).not.toContain('Ben Test');
   });
+  it('erasing a person’s personal data keeps the facts of their marks, but their name no longer shows in the register, the ledger, as_at or the stored events', async () => {
+    const olive = await portal.createUser({
+      email: 'olive@example.com',
+      first_name: 'Olive',
+      last_name: 'Officer',
+      user_type: 'teacher',
+      permissions: ['CAN_MANAGE_ATTENDANCE'],
+    });
+    await portal.settle(
+      await portal.call('PUT', `/users/${olive}`, portal.admin, { position: 'Attendance lead' }),
+    );
+    const token = await portal.tokenFor('olive@example.com');
+    const lessonId = await lesson({ local_date: addDays(today, -23), local_start: '13:00' });
+    const put = (list: Json[]) =>
+      ok(
+        portal.call('PUT', `/lessons/${lessonId}/register`, token, {
+          client_key: randomUUID(),
+          entries: list,
+        }),
+      );
+    await put([{ student_id: ids.ann, mark: 'present' }]);
+    await put([{ student_id: ids.ann, mark: 'late', minutes_late: 5, reason: 'Camera came on late' }]);
+    type History = { items: { amended_by: { name: string } }[] };
+    const history = async () =>
+      (await portal.call('GET', `/lessons/${lessonId}/register/history`, tokens.ada))
+        .body as unknown as History;
+    expect(JSON.stringify(await history())).toContain('Olive Officer');
+    // The name is not stored in the clear in the event store.
+    const stored = async () =>
+      (
+        await portal.running.infra.sql.query<{ data: unknown }>(
+          'SELECT data FROM es_events WHERE stream = $1',
+          [`lesson-${lessonId}`],
+        )
+      ).rows.map((r) => JSON.stringify(r.data));
+    expect((await stored()).join()).not.toContain('Olive');
+
+    await portal.settle(await portal.call('DELETE', `/users/${olive}/user_profile`, portal.admin));
+    const after = await history();
+    expect(after.items).toEqual([
+      expect.objectContaining({
+        student_id: ids.ann,
+        original: expect.objectContaining({ mark: 'present' }),
+        amended: expect.objectContaining({ mark: 'late', minutes_late: 5 }),
+        reason: 'Camera came on late',
+        amended_by: { id: olive, name: '[erased]', position: 'Attendance lead' },
+      }),
+    ]);
+    const reads: Json[] = [
+      after as unknown as Json,
+      (await register(lessonId, 'ada')).body,
+      (await register(lessonId, 'ada', `?as_at=${encodeURIComponent(new Date().toISOString())}`)).body,
+    ];
+    for (const read of reads) expect(JSON.stringify(read)).not.toContain('Olive');
+    expect(markOf(reads[1]!, ids.ann!)).toMatchObject({ mark: 'late', minutes_late: 5 });
+    // A rebuild of the read model from the events gives the same.
+    await portal.running.app.get(ProjectionRunner).rebuild(['attendance']);
+    await waitFor('rebuilt', async () => (await history()).items?.length === 1);
+    expect(JSON.stringify(await history())).not.toContain('Olive');
+    expect((await history()).items[0]!.amended_by.name).toBe('[erased]');
+  });
 });
