@@ -24,7 +24,6 @@ import { CREDENTIALS_SCHEMA } from './identity/credentials.js';
 import { TOKEN_LINK_SCHEMA } from './identity/token-links.js';
 import { FEEDBACK_TOKEN_SCHEMA } from './safeguarding/feedback-tokens.js';
 import { MAIL_OUTBOX_SCHEMA } from './platform/mail/mail-outbox.js';
-import { ATTENDANCE_ALERT_MAIL_SCHEMA } from '@portal/projections';
 import { STORAGE_SECRETS_SCHEMA, STORAGE_UPLOADS_SCHEMA } from './platform/storage/storage.service.js';
 import { FirstSuperuser, type FirstSuperuserOutcome } from './identity/first-superuser.js';
 import { DEMO_STARTING, DemoData, type DemoSummary } from './demo/demo-data.js';
@@ -53,7 +52,6 @@ async function ensureStateTables(sql: SqlClient): Promise<void> {
       ...TOKEN_LINK_SCHEMA,
       ...FEEDBACK_TOKEN_SCHEMA,
       ...MAIL_OUTBOX_SCHEMA,
-      ...ATTENDANCE_ALERT_MAIL_SCHEMA,
       ...STORAGE_SECRETS_SCHEMA,
       ...STORAGE_UPLOADS_SCHEMA,
     ]) {

@@ -94,15 +94,6 @@ export interface AttendanceAlertMailRow {
   day: string;
 }
 
-/** The ledger of attendance alert e-mails (state, not a projection: a rebuild never resends). */
-export const ATTENDANCE_ALERT_MAIL_SCHEMA = [
-  `CREATE TABLE IF NOT EXISTS attendance_alert_mails (
-     alert_key  text PRIMARY KEY,
-     mail_id    uuid,
-     created_at timestamptz NOT NULL DEFAULT clock_timestamp()
-   )`,
-];
-
 const alertMailSelect = (frequency: 'each-change' | 'daily', where: string, key: string) => `
   SELECT n.event_id, n.user_id, n.kind, n.created_at,
          COALESCE(NULLIF(u.notification_email, ''), u.email) AS email, u.full_name,
@@ -118,7 +109,7 @@ const alertMailSelect = (frequency: 'each-change' | 'daily', where: string, key:
      AND EXISTS (SELECT 1 FROM rm_notify_attendance_contacts c
                   WHERE c.user_id = n.user_id AND c.frequency = '${frequency}')
      AND ${where}
-     AND NOT EXISTS (SELECT 1 FROM attendance_alert_mails m WHERE m.alert_key = ${key})
+     AND NOT EXISTS (SELECT 1 FROM mail_once m WHERE m.key = ${key})
    ORDER BY n.user_id, n.position
    LIMIT 2000`;
 

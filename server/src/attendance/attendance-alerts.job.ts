@@ -41,10 +41,9 @@ export function alertLine(row: AttendanceAlertMailRow): string {
 /**
  * E-mails the attendance alerts of the notifications inbox to the schools' attendance contacts
  * (decision 0061), through the mail outbox: "each-change" contacts one mail per alert within a
- * minute, "daily" contacts one digest of their previous local day. Each mail is recorded in
- * `attendance_alert_mails` under its key (`each:{event}:{user}`, `daily:{user}:{day}`) in the same
- * transaction that queues it, so a re-run, a second process or a projection rebuild never sends it
- * twice. An absence whose reason arrived before its mail went out is recorded and not sent.
+ * minute, "daily" contacts one digest of their previous local day. Each mail is queued once under
+ * its key (`each:{event}:{user}`, `daily:{user}:{day}`; `MailOutbox.enqueueOnce`), so a re-run, a
+ * second process or a projection rebuild never sends it twice. An absence whose reason arrived before its mail went out is recorded and not sent.
  */
 @Injectable()
 export class AttendanceAlertMailJob extends PeriodicJob<number> {
@@ -57,20 +56,6 @@ export class AttendanceAlertMailJob extends PeriodicJob<number> {
     @Inject(LOGGER) private readonly log: Log,
   ) {
     super();
-  }
-
-  /** Queues one mail under `key` unless that key was already recorded; true when queued. */
-  private async sendOnce(key: string, to: string | null, subject: string, text: string): Promise<boolean> {
-    return this.sql.transaction(async (tx) => {
-      const claimed = await tx.query(
-        `INSERT INTO attendance_alert_mails (alert_key) VALUES ($1) ON CONFLICT DO NOTHING RETURNING alert_key`,
-        [key],
-      );
-      if (claimed.rows.length === 0 || to === null) return false;
-      const mailId = await this.outbox.enqueueIn(tx, to, subject, text);
-      await tx.query('UPDATE attendance_alert_mails SET mail_id = $2 WHERE alert_key = $1', [key, mailId]);
-      return true;
-    });
   }
 
   /** One pass; returns how many mails it queued. */
@@ -87,7 +72,14 @@ export class AttendanceAlertMailJob extends PeriodicJob<number> {
         `Hello ${row.full_name},\n\n${alertLine(row)}\n\n` +
         `Open your students' attendance to see it${row.kind === 'absence-no-reason' ? ' and give a reason' : ''}: ${link}\n\n` +
         `(You receive this as an attendance contact of your school, one e-mail per change.)`;
-      if (await this.sendOnce(`each:${row.event_id}:${row.user_id}`, stale ? null : row.email, subject, text))
+      if (
+        await this.outbox.enqueueOnce(
+          `each:${row.event_id}:${row.user_id}`,
+          stale ? null : row.email,
+          subject,
+          text,
+        )
+      )
         sent++;
     }
     const digests = new Map<string, AttendanceAlertMailRow[]>();
@@ -101,11 +93,15 @@ export class AttendanceAlertMailJob extends PeriodicJob<number> {
         `\n\nOpen your students' attendance: ${link}\n\n` +
         `(You receive this as an attendance contact of your school, once a day.)`;
       if (
-        await this.sendOnce(`daily:${userId}:${first.day}`, first.email, `Attendance on ${first.day}`, text)
+        await this.outbox.enqueueOnce(
+          `daily:${userId}:${first.day}`,
+          first.email,
+          `Attendance on ${first.day}`,
+          text,
+        )
       )
         sent++;
     }
-    if (sent > 0) void this.outbox.drain();
     return sent;
   }
 

@@ -9,7 +9,8 @@ const put = (call: DemoCall, lessonId: string, entries: object[], key: string) =
   call('PUT', `/lessons/${lessonId}/register`, { client_key: key, entries });
 
 /**
- * Attendance (decision 0056), after the lessons part: staff job titles (the "position" the ledger
+ * Attendance (decision 0056), after the lessons part: each school's attendance contacts (decision
+ * 0061; they are told of the demo's absences with no reason), staff job titles (the "position" the ledger
  * records), registers for the latest past lessons of every demo group (mostly present, some late, a
  * few absences), a few amendments with their reasons, one absence reason given for a school and one
  * absence still waiting for a reason (the latest lesson's). Each register is taken by its lesson's
@@ -25,6 +26,20 @@ export const attendanceDemo: DemoPart = {
     await call('PUT', `/users/${me}`, { position: 'Head of attendance' });
     for (const [i, id] of world.teacherIds.entries())
       await call('PUT', `/users/${id}`, { position: i === 0 ? 'Senior tutor' : 'Tutor' });
+
+    // Each school's attendance contacts (decision 0061): the head by each change, the office daily.
+    for (const [school, customerId] of Object.entries(world.customers)) {
+      const contacts = [
+        ['super-admin', 'each-change'],
+        ['admin', 'daily'],
+      ]
+        .filter(([role]) => world.partnerIds[`${school}:${role}`])
+        .map(([role, frequency]) => ({
+          user_id: world.partnerIds[`${school}:${role}`],
+          notification_frequency: frequency,
+        }));
+      await call('PUT', `/customers/${customerId}/attendance-contacts`, { contacts });
+    }
 
     const now = new Date().toISOString();
     const sessions = new Map<string, Promise<DemoCall>>();

@@ -19,6 +19,13 @@ export const MAIL_OUTBOX_SCHEMA = [
      last_error  text
    )`,
   `CREATE INDEX IF NOT EXISTS mail_outbox_pending ON mail_outbox (created_at) WHERE sent_at IS NULL`,
+  // Mails sent once per key (alerts, digests, reminders): state, not a projection, so a rebuild or a
+  // second process never sends one twice (decision 0061).
+  `CREATE TABLE IF NOT EXISTS mail_once (
+     key        text PRIMARY KEY,
+     mail_id    uuid,
+     created_at timestamptz NOT NULL DEFAULT clock_timestamp()
+   )`,
 ];
 
 export interface OutboxMail {
@@ -84,6 +91,25 @@ export class MailOutbox implements OnModuleInit, OnModuleDestroy {
       text,
     ]);
     return id;
+  }
+
+  /**
+   * Queues a mail under `key` unless a mail (or a skip) was recorded under it already: the key and the
+   * mail commit together. `to: null` records the key without sending. True when queued.
+   */
+  async enqueueOnce(key: string, to: string | null, subject: string, text: string): Promise<boolean> {
+    const queued = await this.sql.transaction(async (tx) => {
+      const claimed = await tx.query(
+        'INSERT INTO mail_once (key) VALUES ($1) ON CONFLICT DO NOTHING RETURNING key',
+        [key],
+      );
+      if (claimed.rows.length === 0 || to === null) return false;
+      const mailId = await this.enqueueIn(tx, to, subject, text);
+      await tx.query('UPDATE mail_once SET mail_id = $2 WHERE key = $1', [key, mailId]);
+      return true;
+    });
+    if (queued) void this.drain();
+    return queued;
   }
 
   /** Forgets every mail to either address, compared case-insensitively (erasure, decision 0014). */
