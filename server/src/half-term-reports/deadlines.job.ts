@@ -94,7 +94,8 @@ export class HalfTermDeadlinesJob extends PeriodicJob<{ missed: number; reminder
       const due = reminderDue(first.reminder_offsets, first.submit_by, first.today);
       const person = people.get(writerId);
       if (!due || !person) continue;
-      const when = due.offset === 0 ? 'today' : due.offset === 1 ? 'tomorrow' : `in ${due.offset} days`;
+      const left = Math.round((Date.parse(first.submit_by) - Date.parse(first.today)) / 86_400_000);
+      const when = left <= 0 ? 'today' : left === 1 ? 'tomorrow' : `in ${left} days`;
       const text =
         `Hello ${person.full_name},\n\nYour half-term reports of "${first.timeframe_name}" are due ${when} ` +
         `(submit by ${first.submit_by}). Still to submit:\n\n` +
