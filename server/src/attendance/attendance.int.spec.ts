@@ -902,7 +902,7 @@ describe.each(portalModes)('attendance: registers, ledger, reasons, $name', (mod
       }),
     ]);
     const reads: Json[] = [
-      after as unknown as Json,
+      after,
       (await register(lessonId, 'ada')).body,
       (await register(lessonId, 'ada', `?as_at=${encodeURIComponent(new Date().toISOString())}`)).body,
     ];
