@@ -167,6 +167,21 @@ test('write, submit, QA approve, publish: open editors turn read-only live; the 
   await expect(reminder).toContainText(`Autumn 2 ${stamp}: 1 to write`);
   await reminder.getByRole('button', { name: 'Later' }).click();
   await expect(reminder).toBeHidden();
+  // A QA lead or administrator gives this one report five more days: the writer's list shows it.
+  const extension = await api(
+    request,
+    token,
+    'POST',
+    `/api/v1/half-term-reports/${reportId}/extend-deadline`,
+    {
+      submit_by: plusDays(5),
+      reason: 'The writer was ill',
+    },
+  );
+  expect(extension.status, JSON.stringify(extension.body)).toBe(200);
+  await writer.goto('/my-half-term-reports');
+  const mine = writer.getByRole('row').filter({ hasText: plusDays(5) });
+  await expect(mine).toContainText('extended');
   await writer.goto(`/half-term-report/${reportId}`);
   await expect(state(writer)).toHaveText('Draft');
   await expect(writer.getByRole('dialog', { name: 'Half-term reports due' })).toHaveCount(0);

@@ -150,6 +150,12 @@ export const canReadLessons: AccessPredicate = (p) =>
  */
 export const isFamilyPartner: AccessPredicate = (p) =>
   isPartner(p) && !has(p, PARTNER_CAN_SEE_ALL_STUDENTS_DETAILS);
+/**
+ * attendance, attendance/groups, attendance/programmes, attendance/different-class: the attendance
+ * lists' API rule (decision 0056): internal users, and partners with SEE_ATTENDANCE.
+ */
+export const canReadAttendance: AccessPredicate = (p) =>
+  isInternal(p) || (isPartner(p) && has(p, PARTNER.SEE_ATTENDANCE));
 /** customers: customer editors (CAN_EDIT_CUSTOMERS; administrators implicitly) and partners, as the API. */
 export const canReadCustomers: AccessPredicate = (p) =>
   internalMay(p, INTERNAL_PERMISSIONS.CUSTOMER_EDITS) || isPartner(p);

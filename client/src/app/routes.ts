@@ -11,6 +11,7 @@ import {
   canAudit,
   canModifyProgram,
   canReadCustomers,
+  canReadAttendance,
   canReadLessons,
   canManagePermissionTemplates,
   canModifyUser,
@@ -63,6 +64,8 @@ export const REQUIREMENTS = {
   customersRead: req('customers read', canReadCustomers),
   /** Not named in spec §2: the lessons API's read rule (decision 0053). */
   lessonsRead: req('lessons read', canReadLessons),
+  /** Not named in spec §2: the attendance lists' read rule (decision 0056). */
+  attendanceRead: req('attendance read', canReadAttendance),
   /** Not named in spec §2: the incident types API's read rule (whoever reports or reads concerns). */
   incidentTypesRead: req(
     'incident types read',
@@ -441,13 +444,24 @@ export const ROUTE_GROUPS: RouteGroup[] = [
   {
     heading: 'Attendance',
     routes: [
-      { path: 'attendance', title: 'Attendance', nav: 'Attendance' },
-      { path: 'attendance/groups', title: 'Attendance by group', nav: 'By group' },
-      { path: 'attendance/programmes', title: 'Attendance by programme', nav: 'By programme' },
+      { path: 'attendance', title: 'Attendance', requirement: R.attendanceRead, nav: 'Attendance' },
+      {
+        path: 'attendance/groups',
+        title: 'Attendance by group',
+        requirement: R.attendanceRead,
+        nav: 'By group',
+      },
+      {
+        path: 'attendance/programmes',
+        title: 'Attendance by programme',
+        requirement: R.attendanceRead,
+        nav: 'By programme',
+      },
       { path: 'attendance/tutors', title: 'Attendance by tutor', requirement: R.internal, nav: 'By tutor' },
       {
         path: 'attendance/different-class',
         title: 'Attendance in a different class',
+        requirement: R.attendanceRead,
         nav: 'Different class',
       },
     ],

@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import { PARTNER } from '@portal/projections/permissions';
 import { CAN_ACCESS_HOMEWORKS_PANEL, USER_IS_ADMIN, USER_IS_PARTNER, USER_IS_TEACHER } from './access';
 import {
   activeNavTarget,
@@ -105,6 +106,13 @@ describe('sidebar', () => {
 
     const partner = labels([USER_IS_PARTNER]);
     expect(partner).not.toContain('Partner organisation/Organisation');
+    // Attendance only for partners who see it (the API's rule), and for every internal user.
+    expect(partner.filter((label) => label.startsWith('Attendance/'))).toEqual([]);
+    expect(labels([USER_IS_PARTNER, PARTNER.SEE_ATTENDANCE])).toEqual(
+      expect.arrayContaining(['Attendance/Attendance', 'Attendance/By group', 'Attendance/By programme']),
+    );
+    expect(labels([USER_IS_PARTNER, PARTNER.SEE_ATTENDANCE])).not.toContain('Attendance/By tutor');
+    expect(teacher).toContain('Attendance/Attendance');
     expect(navigationFor([USER_IS_PARTNER], everything).every((group) => group.items.length > 0)).toBe(true);
   });
 

@@ -1,5 +1,6 @@
 import { defineProjection, guardedSet, type ProjectionTx } from '../projection.js';
 import type { LessonCancelledData } from '../lessons/lessons.projection.js';
+import { ERASED } from '../users/user-events.js';
 import type {
   ActingPerson,
   EntrySource,
@@ -80,7 +81,11 @@ export interface PlannedAbsenceRow {
   version: string;
 }
 
-type Handled = RegisterEvent | PlannedAbsenceEvent | { type: 'LessonCancelled'; data: LessonCancelledData };
+type Handled =
+  | RegisterEvent
+  | PlannedAbsenceEvent
+  | { type: 'LessonCancelled'; data: LessonCancelledData }
+  | { type: 'UserPersonalDataErased'; data: { userId: string } };
 
 const entrySet = (e: RegisterEntry) => ({
   mark: e.mark,
@@ -112,7 +117,7 @@ async function updateEntry(
 
 export const attendanceProjection = defineProjection<Handled>()({
   name: 'attendance',
-  version: 1,
+  version: 2,
   tables: ['rm_registers', 'rm_register_entries', 'rm_attendance_amendments', 'rm_planned_absences'],
   schema: [
     `CREATE TABLE IF NOT EXISTS rm_registers (
@@ -194,10 +199,27 @@ export const attendanceProjection = defineProjection<Handled>()({
     'PlannedAbsenceRecorded',
     'PlannedAbsenceWithdrawn',
     'LessonCancelled',
+    'UserPersonalDataErased',
   ],
   async apply(e, tx) {
     const revision = e.revision.toString();
     switch (e.type) {
+      case 'UserPersonalDataErased': {
+        // The person's name leaves the ledger and the registers; the facts they recorded stay
+        // (decision 0061). A rebuild reads "[erased]" from the event store itself.
+        const erased = JSON.stringify(ERASED);
+        for (const [table, column] of [
+          ['rm_register_entries', 'recorded_by'],
+          ['rm_attendance_amendments', 'amended_by'],
+          ['rm_planned_absences', 'recorded_by'],
+        ] as const)
+          await tx.query(
+            `UPDATE ${table} SET ${column} = jsonb_set(${column}, '{name}', $2::jsonb)
+              WHERE ${column}->>'id' = $1 AND ${column}->>'name' IS DISTINCT FROM $3`,
+            [e.data.userId, erased, ERASED],
+          );
+        return;
+      }
       case 'RegisterOpened': {
         const d = e.data;
         // No answer awaited (write-behind, decision 0063): replaying this event inserts nothing, since

@@ -21,14 +21,34 @@ export interface CustomerNetworkChangedData {
   networkId: string | null;
 }
 
+/** Spec §3 "Notification frequency": how often an attendance contact is e-mailed. */
+export type NotificationFrequency = 'each-change' | 'daily';
+export const NOTIFICATION_FREQUENCIES: readonly NotificationFrequency[] = ['each-change', 'daily'];
+
+export interface AttendanceContact {
+  userId: string;
+  frequency: NotificationFrequency;
+}
+
+/**
+ * The school's attendance contacts (decision 0061): the partner users told about absences with no
+ * reason and about amendments, each with their e-mail frequency. The whole list each time.
+ */
+export interface AttendanceContactsChangedData {
+  customerId: string;
+  contacts: AttendanceContact[];
+}
+
 export type CustomerEvent =
   | { type: 'CustomerCreated'; data: CustomerCreatedData }
   | { type: 'CustomerRenamed'; data: CustomerRenamedData }
-  | { type: 'CustomerNetworkChanged'; data: CustomerNetworkChangedData };
+  | { type: 'CustomerNetworkChanged'; data: CustomerNetworkChangedData }
+  | { type: 'AttendanceContactsChanged'; data: AttendanceContactsChangedData };
 
 export type CustomerEventType = CustomerEvent['type'];
 
-export const CUSTOMER_EVENT_TYPES: readonly CustomerEventType[] = [
+/** The customer's own fields (the customers projection); attendance contacts are the notifications'. */
+export const CUSTOMER_EVENT_TYPES: readonly Exclude<CustomerEventType, 'AttendanceContactsChanged'>[] = [
   'CustomerCreated',
   'CustomerRenamed',
   'CustomerNetworkChanged',
@@ -45,7 +65,9 @@ export interface CustomerRow {
   version: string;
 }
 
-export const customersProjection = defineProjection<CustomerEvent>()({
+export const customersProjection = defineProjection<
+  Exclude<CustomerEvent, { type: 'AttendanceContactsChanged' }>
+>()({
   name: 'customers',
   version: 1,
   tables: ['rm_customers'],

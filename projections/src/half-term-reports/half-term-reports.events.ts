@@ -37,6 +37,11 @@ export interface TimeframeFields {
   releaseAt: string;
   closesAt: string | null;
   scope: TimeframeScope;
+  /**
+   * Days before submit-by on which writers with reports still due are e-mailed (decision 0061);
+   * 0 is the submit-by day itself. Absent in timeframes written before reminders existed.
+   */
+  reminderOffsets?: number[];
 }
 
 export type TimeframeEvent =
@@ -125,7 +130,17 @@ export type HalfTermReportEvent =
       type: 'HalfTermReportDiscarded';
       data: ReportRef & { by: string; reason: string; previousState: ReportState };
     }
-  | { type: 'HalfTermReportRestored'; data: ReportRef & { by: string } };
+  | { type: 'HalfTermReportRestored'; data: ReportRef & { by: string } }
+  | {
+      type: 'HalfTermReportDeadlineExtended';
+      /** A new submit-by (local date) for this one report, after the timeframe's (decision 0061). */
+      data: ReportRef & { by: string; submitBy: string; reason: string };
+    }
+  | {
+      type: 'HalfTermReportDeadlineMissed';
+      /** Still with its writers after `submitBy` (the timeframe's, or the report's extension). */
+      data: ReportRef & { submitBy: string };
+    };
 
 export type HalfTermReportEventType = HalfTermReportEvent['type'];
 
@@ -147,6 +162,8 @@ export const HALF_TERM_REPORT_EVENT_TYPES: readonly HalfTermReportEventType[] = 
   'HalfTermReportPublicationRevoked',
   'HalfTermReportDiscarded',
   'HalfTermReportRestored',
+  'HalfTermReportDeadlineExtended',
+  'HalfTermReportDeadlineMissed',
 ];
 
 export const halfTermReportStream = (reportId: string) => `halfTermReport-${reportId}`;

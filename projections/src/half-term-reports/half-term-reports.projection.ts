@@ -27,6 +27,8 @@ export interface TimeframeRow {
   release_at: string;
   closes_at: string | null;
   scope: { customerIds: string[]; programmeIds: string[]; productIds: string[] };
+  /** Days before submit-by writers are reminded (decision 0061). */
+  reminder_offsets: number[];
   created_at: Date;
   updated_at: Date;
   version: string;
@@ -57,10 +59,18 @@ export interface HalfTermReportRow {
   state_since: Date;
   unresolved_suggestions: number;
   lesson_counts: { teacherId: string; delivered: number; planned: number }[];
+  /** This report's own submit-by (an extension), or null (decision 0061). */
+  extended_submit_by: string | null;
+  /** When a submit-by was last recorded as missed, and which. */
+  deadline_missed_at: Date | null;
+  missed_submit_by: string | null;
   created_at: Date;
   updated_at: Date;
   version: string;
 }
+
+/** Reminder offsets of timeframes that do not name theirs: a week before, and the day before. */
+export const DEFAULT_REMINDER_OFFSETS: readonly number[] = [7, 1];
 
 export interface ReportTimelineRow {
   event_id: string;
@@ -120,7 +130,7 @@ export const halfTermReportsProjection = defineProjection<
   TimeframeEvent | HalfTermReportEvent | ReportViewEvent
 >()({
   name: 'half-term-reports',
-  version: 1,
+  version: 2,
   tables: [
     'rm_report_timeframes',
     'rm_half_term_reports',
@@ -144,6 +154,7 @@ export const halfTermReportsProjection = defineProjection<
        release_at    text NOT NULL,
        closes_at     text,
        scope         jsonb NOT NULL,
+       reminder_offsets jsonb NOT NULL DEFAULT '[7,1]',
        created_at    timestamptz NOT NULL,
        updated_at    timestamptz NOT NULL,
        version       bigint NOT NULL
@@ -169,6 +180,9 @@ export const halfTermReportsProjection = defineProjection<
        state_since            timestamptz NOT NULL,
        unresolved_suggestions int NOT NULL DEFAULT 0,
        lesson_counts          jsonb NOT NULL DEFAULT '[]',
+       extended_submit_by     text,
+       deadline_missed_at     timestamptz,
+       missed_submit_by       text,
        created_at             timestamptz NOT NULL,
        updated_at             timestamptz NOT NULL,
        version                bigint NOT NULL
@@ -221,8 +235,9 @@ export const halfTermReportsProjection = defineProjection<
       const c = timeframeColumns(d);
       await tx.query(
         `INSERT INTO rm_report_timeframes (id, name, academic_year, half_term, network_id, timezone, period_from,
-           period_to, opens_at, submit_by, qa_by, release_at, closes_at, scope, created_at, updated_at, version)
-         VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14::jsonb,$15,$15,$16::bigint)
+           period_to, opens_at, submit_by, qa_by, release_at, closes_at, scope, created_at, updated_at, version,
+           reminder_offsets)
+         VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14::jsonb,$15,$15,$16::bigint,$17::jsonb)
          ON CONFLICT (id) DO NOTHING`,
         [
           d.timeframeId,
@@ -241,6 +256,7 @@ export const halfTermReportsProjection = defineProjection<
           JSON.stringify(d.scope),
           at,
           revision,
+          JSON.stringify(d.reminderOffsets ?? DEFAULT_REMINDER_OFFSETS),
         ],
       );
       return;
@@ -249,6 +265,7 @@ export const halfTermReportsProjection = defineProjection<
       await guardedSet(tx, 'rm_report_timeframes', e.data.timeframeId, revision, {
         ...timeframeColumns(e.data),
         scope: jsonbSet(e.data.scope),
+        reminder_offsets: jsonbSet(e.data.reminderOffsets ?? DEFAULT_REMINDER_OFFSETS),
         updated_at: at,
       });
       return;
@@ -419,6 +436,19 @@ export const halfTermReportsProjection = defineProjection<
           ...moved,
           qa_claimed_by: null,
           lead_claimed_by: null,
+        });
+        return;
+      case 'HalfTermReportDeadlineExtended':
+        await guardedSet(tx, 'rm_half_term_reports', d.reportId, revision, {
+          ...common,
+          extended_submit_by: e.data.submitBy,
+        });
+        return;
+      case 'HalfTermReportDeadlineMissed':
+        await guardedSet(tx, 'rm_half_term_reports', d.reportId, revision, {
+          ...common,
+          deadline_missed_at: at,
+          missed_submit_by: e.data.submitBy,
         });
         return;
     }

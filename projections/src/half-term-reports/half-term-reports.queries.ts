@@ -19,14 +19,18 @@ export const WRITING_STATES: readonly ReportState[] = ['draft', 'returned'];
 
 /** SQL: the timeframe `t`'s local today at the bound instant `now`. */
 const todaySql = (now: string) => `to_char((${now}::timestamptz AT TIME ZONE t.timezone), 'YYYY-MM-DD')`;
-const overdueSql = (now: string) => `(r.state IN ('draft','returned') AND t.submit_by < ${todaySql(now)})`;
+/** SQL: the report `r`'s submit-by: its extension (decision 0061), else the timeframe's. */
+export const submitBySql = `GREATEST(COALESCE(r.extended_submit_by, t.submit_by), t.submit_by)`;
+const overdueSql = (now: string) => `(r.state IN ('draft','returned') AND ${submitBySql} < ${todaySql(now)})`;
 
 export interface HalfTermReportListRow extends HalfTermReportRow {
   student_name: string | null;
   programme_title: string | null;
   customer_name: string | null;
   timeframe_name: string;
+  /** The report's submit-by: its extension, else the timeframe's. */
   submit_by: string;
+  timeframe_submit_by: string;
   release_at: string;
   timezone: string;
   overdue: boolean;
@@ -34,7 +38,8 @@ export interface HalfTermReportListRow extends HalfTermReportRow {
 }
 
 const select = (now: string) => `r.*, s.full_name AS student_name, p.title AS programme_title,
-  c.name AS customer_name, t.name AS timeframe_name, t.submit_by, t.release_at, t.timezone,
+  c.name AS customer_name, t.name AS timeframe_name, ${submitBySql} AS submit_by,
+  t.submit_by AS timeframe_submit_by, t.release_at, t.timezone,
   ${overdueSql(now)} AS overdue, (t.release_at <= ${todaySql(now)}) AS released`;
 const FROM = `rm_half_term_reports r
   JOIN rm_report_timeframes t ON t.id = r.timeframe_id
@@ -406,4 +411,64 @@ export async function userNames(db: Queryable, ids: string[]): Promise<Map<strin
     [ids],
   );
   return new Map(rows.map((r) => [r.id, r.full_name]));
+}
+
+/** A report still with its writers, with what the deadline job needs (decision 0061). */
+export interface DueReportRow {
+  id: string;
+  timeframe_id: string;
+  timeframe_name: string;
+  writer_ids: string[];
+  student_name: string | null;
+  programme_title: string | null;
+  /** The report's submit-by (its extension, else the timeframe's). */
+  submit_by: string;
+  timeframe_submit_by: string;
+  missed_submit_by: string | null;
+  reminder_offsets: number[];
+  /** The timeframe's local today at `now`. */
+  today: string;
+}
+
+/**
+ * Reports still with their writers (draft, returned) in timeframes open for writing at `now`: those
+ * whose submit-by passed (`missed`, not yet recorded as missed for that date) or is still ahead
+ * (`due`, for reminders).
+ */
+export async function reportsWithWriters(
+  db: Queryable,
+  now: string,
+  which: 'missed' | 'due',
+): Promise<DueReportRow[]> {
+  const today = todaySql('$1');
+  const condition =
+    which === 'missed'
+      ? `${submitBySql} < ${today} AND r.missed_submit_by IS DISTINCT FROM ${submitBySql}`
+      : `${submitBySql} >= ${today} AND t.opens_at <= ${today}`;
+  const { rows } = await db.query<DueReportRow>(
+    `SELECT r.id, r.timeframe_id, t.name AS timeframe_name, r.writer_ids, s.full_name AS student_name,
+            p.title AS programme_title, ${submitBySql} AS submit_by, t.submit_by AS timeframe_submit_by,
+            r.missed_submit_by, t.reminder_offsets, ${today} AS today
+       FROM ${FROM}
+      WHERE r.state IN ('draft', 'returned') AND ${condition}
+      ORDER BY r.timeframe_id, r.id
+      LIMIT 20000`,
+    [now],
+  );
+  return rows;
+}
+
+/** Where to e-mail these users (their notification e-mail, else their login e-mail); erased, deleted
+ * and deactivated users are left out. */
+export async function mailRecipients(
+  db: Queryable,
+  ids: string[],
+): Promise<Map<string, { email: string; full_name: string }>> {
+  if (ids.length === 0) return new Map();
+  const { rows } = await db.query<{ id: string; email: string; full_name: string }>(
+    `SELECT id, COALESCE(NULLIF(notification_email, ''), email) AS email, full_name FROM rm_users
+      WHERE id = ANY($1::uuid[]) AND deleted_at IS NULL AND NOT personal_data_erased AND has_access`,
+    [ids],
+  );
+  return new Map(rows.map((r) => [r.id, { email: r.email, full_name: r.full_name }]));
 }

@@ -3,6 +3,8 @@ import type { IncidentEvent } from '../safeguarding/safeguarding-events.js';
 import type { UserEvent } from '../users/user-events.js';
 import type { LessonAudience, LessonEvent } from '../lessons/lessons.projection.js';
 import type { GroupEvent } from '../programmes/programmes.projection.js';
+import type { RegisterEvent } from '../attendance/attendance-events.js';
+import type { CustomerEvent } from '../customers/customers.projection.js';
 
 /**
  * The notification inbox (issue 18 item 3): what each person is told, built only from events so a
@@ -29,7 +31,11 @@ export const NOTIFICATION_KINDS = [
   'incident-escalated',
   'concern-stage',
   'lesson-changed',
+  'absence-no-reason',
+  'attendance-amended',
 ] as const;
+/** The attendance alerts (decision 0061): told to the school's attendance contacts, and e-mailed. */
+export const ATTENDANCE_ALERT_KINDS = ['absence-no-reason', 'attendance-amended'] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
 export interface NotificationRow {
@@ -40,6 +46,8 @@ export interface NotificationRow {
   link: string;
   position: string;
   created_at: Date;
+  /** What the notification is about, by id only (attendance alerts: the lesson and the student). */
+  detail: { lessonId?: string; studentId?: string } | null;
 }
 
 const LEAD = 'CAN_LEAD_SAFEGUARDING';
@@ -79,7 +87,9 @@ type Handled =
   | UserEvent
   | NotificationEvent
   | Extract<LessonEvent, { type: 'LessonPlanned' | 'LessonPlanChanged' | keyof typeof LESSON_TITLES }>
-  | Extract<GroupEvent, { type: 'StudentAddedToGroup' | 'StudentRemovedFromGroup' }>;
+  | Extract<GroupEvent, { type: 'StudentAddedToGroup' | 'StudentRemovedFromGroup' }>
+  | Extract<RegisterEvent, { type: 'AttendanceMarkRecorded' | 'AttendanceMarkAmended' }>
+  | Extract<CustomerEvent, { type: 'AttendanceContactsChanged' }>;
 
 const HANDLED = [
   'UserCreated',
@@ -95,16 +105,20 @@ const HANDLED = [
   'SafeguardingIncidentEscalated',
   ...Object.keys(STAGE_TITLES),
   'NotificationsRead',
+  'AttendanceContactsChanged',
+  'AttendanceMarkRecorded',
+  'AttendanceMarkAmended',
 ] as Handled['type'][];
 
 /** The lesson's teacher and cover teachers (the current one and, for a cover change, the one before). */
 const staffOf = (lesson: LessonAudience, previousCover: string | null): string[] => [
   ...new Set([lesson.teacherId, lesson.coverTeacherId, previousCover].filter((id): id is string => !!id)),
 ];
+const AMENDED_TITLE = 'A register mark of one of your pupils was amended';
 
 export const notificationsProjection = defineProjection<Handled>()({
   name: 'notifications',
-  version: 2,
+  version: 3,
   tables: [
     'rm_notifications',
     'rm_notification_reads',
@@ -113,6 +127,7 @@ export const notificationsProjection = defineProjection<Handled>()({
     'rm_notify_lessons',
     'rm_notify_members',
     'rm_notify_links',
+    'rm_notify_attendance_contacts',
   ],
   schema: [
     `CREATE TABLE IF NOT EXISTS rm_notifications (
@@ -123,6 +138,7 @@ export const notificationsProjection = defineProjection<Handled>()({
        link       text NOT NULL,
        position   bigint NOT NULL,
        created_at timestamptz NOT NULL,
+       detail     jsonb,
        PRIMARY KEY (user_id, event_id)
      )`,
     `CREATE INDEX IF NOT EXISTS rm_notifications_inbox ON rm_notifications (user_id, position DESC)`,
@@ -153,6 +169,13 @@ export const notificationsProjection = defineProjection<Handled>()({
        student_id uuid NOT NULL,
        PRIMARY KEY (partner_id, student_id)
      )`,
+    `CREATE TABLE IF NOT EXISTS rm_notify_attendance_contacts (
+       customer_id uuid NOT NULL,
+       user_id     uuid NOT NULL,
+       frequency   text NOT NULL,
+       PRIMARY KEY (customer_id, user_id)
+     )`,
+    `CREATE INDEX IF NOT EXISTS rm_notify_attendance_contacts_user ON rm_notify_attendance_contacts (user_id)`,
   ],
   handles: HANDLED,
   async apply(e, tx) {
@@ -161,6 +184,16 @@ export const notificationsProjection = defineProjection<Handled>()({
         `INSERT INTO rm_notifications (event_id, user_id, kind, title, link, position, created_at)
          ${sql} ON CONFLICT (user_id, event_id) DO NOTHING`,
         params,
+      );
+    /** Tells the customer's attendance contacts, except the person who made the change. */
+    const tellContacts = (customerId: string, kind: string, title: string, detail: object) =>
+      tx.query(
+        `INSERT INTO rm_notifications (event_id, user_id, kind, title, link, position, created_at, detail)
+         SELECT $1::uuid, user_id, $4, $5, '/attendance', $2::bigint, $3::timestamptz, $7::jsonb
+           FROM rm_notify_attendance_contacts
+          WHERE customer_id = $6::uuid AND user_id IS DISTINCT FROM $8::uuid
+         ON CONFLICT (user_id, event_id) DO NOTHING`,
+        [...common, kind, title, customerId, JSON.stringify(detail), e.metadata.actorId ?? null],
       );
     const lead = async (userId: string, permissions: readonly string[]) => {
       if (isLead(permissions))
@@ -178,6 +211,34 @@ export const notificationsProjection = defineProjection<Handled>()({
         await tx.query('DELETE FROM rm_notify_links WHERE partner_id = $1 OR student_id = $1', [
           e.data.userId,
         ]);
+        await tx.query('DELETE FROM rm_notify_attendance_contacts WHERE user_id = $1', [e.data.userId]);
+        return;
+      case 'AttendanceContactsChanged': {
+        const { customerId, contacts } = e.data;
+        await tx.query('DELETE FROM rm_notify_attendance_contacts WHERE customer_id = $1', [customerId]);
+        for (const c of contacts)
+          await tx.query(
+            `INSERT INTO rm_notify_attendance_contacts (customer_id, user_id, frequency) VALUES ($1, $2, $3)
+             ON CONFLICT DO NOTHING`,
+            [customerId, c.userId, c.frequency],
+          );
+        return;
+      }
+      case 'AttendanceMarkRecorded':
+        // An absence with no reason yet: the school should know today (TEACHING-AND-ATTENDANCE §5).
+        if (e.data.mark === 'absent_pending')
+          await tellContacts(
+            e.data.customerId,
+            'absence-no-reason',
+            'A pupil was marked absent and no reason has been given yet',
+            { lessonId: e.data.lessonId, studentId: e.data.studentId },
+          );
+        return;
+      case 'AttendanceMarkAmended':
+        await tellContacts(e.data.customerId, 'attendance-amended', AMENDED_TITLE, {
+          lessonId: e.data.lessonId,
+          studentId: e.data.studentId,
+        });
         return;
       case 'UserStudentLinksChanged':
         await tx.query('DELETE FROM rm_notify_links WHERE partner_id = $1', [e.data.userId]);

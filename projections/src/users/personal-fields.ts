@@ -61,3 +61,24 @@ export const PERSONAL_DATA_RULES: readonly PersonalDataRule[] = [
   USER_PERSONAL_DATA_RULE,
   ONE_PAGE_PROFILE_PERSONAL_DATA_RULE,
 ];
+
+/**
+ * Fields that name a person other than their stream's subject (decision 0061): the statutory "name"
+ * of whoever marked or amended a register lives in the lesson's stream, whose subject is no one
+ * person. Each rule encrypts `fields` with the key of the person whose id is at `subject` (the same
+ * user key as their own stream), so erasing that person makes their name read "[erased]" everywhere
+ * while the facts (marks, times, positions) stay. Ids that are not user ids (the system) are left.
+ */
+export interface PersonFieldRule {
+  /** Dotted path of the person's user id. */
+  subject: string;
+  /** Dotted paths of the fields to encrypt with that person's key. */
+  fields: readonly string[];
+}
+
+export const PERSON_FIELD_RULES: Readonly<Record<string, readonly PersonFieldRule[]>> = {
+  AttendanceMarkRecorded: [{ subject: 'recordedBy.id', fields: ['recordedBy.name'] }],
+  AttendanceMarkAmended: [{ subject: 'amendedBy.id', fields: ['amendedBy.name'] }],
+  AbsenceReasonProvided: [{ subject: 'providedBy.id', fields: ['providedBy.name'] }],
+  PlannedAbsenceRecorded: [{ subject: 'recordedBy.id', fields: ['recordedBy.name'] }],
+};

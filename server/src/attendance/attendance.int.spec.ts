@@ -9,6 +9,9 @@ import {
   type ProgrammeEvent,
 } from '@portal/projections';
 import { AutoMarkJob } from './auto-mark.job.js';
+import { AttendanceAlertMailJob } from './attendance-alerts.job.js';
+import { MailOutbox } from '../platform/mail/mail-outbox.js';
+import { ProjectionRunner } from '../platform/projections/projection-runner.js';
 import {
   listenLive,
   portalModes,
@@ -739,5 +742,176 @@ describe.each(portalModes)('attendance: registers, ledger, reasons, $name', (mod
     );
     const stream = await portal.running.infra.eventStore.readStream(`lesson-${lessonId}`);
     expect(stream.filter((e) => e.type === 'RegisterOpened')).toHaveLength(1);
+  });
+  it('alerts the school’s attendance contacts to an absence with no reason and to amendments: in the inbox at once, by e-mail each change or daily, never twice', async () => {
+    const path = `/customers/${ids.oak}/attendance-contacts`;
+    const contacts = [
+      { user_id: ids.head, notification_frequency: 'each-change' },
+      { user_id: ids.link, notification_frequency: 'daily' },
+    ];
+    // Only customer editors, attendance staff and partners with EDIT_ATTENDANCE_CONTACTS change the list.
+    expect((await portal.call('PUT', path, tokens.link, { contacts })).status).toBe(403);
+    expect((await portal.call('PUT', path, tokens.tess, { contacts })).status).toBe(403);
+    // Contacts are partner users of this school who see attendance.
+    for (const bad of [ids.ann, ids.elmHead, randomUUID()]) {
+      const refused = await portal.call('PUT', path, portal.admin, {
+        contacts: [{ user_id: bad, notification_frequency: 'daily' }],
+      });
+      expect(refused.status).toBe(422);
+      expect(refused.body.detail).toContain('contacts[0].user_id');
+    }
+    const frequency = await portal.call('PUT', path, portal.admin, {
+      contacts: [{ user_id: ids.head, notification_frequency: 'hourly' }],
+    });
+    expect(frequency.status).toBe(422);
+    expect(JSON.stringify(frequency.body)).toContain('notification_frequency');
+    expect((await portal.call('GET', path, tokens.elmHead)).status).toBe(404);
+    await ok(portal.call('PUT', path, tokens.ada, { contacts }));
+    const listed = await portal.call('GET', path, tokens.head);
+    expect(listed.body.contacts).toEqual([
+      expect.objectContaining({
+        user_id: ids.head,
+        full_name: 'Head Test',
+        notification_frequency: 'each-change',
+      }),
+      expect.objectContaining({ user_id: ids.link, full_name: 'Link Test', notification_frequency: 'daily' }),
+    ]);
+
+    const job = portal.running.app.get(AttendanceAlertMailJob);
+    const outbox = portal.running.app.get(MailOutbox);
+    await job.runOnce(); // whatever earlier tests left is sent now, before this test counts
+    const mailsTo = async (email: string) =>
+      (await outbox.list(1000)).filter((m) => m.to_address === email).map((m) => m.body_text);
+    const before = {
+      head: (await mailsTo('head@example.com')).length,
+      link: (await mailsTo('link@example.com')).length,
+    };
+    const inbox = async (who: string) =>
+      (await portal.call('GET', '/notifications/', tokens[who])).body.items as {
+        kind: string;
+        link: string;
+      }[];
+    const kinds = async (who: string) => (await inbox(who)).map((n) => n.kind);
+    const headBefore = (await kinds('head')).length;
+    const linkBefore = (await kinds('link')).length;
+
+    // A lesson from before Ann left the group: Ann and Ben are both absent, no reason yet.
+    const lessonId = await lesson({ local_date: addDays(today, -24), local_start: '11:00' });
+    await ok(
+      take(lessonId, 'ada', [
+        { student_id: ids.ann, mark: 'absent_pending' },
+        { student_id: ids.ben, mark: 'absent_pending' },
+      ]),
+    );
+    // In the inbox at once: the head sees both pupils; the link contact only Ann, their linked student.
+    expect((await kinds('head')).slice(0, 2)).toEqual(['absence-no-reason', 'absence-no-reason']);
+    expect((await kinds('head')).length).toBe(headBefore + 2);
+    expect((await kinds('link')).length).toBe(linkBefore + 1);
+    expect((await inbox('link'))[0]).toMatchObject({ kind: 'absence-no-reason', link: '/attendance' });
+    const unread = await portal.call('GET', '/notifications/unread-count', tokens.head);
+    expect(unread.body.count).toBeGreaterThanOrEqual(2);
+    // Not a contact: nothing.
+    expect((await kinds('elmHead')).filter((k) => k === 'absence-no-reason')).toEqual([]);
+
+    // E-mail: the each-change contact gets one per alert; the daily contact nothing yet.
+    expect(await job.runOnce()).toBe(2);
+    const headMails = (await mailsTo('head@example.com')).slice(0, 2);
+    expect(headMails.join('\n')).toContain('Ann Test was marked absent');
+    expect(headMails.join('\n')).toContain('Ben Test was marked absent');
+    expect((await mailsTo('link@example.com')).length).toBe(before.link);
+    // A re-run, and a rebuild of the inbox, send nothing again.
+    expect(await job.runOnce()).toBe(0);
+    await portal.running.app.get(ProjectionRunner).rebuild(['notifications']);
+    await waitFor('rebuilt', async () => (await kinds('head')).length === headBefore + 2);
+    expect(await job.runOnce()).toBe(0);
+
+    // The link contact gives Ann's reason: the head is told of the amendment, the link contact is not
+    // told of their own change.
+    await ok(
+      portal.call('PUT', `/lessons/${lessonId}/register/${ids.ann}/reason`, tokens.link, {
+        absence_reason: 'illness',
+      }),
+    );
+    // The teacher's side amends Ben to late (with a reason): the head is told.
+    await ok(
+      take(lessonId, 'ada', [{ student_id: ids.ben, mark: 'late', minutes_late: 5, reason: 'Joined late' }]),
+    );
+    expect((await kinds('head')).slice(0, 2)).toEqual(['attendance-amended', 'attendance-amended']);
+    // Ben is not the link contact's student, and Ann's change was their own: nothing new for them.
+    expect((await kinds('link')).length).toBe(linkBefore + 1);
+    expect(await job.runOnce()).toBe(2);
+    expect((await mailsTo('head@example.com')).length).toBe(before.head + 4);
+    expect((await mailsTo('head@example.com'))[0]).toContain('was amended');
+
+    // The daily contact's digest of the day, once, the next day in their zone.
+    const tomorrow = new Date(Date.now() + 86_400_000);
+    expect(await job.runOnce(tomorrow)).toBe(1);
+    expect(await job.runOnce(tomorrow)).toBe(0);
+    const digest = (await mailsTo('link@example.com'))[0]!;
+    expect((await mailsTo('link@example.com')).length).toBe(before.link + 1);
+    expect(digest).toContain('Ann Test was marked absent');
+    expect(digest).toContain('(a reason has been given since)');
+    expect(digest).not.toContain('Ben Test');
+  });
+  it('erasing a person’s personal data keeps the facts of their marks, but their name no longer shows in the register, the ledger, as_at or the stored events', async () => {
+    const olive = await portal.createUser({
+      email: 'olive@example.com',
+      first_name: 'Olive',
+      last_name: 'Officer',
+      user_type: 'teacher',
+      permissions: ['CAN_MANAGE_ATTENDANCE'],
+    });
+    await portal.settle(
+      await portal.call('PUT', `/users/${olive}`, portal.admin, { position: 'Attendance lead' }),
+    );
+    const token = await portal.tokenFor('olive@example.com');
+    const lessonId = await lesson({ local_date: addDays(today, -23), local_start: '13:00' });
+    const put = (list: Json[]) =>
+      ok(
+        portal.call('PUT', `/lessons/${lessonId}/register`, token, {
+          client_key: randomUUID(),
+          entries: list,
+        }),
+      );
+    await put([{ student_id: ids.ann, mark: 'present' }]);
+    await put([{ student_id: ids.ann, mark: 'late', minutes_late: 5, reason: 'Camera came on late' }]);
+    type History = { items: { amended_by: { name: string } }[] };
+    const history = async () =>
+      (await portal.call('GET', `/lessons/${lessonId}/register/history`, tokens.ada))
+        .body as unknown as History;
+    expect(JSON.stringify(await history())).toContain('Olive Officer');
+    // The name is not stored in the clear in the event store.
+    const stored = async () =>
+      (
+        await portal.running.infra.sql.query<{ data: unknown }>(
+          'SELECT data FROM es_events WHERE stream = $1',
+          [`lesson-${lessonId}`],
+        )
+      ).rows.map((r) => JSON.stringify(r.data));
+    expect((await stored()).join()).not.toContain('Olive');
+
+    await portal.settle(await portal.call('DELETE', `/users/${olive}/user_profile`, portal.admin));
+    const after = await history();
+    expect(after.items).toEqual([
+      expect.objectContaining({
+        student_id: ids.ann,
+        original: expect.objectContaining({ mark: 'present' }),
+        amended: expect.objectContaining({ mark: 'late', minutes_late: 5 }),
+        reason: 'Camera came on late',
+        amended_by: { id: olive, name: '[erased]', position: 'Attendance lead' },
+      }),
+    ]);
+    const reads: Json[] = [
+      after,
+      (await register(lessonId, 'ada')).body,
+      (await register(lessonId, 'ada', `?as_at=${encodeURIComponent(new Date().toISOString())}`)).body,
+    ];
+    for (const read of reads) expect(JSON.stringify(read)).not.toContain('Olive');
+    expect(markOf(reads[1]!, ids.ann!)).toMatchObject({ mark: 'late', minutes_late: 5 });
+    // A rebuild of the read model from the events gives the same.
+    await portal.running.app.get(ProjectionRunner).rebuild(['attendance']);
+    await waitFor('rebuilt', async () => (await history()).items?.length === 1);
+    expect(JSON.stringify(await history())).not.toContain('Olive');
+    expect((await history()).items[0]!.amended_by.name).toBe('[erased]');
   });
 });

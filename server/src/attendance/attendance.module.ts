@@ -1,6 +1,8 @@
 import { Module } from '@nestjs/common';
 import { IdentityModule } from '../identity/identity.module.js';
 import { AttendanceController } from './attendance.controller.js';
+import { AttendanceContactsController } from './attendance-contacts.controller.js';
+import { AttendanceAlertMailJob } from './attendance-alerts.job.js';
 import { PlannedAbsencesController } from './planned-absences.controller.js';
 import { RegisterController } from './register.controller.js';
 import { UserPerformanceController } from './user-performance.controller.js';
@@ -16,7 +18,8 @@ import { AutoMarkJob } from './auto-mark.job.js';
     AttendanceController,
     PlannedAbsencesController,
     UserPerformanceController,
+    AttendanceContactsController,
   ],
-  providers: [AttendanceService, AttendanceSetup, AutoMarkJob],
+  providers: [AttendanceService, AttendanceSetup, AutoMarkJob, AttendanceAlertMailJob],
 })
 export class AttendanceModule {}

@@ -11,6 +11,7 @@ import { permissionRule } from '../platform/auth/rule.js';
 import type { Actor } from '../platform/auth/request-context.js';
 import { studentScope, studentScopeSql, type StudentScope } from '../core/access/student-scope.js';
 import { readsAllLessons } from '../lessons/lessons.policy.js';
+import { mayEditCustomers } from '../customers/customers.policy.js';
 
 /**
  * Who may do what with registers and attendance (pure; decision 0056, spec §6):
@@ -92,6 +93,18 @@ export function attendanceEntryScope(actor: Who): ((bind: Bind) => string | null
 /** Who may read attendance lists at all. */
 export const mayReadAttendance = (perms: ReadonlySet<string>) =>
   isInternal(perms) || partnerSeesAttendance(perms);
+
+/**
+ * A school's attendance contacts (decision 0061): partners with EDIT_ATTENDANCE_CONTACTS change their
+ * own school's list; customer editors and attendance staff any school's (the controller keeps a
+ * partner to their own school). Every partner of the school and internal users read it.
+ */
+export const mayEditAttendanceContacts = (perms: ReadonlySet<string>) =>
+  mayEditCustomers(perms) ||
+  mayManageAttendance(perms) ||
+  (isPartner(perms) && hasAny(perms, PARTNER.EDIT_ATTENDANCE_CONTACTS));
+export const mayReadAttendanceContacts = (perms: ReadonlySet<string>) =>
+  isInternal(perms) || isPartner(perms);
 
 export const AttendanceRules = {
   /** Reading registers: internal users (their own lessons at least) and partners who see attendance or give reasons. */

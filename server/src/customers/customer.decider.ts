@@ -1,4 +1,4 @@
-import { customerStream, type CustomerEvent } from '@portal/projections';
+import { customerStream, type AttendanceContact, type CustomerEvent } from '@portal/projections';
 import { DomainError } from '../platform/domain/domain-error.js';
 import type { Aggregate } from '../platform/event-store/aggregate.js';
 
@@ -7,22 +7,31 @@ export interface CustomerState {
   exists: boolean;
   name: string;
   networkId: string | null;
+  attendanceContacts: AttendanceContact[];
 }
 
 export type CustomerCommand =
   | { type: 'CreateCustomer'; customerId: string; name: string; networkId: string | null }
-  | { type: 'UpdateCustomer'; customerId: string; name?: string; networkId?: string | null };
+  | { type: 'UpdateCustomer'; customerId: string; name?: string; networkId?: string | null }
+  | { type: 'SetAttendanceContacts'; customerId: string; contacts: AttendanceContact[] };
 
-export const initialCustomerState: CustomerState = { exists: false, name: '', networkId: null };
+export const initialCustomerState: CustomerState = {
+  exists: false,
+  name: '',
+  networkId: null,
+  attendanceContacts: [],
+};
 
 export function evolveCustomer(state: CustomerState, event: CustomerEvent): CustomerState {
   switch (event.type) {
     case 'CustomerCreated':
-      return { exists: true, name: event.data.name, networkId: event.data.networkId };
+      return { ...state, exists: true, name: event.data.name, networkId: event.data.networkId };
     case 'CustomerRenamed':
       return { ...state, name: event.data.name };
     case 'CustomerNetworkChanged':
       return { ...state, networkId: event.data.networkId };
+    case 'AttendanceContactsChanged':
+      return { ...state, attendanceContacts: event.data.contacts };
   }
 }
 
@@ -53,6 +62,25 @@ export function decideCustomer(command: CustomerCommand, state: CustomerState): 
           data: { customerId: command.customerId, networkId: command.networkId },
         });
       return events;
+    }
+    case 'SetAttendanceContacts': {
+      if (!state.exists) throw new DomainError('not_found', 'Customer not found');
+      const seen = new Set<string>();
+      command.contacts.forEach((c, i) => {
+        if (seen.has(c.userId))
+          throw new DomainError('invalid', `contacts[${i}].user_id: ${c.userId} is listed twice`);
+        seen.add(c.userId);
+      });
+      // Order does not matter; the same set with the same frequencies writes nothing.
+      const key = (cs: AttendanceContact[]) =>
+        JSON.stringify(cs.map((c) => [c.userId, c.frequency]).sort(([a], [b]) => (a! < b! ? -1 : 1)));
+      if (key(command.contacts) === key(state.attendanceContacts)) return [];
+      return [
+        {
+          type: 'AttendanceContactsChanged',
+          data: { customerId: command.customerId, contacts: command.contacts },
+        },
+      ];
     }
   }
 }

@@ -23,6 +23,48 @@ const rows: Array<{
     then: [created],
   },
   {
+    name: 'setting attendance contacts records the whole list',
+    given: [created],
+    when: { type: 'SetAttendanceContacts', customerId: ID, contacts: [{ userId: NET, frequency: 'daily' }] },
+    then: [
+      {
+        type: 'AttendanceContactsChanged',
+        data: { customerId: ID, contacts: [{ userId: NET, frequency: 'daily' }] },
+      },
+    ],
+  },
+  {
+    name: 'the same contacts with the same frequencies write nothing',
+    given: [
+      created,
+      {
+        type: 'AttendanceContactsChanged',
+        data: { customerId: ID, contacts: [{ userId: NET, frequency: 'daily' }] },
+      },
+    ],
+    when: { type: 'SetAttendanceContacts', customerId: ID, contacts: [{ userId: NET, frequency: 'daily' }] },
+    then: [],
+  },
+  {
+    name: 'a contact listed twice is refused',
+    given: [created],
+    when: {
+      type: 'SetAttendanceContacts',
+      customerId: ID,
+      contacts: [
+        { userId: NET, frequency: 'daily' },
+        { userId: NET, frequency: 'each-change' },
+      ],
+    },
+    then: 'invalid',
+  },
+  {
+    name: 'contacts of an unknown customer: not found',
+    given: [],
+    when: { type: 'SetAttendanceContacts', customerId: ID, contacts: [] },
+    then: 'not_found',
+  },
+  {
     name: 'creating it twice is a conflict',
     given: [created],
     when: { type: 'CreateCustomer', customerId: ID, name: 'Oak Academy', networkId: null },

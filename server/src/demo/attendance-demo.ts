@@ -9,12 +9,14 @@ const put = (call: DemoCall, lessonId: string, entries: object[], key: string) =
   call('PUT', `/lessons/${lessonId}/register`, { client_key: key, entries });
 
 /**
- * Attendance (decision 0056), after the lessons part: staff job titles (the "position" the ledger
+ * Attendance (decision 0056), after the lessons part: each school's attendance contacts (decision
+ * 0061; they are told of the demo's absences with no reason), staff job titles (the "position" the ledger
  * records), registers for the latest past lessons of every demo group (mostly present, some late, a
  * few absences), a few amendments with their reasons, one absence reason given for a school and one
- * absence still waiting for a reason (the latest lesson's). The seed calls run as the first
- * administrator, so they are the recorder and amender of these marks; the school's reason is recorded
- * through the same call a partner uses. Ids: `world.teaching['attendance:pending']` = `{lessonId}:{studentId}`.
+ * absence still waiting for a reason (the latest lesson's). Each register is taken by its lesson's
+ * teacher (cover teacher when there is one) through their own session (`world.callAs`); the
+ * amendments, past the teachers' next-working-day deadline, by the first administrator as head of
+ * attendance; the school's reason is recorded through the same call a partner uses. Ids: `world.teaching['attendance:pending']` = `{lessonId}:{studentId}`.
  */
 export const attendanceDemo: DemoPart = {
   name: 'attendance',
@@ -25,7 +27,26 @@ export const attendanceDemo: DemoPart = {
     for (const [i, id] of world.teacherIds.entries())
       await call('PUT', `/users/${id}`, { position: i === 0 ? 'Senior tutor' : 'Tutor' });
 
+    // Each school's attendance contacts (decision 0061): the head by each change, the office daily.
+    for (const [school, customerId] of Object.entries(world.customers)) {
+      const contacts = [
+        ['super-admin', 'each-change'],
+        ['admin', 'daily'],
+      ]
+        .filter(([role]) => world.partnerIds[`${school}:${role}`])
+        .map(([role, frequency]) => ({
+          user_id: world.partnerIds[`${school}:${role}`],
+          notification_frequency: frequency,
+        }));
+      await call('PUT', `/customers/${customerId}/attendance-contacts`, { contacts });
+    }
+
     const now = new Date().toISOString();
+    const sessions = new Map<string, Promise<DemoCall>>();
+    const teacherCall = (callAs: (id: string) => Promise<DemoCall>, id: string) => {
+      if (!sessions.has(id)) sessions.set(id, callAs(id));
+      return sessions.get(id)!;
+    };
     let amended = 0;
     const absences: { lessonId: string; studentId: string }[] = [];
     for (let n = 1; t[`group:${n}`]; n++) {
@@ -33,7 +54,14 @@ export const attendanceDemo: DemoPart = {
         'GET',
         `/lessons/?group_id=${t[`group:${n}`]!}&to=${encodeURIComponent(now)}&status=delivered&size=500`,
       );
-      const lessons = (past.body.items as { id: string; ends_at: string }[])
+      const lessons = (
+        past.body.items as {
+          id: string;
+          ends_at: string;
+          teacher_id: string;
+          cover_teacher_id: string | null;
+        }[]
+      )
         .filter((l) => l.ends_at < now)
         .slice(-REGISTERS_PER_GROUP);
       for (const [j, lesson] of lessons.entries()) {
@@ -46,7 +74,9 @@ export const attendanceDemo: DemoPart = {
           if (k % 7 === 2) return { student_id: studentId, mark: 'late', minutes_late: 5 + (k % 3) * 5 };
           return { student_id: studentId, mark: 'present' };
         });
-        await put(call, lesson.id, marks, `demo-${lesson.id}`);
+        const teacher = lesson.cover_teacher_id ?? lesson.teacher_id;
+        const asTeacher = world.callAs ? await teacherCall(world.callAs, teacher) : call;
+        await put(asTeacher, lesson.id, marks, `demo-${lesson.id}`);
         for (const m of marks)
           if (m.mark === 'absent_pending') absences.push({ lessonId: lesson.id, studentId: m.student_id });
         // A few amendments: a pupil marked present had in fact joined late.

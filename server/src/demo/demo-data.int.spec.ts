@@ -161,6 +161,26 @@ describe.each(portalModes)('demo data, $name', (mode) => {
     expect(items.some((e) => e.absence_reason === 'illness')).toBe(true);
     expect(items.some((e) => e.reason_missing)).toBe(true);
     expect((await call('GET', '/planned-absences/', admin)).body.total).toBe(1);
+    // Each school has attendance contacts; its head heard of the absences with no reason.
+    const school = (await call('GET', '/customers/', admin)).body.items as { id: string }[];
+    const contacts = await call('GET', `/customers/${school[0]!.id}/attendance-contacts`, admin);
+    expect(
+      (contacts.body.contacts as { notification_frequency: string }[])
+        .map((c) => c.notification_frequency)
+        .sort(),
+    ).toEqual(['daily', 'each-change']);
+    // Registers are taken by their lesson's teacher (or cover teacher), not by the administrator.
+    const lessonIds = [...new Set((marks.body.items as { lesson_id: string }[]).map((e) => e.lesson_id))];
+    for (const lessonId of lessonIds.slice(0, 5)) {
+      const lesson = (await call('GET', `/lessons/${lessonId}`, admin)).body;
+      const register = await call('GET', `/lessons/${lessonId}/register`, admin);
+      // Amendments (past the teachers' deadline) are the head of attendance's: original entries only.
+      const recorders = (register.body.entries as { source: string; recorded_by: { id: string } | null }[])
+        .filter((e) => e.recorded_by && e.source !== 'admin' && e.source !== 'partner')
+        .map((e) => e.recorded_by!.id);
+      expect(recorders.length).toBeGreaterThan(0);
+      expect(new Set(recorders)).toEqual(new Set([lesson.cover_teacher_id ?? lesson.teacher_id]));
+    }
   });
 
   it('seeds an open half-term report timeframe with reports in several workflow states', async () => {

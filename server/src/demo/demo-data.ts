@@ -201,24 +201,39 @@ export class DemoData {
     const { token, session } = await this.sessions.create(adminId);
     this.readiness.begin(stage(1), token);
     let minPosition = '0';
-    const call: DemoCall = async (method, path, body) => {
-      // Reads wait for the previous write to be in the read models (X-Min-Position below).
-      const res = await fetch(`${baseUrl}/api/v1${path}`, {
-        method,
-        headers: {
-          RequestVerificationToken: token,
-          'X-Min-Position': minPosition,
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      const text = await res.text();
-      const answer = { status: res.status, body: (text ? JSON.parse(text) : {}) as Record<string, unknown> };
-      if (res.status >= 300) throw new Error(`demo data: ${method} ${path} answered ${res.status} ${text}`);
-      // A command's answer carries the event position to read after (a user's `position` is a job title).
-      const position = answer.body.position;
-      if (method !== 'GET' && typeof position === 'string' && /^\d+$/.test(position)) minPosition = position;
-      return answer;
+    const callWith =
+      (asToken: string): DemoCall =>
+      async (method, path, body) => {
+        // Reads wait for the previous write to be in the read models (X-Min-Position below).
+        const res = await fetch(`${baseUrl}/api/v1${path}`, {
+          method,
+          headers: {
+            RequestVerificationToken: asToken,
+            'X-Min-Position': minPosition,
+            ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+          },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        });
+        const text = await res.text();
+        const answer = {
+          status: res.status,
+          body: (text ? JSON.parse(text) : {}) as Record<string, unknown>,
+        };
+        if (res.status >= 300) throw new Error(`demo data: ${method} ${path} answered ${res.status} ${text}`);
+        // A command's answer carries the event position to read after (a user's `position` is a job title).
+        const position = answer.body.position;
+        if (method !== 'GET' && typeof position === 'string' && /^\d+$/.test(position))
+          minPosition = position;
+        return answer;
+      };
+    const call = callWith(token);
+    // Sessions of other demo people (a teacher takes their own lesson's register), ended with the seed's.
+    const otherSessions: string[] = [];
+    const callAs = async (userId: string): Promise<DemoCall> => {
+      const other = await this.sessions.create(userId);
+      otherSessions.push(other.session.id);
+      this.readiness.admit(other.token);
+      return callWith(other.token);
     };
     try {
       const logins: DemoSummary['logins'] = [];
@@ -400,6 +415,7 @@ export class DemoData {
         teaching: {},
         apiBase: baseUrl,
         apiToken: token,
+        callAs,
       };
       for (const part of TEACHING_DEMO) {
         await part.seed(call, world);
@@ -424,6 +440,7 @@ export class DemoData {
       log.info({ ...summary, logins: undefined }, 'demo data seeded');
       return summary;
     } finally {
+      for (const id of otherSessions) await this.sessions.revoke(id);
       await this.sessions.revoke(session.id);
     }
   }

@@ -35,6 +35,8 @@ export interface DemoWorld {
   teacherIds: string[];
   /** Ids the teaching parts hand on to the parts after them (e.g. `subject:Maths` → id). */
   teaching: Record<string, string>;
+  /** Calls as another demo person (their own session, ended when the seed ends); absent in some tests. */
+  callAs?: (userId: string) => Promise<DemoCall>;
 }
 
 export interface DemoPart {

@@ -88,6 +88,10 @@ export interface ReportDeciderState {
   revision: number;
   /** The state a discarded report is restored to. */
   restoreTo: ReportState | null;
+  /** This report's own submit-by (local date), when extended past the timeframe's. */
+  extendedSubmitBy: string | null;
+  /** The submit-by last recorded as missed (a deadline is missed once). */
+  missedSubmitBy: string | null;
 }
 
 export const initialReportState = (): ReportDeciderState => ({
@@ -103,6 +107,8 @@ export const initialReportState = (): ReportDeciderState => ({
   qaApprovedBy: null,
   revision: 1,
   restoreTo: null,
+  extendedSubmitBy: null,
+  missedSubmitBy: null,
 });
 
 export interface LessonCount {
@@ -147,13 +153,30 @@ export type ReportCommand =
   | (By & { type: 'Publish'; signOff: SignOffInput })
   | (By & { type: 'RevokePublication'; reason: string })
   | (By & { type: 'Discard'; reason: string })
-  | (By & { type: 'Restore' });
+  | (By & { type: 'Restore' })
+  | (By & { type: 'ExtendDeadline'; submitBy: string; reason: string; timeframeSubmitBy: string })
+  | { type: 'MarkDeadlineMissed'; reportId: string; today: string; timeframeSubmitBy: string };
 
 export type ReportCommandType = ReportCommand['type'];
 
+/** Deadline commands (decision 0061): not workflow steps, decided before the state table. */
+export type DeadlineCommandType = 'ExtendDeadline' | 'MarkDeadlineMissed';
+
+/** The report's submit-by: its extension, else the timeframe's. */
+export const effectiveSubmitBy = (
+  s: Pick<ReportDeciderState, 'extendedSubmitBy'>,
+  timeframeSubmitBy: string,
+) =>
+  s.extendedSubmitBy !== null && s.extendedSubmitBy > timeframeSubmitBy
+    ? s.extendedSubmitBy
+    : timeframeSubmitBy;
+
+/** Still with its writers: what a deadline applies to. */
+const WITH_WRITERS: readonly ReportState[] = ['draft', 'returned'];
+
 /** The states each workflow command may start from (the table the unit test walks). */
 export const ALLOWED_FROM: Record<
-  Exclude<ReportCommandType, 'CreateReport' | 'ChangeAssignment'>,
+  Exclude<ReportCommandType, 'CreateReport' | 'ChangeAssignment' | DeadlineCommandType>,
   ReportState[]
 > = {
   Submit: ['draft', 'returned'],
@@ -243,8 +266,36 @@ export function decideReport(command: ReportCommand, s: ReportDeciderState): Hal
     writerIds,
     state,
   });
+  if (command.type === 'MarkDeadlineMissed') {
+    const due = effectiveSubmitBy(s, command.timeframeSubmitBy);
+    if (!WITH_WRITERS.includes(s.state) || command.today <= due || s.missedSubmitBy === due) return [];
+    return [{ type: 'HalfTermReportDeadlineMissed', data: { ...ref(s.state), submitBy: due } }];
+  }
   const by = command.by;
   const isWriter = s.writerIds.includes(by);
+
+  if (command.type === 'ExtendDeadline') {
+    if (!WITH_WRITERS.includes(s.state))
+      throw new DomainError(
+        'conflict',
+        `The report is ${STATE_WORDS[s.state]}: only a report still with its writers gets a new submit-by`,
+        `state_${s.state}`,
+      );
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(command.submitBy))
+      throw new DomainError('invalid', 'submit_by: a date (yyyy-MM-dd)');
+    if (command.submitBy <= command.timeframeSubmitBy)
+      throw new DomainError(
+        'invalid',
+        `submit_by: must be after the timeframe's submit-by (${command.timeframeSubmitBy})`,
+      );
+    if (command.submitBy === s.extendedSubmitBy) return [];
+    return [
+      {
+        type: 'HalfTermReportDeadlineExtended',
+        data: { ...ref(s.state), by, submitBy: command.submitBy, reason: reason(command.reason) },
+      },
+    ];
+  }
 
   if (command.type === 'ChangeAssignment') {
     if (s.state === 'discarded') throw new DomainError('conflict', 'The report is discarded');
@@ -427,6 +478,10 @@ export function evolveReport(s: ReportDeciderState, e: HalfTermReportEvent): Rep
       };
     case 'HalfTermReportRestored':
       return { ...next, restoreTo: null };
+    case 'HalfTermReportDeadlineExtended':
+      return { ...next, extendedSubmitBy: e.data.submitBy };
+    case 'HalfTermReportDeadlineMissed':
+      return { ...next, missedSubmitBy: e.data.submitBy };
     default:
       return next;
   }

@@ -14,6 +14,7 @@ import {
   initialReportState,
   reportIdOf,
   writersFrom,
+  type DeadlineCommandType,
   type ReportCommand,
   type ReportDeciderState,
 } from './half-term-report.decider.js';
@@ -49,7 +50,7 @@ function inState(state: ReportState): ReportDeciderState {
   };
 }
 
-type Workflow = Exclude<ReportCommand['type'], 'CreateReport' | 'ChangeAssignment'>;
+type Workflow = Exclude<ReportCommand['type'], 'CreateReport' | 'ChangeAssignment' | DeadlineCommandType>;
 
 /** Each workflow command, by the person who would rightly send it. */
 const COMMANDS: { [K in Workflow]: Extract<ReportCommand, { type: K }> } = {
@@ -313,5 +314,66 @@ describe('timeframe rules', () => {
     expect(
       decideTimeframe({ type: 'ChangeTimeframe', timeframeId: 't', fields }, { exists: true, fields }),
     ).toEqual([]);
+  });
+});
+
+describe('per-report deadlines (decision 0061)', () => {
+  const extend = (submitBy: string, by = 'admin'): ReportCommand => ({
+    type: 'ExtendDeadline',
+    reportId: R,
+    by,
+    submitBy,
+    reason: 'Teacher was ill',
+    timeframeSubmitBy: '2026-10-20',
+  });
+  const missed = (today: string): ReportCommand => ({
+    type: 'MarkDeadlineMissed',
+    reportId: R,
+    today,
+    timeframeSubmitBy: '2026-10-20',
+  });
+  const after = (s: ReportDeciderState, events: HalfTermReportEvent[]) => events.reduce(evolveReport, s);
+
+  it('extends a report still with its writers past the timeframe’s submit-by, once per date', () => {
+    for (const state of ['draft', 'returned'] as const) {
+      const events = decideReport(extend('2026-10-27'), inState(state));
+      expect(events).toEqual([
+        {
+          type: 'HalfTermReportDeadlineExtended',
+          data: expect.objectContaining({
+            submitBy: '2026-10-27',
+            reason: 'Teacher was ill',
+            state,
+            by: 'admin',
+          }),
+        },
+      ]);
+      expect(decideReport(extend('2026-10-27'), after(inState(state), events))).toEqual([]);
+    }
+    for (const state of REPORT_STATES.filter((st) => st !== 'draft' && st !== 'returned'))
+      expect(thrownKind(() => decideReport(extend('2026-10-27'), inState(state)))).toBe('conflict');
+    expect(thrownKind(() => decideReport(extend('2026-10-20'), inState('draft')))).toBe('invalid');
+    expect(thrownKind(() => decideReport(extend('27.10.2026'), inState('draft')))).toBe('invalid');
+    const blank = { ...extend('2026-10-27'), reason: ' ' } as ReportCommand;
+    expect(thrownKind(() => decideReport(blank, inState('draft')))).toBe('invalid');
+  });
+
+  it('records a missed deadline once, only after the (extended) submit-by, only for reports with their writers', () => {
+    expect(decideReport(missed('2026-10-20'), inState('draft'))).toEqual([]);
+    const first = decideReport(missed('2026-10-21'), inState('draft'));
+    expect(first).toEqual([
+      { type: 'HalfTermReportDeadlineMissed', data: expect.objectContaining({ submitBy: '2026-10-20' }) },
+    ]);
+    expect(decideReport(missed('2026-10-22'), after(inState('draft'), first))).toEqual([]);
+    expect(decideReport(missed('2026-10-21'), inState('submitted'))).toEqual([]);
+    // An extension moves the deadline: not missed until it passes, then missed again for the new date.
+    const extended = after(
+      after(inState('draft'), first),
+      decideReport(extend('2026-10-27'), inState('draft')),
+    );
+    expect(decideReport(missed('2026-10-25'), extended)).toEqual([]);
+    expect(decideReport(missed('2026-10-28'), extended)).toEqual([
+      { type: 'HalfTermReportDeadlineMissed', data: expect.objectContaining({ submitBy: '2026-10-27' }) },
+    ]);
   });
 });

@@ -84,6 +84,7 @@ import type { SqlClient } from '../platform/sql/sql-client.js';
 import { EVENT_STORE, SQL_CLIENT } from '../platform/tokens.js';
 import type { EventStore } from '../platform/event-store/event-store.js';
 import { todayIn } from '../core/time/time.js';
+import { IsCalendarDate } from '../platform/http/dates.js';
 import {
   decideReport,
   initialReportState,
@@ -212,6 +213,12 @@ export class ReasonBody {
   @ApiProperty() @IsString() @IsNotEmpty() @MaxLength(2000) reason!: string;
 }
 
+export class ExtendDeadlineBody extends ReasonBody {
+  @ApiProperty({ format: 'date', description: "This report's new submit-by, after the timeframe's" })
+  @IsCalendarDate()
+  submit_by!: string;
+}
+
 export class ReturnBody extends ReasonBody {
   @ApiProperty({ enum: ['qa', 'writer'] }) @IsIn(['qa', 'writer']) to!: 'qa' | 'writer';
 }
@@ -238,7 +245,17 @@ export class ReportView {
   @ApiProperty({ nullable: true, type: String }) programme_title!: string | null;
   @ApiProperty({ nullable: true, type: String }) customer_name!: string | null;
   @ApiProperty() timeframe_name!: string;
-  @ApiProperty({ format: 'date' }) submit_by!: string;
+  @ApiProperty({ format: 'date', description: "The report's submit-by: its extension, else the timeframe's" })
+  submit_by!: string;
+  @ApiProperty({ format: 'date' }) timeframe_submit_by!: string;
+  @ApiProperty({ format: 'date', nullable: true, type: String, description: 'A per-report extension' })
+  extended_submit_by!: string | null;
+  @ApiProperty({
+    nullable: true,
+    type: String,
+    description: 'When its submit-by was recorded as missed (HalfTermReportDeadlineMissed)',
+  })
+  deadline_missed_at!: string | null;
   @ApiProperty({ format: 'date' }) release_at!: string;
   @ApiProperty() overdue!: boolean;
   @ApiProperty({ format: 'uuid', nullable: true, type: String }) qa_claimed_by!: string | null;
@@ -371,6 +388,9 @@ function view(r: HalfTermReportListRow): ReportView {
     customer_name: r.customer_name,
     timeframe_name: r.timeframe_name,
     submit_by: r.submit_by,
+    timeframe_submit_by: r.timeframe_submit_by,
+    extended_submit_by: r.extended_submit_by,
+    deadline_missed_at: iso(r.deadline_missed_at),
     release_at: r.release_at,
     overdue: r.overdue,
     qa_claimed_by: r.qa_claimed_by,
@@ -876,7 +896,13 @@ export class HalfTermReportsController {
     const current = await this.documents.current(id);
     const today = todayIn(row.timezone);
     const t = await timeframeById(this.sql, row.timeframe_id);
-    const writingOpen = !!t && today >= t.opens_at && (t.closes_at === null || today <= t.closes_at);
+    // An extension lets its writers submit after a hard close, until the extension (decision 0061).
+    const writingOpen =
+      !!t &&
+      today >= t.opens_at &&
+      (t.closes_at === null ||
+        today <= t.closes_at ||
+        (row.extended_submit_by !== null && today <= row.extended_submit_by));
     return this.run(req, {
       type: 'Submit',
       reportId: id,
@@ -1096,6 +1122,30 @@ export class HalfTermReportsController {
   ): Promise<Written> {
     await this.readable(actor, id);
     return this.run(req, { type: 'Discard', reportId: id, by: actor.userId, reason: body.reason });
+  }
+
+  /** A new submit-by for this one report (administrators, QA leads; decision 0061). */
+  @Post(':id/extend-deadline')
+  @HttpCode(HttpStatus.OK)
+  @RequirePermissions(...ALL_MARKER_PERMISSIONS)
+  @Allow(ReportRules.extendDeadline)
+  @ApiOkResponse({ type: Written })
+  @ApiConflictResponse({ description: 'The report is no longer with its writers' })
+  async extendDeadline(
+    @CurrentActor() actor: Actor,
+    @Req() req: AuthenticatedRequest,
+    @Param('id', UuidPipe) id: string,
+    @Body() body: ExtendDeadlineBody,
+  ): Promise<Written> {
+    const { row } = await this.readable(actor, id);
+    return this.run(req, {
+      type: 'ExtendDeadline',
+      reportId: id,
+      by: actor.userId,
+      submitBy: body.submit_by,
+      reason: body.reason,
+      timeframeSubmitBy: row.timeframe_submit_by,
+    });
   }
 
   @Post(':id/restore')

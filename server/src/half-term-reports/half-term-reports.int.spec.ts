@@ -12,6 +12,8 @@ import { pdfText } from '../safeguarding/testing-pdf-text.js';
 import { CloseCode } from '../platform/collaboration/collab.protocol.js';
 import { CollaborationServer } from '../platform/collaboration/collaboration.server.js';
 import { waitFor } from '../platform/testing/wait-for.js';
+import { MailOutbox } from '../platform/mail/mail-outbox.js';
+import { HalfTermDeadlinesJob } from './deadlines.job.js';
 import { closes, editor, synced, upgradeStatus } from '../platform/collaboration/testing/collab-test-kit.js';
 
 const TZ = 'Europe/London';
@@ -245,6 +247,66 @@ describe.each(portalModes)('half-term reports API, $name', (mode) => {
     ]);
   });
 
+  it('extends one report’s deadline (administrators, QA leads), reminds its writers at the offsets once, records a missed deadline once', async () => {
+    const path = `/half-term-reports/${reportId}/extend-deadline`;
+    const extended = addDays(today, 14);
+    expect((await call('POST', path, 'tess', { submit_by: extended, reason: 'Ill' })).status).toBe(403);
+    const early = await call('POST', path, 'lena', { submit_by: timeframe.submit_by, reason: 'Ill' });
+    expect(early.status).toBe(422);
+    expect(early.body.detail).toMatch(/^submit_by:/);
+    expect((await call('POST', path, 'lena', { submit_by: extended })).status).toBe(422);
+    await ok('POST', path, 'lena', { submit_by: extended, reason: 'Tess was ill for a week' });
+    expect(await report('admin')).toMatchObject({
+      submit_by: extended,
+      timeframe_submit_by: timeframe.submit_by,
+      extended_submit_by: extended,
+      deadline_missed_at: null,
+    });
+    const listed = (await ok('GET', `/half-term-reports/?timeframe_id=${ids.timeframe}`, 'admin')) as {
+      items: Json[];
+    };
+    expect(listed.items[0]).toMatchObject({ id: reportId, submit_by: extended, overdue: false });
+
+    const job = portal.running.app.get(HalfTermDeadlinesJob);
+    const outbox = portal.running.app.get(MailOutbox);
+    const mails = async () =>
+      (await outbox.list(1000)).filter((m) =>
+        ['tess@example.com', 'theo@example.com'].includes(m.to_address),
+      );
+    const at = (days: number) => new Date(`${addDays(today, days)}T12:00:00Z`);
+    // Before the first offset (a week before the extended submit-by): nothing.
+    expect(await job.runOnce(at(5))).toEqual({ missed: 0, reminders: 0 });
+    // A week before: both writers, once, however often the job runs.
+    expect(await job.runOnce(at(7))).toEqual({ missed: 0, reminders: 2 });
+    expect(await job.runOnce(at(8))).toEqual({ missed: 0, reminders: 0 });
+    expect((await mails()).map((m) => m.subject)).toEqual([
+      'Half-term reports due in 7 days',
+      'Half-term reports due in 7 days',
+    ]);
+    expect((await mails())[0]!.body_text).toContain(`submit by ${extended}`);
+    // The day before: the second reminder. The timeframe's own submit-by has passed, not this report's.
+    expect(await job.runOnce(at(13))).toEqual({ missed: 0, reminders: 2 });
+    expect((await mails())[0]!.subject).toBe('Half-term reports due tomorrow');
+    // After the extension: missed, once.
+    expect(await job.runOnce(at(15))).toEqual({ missed: 1, reminders: 0 });
+    expect(await job.runOnce(at(16))).toEqual({ missed: 0, reminders: 0 });
+    await portal.settle({
+      status: 200,
+      body: { position: (await portal.running.infra.eventStore.headPosition()).toString() },
+    });
+    const missed = await report('admin');
+    expect(missed.deadline_missed_at).toEqual(expect.any(String));
+    const metrics = (await ok(
+      'GET',
+      `/report-submission-timeframes/${ids.timeframe}/qa-metrics`,
+      'admin',
+    )) as {
+      writers: Json[];
+    };
+    expect(metrics.writers).toEqual([expect.objectContaining({ writer_id: ids.tess, deadlines_missed: 1 })]);
+    expect((await mails()).length).toBe(4);
+  });
+
   it('lets the writer edit a draft and others only view; refuses a stale hash and an empty report', async () => {
     // The reminder summary: Tess (writer) and Theo (co-writer) each have one draft due; Quinn none.
     const due = (await ok('GET', '/half-term-reports/mine/due-summary', 'tess')) as { timeframes: Json[] };
@@ -409,6 +471,8 @@ describe.each(portalModes)('half-term reports API, $name', (mode) => {
     };
     expect(timeline.items.map((i) => i.type)).toEqual([
       'HalfTermReportCreated',
+      'HalfTermReportDeadlineExtended',
+      'HalfTermReportDeadlineMissed',
       'HalfTermReportSubmitted',
       'HalfTermReportQaReviewClaimed',
       'HalfTermReportQaApproved',

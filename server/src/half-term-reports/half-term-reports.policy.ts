@@ -42,6 +42,8 @@ export const mayManageAssignments = (perms: ReadonlySet<string>) =>
   internalMay(perms, P.HALF_TERM_ASSIGNMENTS);
 export const seesAllAssignments = (perms: ReadonlySet<string>) => isAdmin(perms);
 export const mayManageTimeframes = (perms: ReadonlySet<string>) => isAdmin(perms);
+/** Per-report deadline extensions (decision 0061): administrators and QA leads. */
+export const mayExtendDeadlines = (perms: ReadonlySet<string>) => isAdmin(perms) || mayLeadReview(perms);
 export const partnerSeesReports = (perms: ReadonlySet<string>) =>
   isPartner(perms) && hasAny(perms, PARTNER.SEE_ASSESSMENTS);
 
@@ -170,5 +172,6 @@ export const ReportRules = {
   discard: permissionRule(mayDiscardReports, 'You need the discard half-term reports permission'),
   assignments: permissionRule(mayManageAssignments, 'You need half-term assignment access'),
   timeframes: permissionRule(mayManageTimeframes, 'Only administrators set up timeframes'),
+  extendDeadline: permissionRule(mayExtendDeadlines, 'Only administrators and QA leads extend deadlines'),
   partner: permissionRule(partnerSeesReports, 'You cannot see assessments'),
 };

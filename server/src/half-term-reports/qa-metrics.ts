@@ -18,6 +18,8 @@ export interface WriterMetrics {
   submissions: number;
   /** Times a report came back to its writers (changes requested, returned by a lead). */
   rework_cycles: number;
+  /** Submit-by dates missed (HalfTermReportDeadlineMissed, decision 0061). */
+  deadlines_missed: number;
 }
 
 const mean = (values: number[]) =>
@@ -60,7 +62,14 @@ export function qaMetrics(rows: readonly TimelineForMetrics[]): {
     if (e.writer_id) {
       let w = writers.get(e.writer_id);
       if (!w) {
-        w = { writer_id: e.writer_id, reports: 0, submissions: 0, rework_cycles: 0, seen: new Set() };
+        w = {
+          writer_id: e.writer_id,
+          reports: 0,
+          submissions: 0,
+          rework_cycles: 0,
+          deadlines_missed: 0,
+          seen: new Set(),
+        };
         writers.set(e.writer_id, w);
       }
       if (!w.seen.has(e.report_id)) {
@@ -70,6 +79,7 @@ export function qaMetrics(rows: readonly TimelineForMetrics[]): {
       if (e.type === 'HalfTermReportSubmitted') w.submissions++;
       if (e.type === 'HalfTermReportChangesRequested' || e.type === 'HalfTermReportReturnedToWriter')
         w.rework_cycles++;
+      if (e.type === 'HalfTermReportDeadlineMissed') w.deadlines_missed++;
     }
     if (e.type === 'HalfTermReportSubmitted') submittedAt.set(e.report_id, e.at);
     if (!e.by) continue;

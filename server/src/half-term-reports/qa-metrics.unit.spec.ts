@@ -21,6 +21,7 @@ describe('QA metrics from the workflow events', () => {
       row('r1', 'QaReviewClaimed', 'q', 62),
       row('r1', 'QaApproved', 'q', 72),
       row('r2', 'Created', null, 0, 'v'),
+      row('r2', 'DeadlineMissed', null, 2, 'v'),
       row('r2', 'Submitted', 'v', 5, 'v'),
       row('r2', 'QaReviewClaimed', 'p', 35, 'v'),
       row('r2', 'QaApproved', 'p', 40, 'v'),
@@ -45,8 +46,8 @@ describe('QA metrics from the workflow events', () => {
       },
     ]);
     expect(writers).toEqual([
-      { writer_id: 'w', reports: 1, submissions: 2, rework_cycles: 1 },
-      { writer_id: 'v', reports: 1, submissions: 1, rework_cycles: 1 },
+      { writer_id: 'w', reports: 1, submissions: 2, rework_cycles: 1, deadlines_missed: 0 },
+      { writer_id: 'v', reports: 1, submissions: 1, rework_cycles: 1, deadlines_missed: 1 },
     ]);
   });
 

@@ -27,16 +27,20 @@ import {
   ArrayMaxSize,
   IsArray,
   IsIn,
+  IsInt,
   IsNotEmpty,
   IsOptional,
   IsString,
   IsUUID,
   Matches,
+  Max,
   MaxLength,
+  Min,
   ValidateIf,
   ValidateNested,
 } from 'class-validator';
 import {
+  DEFAULT_REMINDER_OFFSETS,
   HALF_TERMS,
   factsLine,
   listTimeframes,
@@ -128,6 +132,18 @@ export class CreateTimeframeBody {
   @ValidateNested()
   @Type(() => ScopeBody)
   scope?: ScopeBody;
+  @ApiPropertyOptional({
+    type: [Number],
+    example: [7, 1],
+    description: 'Days before submit-by on which writers with reports still due are e-mailed (0: that day)',
+  })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(10)
+  @IsInt({ each: true })
+  @Min(0, { each: true })
+  @Max(60, { each: true })
+  reminder_offsets?: number[];
 }
 
 /** PUT: a field left out is unchanged. */
@@ -144,6 +160,7 @@ export class TimeframeView {
   @ApiProperty() name!: string;
   @ApiProperty() academic_year!: string;
   @ApiProperty({ enum: HALF_TERMS }) half_term!: string;
+  @ApiProperty({ type: [Number], description: 'Reminder days before submit-by' }) reminder_offsets!: number[];
   @ApiProperty({ format: 'uuid', nullable: true, type: String }) network_id!: string | null;
   @ApiProperty({ description: 'The zone the dates are evaluated in' }) timezone!: string;
   @ApiProperty({ format: 'date' }) period_from!: string;
@@ -195,6 +212,7 @@ export class WriterMetricsView {
   @ApiProperty() reports!: number;
   @ApiProperty() submissions!: number;
   @ApiProperty({ description: 'Times a report came back to its writers' }) rework_cycles!: number;
+  @ApiProperty({ description: 'Submit-by dates missed (deadline-missed events)' }) deadlines_missed!: number;
 }
 export class QaMetricsView {
   @ApiProperty({ type: [ReviewerMetricsView] }) reviewers!: ReviewerMetricsView[];
@@ -224,6 +242,7 @@ const view = (t: TimeframeRow, counts: Record<string, number> = {}): TimeframeVi
   name: t.name,
   academic_year: t.academic_year,
   half_term: t.half_term,
+  reminder_offsets: t.reminder_offsets,
   network_id: t.network_id,
   timezone: t.timezone,
   period_from: t.period_from,
@@ -432,6 +451,9 @@ export class TimeframesController {
             productIds: body.scope.product_ids ?? [],
           }
         : (old?.scope ?? { customerIds: [], programmeIds: [], productIds: [] }),
+      reminderOffsets: [
+        ...new Set(body.reminder_offsets ?? old?.reminderOffsets ?? DEFAULT_REMINDER_OFFSETS),
+      ].sort((a, b) => b - a),
     };
   }
 }

@@ -1,7 +1,7 @@
 import { Body, Controller, Get, Inject, Put, Query, Req } from '@nestjs/common';
 import { ApiOkResponse, ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
 import { IsOptional, Matches } from 'class-validator';
-import { inboxOf, unreadOf, type InboxRow } from '@portal/projections';
+import { inboxOf, NOTIFICATION_KINDS, unreadOf, type InboxRow } from '@portal/projections';
 import { AnyAuthenticatedUser } from '../platform/auth/public.decorator.js';
 import {
   type Actor,
@@ -17,7 +17,7 @@ import { readCursorAggregate } from './notifications.decider.js';
 
 export class NotificationView {
   @ApiProperty({ format: 'uuid', description: 'The event the notification is about' }) id!: string;
-  @ApiProperty({ enum: ['incident-reported', 'incident-escalated', 'concern-stage'] }) kind!: string;
+  @ApiProperty({ enum: NOTIFICATION_KINDS }) kind!: string;
   @ApiProperty() title!: string;
   @ApiProperty({ description: 'Where in the portal it leads' }) link!: string;
   @ApiProperty({ description: 'Event position (mark read up to it)' }) position!: string;

@@ -356,6 +356,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/customers/{id}/attendance-contacts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["AttendanceContactsController_get"];
+        put: operations["AttendanceContactsController_put"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/enrolments": {
         parameters: {
             query?: never;
@@ -558,6 +574,22 @@ export interface paths {
         get?: never;
         put?: never;
         post: operations["HalfTermReportsController_discard"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/half-term-reports/{id}/extend-deadline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["HalfTermReportsController_extendDeadline"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3670,6 +3702,41 @@ export interface components {
             code: string;
             meaning: string;
         };
+        AttendanceContactBody: {
+            /**
+             * @description each-change: an e-mail per alert; daily: one digest of the previous day
+             * @enum {string}
+             */
+            notification_frequency: "each-change" | "daily";
+            /**
+             * Format: uuid
+             * @description A partner user of this customer
+             */
+            user_id: string;
+        };
+        AttendanceContactsBody: {
+            /** @description The whole list (replaces the current one) */
+            contacts: components["schemas"]["AttendanceContactBody"][];
+        };
+        AttendanceContactsView: {
+            /** @description Whether the reader may change the list */
+            can_edit: boolean;
+            contacts: components["schemas"]["AttendanceContactView"][];
+            /** Format: uuid */
+            customer_id: string;
+            /** @description Position of the last change */
+            position: string | null;
+        };
+        AttendanceContactView: {
+            /** @description Customer role */
+            customer_type: string | null;
+            email: string;
+            full_name: string;
+            /** @enum {string} */
+            notification_frequency: "each-change" | "daily";
+            /** Format: uuid */
+            user_id: string;
+        };
         AttendanceEntryPage: {
             items: components["schemas"]["AttendanceEntryView"][];
             page: number;
@@ -4226,6 +4293,14 @@ export interface components {
              * @description Partners see published reports from this date
              */
             release_at: string;
+            /**
+             * @description Days before submit-by on which writers with reports still due are e-mailed (0: that day)
+             * @example [
+             *       7,
+             *       1
+             *     ]
+             */
+            reminder_offsets?: number[];
             /** @description Empty lists: the whole network */
             scope?: components["schemas"]["ScopeBody"];
             /**
@@ -4541,6 +4616,14 @@ export interface components {
             minutes_late: number | null;
             minutes_missed: number | null;
             suggested_code: string | null;
+        };
+        ExtendDeadlineBody: {
+            reason: string;
+            /**
+             * Format: date
+             * @description This report's new submit-by, after the timeframe's
+             */
+            submit_by: string;
         };
         FeedbackLinkIssued: {
             expires_at: string;
@@ -5163,7 +5246,7 @@ export interface components {
              */
             id: string;
             /** @enum {string} */
-            kind: "incident-reported" | "incident-escalated" | "concern-stage";
+            kind: "incident-reported" | "incident-escalated" | "concern-stage" | "lesson-changed" | "absence-no-reason" | "attendance-amended";
             /** @description Where in the portal it leads */
             link: string;
             /** @description Event position (mark read up to it) */
@@ -5634,6 +5717,13 @@ export interface components {
             /** Format: uuid */
             customer_id: string;
             customer_name: string | null;
+            /** @description When its submit-by was recorded as missed (HalfTermReportDeadlineMissed) */
+            deadline_missed_at: string | null;
+            /**
+             * Format: date
+             * @description A per-report extension
+             */
+            extended_submit_by: string | null;
             /** Format: uuid */
             id: string;
             /** Format: uuid */
@@ -5670,11 +5760,16 @@ export interface components {
             /** Format: uuid */
             student_id: string;
             student_name: string | null;
-            /** Format: date */
+            /**
+             * Format: date
+             * @description The report's submit-by: its extension, else the timeframe's
+             */
             submit_by: string;
             /** Format: uuid */
             timeframe_id: string;
             timeframe_name: string;
+            /** Format: date */
+            timeframe_submit_by: string;
             unresolved_suggestions: number;
             /** @description Writer first, then co-writers */
             writer_ids: string[];
@@ -5708,6 +5803,13 @@ export interface components {
             /** Format: uuid */
             customer_id: string;
             customer_name: string | null;
+            /** @description When its submit-by was recorded as missed (HalfTermReportDeadlineMissed) */
+            deadline_missed_at: string | null;
+            /**
+             * Format: date
+             * @description A per-report extension
+             */
+            extended_submit_by: string | null;
             /** Format: uuid */
             id: string;
             /** Format: uuid */
@@ -5736,11 +5838,16 @@ export interface components {
             /** Format: uuid */
             student_id: string;
             student_name: string | null;
-            /** Format: date */
+            /**
+             * Format: date
+             * @description The report's submit-by: its extension, else the timeframe's
+             */
             submit_by: string;
             /** Format: uuid */
             timeframe_id: string;
             timeframe_name: string;
+            /** Format: date */
+            timeframe_submit_by: string;
             unresolved_suggestions: number;
             /** @description Writer first, then co-writers */
             writer_ids: string[];
@@ -6257,6 +6364,8 @@ export interface components {
             qa_by: string;
             /** Format: date */
             release_at: string;
+            /** @description Reminder days before submit-by */
+            reminder_offsets: number[];
             scope: components["schemas"]["ScopeView"];
             /**
              * @description Writing window today (network time)
@@ -6492,6 +6601,14 @@ export interface components {
              * @description Partners see published reports from this date
              */
             release_at?: string;
+            /**
+             * @description Days before submit-by on which writers with reports still due are e-mailed (0: that day)
+             * @example [
+             *       7,
+             *       1
+             *     ]
+             */
+            reminder_offsets?: number[];
             /** @description Empty lists: the whole network */
             scope?: components["schemas"]["ScopeBody"];
             /**
@@ -6666,6 +6783,8 @@ export interface components {
             reason: string;
         };
         WriterMetricsView: {
+            /** @description Submit-by dates missed (deadline-missed events) */
+            deadlines_missed: number;
             name: string | null;
             reports: number;
             /** @description Times a report came back to its writers */
@@ -7504,6 +7623,66 @@ export interface operations {
             };
         };
     };
+    AttendanceContactsController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AttendanceContactsView"];
+                };
+            };
+            /** @description Customer not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    AttendanceContactsController_put: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AttendanceContactsBody"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AttendanceContactsView"];
+                };
+            };
+            /** @description Customer not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     EnrolmentsController_list: {
         parameters: {
             query?: {
@@ -7947,6 +8126,38 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Written"];
                 };
+            };
+        };
+    };
+    HalfTermReportsController_extendDeadline: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ExtendDeadlineBody"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Written"];
+                };
+            };
+            /** @description The report is no longer with its writers */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

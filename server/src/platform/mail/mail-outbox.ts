@@ -3,7 +3,7 @@ import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@ne
 import nodemailer, { type Transporter } from 'nodemailer';
 import { APP_CONFIG, LOGGER, SQL_CLIENT } from '../tokens.js';
 import type { AppConfig } from '../config/config.js';
-import type { SqlClient } from '../sql/sql-client.js';
+import type { SqlClient, SqlExecutor } from '../sql/sql-client.js';
 import type { Log } from '../logging/logger.js';
 
 export const MAIL_OUTBOX_SCHEMA = [
@@ -19,6 +19,13 @@ export const MAIL_OUTBOX_SCHEMA = [
      last_error  text
    )`,
   `CREATE INDEX IF NOT EXISTS mail_outbox_pending ON mail_outbox (created_at) WHERE sent_at IS NULL`,
+  // Mails sent once per key (alerts, digests, reminders): state, not a projection, so a rebuild or a
+  // second process never sends one twice (decision 0061).
+  `CREATE TABLE IF NOT EXISTS mail_once (
+     key        text PRIMARY KEY,
+     mail_id    uuid,
+     created_at timestamptz NOT NULL DEFAULT clock_timestamp()
+   )`,
 ];
 
 export interface OutboxMail {
@@ -66,13 +73,43 @@ export class MailOutbox implements OnModuleInit, OnModuleDestroy {
   }
 
   async enqueue(to: string, subject: string, text: string): Promise<string> {
-    const id = randomUUID();
-    await this.sql.query(
-      'INSERT INTO mail_outbox (id, to_address, subject, body_text) VALUES ($1, $2, $3, $4)',
-      [id, to, subject, text],
-    );
+    const id = await this.enqueueIn(this.sql, to, subject, text);
     void this.drain();
     return id;
+  }
+
+  /**
+   * Queues a mail inside the caller's transaction (`tx`), so it is queued exactly when the caller's
+   * own record of sending it commits; the caller starts `drain()` after the commit.
+   */
+  async enqueueIn(tx: SqlExecutor, to: string, subject: string, text: string): Promise<string> {
+    const id = randomUUID();
+    await tx.query('INSERT INTO mail_outbox (id, to_address, subject, body_text) VALUES ($1, $2, $3, $4)', [
+      id,
+      to,
+      subject,
+      text,
+    ]);
+    return id;
+  }
+
+  /**
+   * Queues a mail under `key` unless a mail (or a skip) was recorded under it already: the key and the
+   * mail commit together. `to: null` records the key without sending. True when queued.
+   */
+  async enqueueOnce(key: string, to: string | null, subject: string, text: string): Promise<boolean> {
+    const queued = await this.sql.transaction(async (tx) => {
+      const claimed = await tx.query(
+        'INSERT INTO mail_once (key) VALUES ($1) ON CONFLICT DO NOTHING RETURNING key',
+        [key],
+      );
+      if (claimed.rows.length === 0 || to === null) return false;
+      const mailId = await this.enqueueIn(tx, to, subject, text);
+      await tx.query('UPDATE mail_once SET mail_id = $2 WHERE key = $1', [key, mailId]);
+      return true;
+    });
+    if (queued) void this.drain();
+    return queued;
   }
 
   /** Forgets every mail to either address, compared case-insensitively (erasure, decision 0014). */

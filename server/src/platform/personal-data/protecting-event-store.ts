@@ -1,4 +1,4 @@
-import { ERASED, parseStream, type PersonalDataRule } from '@portal/projections';
+import { ERASED, parseStream, type PersonalDataRule, type PersonFieldRule } from '@portal/projections';
 import type {
   AppendOptions,
   AppendResult,
@@ -41,6 +41,31 @@ function mapFields(data: unknown, paths: readonly string[], fn: (value: unknown)
   return copy;
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The fields decrypted with the subject's key, "[erased]" once it is destroyed; the same object when untouched. */
+function revealFields(data: unknown, paths: readonly string[], subject: string, key: SubjectKey): unknown {
+  let touched = false;
+  const revealed = mapFields(data, paths, (value) => {
+    if (!isEnvelope(value)) {
+      // Plaintext written before encryption: unreadable too once the subject is erased.
+      if (key === null && typeof value === 'string') {
+        touched = true;
+        return ERASED;
+      }
+      return value;
+    }
+    touched = true;
+    if (!key) return ERASED;
+    try {
+      return decryptValue(key, subject, value);
+    } catch {
+      return ERASED;
+    }
+  });
+  return touched ? revealed : data;
+}
+
 /**
  * The EventStore decorator that keeps personal data encrypted at rest (decision 0014). On append,
  * the fields a rule marks are encrypted with the subject's key (AES-256-GCM, the subject id as
@@ -53,7 +78,38 @@ export class ProtectingEventStore implements EventStore {
     private readonly inner: EventStore,
     readonly vault: PersonalDataVault,
     private readonly rules: readonly PersonalDataRule[],
+    private readonly personFields: Readonly<Record<string, readonly PersonFieldRule[]>> = {},
   ) {}
+
+  /** The person ids named in an event's person fields (user ids only: `system` is no one). */
+  private personSubjects(e: { type: string; data: unknown }): { rule: PersonFieldRule; subject: string }[] {
+    const rules = this.personFields[e.type];
+    if (!rules) return [];
+    const found: { rule: PersonFieldRule; subject: string }[] = [];
+    for (const rule of rules) {
+      const at = getPath(e.data, rule.subject.split('.'));
+      const subject = at?.parent[at.field];
+      if (typeof subject === 'string' && UUID.test(subject)) found.push({ rule, subject });
+    }
+    return found;
+  }
+
+  /** Encrypts the person fields of new events with each named person's key (decision 0061). */
+  private async protectPersons(events: EventData[]): Promise<EventData[]> {
+    if (!events.some((e) => this.personFields[e.type])) return events;
+    const out: EventData[] = [];
+    for (const e of events) {
+      let data = e.data;
+      for (const { rule, subject } of this.personSubjects(e)) {
+        const key = await this.vault.keyForWrite(subject);
+        data = mapFields(data, rule.fields, (value) =>
+          typeof value !== 'string' ? value : key ? encryptValue(key, subject, value) : ERASED,
+        );
+      }
+      out.push(data === e.data ? e : { ...e, data });
+    }
+    return out;
+  }
 
   get kind() {
     return this.inner.kind;
@@ -67,7 +123,8 @@ export class ProtectingEventStore implements EventStore {
     return rule ? { rule, subject: parsed.id } : null;
   }
 
-  async append(stream: string, events: EventData[], options: AppendOptions): Promise<AppendResult> {
+  async append(stream: string, given: EventData[], options: AppendOptions): Promise<AppendResult> {
+    const events = await this.protectPersons(given);
     const found = this.ruleFor(stream);
     if (!found) return this.inner.append(stream, events, options);
     const { rule, subject } = found;
@@ -92,6 +149,7 @@ export class ProtectingEventStore implements EventStore {
   private async reveal(events: RecordedEvent[]): Promise<RecordedEvent[]> {
     const subjects = new Set<string>();
     for (const e of events) {
+      for (const { subject } of this.personSubjects(e)) subjects.add(subject);
       const found = this.ruleFor(e.stream);
       if (!found) continue;
       const { rule, subject } = found;
@@ -100,7 +158,16 @@ export class ProtectingEventStore implements EventStore {
     }
     if (subjects.size === 0) return events;
     const keys = await this.vault.keysFor(subjects);
-    return events.map((e) => this.revealOne(e, keys));
+    return events.map((e) => this.revealPersons(this.revealOne(e, keys), keys));
+  }
+
+  private revealPersons(e: RecordedEvent, keys: Map<string, SubjectKey>): RecordedEvent {
+    let out = e;
+    for (const { rule, subject } of this.personSubjects(e)) {
+      const data = revealFields(out.data, rule.fields, subject, keys.get(subject));
+      if (data !== out.data) out = { ...out, data };
+    }
+    return out;
   }
 
   private revealOne(e: RecordedEvent, keys: Map<string, SubjectKey>): RecordedEvent {
@@ -108,26 +175,8 @@ export class ProtectingEventStore implements EventStore {
     const paths = found?.rule.fields[e.type];
     if (!found || !paths?.length) return e;
     const { subject } = found;
-    const key = keys.get(subject);
-    let touched = false;
-    const data = mapFields(e.data, paths, (value) => {
-      if (!isEnvelope(value)) {
-        // Plaintext written before encryption: unreadable too once the subject is erased.
-        if (key === null && typeof value === 'string') {
-          touched = true;
-          return ERASED;
-        }
-        return value;
-      }
-      touched = true;
-      if (!key) return ERASED;
-      try {
-        return decryptValue(key, subject, value);
-      } catch {
-        return ERASED;
-      }
-    });
-    return touched ? { ...e, data } : e;
+    const data = revealFields(e.data, paths, subject, keys.get(subject));
+    return data === e.data ? e : { ...e, data };
   }
 
   async readStream(stream: string, options?: ReadStreamOptions): Promise<RecordedEvent[]> {

@@ -116,7 +116,22 @@ const columns = (kind: ReportListKind): DataTableColumn<Report>[] => [
             </Group>
           ),
         },
-        { accessor: 'submit_by', title: 'Submit by' },
+        {
+          accessor: 'submit_by',
+          title: 'Submit by',
+          // A per-report extension (decision 0061) shows as the new date, marked "extended".
+          render: (r: Report) =>
+            r.extended_submit_by ? (
+              <Group gap={4}>
+                {r.submit_by}
+                <Badge variant="light" title={`Timeframe: ${r.timeframe_submit_by}`}>
+                  extended
+                </Badge>
+              </Group>
+            ) : (
+              r.submit_by
+            ),
+        },
       ]),
   ...(kind === 'qa' || kind === 'qa-lead'
     ? [

@@ -10,7 +10,8 @@ import { NOTIFICATIONS_KEY, useUnread } from '../api';
 /**
  * The header's bell (issue 18 item 3): the unread count, live. A new notification comes from an event
  * that already reaches this person's sockets (a concern reported to a lead, a stage of their own
- * concern, a change to a lesson they teach), so those messages refresh the count; the read cursor's own messages refresh it through the
+ * concern, a change to a lesson they teach, a mark or amendment to a school's attendance contact), so
+ * those messages refresh the count; the read cursor's own messages refresh it through the
  * stream registry (other tabs clear it too).
  */
 export function NotificationBell() {
@@ -20,6 +21,7 @@ export function NotificationBell() {
     () =>
       onLiveMessage((message) => {
         const kind = liveSummaryOf(message)?.kind;
+        // Lesson changes (decision 0062) and attendance alerts (decision 0061) come from the lesson streams.
         if (kind === 'incident' || kind === 'lesson')
           void client.invalidateQueries({ queryKey: [NOTIFICATIONS_KEY] });
       }),
