@@ -31,6 +31,8 @@ export class CollabConnection {
   private refilledAt = Date.now();
   /** Awareness client ids this connection controls. */
   readonly awarenessClients = new Set<number>();
+  /** A writing connection whose updates must keep the text as it is but for suggestions (decision 0060). */
+  suggestOnly = false;
 
   constructor(
     readonly ws: WebSocket,
