@@ -253,5 +253,17 @@ export function textChange(before: ContentNode, after: ContentNode): { removed: 
   let end = 0;
   while (end < a.length - start && end < b.length - start && a[a.length - 1 - end] === b[b.length - 1 - end])
     end++;
-  return { removed: a.slice(start, a.length - end), inserted: b.slice(start, b.length - end) };
+  let removed = a.slice(start, a.length - end);
+  let inserted = b.slice(start, b.length - end);
+  // A pure insertion or removal is ambiguous by where it starts: shift it left to a word start
+  // ("now." + " Typed more." reads " Typed more.", not "Typed more. ").
+  while (start > 0 && (removed === '' || inserted === '')) {
+    const moved = removed || inserted;
+    if (/^\s/.test(moved) || moved.at(-1) !== a[start - 1]) break;
+    const shifted = a[start - 1]! + moved.slice(0, -1);
+    if (removed) removed = shifted;
+    else inserted = shifted;
+    start--;
+  }
+  return { removed, inserted };
 }
