@@ -60,7 +60,7 @@ type Mark = NonNullable<ContentNode['marks']>[number];
 const suggestionMarkOf = (node: ContentNode): { type: SuggestionMark; id: string } | null => {
   for (const m of node.marks ?? [])
     if ((SUGGESTION_MARKS as readonly string[]).includes(m.type))
-      return { type: m.type as SuggestionMark, id: String(m.attrs?.id ?? '') };
+      return { type: m.type as SuggestionMark, id: typeof m.attrs?.id === 'string' ? m.attrs.id : '' };
   return null;
 };
 

@@ -3,7 +3,7 @@ import {
   suggestChangesKey,
   transformToSuggestionTransaction,
 } from '@handlewithcare/prosemirror-suggest-changes';
-import { Extension, Mark, type Editor } from '@tiptap/core';
+import { Extension, Mark } from '@tiptap/core';
 import type { EditorState, Transaction } from '@tiptap/pm/state';
 import {
   AddMarkStep,
@@ -40,7 +40,7 @@ const idAttr = {
       return raw ? (JSON.parse(raw) as string) : null;
     },
     renderHTML: (attrs: Record<string, unknown>) => {
-      const id = String(attrs.id ?? '');
+      const id = typeof attrs.id === 'string' ? attrs.id : '';
       const author = suggestionAuthor(id);
       return {
         'data-id': JSON.stringify(id),
@@ -178,8 +178,7 @@ export const SectionGuard = Extension.create<{ onRefused: (why: SuggestRefusal) 
   addOptions: () => ({ onRefused: () => {} }),
   dispatchTransaction({ transaction, next }) {
     if (!transaction.docChanged || isRemote(transaction)) return next(transaction);
-    const editor = this.editor as Editor;
-    if (!keepsSections(asContent(editor.state.doc), asContent(transaction.doc))) {
+    if (!keepsSections(asContent(this.editor.state.doc), asContent(transaction.doc))) {
       this.options.onRefused('sections');
       return;
     }
