@@ -181,6 +181,8 @@ export interface SuggestionEventData {
   inserted: string;
   deleted: string;
   open: number;
+  /** Writers and claimers when it happened (they hear it live). */
+  audience?: string[];
 }
 export interface RefusedEditData {
   reportId: string;

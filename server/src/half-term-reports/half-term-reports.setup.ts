@@ -102,9 +102,9 @@ export class HalfTermReportsSetup implements OnModuleInit, OnModuleDestroy {
         return [{ room: LiveRooms.admins, data: { reportId, viewerId: d.viewerId ?? '', via: d.via ?? '' } }];
       })
       .forStream('halfTermReportText', (event, reportId) => {
-        const d = (event.data ?? {}) as { by?: string | null; authorId?: string | null };
+        const d = (event.data ?? {}) as { by?: string | null; authorId?: string | null; audience?: string[] };
         const data = { reportId, type: event.type };
-        const users = new Set([d.by, d.authorId].filter((u): u is string => !!u));
+        const users = new Set([d.by, d.authorId, ...(d.audience ?? [])].filter((u): u is string => !!u));
         return [
           { room: LiveRooms.admins, data },
           { room: QA_ROOM, data },
@@ -204,6 +204,14 @@ export class HalfTermReportsSetup implements OnModuleInit, OnModuleDestroy {
     if (made.length === 0 && resolved.length === 0) return;
     const open = suggestionsIn(after).length;
     const by = actors.length === 1 ? actors[0]! : null;
+    const row = await halfTermReportById(this.sql, doc.id);
+    const audience = row
+      ? [
+          ...new Set(
+            [...row.writer_ids, row.qa_claimed_by, row.lead_claimed_by].filter((u): u is string => !!u),
+          ),
+        ]
+      : [];
     const base = (s: { id: string; authorId: string | null; inserted: string; deleted: string }) => ({
       reportId: doc.id,
       suggestionId: s.id,
@@ -211,6 +219,7 @@ export class HalfTermReportsSetup implements OnModuleInit, OnModuleDestroy {
       inserted: s.inserted,
       deleted: s.deleted,
       open,
+      audience,
     });
     const events: ReportTextEvent[] = [
       ...made.map((s): ReportTextEvent => ({ type: 'HalfTermReportSuggestionMade', data: base(s) })),
