@@ -3,12 +3,9 @@ import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@ne
 import {
   HALF_TERM_REPORT_DOCUMENT_KIND,
   acceptedOf,
-  checkSuggestOnly,
   halfTermReportById,
   halfTermReportTextStream,
-  keepsSections,
   parseStream,
-  plainText,
   reportContentOf,
   suggestionChanges,
   suggestionsIn,
@@ -24,12 +21,12 @@ import {
   type DocumentPresence,
   type LoadedDocument,
   type RefusedUpdate,
-  type UpdateCheck,
 } from '../platform/collaboration/document-kinds.js';
 import { toBase64 } from '../platform/collaboration/document-persistence.js';
 import { EVENT_STORE } from '../platform/tokens.js';
 import type { EventStore, RecordedEvent } from '../platform/event-store/event-store.js';
 import { LiveServer } from '../platform/live/live-server.js';
+import { textChange, validateReportUpdate } from './report-text-rules.js';
 import { LiveRooms, RoomPolicy, type Delivery } from '../platform/live/room-policy.js';
 import type { SqlClient } from '../platform/sql/sql-client.js';
 import { SQL_CLIENT } from '../platform/tokens.js';
@@ -237,42 +234,3 @@ export class HalfTermReportsSetup implements OnModuleInit, OnModuleDestroy {
 }
 
 const LAST_CONTENT = 'content-at-last-flush';
-
-/**
- * The server's rule for one update to a report's text (decision 0060): nobody deletes, retitles or
- * moves a template section; a suggest-only connection keeps the text as it is but for suggestions
- * under its own id and resolving suggestions.
- */
-export function validateReportUpdate(check: UpdateCheck): string | null {
-  const before = reportContentOf(check.before);
-  const after = reportContentOf(check.after);
-  if (check.suggestOnly) {
-    const verdict = checkSuggestOnly(before, after, check.actor.userId);
-    return verdict.ok ? null : verdict.reason;
-  }
-  return keepsSections(before, after) ? null : 'sections';
-}
-
-/** What changed between two texts, as plain text: the differing middle after a common prefix and suffix. */
-export function textChange(before: ContentNode, after: ContentNode): { removed: string; inserted: string } {
-  const a = plainText(before);
-  const b = plainText(after);
-  let start = 0;
-  while (start < a.length && start < b.length && a[start] === b[start]) start++;
-  let end = 0;
-  while (end < a.length - start && end < b.length - start && a[a.length - 1 - end] === b[b.length - 1 - end])
-    end++;
-  let removed = a.slice(start, a.length - end);
-  let inserted = b.slice(start, b.length - end);
-  // A pure insertion or removal is ambiguous by where it starts: shift it left to a word start
-  // ("now." + " Typed more." reads " Typed more.", not "Typed more. ").
-  while (start > 0 && (removed === '' || inserted === '')) {
-    const moved = removed || inserted;
-    if (/^\s/.test(moved) || moved.at(-1) !== a[start - 1]) break;
-    const shifted = a[start - 1]! + moved.slice(0, -1);
-    if (removed) removed = shifted;
-    else inserted = shifted;
-    start--;
-  }
-  return { removed, inserted };
-}

@@ -14,7 +14,7 @@ import { randomUUID } from 'node:crypto';
 import { cpus, totalmem } from 'node:os';
 import * as Y from 'yjs';
 import { allProjections, listHalfTermReports, writeReportTemplate } from '../../../projections/src/index.js';
-import { validateReportUpdate } from '../../../server/src/half-term-reports/half-term-reports.setup.js';
+import { validateReportUpdate } from '../../../server/src/half-term-reports/report-text-rules.js';
 import type { Actor } from '../../../server/src/platform/auth/request-context.js';
 import { measurement, scaled, timed, timing } from '../lib/measure.js';
 import { percentile } from '../lib/processes.js';
@@ -64,7 +64,7 @@ function workload(keystrokes: number, editors: { id: string; suggest: boolean }[
         text = new Y.XmlText();
         paragraph.insert(0, [text]);
       }
-      const t = text as Y.XmlText;
+      const t = text;
       if (editors[i]!.suggest) t.insert(t.length, 'x', { insertion: { id: `u${editors[i]!.id}.bench.1` } });
       else t.insert(t.length, k % 7 === 6 ? ' ' : 'a');
       updates.push({ update: Y.encodeStateAsUpdate(doc, sv), editor: i });
