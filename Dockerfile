@@ -7,6 +7,7 @@ ENV CI=true \
     PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
 # Install dependencies from the lock file first, so source changes reuse this layer.
 COPY package.json package-lock.json .npmrc ./
+COPY patches patches/
 COPY server/package.json server/
 COPY client/package.json client/
 COPY projections/package.json projections/

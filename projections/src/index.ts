@@ -27,6 +27,7 @@ export * from './cover/cover.projection.js';
 export * from './programmes/programmes.projection.js';
 export * from './half-term-reports/half-term-reports.projection.js';
 export * from './report-content.js';
+export * from './report-suggestions.js';
 
 import { usersProjection } from './users/users.projection.js';
 import { permissionAuditProjection } from './permission-audit/permission-audit.projection.js';

@@ -71,6 +71,7 @@ export interface LiveSummaries {
   reportTimeframe: { timeframeId: string };
   halfTermReport: { reportId: string; state: string };
   halfTermReportViews: { reportId: string; viewerId: string; via: string };
+  halfTermReportText: { reportId: string; type: string };
   /** Never sent. */
   collabDocument: never;
 }
@@ -155,6 +156,17 @@ export interface ServerToClientEvents {
    * `presence:list` after a (re)connect).
    */
   presence: (presence: IncidentPresence) => void;
+  /**
+   * Who has a half-term report's text open now, and how (decision 0060; administrators and the QA
+   * rooms; not replayed: read `GET /api/v1/half-term-reports/presence` after a (re)connect).
+   */
+  'report-presence': (presence: ReportPresence) => void;
+}
+
+/** The people connected to one report's live text. */
+export interface ReportPresence {
+  reportId: string;
+  editors: { userId: string; name: string; color: string; mode: 'edit' | 'suggest' | 'view' }[];
 }
 
 export interface ClientToServerEvents {

@@ -74,6 +74,8 @@ export const STREAMS = defineStreams({
   halfTermReport: { prefix: 'halfTermReport-', queryRoot: 'half-term-reports' },
   // A partner's read receipt: administrators only.
   halfTermReportViews: { prefix: 'halfTermReportViews-', queryRoot: 'half-term-reports' },
+  // Suggestions made and resolved, refused edits (decision 0060): admins, QA rooms, the people involved.
+  halfTermReportText: { prefix: 'halfTermReportText-', queryRoot: 'half-term-reports' },
   // `collab-{documentKind}-{id}` (Yjs updates and snapshots); never on the live channel.
   collabDocument: { prefix: 'collab-', queryRoot: null },
 });

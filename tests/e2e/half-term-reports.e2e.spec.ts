@@ -4,6 +4,7 @@ import { adminToken, api, createCustomer, createUser, deleteUsers, signedIn } fr
 // A teacher writes and submits a half-term report, a QA reviewer approves it, a QA lead publishes it:
 // the lead's other open editor turns read-only and the writer's page shows it published, both without
 // a reload; the school's partner then reads the published text and downloads its PDF (decision 0057).
+// In QA the reviewer suggests a change that the writer sees appear and accepts (decision 0060).
 const stamp = Date.now().toString(36);
 const PASSWORD = 'Reports-E2E-2026!';
 const mail = (name: string) => `${name}.${stamp}@reports.example`;
@@ -24,6 +25,7 @@ const people = {
 };
 const HEAD = mail('hugo.head');
 const COMMENT = 'Ann has read a new book every week and explains her thinking clearly.';
+const SUGGESTED = ' She also writes short poems.';
 let token = '';
 let reportId = '';
 const created: string[] = [];
@@ -156,6 +158,8 @@ test('write, submit, QA approve, publish: open editors turn read-only live; the 
   browser,
   request,
 }) => {
+  // Five people in two stages with a suggestion round: longer than the default 30 s on a shared machine.
+  test.setTimeout(120_000);
   const hashNow = async () =>
     (await api<{ content_hash: string }>(request, token, 'GET', `/api/v1/half-term-reports/${reportId}`)).body
       .content_hash;
@@ -208,6 +212,27 @@ test('write, submit, QA approve, publish: open editors turn read-only live; the 
   await qa.goto(`/half-term-report/${reportId}`);
   await expect(state(qa)).toHaveText('In QA');
   await expect(editorOf(qa)).toContainText(COMMENT);
+
+  // The reviewer suggests (the default in review) while the writer watches it appear; the writer
+  // accepts it. Approving is refused while the suggestion is open (decision 0060).
+  await expect(qa.getByTestId('editor-mode')).toContainText('You are suggesting');
+  await expect(state(writer)).toHaveText('In QA', { timeout: 5_000 });
+  await expect(writer.getByTestId('editor-mode')).toContainText('You are suggesting');
+  await editorOf(qa).click();
+  await qa.keyboard.press('Control+End');
+  await qa.keyboard.type(SUGGESTED);
+  await expect(qa.locator('ins.suggestion-insertion')).toContainText(SUGGESTED.trim());
+  const card = writer.getByTestId('suggestion-card');
+  await expect(card).toContainText(SUGGESTED.trim(), { timeout: 5_000 });
+  await expect(writer.locator('ins.suggestion-insertion')).toContainText(SUGGESTED.trim());
+  await expect(card).toContainText('Quentin Reviewer', { timeout: 5_000 });
+  await qa.getByRole('button', { name: 'Approve' }).click();
+  await expect(qa.getByRole('alert').filter({ hasText: 'still open' })).toBeVisible();
+  await card.getByRole('button', { name: 'Accept' }).click();
+  await expect(card).toHaveCount(0);
+  await expect(qa.locator('ins.suggestion-insertion')).toHaveCount(0, { timeout: 5_000 });
+  await expect(editorOf(qa)).toContainText(`${COMMENT}${SUGGESTED}`);
+  await expect(writer.getByText(/Accepted by Wendy Writer/)).toBeVisible({ timeout: 10_000 });
   await qa.getByRole('button', { name: 'Approve' }).click();
   await expect(state(qa)).toHaveText('QA approved');
 

@@ -182,3 +182,51 @@ export interface ReportViewedData {
 export type ReportViewEvent = { type: 'HalfTermReportViewedByPartner'; data: ReportViewedData };
 export const REPORT_VIEW_EVENT_TYPES: readonly ReportViewEvent['type'][] = ['HalfTermReportViewedByPartner'];
 export const halfTermReportViewsStream = (reportId: string) => `halfTermReportViews-${reportId}`;
+
+/**
+ * The report's text as the collaboration server saw it change (decision 0060), in its own stream
+ * `halfTermReportText-{id}` (so it never races the workflow's commands): suggestions made, accepted and
+ * rejected (derived by diffing the suggestion ids of each persisted batch, with the text), and updates
+ * the server refused (kept with their bytes: never silently lost). `open` is the number of unresolved
+ * suggestions after the change.
+ */
+export interface SuggestionEventData {
+  reportId: string;
+  suggestionId: string;
+  /** The user who made the suggestion (from its id). */
+  authorId: string | null;
+  inserted: string;
+  deleted: string;
+  open: number;
+  /** Writers and claimers when it happened (they hear it live). */
+  audience?: string[];
+}
+export interface RefusedEditData {
+  reportId: string;
+  by: string;
+  /** `direct_edit` (suggest-only user changed the text), `foreign_suggestion`, `formatting`, `sections`, `read_only`. */
+  reason: string;
+  /** The refused Yjs update, base64 (an administrator can still apply it). */
+  update: string;
+  /** What the update would have changed, as plain text (with every suggestion accepted). */
+  removed: string;
+  inserted: string;
+}
+export type ReportTextEvent =
+  | { type: 'HalfTermReportSuggestionMade'; data: SuggestionEventData }
+  | {
+      type: 'HalfTermReportSuggestionAccepted';
+      data: SuggestionEventData & { by: string | null; actors: string[] };
+    }
+  | {
+      type: 'HalfTermReportSuggestionRejected';
+      data: SuggestionEventData & { by: string | null; actors: string[] };
+    }
+  | { type: 'HalfTermReportEditRefused'; data: RefusedEditData };
+export const REPORT_TEXT_EVENT_TYPES: readonly ReportTextEvent['type'][] = [
+  'HalfTermReportSuggestionMade',
+  'HalfTermReportSuggestionAccepted',
+  'HalfTermReportSuggestionRejected',
+  'HalfTermReportEditRefused',
+];
+export const halfTermReportTextStream = (reportId: string) => `halfTermReportText-${reportId}`;

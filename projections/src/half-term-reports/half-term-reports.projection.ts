@@ -1,9 +1,11 @@
 import { defineProjection, guardedSet, jsonbSet } from '../projection.js';
 import {
   HALF_TERM_REPORT_EVENT_TYPES,
+  REPORT_TEXT_EVENT_TYPES,
   REPORT_VIEW_EVENT_TYPES,
   TIMEFRAME_EVENT_TYPES,
   type HalfTermReportEvent,
+  type ReportTextEvent,
   type ReportViewEvent,
   type ReportState,
   type TimeframeEvent,
@@ -124,10 +126,12 @@ const timeframeColumns = (d: TimeframeFields) => ({
 /**
  * Half-term reports (issue 17, decision 0057): `rm_report_timeframes`, `rm_half_term_reports` (one row
  * per report, its workflow state and assignment), `rm_half_term_report_timeline` (every workflow event,
- * for the report's timeline) and `rm_half_term_report_revisions` (each published revision, frozen).
+ * for the report's timeline) and `rm_half_term_report_revisions` (each published revision, frozen);
+ * `rm_half_term_report_suggestions` and `rm_half_term_report_refused_edits` from the text stream
+ * (decision 0060).
  */
 export const halfTermReportsProjection = defineProjection<
-  TimeframeEvent | HalfTermReportEvent | ReportViewEvent
+  TimeframeEvent | HalfTermReportEvent | ReportViewEvent | ReportTextEvent
 >()({
   name: 'half-term-reports',
   version: 2,
@@ -137,6 +141,8 @@ export const halfTermReportsProjection = defineProjection<
     'rm_half_term_report_timeline',
     'rm_half_term_report_revisions',
     'rm_half_term_report_views',
+    'rm_half_term_report_suggestions',
+    'rm_half_term_report_refused_edits',
   ],
   schema: [
     `CREATE TABLE IF NOT EXISTS rm_report_timeframes (
@@ -225,8 +231,36 @@ export const halfTermReportsProjection = defineProjection<
        at        timestamptz NOT NULL
      )`,
     `CREATE INDEX IF NOT EXISTS rm_half_term_report_views_report ON rm_half_term_report_views (report_id, at)`,
+    `CREATE TABLE IF NOT EXISTS rm_half_term_report_suggestions (
+       report_id     uuid NOT NULL,
+       suggestion_id text NOT NULL,
+       author_id     uuid,
+       inserted      text NOT NULL,
+       deleted       text NOT NULL,
+       made_at       timestamptz NOT NULL,
+       state         text NOT NULL,
+       resolved_by   uuid,
+       resolved_at   timestamptz,
+       PRIMARY KEY (report_id, suggestion_id)
+     )`,
+    `CREATE TABLE IF NOT EXISTS rm_half_term_report_refused_edits (
+       event_id  text PRIMARY KEY,
+       report_id uuid NOT NULL,
+       by_user   uuid NOT NULL,
+       reason    text NOT NULL,
+       removed   text NOT NULL,
+       inserted  text NOT NULL,
+       at        timestamptz NOT NULL,
+       position  bigint NOT NULL
+     )`,
+    `CREATE INDEX IF NOT EXISTS rm_half_term_report_refused_edits_report ON rm_half_term_report_refused_edits (report_id, position)`,
   ],
-  handles: [...TIMEFRAME_EVENT_TYPES, ...HALF_TERM_REPORT_EVENT_TYPES, ...REPORT_VIEW_EVENT_TYPES],
+  handles: [
+    ...TIMEFRAME_EVENT_TYPES,
+    ...HALF_TERM_REPORT_EVENT_TYPES,
+    ...REPORT_VIEW_EVENT_TYPES,
+    ...REPORT_TEXT_EVENT_TYPES,
+  ],
   async apply(e, tx) {
     const revision = e.revision.toString();
     const at = e.metadata.occurredAt;
@@ -276,6 +310,15 @@ export const halfTermReportsProjection = defineProjection<
          VALUES ($1,$2,$3,$4,$5,$6) ON CONFLICT (event_id) DO NOTHING`,
         [e.id, e.data.reportId, e.data.viewerId, e.data.revision, e.data.via, at],
       );
+      return;
+    }
+    if (
+      e.type === 'HalfTermReportSuggestionMade' ||
+      e.type === 'HalfTermReportSuggestionAccepted' ||
+      e.type === 'HalfTermReportSuggestionRejected' ||
+      e.type === 'HalfTermReportEditRefused'
+    ) {
+      await applyTextEvent(e, tx, at);
       return;
     }
     const d = e.data;
@@ -454,3 +497,55 @@ export const halfTermReportsProjection = defineProjection<
     }
   },
 });
+
+type Tx = { query: (sql: string, params?: unknown[]) => Promise<unknown> };
+
+/** Suggestions and refused edits of a report's text (decision 0060); idempotent by suggestion id. */
+async function applyTextEvent(
+  e: ReportTextEvent & { id: string; position: bigint },
+  tx: Tx,
+  at: Date | string,
+): Promise<void> {
+  if (e.type === 'HalfTermReportEditRefused') {
+    const d = e.data;
+    await tx.query(
+      `INSERT INTO rm_half_term_report_refused_edits (event_id, report_id, by_user, reason, removed, inserted, at,
+         position)
+       VALUES ($1,$2,$3,$4,$5,$6,$7,$8::bigint) ON CONFLICT (event_id) DO NOTHING`,
+      [e.id, d.reportId, d.by, d.reason, d.removed, d.inserted, at, e.position.toString()],
+    );
+    return;
+  }
+  const d = e.data;
+  if (e.type === 'HalfTermReportSuggestionMade')
+    await tx.query(
+      `INSERT INTO rm_half_term_report_suggestions (report_id, suggestion_id, author_id, inserted, deleted, made_at,
+         state)
+       VALUES ($1,$2,$3,$4,$5,$6,'open') ON CONFLICT (report_id, suggestion_id) DO NOTHING`,
+      [d.reportId, d.suggestionId, d.authorId, d.inserted, d.deleted, at],
+    );
+  else
+    await tx.query(
+      `INSERT INTO rm_half_term_report_suggestions (report_id, suggestion_id, author_id, inserted, deleted, made_at,
+         state, resolved_by, resolved_at)
+       VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$6)
+       ON CONFLICT (report_id, suggestion_id) DO UPDATE
+         SET state = EXCLUDED.state, resolved_by = EXCLUDED.resolved_by, resolved_at = EXCLUDED.resolved_at,
+             inserted = EXCLUDED.inserted, deleted = EXCLUDED.deleted
+         WHERE rm_half_term_report_suggestions.state = 'open'`,
+      [
+        d.reportId,
+        d.suggestionId,
+        d.authorId,
+        d.inserted,
+        d.deleted,
+        at,
+        e.type === 'HalfTermReportSuggestionAccepted' ? 'accepted' : 'rejected',
+        e.data.by,
+      ],
+    );
+  await tx.query(`UPDATE rm_half_term_reports SET unresolved_suggestions = $2 WHERE id = $1`, [
+    d.reportId,
+    d.open,
+  ]);
+}

@@ -458,6 +458,34 @@ export async function reportsWithWriters(
   return rows;
 }
 
+export interface ReportSuggestionRow {
+  suggestion_id: string;
+  author_id: string | null;
+  author_name: string | null;
+  inserted: string;
+  deleted: string;
+  state: 'open' | 'accepted' | 'rejected';
+  made_at: Date;
+  resolved_by: string | null;
+  resolved_by_name: string | null;
+  resolved_at: Date | null;
+}
+
+/** A report's suggestions (decision 0060), open first, then by when they were made. */
+export async function reportSuggestions(db: Queryable, reportId: string): Promise<ReportSuggestionRow[]> {
+  const { rows } = await db.query<ReportSuggestionRow>(
+    `SELECT s.suggestion_id, s.author_id, a.full_name AS author_name, s.inserted, s.deleted, s.state, s.made_at,
+            s.resolved_by, b.full_name AS resolved_by_name, s.resolved_at
+       FROM rm_half_term_report_suggestions s
+       LEFT JOIN rm_users a ON a.id = s.author_id
+       LEFT JOIN rm_users b ON b.id = s.resolved_by
+      WHERE s.report_id = $1
+      ORDER BY (s.state = 'open') DESC, s.made_at, s.suggestion_id`,
+    [reportId],
+  );
+  return rows;
+}
+
 /** Where to e-mail these users (their notification e-mail, else their login e-mail); erased, deleted
  * and deactivated users are left out. */
 export async function mailRecipients(
@@ -471,4 +499,51 @@ export async function mailRecipients(
     [ids],
   );
   return new Map(rows.map((r) => [r.id, { email: r.email, full_name: r.full_name }]));
+}
+
+export interface RefusedEditRow {
+  event_id: string;
+  by_user: string;
+  by_name: string | null;
+  reason: string;
+  removed: string;
+  inserted: string;
+  at: Date;
+}
+
+/** Edits the server refused (kept, decision 0060), newest first; only `byUser`'s unless null. */
+export async function refusedEdits(
+  db: Queryable,
+  reportId: string,
+  byUser: string | null,
+): Promise<RefusedEditRow[]> {
+  const { rows } = await db.query<RefusedEditRow>(
+    `SELECT e.event_id, e.by_user, u.full_name AS by_name, e.reason, e.removed, e.inserted, e.at
+       FROM rm_half_term_report_refused_edits e LEFT JOIN rm_users u ON u.id = e.by_user
+      WHERE e.report_id = $1 AND ($2::uuid IS NULL OR e.by_user = $2::uuid)
+      ORDER BY e.position DESC`,
+    [reportId, byUser],
+  );
+  return rows;
+}
+
+export interface SuggestionForMetrics {
+  report_id: string;
+  author_id: string | null;
+  writer_id: string | null;
+  state: 'open' | 'accepted' | 'rejected';
+}
+
+/** Every suggestion of a timeframe's reports (suggestions per report and acceptance rate). */
+export async function timeframeSuggestions(
+  db: Queryable,
+  timeframeId: string,
+): Promise<SuggestionForMetrics[]> {
+  const { rows } = await db.query<SuggestionForMetrics>(
+    `SELECT s.report_id, s.author_id, r.writer_ids->>0 AS writer_id, s.state
+       FROM rm_half_term_report_suggestions s JOIN rm_half_term_reports r ON r.id = s.report_id
+      WHERE r.timeframe_id = $1`,
+    [timeframeId],
+  );
+  return rows;
 }

@@ -199,6 +199,15 @@ describe.each(portalModes)('demo data, $name', (mode) => {
     const [report] = approved.body.items as { id: string }[];
     const verify = await call('GET', `/half-term-reports/${report!.id}/verify`, admin);
     expect(verify.body.valid).toBe(true);
+    // The report in QA carries the reviewer's open suggestion (decision 0060).
+    const suggested = await call(
+      'GET',
+      `/half-term-reports/?timeframe_id=${open!.id}&has_suggestions=true`,
+      admin,
+    );
+    expect(suggested.body.items).toEqual([
+      expect.objectContaining({ state: 'in_qa', unresolved_suggestions: 1 }),
+    ]);
   });
 
   it("links each school's link contact to three of its students and its parent to one", async () => {

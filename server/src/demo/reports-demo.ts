@@ -22,7 +22,13 @@ type World = DemoWorld & { apiBase?: string; apiToken?: string };
  * endpoint, as the editor in a browser would: sync, then one update. Answers a `close` for when the
  * text has been signed (the connection stays open so the document stays loaded until then).
  */
-function typeInto(apiBase: string, token: string, reportId: string, text: string): Promise<() => void> {
+function typeInto(
+  apiBase: string,
+  token: string,
+  reportId: string,
+  text: string,
+  suggestionId?: string,
+): Promise<() => void> {
   const url = `${apiBase.replace(/^http/, 'ws')}/collab/half-term-report:${reportId}?token=${encodeURIComponent(token)}`;
   return new Promise((resolve, reject) => {
     const ws = new WebSocket(url);
@@ -47,7 +53,12 @@ function typeInto(apiBase: string, token: string, reportId: string, text: string
         .getXmlFragment('default')
         .toArray()
         .filter((n): n is Y.XmlElement => n instanceof Y.XmlElement && n.nodeName === 'paragraph');
-      paragraphs.at(-1)?.insert(0, [new Y.XmlText(text)]);
+      const last = paragraphs.at(-1);
+      const words = last?.firstChild;
+      // A suggestion goes at the end of the comment, marked as the editor's suggestion mode marks it.
+      if (suggestionId && words instanceof Y.XmlText)
+        words.insert(words.length, text, { insertion: { id: suggestionId } });
+      else last?.insert(0, [new Y.XmlText(text)]);
       const e = encoding.createEncoder();
       encoding.writeVarUint(e, 0);
       syncProtocol.writeUpdate(e, Y.encodeStateAsUpdate(doc, before));
@@ -79,8 +90,9 @@ const COMMENTS = [
  * in until the portal is ready), so for a submission the administrator joins the writers, types a
  * comment through the collaboration endpoint, submits and hands the report back to its teachers (both
  * reassignments stay in the report's timeline), then reviews it in QA. States reached: draft,
- * submitted, in QA, returned, QA approved and discarded; lead review needs a second reviewer (four
- * eyes). The timeframe id is `world.teaching['timeframe:open']`.
+ * submitted, in QA (with the reviewer's open suggestion, decision 0060), returned, QA approved and
+ * discarded; lead review needs a second reviewer (four eyes). The timeframe id is
+ * `world.teaching['timeframe:open']`.
  */
 export const reportsDemo: DemoPart = {
   name: 'half-term reports',
@@ -140,6 +152,25 @@ export const reportsDemo: DemoPart = {
       });
       if (target === 'submitted') continue;
       await call('POST', `/half-term-reports/${report.id}/qa/claim`, {});
+      if (target === 'in_qa') {
+        // The reviewer leaves an open suggestion for the writers (decision 0060).
+        const close = await typeInto(
+          apiBase,
+          apiToken,
+          report.id,
+          ' Next step: read one chapter aloud each week.',
+          `u${adminId}.demo.1`,
+        );
+        try {
+          for (let tries = 0; tries < 100; tries++) {
+            const open = (await call('GET', `/half-term-reports/${report.id}`)).body.unresolved_suggestions;
+            if (open === 1) break;
+            await new Promise((r) => setTimeout(r, 50));
+          }
+        } finally {
+          close();
+        }
+      }
       if (target === 'returned')
         await call('POST', `/half-term-reports/${report.id}/qa/request-changes`, {
           reason: 'Please add one concrete next step for the student.',

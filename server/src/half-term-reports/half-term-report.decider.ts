@@ -121,6 +121,8 @@ export interface LessonCount {
 export interface SignOffInput {
   expectedHash: string;
   current: SignOff;
+  /** Suggestions still open in the text now (decision 0060): signing needs none. */
+  unresolvedSuggestions?: number;
 }
 
 type By = { reportId: string; by: string };
@@ -230,6 +232,13 @@ const reason = (text: string): string => {
 };
 
 function requireSignOff(input: SignOffInput): SignOff {
+  const open = input.unresolvedSuggestions ?? 0;
+  if (open > 0)
+    throw new DomainError(
+      'conflict',
+      `${open} suggestion${open === 1 ? ' is' : 's are'} still open: accept or reject ${open === 1 ? 'it' : 'each'} before signing`,
+      'unresolved_suggestions',
+    );
   if (input.expectedHash !== input.current.hash)
     throw new DomainError(
       'conflict',

@@ -168,6 +168,24 @@ describe('half-term report rules', () => {
     }
   });
 
+  it('refuses submit, QA approval and publication while a suggestion is open (409 unresolved_suggestions)', () => {
+    for (const [command, state] of [
+      [{ ...COMMANDS.Submit, signOff: { ...signOff(), unresolvedSuggestions: 2 } }, 'draft'],
+      [{ ...COMMANDS.QaApprove, signOff: { ...signOff(), unresolvedSuggestions: 1 } }, 'in_qa'],
+      [{ ...COMMANDS.Publish, signOff: { ...signOff(), unresolvedSuggestions: 1 } }, 'in_lead_review'],
+    ] as const) {
+      try {
+        decideReport(command, inState(state));
+        throw new Error('expected a refusal');
+      } catch (e) {
+        expect((e as DomainError).kind).toBe('conflict');
+        expect((e as DomainError).code).toBe('unresolved_suggestions');
+      }
+    }
+    const resolved = { ...COMMANDS.Publish, signOff: { ...signOff(), unresolvedSuggestions: 0 } };
+    expect(decideReport(resolved, inState('in_lead_review'))).toHaveLength(1);
+  });
+
   it('records the signed hash, canonical text and document revision', () => {
     const [published] = decideReport(COMMANDS.Publish, inState('in_lead_review'));
     expect(published).toEqual({

@@ -56,8 +56,11 @@ import {
   halfTermReportRevisions,
   halfTermReportTimeline,
   listHalfTermReports,
+  refusedEdits,
   reportAssignees,
+  reportSuggestions,
   sha256Hex,
+  unresolvedSuggestions,
   timeframeById,
   type ContentNode,
   type HalfTermReportEvent,
@@ -111,6 +114,7 @@ import {
   type ReportAccess,
 } from './half-term-reports.policy.js';
 import { hasText, ReportDocuments } from './report-documents.js';
+import { HalfTermReportsSetup } from './half-term-reports.setup.js';
 import { ReportReads } from './report-reads.js';
 import { renderReportPdf } from './report-pdf.js';
 
@@ -273,12 +277,12 @@ export class SectionLength {
 
 export class ReportDetailView extends ReportView {
   @ApiProperty({
-    enum: ['edit', 'view'],
+    enum: ['edit', 'suggest', 'view'],
     nullable: true,
     type: String,
     description: 'What the reader may do with the live text',
   })
-  allowed_mode!: 'edit' | 'view' | null;
+  allowed_mode!: 'edit' | 'suggest' | 'view' | null;
   @ApiProperty({ type: [String], description: 'Workflow commands the reader may send now' })
   actions!: string[];
   @ApiProperty({ nullable: true, type: String, description: 'Hash of the last sign-off' })
@@ -293,6 +297,55 @@ export class ReportDetailView extends ReportView {
       'Names of other students of the same timeframe that appear in the text (check before submit)',
   })
   name_conflicts!: string[];
+  @ApiProperty({
+    type: () => [SuggestionView],
+    description: 'Suggestions on the text (open first), as the server recorded them (decision 0060)',
+  })
+  suggestions!: SuggestionView[];
+  @ApiProperty({
+    type: () => [RefusedEditView],
+    description: 'Edits the server refused and kept: the reader’s own (administrators: everyone’s)',
+  })
+  refused_edits!: RefusedEditView[];
+}
+
+export class SuggestionView {
+  @ApiProperty() id!: string;
+  @ApiProperty({ format: 'uuid', nullable: true, type: String }) author_id!: string | null;
+  @ApiProperty({ nullable: true, type: String }) author_name!: string | null;
+  @ApiProperty() inserted!: string;
+  @ApiProperty() deleted!: string;
+  @ApiProperty({ enum: ['open', 'accepted', 'rejected'] }) state!: string;
+  @ApiProperty() made_at!: string;
+  @ApiProperty({ nullable: true, type: String }) resolved_by_name!: string | null;
+  @ApiProperty({ nullable: true, type: String }) resolved_at!: string | null;
+}
+
+export class RefusedEditView {
+  @ApiProperty() id!: string;
+  @ApiProperty({ format: 'uuid' }) by!: string;
+  @ApiProperty({ nullable: true, type: String }) by_name!: string | null;
+  @ApiProperty({
+    description: 'direct_edit, foreign_suggestion, formatting, sections (template section), read_only',
+  })
+  reason!: string;
+  @ApiProperty({ description: 'Text the edit would have removed' }) removed!: string;
+  @ApiProperty({ description: 'Text the edit would have added' }) inserted!: string;
+  @ApiProperty() at!: string;
+}
+
+export class PresenceEditor {
+  @ApiProperty({ format: 'uuid' }) user_id!: string;
+  @ApiProperty() name!: string;
+  @ApiProperty() color!: string;
+  @ApiProperty({ enum: ['edit', 'suggest', 'view'] }) mode!: string;
+}
+export class ReportPresenceView {
+  @ApiProperty({ format: 'uuid' }) report_id!: string;
+  @ApiProperty({ type: [PresenceEditor] }) editors!: PresenceEditor[];
+}
+export class PresenceList {
+  @ApiProperty({ type: [ReportPresenceView] }) items!: ReportPresenceView[];
 }
 
 export class ReportPage extends PageOf(ReportView) {}
@@ -529,6 +582,7 @@ export class HalfTermReportsController {
     private readonly reads: ReportReads,
     @Inject(SQL_CLIENT) private readonly sql: SqlClient,
     @Inject(EVENT_STORE) private readonly store: EventStore,
+    private readonly setup: HalfTermReportsSetup,
   ) {}
 
   private filter(q: ListReportsQuery): HalfTermReportFilter {
@@ -603,6 +657,20 @@ export class HalfTermReportsController {
       queue,
       claimedBy: q.claimed === 'me' ? actor.userId : q.claimed === 'unclaimed' ? null : undefined,
     });
+  }
+
+  /** Who has which report's text open now (the live board, decision 0060): this process's connections. */
+  @Get('presence')
+  @RequirePermissions(...ALL_MARKER_PERMISSIONS)
+  @Allow(ReportRules.list)
+  @ApiOkResponse({ type: PresenceList })
+  presence(): PresenceList {
+    return {
+      items: this.setup.currentPresence().map((p) => ({
+        report_id: p.reportId,
+        editors: p.editors.map((e) => ({ user_id: e.userId, name: e.name, color: e.color, mode: e.mode })),
+      })),
+    };
   }
 
   @Get('assignments')
@@ -713,11 +781,36 @@ export class HalfTermReportsController {
           : null,
         sections: [],
         name_conflicts: [],
+        suggestions: [],
+        refused_edits: [],
       };
     }
     const current = await this.documents.current(id);
+    const suggestions = await reportSuggestions(this.sql, id);
+    const refused = await refusedEdits(this.sql, id, isAdmin(actor.permissions) ? null : actor.userId);
     return {
       ...base,
+      unresolved_suggestions: unresolvedSuggestions(current.content),
+      suggestions: suggestions.map((x) => ({
+        id: x.suggestion_id,
+        author_id: x.author_id,
+        author_name: x.author_name,
+        inserted: x.inserted,
+        deleted: x.deleted,
+        state: x.state,
+        made_at: new Date(x.made_at).toISOString(),
+        resolved_by_name: x.resolved_by_name,
+        resolved_at: x.resolved_at ? new Date(x.resolved_at).toISOString() : null,
+      })),
+      refused_edits: refused.map((r) => ({
+        id: r.event_id,
+        by: r.by_user,
+        by_name: r.by_name,
+        reason: r.reason,
+        removed: r.removed,
+        inserted: r.inserted,
+        at: new Date(r.at).toISOString(),
+      })),
       content_hash: current.hash,
       signed_hash: row.content_hash,
       allowed_mode: documentMode(actor, row, access),
@@ -907,7 +1000,11 @@ export class HalfTermReportsController {
       type: 'Submit',
       reportId: id,
       by: actor.userId,
-      signOff: { expectedHash: body.expected_hash, current },
+      signOff: {
+        expectedHash: body.expected_hash,
+        current,
+        unresolvedSuggestions: unresolvedSuggestions(current.content),
+      },
       writingOpen,
       hasText: hasText(current.content),
     });
@@ -993,7 +1090,11 @@ export class HalfTermReportsController {
       type: 'QaApprove',
       reportId: id,
       by: actor.userId,
-      signOff: { expectedHash: body.expected_hash, current },
+      signOff: {
+        expectedHash: body.expected_hash,
+        current,
+        unresolvedSuggestions: unresolvedSuggestions(current.content),
+      },
     });
   }
 
@@ -1090,7 +1191,11 @@ export class HalfTermReportsController {
       type: 'Publish',
       reportId: id,
       by: actor.userId,
-      signOff: { expectedHash: body.expected_hash, current },
+      signOff: {
+        expectedHash: body.expected_hash,
+        current,
+        unresolvedSuggestions: unresolvedSuggestions(current.content),
+      },
     });
   }
 
@@ -1224,7 +1329,9 @@ export class HalfTermReportsController {
         decideReport(a.command(row.id, actor.userId), { ...state, restoreTo: 'draft' });
         return true;
       } catch (e) {
-        return !(e instanceof DomainError) ? false : e.code === 'hash_mismatch';
+        return !(e instanceof DomainError)
+          ? false
+          : e.code === 'hash_mismatch' || e.code === 'unresolved_suggestions';
       }
     }).map((a) => a.name);
   }

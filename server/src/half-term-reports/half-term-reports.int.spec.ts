@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import * as decoding from 'lib0/decoding';
 import * as Y from 'yjs';
 import { enrolmentStream, type EnrolmentEvent } from '@portal/projections';
 import { writeProgramme } from '../platform/testing/teaching-fixtures.js';
@@ -362,7 +363,8 @@ describe.each(portalModes)('half-term reports API, $name', (mode) => {
     expect(queue.items.map((i) => i.id)).toEqual([reportId]);
     await ok('POST', `/half-term-reports/${reportId}/qa/claim`, 'quinn');
     expect((await report('quinn')).allowed_mode).toBe('edit');
-    expect((await report('tess')).allowed_mode).toBe('view');
+    expect((await report('tess')).allowed_mode).toBe('suggest');
+    expect((await report('mona')).allowed_mode).toBe('view');
     const hash = (await report('quinn')).content_hash;
     await ok('POST', `/half-term-reports/${reportId}/qa/approve`, 'quinn', { expected_hash: hash });
     const leadQueue = (await ok('GET', '/half-term-reports/qa-lead', 'lena')) as { items: Json[] };
@@ -576,5 +578,113 @@ describe.each(portalModes)('half-term reports API, $name', (mode) => {
     // Partners never open the live text, even of a published report of their school.
     const url = `${portal.running.url.replace(/^http/, 'ws')}/collab/${name}?token=${tokens.head}`;
     expect(await upgradeStatus(url)).toBe(403);
+  });
+
+  it('enforces suggest-only in review: a direct edit is refused and kept, a suggestion passes and is resolved', async () => {
+    // The late edit of the previous test was kept too (read-only by then).
+    const earlier = (await portal.running.infra.eventStore.readStream(`halfTermReportText-${reportId}`))
+      .length;
+    expect(earlier).toBe(1);
+    // Back into lead review (revision 3), claimed by the lead: the writers may now only suggest.
+    await ok('POST', `/half-term-reports/${reportId}/lead/revoke-publication`, 'lena', {
+      reason: 'One more look',
+    });
+    expect((await report('tess')).allowed_mode).toBe('suggest');
+    const name = `half-term-report:${reportId}`;
+    const server = portal.running.app.get(CollaborationServer);
+    const lastParagraph = (doc: Y.Doc) =>
+      doc
+        .getXmlFragment('default')
+        .toArray()
+        .filter((n): n is Y.XmlElement => n instanceof Y.XmlElement && n.nodeName === 'paragraph')
+        .at(-1)!.firstChild as Y.XmlText;
+    // The writer types directly while the report is in QA: refused, kept as an event, the writer told.
+    const writer = editor(portal.running, name, tokens.tess!);
+    const told: string[] = [];
+    writer.messageHandlers[2] = (_encoder, decoder) => {
+      decoding.readVarUint(decoder);
+      told.push(decoding.readVarString(decoder));
+    };
+    const writerCloses = closes(writer);
+    try {
+      await synced(writer);
+      const words = lastParagraph(writer.doc);
+      words.insert(words.length, ' Typed straight in.');
+      await waitFor('the writer was told and disconnected', () => told.length > 0 && writerCloses.length > 0);
+    } finally {
+      writer.destroy();
+    }
+    expect(JSON.parse(told[0]!)).toMatchObject({ refused: 'direct_edit', text: ' Typed straight in.' });
+    expect(writerCloses[0]!.code).toBe(CloseCode.editRefused);
+    expect(JSON.stringify(server.loadedDocument(name)?.doc.getXmlFragment('default').toJSON())).not.toContain(
+      'Typed straight in',
+    );
+    await waitFor('the refused edit is kept and shown to its author', async () => {
+      const seen = (await report('tess')).refused_edits as Json[];
+      return (
+        seen.length === 1 && seen[0]!.inserted === ' Typed straight in.' && seen[0]!.reason === 'direct_edit'
+      );
+    });
+    expect((await report('quinn')).refused_edits).toEqual([]);
+    const textEvents = async () =>
+      (await portal.running.infra.eventStore.readStream(`halfTermReportText-${reportId}`)).slice(earlier);
+    const kept = await textEvents();
+    expect(kept.map((e) => e.type)).toEqual(['HalfTermReportEditRefused']);
+    expect((kept[0]!.data as { update: string }).update.length).toBeGreaterThan(10);
+
+    // A suggestion under the writer's own id passes, is counted, and blocks the approval.
+    const suggester = editor(portal.running, name, tokens.tess!);
+    const reviewer = editor(portal.running, name, tokens.lena!);
+    const id = `u${ids.tess}.int.1`;
+    try {
+      await synced(suggester);
+      await synced(reviewer);
+      const words = lastParagraph(suggester.doc);
+      words.insert(words.length, ' She loves poetry.', { insertion: { id } });
+      await waitFor('the reviewer sees the suggestion', () =>
+        JSON.stringify(reviewer.doc.getXmlFragment('default').toJSON()).includes('She loves poetry'),
+      );
+      await waitFor(
+        'the suggestion is recorded',
+        async () => (await report('lena')).unresolved_suggestions === 1,
+      );
+      const detail = await report('lena');
+      expect(detail.suggestions).toEqual([
+        expect.objectContaining({ id, author_id: ids.tess, inserted: ' She loves poetry.', state: 'open' }),
+      ]);
+      const blocked = await call('POST', `/half-term-reports/${reportId}/lead/publish`, 'lena', {
+        expected_hash: detail.content_hash,
+      });
+      expect(blocked.status).toBe(409);
+      expect(blocked.body.code).toBe('unresolved_suggestions');
+      const withSuggestions = (await ok('GET', '/half-term-reports/?has_suggestions=true', 'admin')) as {
+        items: Json[];
+      };
+      expect(withSuggestions.items).toEqual([
+        expect.objectContaining({ id: reportId, unresolved_suggestions: 1 }),
+      ]);
+
+      // The reviewer accepts it: the text stays, unmarked; the acceptance is an event naming who.
+      const mine = lastParagraph(reviewer.doc);
+      const plain = (mine.toDelta() as { insert: string }[]).map((op) => op.insert).join('');
+      const start = plain.indexOf(' She loves poetry.');
+      expect(start).toBeGreaterThanOrEqual(0);
+      mine.format(start, ' She loves poetry.'.length, { insertion: null });
+      await waitFor('accepted', async () => (await report('lena')).unresolved_suggestions === 0);
+      const after = await report('lena');
+      expect(after.suggestions).toEqual([
+        expect.objectContaining({ id, state: 'accepted', resolved_by_name: 'lena Test' }),
+      ]);
+      const texts = await textEvents();
+      expect(texts.map((e) => e.type)).toEqual([
+        'HalfTermReportEditRefused',
+        'HalfTermReportSuggestionMade',
+        'HalfTermReportSuggestionAccepted',
+      ]);
+      expect(texts[2]!.data).toMatchObject({ by: ids.lena, inserted: ' She loves poetry.', open: 0 });
+    } finally {
+      suggester.destroy();
+      reviewer.destroy();
+    }
   });
 });

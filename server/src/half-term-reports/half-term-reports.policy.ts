@@ -133,14 +133,14 @@ export function reportAccess(
   return 'partner';
 }
 
-export type DocumentMode = 'edit' | 'view';
+export type DocumentMode = 'edit' | 'suggest' | 'view';
 
 /**
- * The most the actor may do with the live text in the report's state (brief §2; suggestion mode is not
- * built, so the reviewer holding the claim edits and everyone else views):
- * draft and returned: writers edit; in_qa: the QA claimer edits; in_lead_review: the lead claimer
- * edits; submitted, qa_approved, published and discarded: everyone views. Partners never open the live
- * text (they read the published revision).
+ * The most the actor may do with the live text in the report's state (brief §2, decision 0060):
+ * draft and returned: writers edit; in_qa: the QA claimer edits (the editor opens suggesting, editing
+ * directly is their choice) and writers suggest and resolve suggestions; in_lead_review: the lead
+ * claimer edits (opens suggesting), writers suggest; submitted, qa_approved, published and discarded:
+ * everyone views. Partners never open the live text (they read the published revision).
  */
 export function documentMode(
   actor: Pick<Actor, 'userId' | 'permissions'>,
@@ -149,14 +149,15 @@ export function documentMode(
 ): DocumentMode | null {
   if (access === null || access === 'partner') return null;
   const me = actor.userId;
+  const writer = row.writer_ids.includes(me);
   switch (row.state) {
     case 'draft':
     case 'returned':
-      return row.writer_ids.includes(me) ? 'edit' : 'view';
+      return writer ? 'edit' : 'view';
     case 'in_qa':
-      return row.qa_claimed_by === me ? 'edit' : 'view';
+      return row.qa_claimed_by === me ? 'edit' : writer ? 'suggest' : 'view';
     case 'in_lead_review':
-      return row.lead_claimed_by === me ? 'edit' : 'view';
+      return row.lead_claimed_by === me ? 'edit' : writer ? 'suggest' : 'view';
     default:
       return 'view';
   }

@@ -76,16 +76,18 @@ describe('half-term report policy', () => {
     expect(reportAccess(actor('l', LINK, 'oak'), row(), { ...facts, linkedToStudent: true })).toBe('partner');
   });
 
-  it.each<[ReportState, string, 'edit' | 'view']>([
+  it.each<[ReportState, string, 'edit' | 'suggest' | 'view']>([
     ['draft', 'w', 'edit'],
     ['draft', 'q', 'view'],
     ['returned', 'w', 'edit'],
     ['submitted', 'w', 'view'],
     ['in_qa', 'q', 'edit'],
-    ['in_qa', 'w', 'view'],
+    ['in_qa', 'w', 'suggest'],
+    ['in_qa', 'x', 'view'],
     ['qa_approved', 'q', 'view'],
     ['in_lead_review', 'l', 'edit'],
-    ['in_lead_review', 'w', 'view'],
+    ['in_lead_review', 'w', 'suggest'],
+    ['in_lead_review', 'q', 'view'],
     ['published', 'w', 'view'],
     ['published', 'l', 'view'],
     ['discarded', 'w', 'view'],

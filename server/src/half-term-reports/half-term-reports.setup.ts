@@ -1,13 +1,32 @@
+import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import {
   HALF_TERM_REPORT_DOCUMENT_KIND,
+  acceptedOf,
   halfTermReportById,
+  halfTermReportTextStream,
   parseStream,
+  reportContentOf,
+  suggestionChanges,
+  suggestionsIn,
+  type ContentNode,
   type LiveSummaries,
+  type ReportPresence,
+  type ReportTextEvent,
 } from '@portal/projections';
 import type { Actor } from '../platform/auth/request-context.js';
-import { DocumentKinds, type DocumentKind } from '../platform/collaboration/document-kinds.js';
-import type { RecordedEvent } from '../platform/event-store/event-store.js';
+import {
+  DocumentKinds,
+  type DocumentKind,
+  type DocumentPresence,
+  type LoadedDocument,
+  type RefusedUpdate,
+} from '../platform/collaboration/document-kinds.js';
+import { toBase64 } from '../platform/collaboration/document-persistence.js';
+import { EVENT_STORE } from '../platform/tokens.js';
+import type { EventStore, RecordedEvent } from '../platform/event-store/event-store.js';
+import { LiveServer } from '../platform/live/live-server.js';
+import { textChange, validateReportUpdate } from './report-text-rules.js';
 import { LiveRooms, RoomPolicy, type Delivery } from '../platform/live/room-policy.js';
 import type { SqlClient } from '../platform/sql/sql-client.js';
 import { SQL_CLIENT } from '../platform/tokens.js';
@@ -54,10 +73,15 @@ export function reportAudience(
  */
 @Injectable()
 export class HalfTermReportsSetup implements OnModuleInit, OnModuleDestroy {
+  /** Who has which report's text open in this process (the live board; decision 0060). */
+  private readonly presence = new Map<string, ReportPresence>();
+
   constructor(
     private readonly rooms: RoomPolicy,
     private readonly kinds: DocumentKinds,
     @Inject(SQL_CLIENT) private readonly sql: SqlClient,
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    private readonly live: LiveServer,
   ) {}
 
   onModuleInit(): void {
@@ -74,6 +98,17 @@ export class HalfTermReportsSetup implements OnModuleInit, OnModuleDestroy {
         const d = (event.data ?? {}) as { viewerId?: string; via?: string };
         return [{ room: LiveRooms.admins, data: { reportId, viewerId: d.viewerId ?? '', via: d.via ?? '' } }];
       })
+      .forStream('halfTermReportText', (event, reportId) => {
+        const d = (event.data ?? {}) as { by?: string | null; authorId?: string | null; audience?: string[] };
+        const data = { reportId, type: event.type };
+        const users = new Set([d.by, d.authorId, ...(d.audience ?? [])].filter((u): u is string => !!u));
+        return [
+          { room: LiveRooms.admins, data },
+          { room: QA_ROOM, data },
+          { room: QA_LEAD_ROOM, data },
+          ...[...users].map((id) => ({ room: LiveRooms.user(id), data })),
+        ];
+      })
       .forStream('reportTimeframe', (_event, timeframeId) => [
         { room: INTERNAL_ROOM, data: { timeframeId } },
       ]);
@@ -85,7 +120,7 @@ export class HalfTermReportsSetup implements OnModuleInit, OnModuleDestroy {
   }
 
   /** The mode the actor has on the report's live text now, or null (no access). */
-  async modeOf(actor: Actor, id: string): Promise<'edit' | 'view' | null> {
+  async modeOf(actor: Actor, id: string): Promise<'edit' | 'suggest' | 'view' | null> {
     if (!UUID.test(id)) return null;
     const row = await halfTermReportById(this.sql, id);
     if (!row) return null;
@@ -100,12 +135,102 @@ export class HalfTermReportsSetup implements OnModuleInit, OnModuleDestroy {
   documentKind(): DocumentKind {
     return {
       kind: HALF_TERM_REPORT_DOCUMENT_KIND,
-      canWrite: async (actor, id) => (await this.modeOf(actor, id)) === 'edit',
+      canWrite: async (actor, id) => {
+        const mode = await this.modeOf(actor, id);
+        return mode === 'edit' || mode === 'suggest';
+      },
       canRead: async (actor, id) => (await this.modeOf(actor, id)) !== null,
+      suggestOnly: async (actor, id) => (await this.modeOf(actor, id)) === 'suggest',
       accessChangedBy: (event) => {
         const stream = parseStream(event.stream);
         return stream?.kind === 'halfTermReport' ? stream.id : null;
       },
+      validateUpdate: (check) => validateReportUpdate(check),
+      refused: (refused) => this.keepRefused(refused),
+      loaded: (doc) => doc.memo.set(LAST_CONTENT, reportContentOf(doc.doc)),
+      persisted: (doc, actors) => this.suggestionEvents(doc, actors),
+      presence: (presence) => this.tellPresence(presence),
     };
   }
+
+  /** Who has each report's text open in this process now. */
+  currentPresence(): ReportPresence[] {
+    return [...this.presence.values()];
+  }
+
+  private tellPresence(p: DocumentPresence): void {
+    const presence: ReportPresence = { reportId: p.id, editors: p.editors };
+    if (p.editors.length) this.presence.set(p.id, presence);
+    else this.presence.delete(p.id);
+    this.live.namespace?.to([LiveRooms.admins, QA_ROOM, QA_LEAD_ROOM]).emit('report-presence', presence);
+  }
+
+  /** Keeps a refused update as `HalfTermReportEditRefused` (its bytes and what it would have changed). */
+  private async keepRefused(r: RefusedUpdate): Promise<{ ref: string; text: string }> {
+    const change = textChange(acceptedOf(reportContentOf(r.before)), acceptedOf(reportContentOf(r.after)));
+    const event: ReportTextEvent = {
+      type: 'HalfTermReportEditRefused',
+      data: {
+        reportId: r.id,
+        by: r.actor.userId,
+        reason: r.reason,
+        update: toBase64(r.update),
+        removed: change.removed,
+        inserted: change.inserted,
+      },
+    };
+    const id = randomUUID();
+    await this.store.append(
+      halfTermReportTextStream(r.id),
+      [{ id, ...event, metadata: { actorId: r.actor.userId } }],
+      { expectedRevision: 'any' },
+    );
+    return { ref: id, text: change.inserted || change.removed };
+  }
+
+  /**
+   * After a batch persisted: the suggestions made and resolved since the last batch of this process,
+   * as events (decision 0060). `by` is the batch's one author (null when several wrote in it).
+   */
+  private async suggestionEvents(doc: LoadedDocument, actors: string[]): Promise<void> {
+    const before = doc.memo.get(LAST_CONTENT) as ContentNode | undefined;
+    const after = reportContentOf(doc.doc);
+    doc.memo.set(LAST_CONTENT, after);
+    if (!before) return;
+    const { made, resolved } = suggestionChanges(before, after);
+    if (made.length === 0 && resolved.length === 0) return;
+    const open = suggestionsIn(after).length;
+    const by = actors.length === 1 ? actors[0]! : null;
+    const row = await halfTermReportById(this.sql, doc.id);
+    const audience = row
+      ? [
+          ...new Set(
+            [...row.writer_ids, row.qa_claimed_by, row.lead_claimed_by].filter((u): u is string => !!u),
+          ),
+        ]
+      : [];
+    const base = (s: { id: string; authorId: string | null; inserted: string; deleted: string }) => ({
+      reportId: doc.id,
+      suggestionId: s.id,
+      authorId: s.authorId,
+      inserted: s.inserted,
+      deleted: s.deleted,
+      open,
+      audience,
+    });
+    const events: ReportTextEvent[] = [
+      ...made.map((s): ReportTextEvent => ({ type: 'HalfTermReportSuggestionMade', data: base(s) })),
+      ...resolved.map((s): ReportTextEvent => ({
+        type: s.accepted ? 'HalfTermReportSuggestionAccepted' : 'HalfTermReportSuggestionRejected',
+        data: { ...base(s), by, actors },
+      })),
+    ];
+    await this.store.append(
+      halfTermReportTextStream(doc.id),
+      events.map((e) => ({ id: randomUUID(), ...e, metadata: { actorId: by } })),
+      { expectedRevision: 'any' },
+    );
+  }
 }
+
+const LAST_CONTENT = 'content-at-last-flush';

@@ -1,4 +1,4 @@
-import type { TimelineForMetrics } from '@portal/projections';
+import type { SuggestionForMetrics, TimelineForMetrics } from '@portal/projections';
 
 export interface ReviewerMetrics {
   reviewer_id: string;
@@ -106,5 +106,62 @@ export function qaMetrics(rows: readonly TimelineForMetrics[]): {
       minutes_to_decide: mean(toDecide),
     })),
     writers: [...writers.values()].map(({ seen: _seen, ...w }) => w),
+  };
+}
+
+export interface SuggestionAuthorMetrics {
+  author_id: string;
+  suggestions: number;
+  accepted: number;
+  rejected: number;
+  open: number;
+  /** Accepted out of resolved (null: none resolved yet). */
+  acceptance_rate: number | null;
+}
+
+const rate = (accepted: number, rejected: number) =>
+  accepted + rejected ? Math.round((accepted / (accepted + rejected)) * 1000) / 1000 : null;
+
+/**
+ * Suggestion metrics of a timeframe (decision 0060), pure: suggestions per report (over the reports
+ * that had any review or writing, i.e. `reports`), the acceptance rate (accepted / resolved), and the
+ * same per author (QA reviewers, leads and writers alike).
+ */
+export function suggestionMetrics(
+  rows: readonly SuggestionForMetrics[],
+  reports: number,
+): {
+  total: number;
+  per_report: number | null;
+  acceptance_rate: number | null;
+  authors: SuggestionAuthorMetrics[];
+} {
+  const authors = new Map<string, SuggestionAuthorMetrics>();
+  let accepted = 0;
+  let rejected = 0;
+  for (const s of rows) {
+    if (s.state === 'accepted') accepted++;
+    if (s.state === 'rejected') rejected++;
+    if (!s.author_id) continue;
+    let a = authors.get(s.author_id);
+    if (!a) {
+      a = {
+        author_id: s.author_id,
+        suggestions: 0,
+        accepted: 0,
+        rejected: 0,
+        open: 0,
+        acceptance_rate: null,
+      };
+      authors.set(s.author_id, a);
+    }
+    a.suggestions++;
+    a[s.state === 'open' ? 'open' : s.state]++;
+  }
+  return {
+    total: rows.length,
+    per_report: reports ? Math.round((rows.length / reports) * 100) / 100 : null,
+    acceptance_rate: rate(accepted, rejected),
+    authors: [...authors.values()].map((a) => ({ ...a, acceptance_rate: rate(a.accepted, a.rejected) })),
   };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { qaMetrics } from './qa-metrics.js';
+import { qaMetrics, suggestionMetrics } from './qa-metrics.js';
 
 const at = (minute: number) => new Date(Date.UTC(2026, 10, 25, 9, minute));
 const row = (report_id: string, type: string, by: string | null, minute: number, writer_id = 'w') => ({
@@ -53,5 +53,26 @@ describe('QA metrics from the workflow events', () => {
 
   it('is empty without events', () => {
     expect(qaMetrics([])).toEqual({ reviewers: [], writers: [] });
+  });
+});
+
+describe('suggestion metrics', () => {
+  it('counts suggestions per report and the acceptance rate over resolved ones, per author', () => {
+    const s = (report_id: string, author_id: string, state: 'open' | 'accepted' | 'rejected') => ({
+      report_id,
+      author_id,
+      writer_id: 'w',
+      state,
+    });
+    const m = suggestionMetrics(
+      [s('r1', 'q', 'accepted'), s('r1', 'q', 'accepted'), s('r1', 'q', 'rejected'), s('r2', 'w', 'open')],
+      2,
+    );
+    expect(m).toMatchObject({ total: 4, per_report: 2, acceptance_rate: 0.667 });
+    expect(m.authors).toEqual([
+      { author_id: 'q', suggestions: 3, accepted: 2, rejected: 1, open: 0, acceptance_rate: 0.667 },
+      { author_id: 'w', suggestions: 1, accepted: 0, rejected: 0, open: 1, acceptance_rate: null },
+    ]);
+    expect(suggestionMetrics([], 0)).toMatchObject({ total: 0, per_report: null, acceptance_rate: null });
   });
 });

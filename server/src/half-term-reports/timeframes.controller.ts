@@ -47,6 +47,7 @@ import {
   reportCandidates,
   timeframeById,
   timeframeProgress,
+  timeframeSuggestions,
   timeframeTimeline,
   userNames,
   type HalfTerm,
@@ -73,7 +74,7 @@ import { todayIn } from '../core/time/time.js';
 import { reportAggregate, reportIdOf, timeframeAggregate } from './half-term-report.decider.js';
 import { ReportRules } from './half-term-reports.policy.js';
 import { ReportDocuments } from './report-documents.js';
-import { qaMetrics } from './qa-metrics.js';
+import { qaMetrics, suggestionMetrics } from './qa-metrics.js';
 
 const DEFAULT_TIMEZONE = 'Europe/London';
 const MAX_SCOPE = 500;
@@ -214,9 +215,28 @@ export class WriterMetricsView {
   @ApiProperty({ description: 'Times a report came back to its writers' }) rework_cycles!: number;
   @ApiProperty({ description: 'Submit-by dates missed (deadline-missed events)' }) deadlines_missed!: number;
 }
+export class SuggestionAuthorView {
+  @ApiProperty({ format: 'uuid' }) author_id!: string;
+  @ApiProperty({ nullable: true, type: String }) name!: string | null;
+  @ApiProperty() suggestions!: number;
+  @ApiProperty() accepted!: number;
+  @ApiProperty() rejected!: number;
+  @ApiProperty() open!: number;
+  @ApiProperty({ nullable: true, type: Number, description: 'Accepted out of resolved' })
+  acceptance_rate!: number | null;
+}
+export class SuggestionMetricsView {
+  @ApiProperty() total!: number;
+  @ApiProperty({ nullable: true, type: Number, description: 'Suggestions per report of the timeframe' })
+  per_report!: number | null;
+  @ApiProperty({ nullable: true, type: Number, description: 'Accepted out of resolved' })
+  acceptance_rate!: number | null;
+  @ApiProperty({ type: [SuggestionAuthorView] }) authors!: SuggestionAuthorView[];
+}
 export class QaMetricsView {
   @ApiProperty({ type: [ReviewerMetricsView] }) reviewers!: ReviewerMetricsView[];
   @ApiProperty({ type: [WriterMetricsView] }) writers!: WriterMetricsView[];
+  @ApiProperty({ type: SuggestionMetricsView }) suggestions!: SuggestionMetricsView;
 }
 
 export class GenerateAnswer {
@@ -317,14 +337,22 @@ export class TimeframesController {
   @ApiNotFoundResponse({ description: 'Timeframe not found' })
   async qaMetrics(@Param('id', UuidPipe) id: string): Promise<QaMetricsView> {
     await this.require(id);
-    const { reviewers, writers } = qaMetrics(await timeframeTimeline(this.sql, id));
+    const timeline = await timeframeTimeline(this.sql, id);
+    const { reviewers, writers } = qaMetrics(timeline);
+    const reports = new Set(timeline.map((e) => e.report_id)).size;
+    const suggestions = suggestionMetrics(await timeframeSuggestions(this.sql, id), reports);
     const names = await userNames(this.sql, [
       ...reviewers.map((r) => r.reviewer_id),
       ...writers.map((w) => w.writer_id),
+      ...suggestions.authors.map((a) => a.author_id),
     ]);
     return {
       reviewers: reviewers.map((r) => ({ ...r, name: names.get(r.reviewer_id) ?? null })),
       writers: writers.map((w) => ({ ...w, name: names.get(w.writer_id) ?? null })),
+      suggestions: {
+        ...suggestions,
+        authors: suggestions.authors.map((a) => ({ ...a, name: names.get(a.author_id) ?? null })),
+      },
     };
   }
 

@@ -948,6 +948,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/half-term-reports/presence": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["HalfTermReportsController_presence"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/half-term-reports/qa": {
         parameters: {
             query?: never;
@@ -5433,6 +5449,17 @@ export interface components {
              */
             position: string;
         };
+        PresenceEditor: {
+            color: string;
+            /** @enum {string} */
+            mode: "edit" | "suggest" | "view";
+            name: string;
+            /** Format: uuid */
+            user_id: string;
+        };
+        PresenceList: {
+            items: components["schemas"]["ReportPresenceView"][];
+        };
         ProductCount: {
             count: number;
             product_id: string | null;
@@ -5563,6 +5590,7 @@ export interface components {
         };
         QaMetricsView: {
             reviewers: components["schemas"]["ReviewerMetricsView"][];
+            suggestions: components["schemas"]["SuggestionMetricsView"];
             writers: components["schemas"]["WriterMetricsView"][];
         };
         QualityIssueBody: {
@@ -5615,6 +5643,19 @@ export interface components {
         };
         ReasonBody: {
             reason: string;
+        };
+        RefusedEditView: {
+            at: string;
+            /** Format: uuid */
+            by: string;
+            by_name: string | null;
+            id: string;
+            /** @description Text the edit would have added */
+            inserted: string;
+            /** @description direct_edit, foreign_suggestion, formatting, sections (template section), read_only */
+            reason: string;
+            /** @description Text the edit would have removed */
+            removed: string;
         };
         RegisterEntryView: {
             /** @enum {string|null} */
@@ -5711,7 +5752,7 @@ export interface components {
              * @description What the reader may do with the live text
              * @enum {string|null}
              */
-            allowed_mode: "edit" | "view" | null;
+            allowed_mode: "edit" | "suggest" | "view" | null;
             /** @description GET /{id}: SHA-256 of the text now (sign with it); lists: of the last sign-off */
             content_hash: string | null;
             /** Format: uuid */
@@ -5746,6 +5787,8 @@ export interface components {
             qa_claimed_by: string | null;
             /** Format: uuid */
             qa_reviewer_id: string | null;
+            /** @description Edits the server refused and kept: the reader’s own (administrators: everyone’s) */
+            refused_edits: components["schemas"]["RefusedEditView"][];
             /** Format: date */
             release_at: string;
             revision: number;
@@ -5765,6 +5808,8 @@ export interface components {
              * @description The report's submit-by: its extension, else the timeframe's
              */
             submit_by: string;
+            /** @description Suggestions on the text (open first), as the server recorded them (decision 0060) */
+            suggestions: components["schemas"]["SuggestionView"][];
             /** Format: uuid */
             timeframe_id: string;
             timeframe_name: string;
@@ -5796,6 +5841,11 @@ export interface components {
             page: number;
             size: number;
             total: number;
+        };
+        ReportPresenceView: {
+            editors: components["schemas"]["PresenceEditor"][];
+            /** Format: uuid */
+            report_id: string;
         };
         ReportView: {
             /** @description GET /{id}: SHA-256 of the text now (sign with it); lists: of the last sign-off */
@@ -6203,6 +6253,38 @@ export interface components {
         };
         SubmitFeedbackBody: {
             feedback: string;
+        };
+        SuggestionAuthorView: {
+            /** @description Accepted out of resolved */
+            acceptance_rate: number | null;
+            accepted: number;
+            /** Format: uuid */
+            author_id: string;
+            name: string | null;
+            open: number;
+            rejected: number;
+            suggestions: number;
+        };
+        SuggestionMetricsView: {
+            /** @description Accepted out of resolved */
+            acceptance_rate: number | null;
+            authors: components["schemas"]["SuggestionAuthorView"][];
+            /** @description Suggestions per report of the timeframe */
+            per_report: number | null;
+            total: number;
+        };
+        SuggestionView: {
+            /** Format: uuid */
+            author_id: string | null;
+            author_name: string | null;
+            deleted: string;
+            id: string;
+            inserted: string;
+            made_at: string;
+            resolved_at: string | null;
+            resolved_by_name: string | null;
+            /** @enum {string} */
+            state: "open" | "accepted" | "rejected";
         };
         TakeRegisterBody: {
             /** @description Chosen by the client; sending the same key again changes nothing */
@@ -8774,6 +8856,25 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ReportPage"];
+                };
+            };
+        };
+    };
+    HalfTermReportsController_presence: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PresenceList"];
                 };
             };
         };

@@ -6,12 +6,27 @@ import CollaborationCaret from '@tiptap/extension-collaboration-caret';
 import Subscript from '@tiptap/extension-subscript';
 import Superscript from '@tiptap/extension-superscript';
 import { BackgroundColor, Color, FontSize, TextStyle } from '@tiptap/extension-text-style';
-import { useEditor, useEditorState } from '@tiptap/react';
+import { useEditor, useEditorState, type Editor } from '@tiptap/react';
 import StarterKit from '@tiptap/starter-kit';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type * as Y from 'yjs';
 import { useSession } from '../session';
-import { openCollabDocument, type CollabSession, type CollabStatus } from './collab-connection';
+import {
+  EDIT_REFUSED,
+  openCollabDocument,
+  type CollabSession,
+  type CollabStatus,
+  type RefusedEdit,
+} from './collab-connection';
+import {
+  Deletion,
+  Insertion,
+  Modification,
+  REFUSAL_TEXT,
+  SectionGuard,
+  SuggestChanges,
+  type SuggestRefusal,
+} from './suggest-changes';
 import classes from './CollabEditor.module.css';
 
 export interface CollabEditorProps {
@@ -23,6 +38,14 @@ export interface CollabEditorProps {
   label: string;
   /** Told the live Yjs document when it opens (null when it closes), e.g. to hash what the user sees. */
   onDocument?: (doc: Y.Doc | null) => void;
+  /** Suggestion mode (decision 0060): the user's edits become suggestions; formatting is off. */
+  suggesting?: boolean;
+  /** Template sections may be neither deleted nor moved (half-term reports). */
+  guardSections?: boolean;
+  /** Told the editor when it is ready (null when it goes), e.g. to accept or reject suggestions. */
+  onEditor?: (editor: Editor | null) => void;
+  /** Told when the server refused one of this user's edits (it was kept; the editor starts again). */
+  onRefused?: (edit: RefusedEdit) => void;
 }
 
 interface Peer {
@@ -55,8 +78,17 @@ export default function CollabEditor({
   readOnly = false,
   label,
   onDocument,
+  suggesting = false,
+  guardSections = false,
+  onEditor,
+  onRefused,
 }: CollabEditorProps) {
   const token = useSession((state) => state.token);
+  const userId = useSession((state) => String(state.user?.id ?? ''));
+  // A refused edit starts the document again from the server's text (a new Y.Doc).
+  const [generation, setGeneration] = useState(0);
+  const onRefusedRef = useRef(onRefused);
+  onRefusedRef.current = onRefused;
   const [closed, setClosed] = useState<string | null>(null);
   const [session, setSession] = useState<CollabSession | null>(null);
   const [status, setStatus] = useState<CollabStatus>('connecting');
@@ -69,10 +101,24 @@ export default function CollabEditor({
     if (!token) return undefined;
     setClosed(null);
     setSynced(false);
-    const opened = openCollabDocument(documentName, token, (_code, reason) => {
-      setClosed(reason);
-      setStatus('closed');
-    });
+    const opened = openCollabDocument(
+      documentName,
+      token,
+      (code, reason) => {
+        if (code === EDIT_REFUSED) {
+          // Forget this browser's copy of the refused edit (the server kept it) and start again.
+          void opened.offline?.clearData();
+          setGeneration((g) => g + 1);
+          return;
+        }
+        setClosed(reason);
+        setStatus('closed');
+      },
+      {
+        offlineKey: userId ? `portal:${userId}:${documentName}` : undefined,
+        onRefused: (edit) => onRefusedRef.current?.(edit),
+      },
+    );
     const { provider } = opened;
     const onStatus = ({ status: s }: { status: 'connecting' | 'connected' | 'disconnected' }) =>
       setStatus((current) => (current === 'closed' ? current : s));
@@ -97,7 +143,7 @@ export default function CollabEditor({
       setSession(null);
       opened.destroy();
     };
-  }, [documentName, token]);
+  }, [documentName, token, userId, generation]);
 
   if (!session) return <EditorLoading />;
   return (
@@ -112,11 +158,15 @@ export default function CollabEditor({
         </Alert>
       )}
       <BoundEditor
-        key={documentName}
+        key={`${documentName}:${generation}`}
         session={session}
         editable={!readOnly && !closed}
         label={label}
         ready={synced}
+        suggesting={suggesting}
+        guardSections={guardSections}
+        userId={userId}
+        onEditor={onEditor}
       />
     </Stack>
   );
@@ -127,14 +177,34 @@ function BoundEditor({
   editable,
   label,
   ready,
+  suggesting,
+  guardSections,
+  userId,
+  onEditor,
 }: {
   session: CollabSession;
   editable: boolean;
   label: string;
   ready: boolean;
+  suggesting: boolean;
+  guardSections: boolean;
+  userId: string;
+  onEditor?: (editor: Editor | null) => void;
 }) {
+  const [notice, setNotice] = useState<SuggestRefusal | null>(null);
+  const suggestingRef = useRef(suggesting);
+  suggestingRef.current = suggesting;
   const extensions = useMemo(
     () => [
+      Insertion,
+      Deletion,
+      Modification,
+      SuggestChanges.configure({
+        suggesting: () => suggestingRef.current,
+        userId,
+        onRefused: setNotice,
+      }),
+      ...(guardSections ? [SectionGuard.configure({ onRefused: setNotice })] : []),
       StarterKit.configure({
         undoRedo: false,
         link: { openOnClick: false, autolink: true, protocols: ['http', 'https', 'mailto'] },
@@ -148,7 +218,7 @@ function BoundEditor({
       Collaboration.configure({ document: session.doc }),
       CollaborationCaret.configure({ provider: session.provider, user: { name: '…', color: '#868e96' } }),
     ],
-    [session],
+    [session, userId, guardSections],
   );
   const editor = useEditor(
     {
@@ -162,11 +232,28 @@ function BoundEditor({
   useEffect(() => {
     editor?.setEditable(editable);
   }, [editor, editable]);
+  const onEditorRef = useRef(onEditor);
+  onEditorRef.current = onEditor;
+  useEffect(() => {
+    if (!editor || !ready) return undefined;
+    onEditorRef.current?.(editor);
+    return () => onEditorRef.current?.(null);
+  }, [editor, ready]);
+  useEffect(() => {
+    if (!notice) return undefined;
+    const t = setTimeout(() => setNotice(null), 6000);
+    return () => clearTimeout(t);
+  }, [notice]);
 
   if (!editor || !ready) return <EditorLoading />;
   return (
-    <RichTextEditor editor={editor} className={classes.editor}>
-      {editable && (
+    <RichTextEditor editor={editor} className={classes.editor} data-suggesting={suggesting || undefined}>
+      {notice && (
+        <Alert color="yellow" variant="light" role="status" m="xs">
+          {REFUSAL_TEXT[notice]}
+        </Alert>
+      )}
+      {editable && !suggesting && (
         <RichTextEditor.Toolbar sticky stickyOffset={0} aria-label="Formatting">
           <RichTextEditor.ControlsGroup>
             <RichTextEditor.H1 />

@@ -16,25 +16,8 @@ export interface ConnectionLimits {
   ratePerSecond: number;
 }
 
-const PALETTE = [
-  '#e03131',
-  '#c2255c',
-  '#9c36b5',
-  '#6741d9',
-  '#3b5bdb',
-  '#1971c2',
-  '#0c8599',
-  '#099268',
-  '#2f9e44',
-  '#e8590c',
-];
-
-/** A stable colour per user. */
-export function colourFor(userId: string): string {
-  let h = 0;
-  for (const c of userId) h = (h * 31 + c.charCodeAt(0)) >>> 0;
-  return PALETTE[h % PALETTE.length]!;
-}
+/** A stable colour per user (shared with the browser's suggestion marks). */
+export { colourFor } from '@portal/projections';
 
 /**
  * One WebSocket of one user on one document. Messages are queued until the document is loaded; each
@@ -48,6 +31,8 @@ export class CollabConnection {
   private refilledAt = Date.now();
   /** Awareness client ids this connection controls. */
   readonly awarenessClients = new Set<number>();
+  /** A writing connection whose updates must keep the text as it is but for suggestions (decision 0060). */
+  suggestOnly = false;
 
   constructor(
     readonly ws: WebSocket,

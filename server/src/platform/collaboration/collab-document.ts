@@ -6,8 +6,9 @@ import * as Y from 'yjs';
 import type { Log } from '../logging/logger.js';
 import { BusMessage, type BusMessageType, type CollabBus } from './collab-bus.js';
 import { CollabConnection } from './collab-connection.js';
-import { MessageType, type DocumentName } from './collab.protocol.js';
+import { CloseCode, MessageType, type DocumentName } from './collab.protocol.js';
 import { DocumentPersistence } from './document-persistence.js';
+import type { DocumentKind, LoadedDocument } from './document-kinds.js';
 
 /** Transaction origin of updates that came from another process. */
 export const FROM_PEER = Symbol('collab:from-peer');
@@ -47,6 +48,13 @@ export class CollabDocument {
   private closed = false;
   /** Updates dropped because they came from read-only connections. */
   droppedReadOnlyUpdates = 0;
+  /** Updates the kind's `validateUpdate` refused (decision 0060). */
+  refusedUpdates = 0;
+  /** Time spent in `validateUpdate` (ms, total) and the number of checks, for the bench. */
+  readonly validation = { ms: 0, checks: 0 };
+  /** The document with every accepted update: updates are tried here first when the kind validates. */
+  private shadow: Y.Doc | null = null;
+  private readonly memo = new Map<string, unknown>();
 
   constructor(
     readonly name: DocumentName,
@@ -55,6 +63,7 @@ export class CollabDocument {
     private readonly bus: CollabBus,
     private readonly options: DocumentOptions,
     private readonly log: Log,
+    private readonly kind: DocumentKind | null = null,
   ) {
     this.persistence = new DocumentPersistence(store, stream, options.snapshotEvery);
     this.awareness.setLocalState(null);
@@ -74,6 +83,7 @@ export class CollabDocument {
       const queued = this.peerQueue ?? [];
       this.peerQueue = null;
       for (const [type, payload] of queued) this.applyPeer(type, payload);
+      this.kind?.loaded?.(this.loadedView);
       if (this.bus.distributed)
         this.bus.publish(this.name.name, BusMessage.syncRequest, Y.encodeStateVector(this.doc));
     })();
@@ -120,11 +130,13 @@ export class CollabDocument {
           );
         } else if (sub === syncProtocol.messageYjsSyncStep2 || sub === syncProtocol.messageYjsUpdate) {
           const update = decoding.readVarUint8Array(decoder);
+          Y.decodeUpdate(update); // throws on a malformed update before anything touches the document
           if (conn.readOnly) {
             this.droppedReadOnlyUpdates++;
+            if (this.kind?.refused) this.keepReadOnly(conn, update);
             return;
           }
-          Y.decodeUpdate(update); // throws on a malformed update before anything touches the document
+          if (this.kind?.validateUpdate && !this.validate(conn, update)) return;
           Y.applyUpdate(this.doc, update, conn);
         } else {
           throw new Error(`unknown sync message ${sub}`);
@@ -150,6 +162,85 @@ export class CollabDocument {
       default:
         throw new Error(`unknown message type ${type}`);
     }
+  }
+
+  get loadedView(): LoadedDocument {
+    return { id: this.name.id, doc: this.doc, memo: this.memo };
+  }
+
+  /**
+   * Tries the update on the shadow copy and asks the kind: true when it may be applied. A refused
+   * update is kept by the kind, its author told (auth message, permission denied, reason JSON) and the
+   * connection closed with 4409: its client holds changes the server will never have, and starts again.
+   */
+  private validate(conn: CollabConnection, update: Uint8Array): boolean {
+    const started = performance.now();
+    if (!this.shadow) {
+      this.shadow = new Y.Doc({ gc: true });
+      Y.applyUpdate(this.shadow, Y.encodeStateAsUpdate(this.doc));
+    }
+    Y.applyUpdate(this.shadow, update);
+    let reason: string | null;
+    try {
+      reason = this.kind!.validateUpdate!({
+        id: this.name.id,
+        actor: conn.actor,
+        suggestOnly: conn.suggestOnly,
+        before: this.doc,
+        after: this.shadow,
+      });
+    } catch (e) {
+      this.log.error({ err: e, document: this.name.name }, 'collaboration: validating an update failed');
+      reason = 'invalid';
+    }
+    this.validation.ms += performance.now() - started;
+    this.validation.checks++;
+    if (reason === null) return true;
+    this.refusedUpdates++;
+    const after = this.shadow;
+    this.shadow = null;
+    this.refuse(conn, update, reason, after);
+    return false;
+  }
+
+  /** A read-only connection's update that would change the text is kept too (a late edit). */
+  private keepReadOnly(conn: CollabConnection, update: Uint8Array): void {
+    const after = new Y.Doc({ gc: true });
+    Y.applyUpdate(after, Y.encodeStateAsUpdate(this.doc));
+    Y.applyUpdate(after, update);
+    if (Y.equalSnapshots(Y.snapshot(this.doc), Y.snapshot(after))) return;
+    this.refuse(conn, update, 'read_only', after);
+  }
+
+  private refuse(conn: CollabConnection, update: Uint8Array, reason: string, after: Y.Doc): void {
+    const tell = (ref?: string, text?: string) => {
+      conn.send(
+        message(MessageType.auth, (e) => {
+          encoding.writeVarUint(e, 0); // y-protocols auth: permission denied
+          encoding.writeVarString(e, JSON.stringify({ refused: reason, ref, text }));
+        }),
+      );
+      conn.close(CloseCode.editRefused, `edit refused: ${reason}`.slice(0, 120));
+    };
+    const keeping = this.kind?.refused?.({
+      id: this.name.id,
+      actor: conn.actor,
+      reason,
+      update,
+      before: this.doc,
+      after,
+    });
+    if (!keeping) return tell();
+    keeping.then(
+      (kept) => tell(kept?.ref, kept?.text),
+      (e: unknown) => {
+        this.log.error(
+          { err: e, document: this.name.name },
+          'collaboration: could not keep a refused update',
+        );
+        tell();
+      },
+    );
   }
 
   /**
@@ -195,6 +286,8 @@ export class CollabDocument {
   }
 
   private onUpdate(update: Uint8Array, origin: unknown): void {
+    // The shadow already has a validated connection's update; everything else (peers, other kinds) joins it.
+    if (this.shadow && !(origin instanceof CollabConnection)) Y.applyUpdate(this.shadow, update);
     const m = message(MessageType.sync, (e) => syncProtocol.writeUpdate(e, update));
     for (const conn of this.connections) if (conn !== origin) conn.send(m);
     if (origin instanceof CollabConnection) {
@@ -273,6 +366,11 @@ export class CollabDocument {
       this.pendingActors = new Set();
       try {
         await this.persistence.append(this.doc, batch, actors);
+        await this.kind
+          ?.persisted?.(this.loadedView, actors)
+          .catch((e: unknown) =>
+            this.log.error({ err: e, document: this.name.name }, 'collaboration: after-persist hook failed'),
+          );
       } catch (e) {
         this.pending = batch.concat(this.pending);
         for (const a of actors) this.pendingActors.add(a);
@@ -298,6 +396,7 @@ export class CollabDocument {
       if (this.flushTimer) clearTimeout(this.flushTimer);
       await this.bus.leave(this.name.name).catch(() => {});
       this.awareness.destroy();
+      this.shadow?.destroy();
       this.doc.destroy();
     }
   }

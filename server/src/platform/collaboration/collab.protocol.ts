@@ -27,6 +27,12 @@ export const CloseCode = {
    * `blocked`, `deactivated`, `no_access`, the live channel's words).
    */
   forbidden: 4403,
+  /**
+   * An update was refused (decision 0060): the server kept it and told the client in an auth message
+   * (`permission denied`, reason JSON `{ refused, ref, text }`) first. The client starts again from the
+   * server's text (a fresh document), showing the refused edit to its author.
+   */
+  editRefused: 4409,
   /** The user's rights on the document changed (may now write, or only read): reconnect at once. */
   accessChanged: 4501,
   /** A message larger than the configured limit. */

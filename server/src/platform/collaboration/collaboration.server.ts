@@ -26,7 +26,7 @@ import {
   parseDocumentName,
   type DocumentName,
 } from './collab.protocol.js';
-import { DocumentKinds } from './document-kinds.js';
+import { DocumentKinds, type DocumentPresence } from './document-kinds.js';
 import { ProjectionRunner } from '../projections/projection-runner.js';
 import type { RecordedEvent } from '../event-store/event-store.js';
 import { DISCONNECTING_EVENTS, REFRESHING_EVENTS } from '../live/live-sessions.js';
@@ -217,8 +217,10 @@ export class CollaborationServer implements OnApplicationBootstrap, BeforeApplic
     const kind = this.kinds.get(name.kind);
     const canWrite = kind ? await kind.canWrite(actor, name.id) : false;
     const canRead = canWrite || (kind ? await kind.canRead(actor, name.id) : false);
+    const suggestOnly = canWrite && kind?.suggestOnly ? await kind.suggestOnly(actor, name.id) : false;
     if (!canRead) conn.close(CloseCode.forbidden, 'no_access');
-    else if (canWrite === conn.readOnly) conn.close(CloseCode.accessChanged, 'access changed: reconnect');
+    else if (canWrite === conn.readOnly || suggestOnly !== conn.suggestOnly)
+      conn.close(CloseCode.accessChanged, 'access changed: reconnect');
     else return false;
     return true;
   }
@@ -281,8 +283,14 @@ export class CollaborationServer implements OnApplicationBootstrap, BeforeApplic
       const canWrite = await kind.canWrite(actor, name.id);
       const canRead = canWrite || (await kind.canRead(actor, name.id));
       if (!canRead) throw new UpgradeRejection(403, 'You do not have access to this document');
+      const suggestOnly = canWrite && kind.suggestOnly ? await kind.suggestOnly(actor, name.id) : false;
       if (socket.destroyed) return;
-      this.wss.handleUpgrade(req, socket, head, (ws) => void this.connect(ws, name, actor, user, !canWrite));
+      this.wss.handleUpgrade(
+        req,
+        socket,
+        head,
+        (ws) => void this.connect(ws, name, actor, user, !canWrite, suggestOnly),
+      );
     } catch (e) {
       if (e instanceof UpgradeRejection) return reject(socket, e.status, e.detail);
       this.log.error({ err: e }, 'collaboration: upgrade failed');
@@ -320,8 +328,10 @@ export class CollaborationServer implements OnApplicationBootstrap, BeforeApplic
     actor: Actor,
     user: CollabUser,
     readOnly: boolean,
+    suggestOnly = false,
   ): Promise<void> {
     const conn = new CollabConnection(ws, actor, user, readOnly, this.config.collab);
+    conn.suggestOnly = suggestOnly;
     this.open.set(conn, name);
     ws.once('close', () => this.open.delete(conn));
     let doc: CollabDocument;
@@ -336,10 +346,41 @@ export class CollaborationServer implements OnApplicationBootstrap, BeforeApplic
     const release = () => {
       doc.detach(conn);
       this.release(doc);
+      this.tellPresence(name);
     };
     if (conn.closed || ws.readyState !== ws.OPEN) return release();
     ws.once('close', release);
     doc.attach(conn);
+    this.tellPresence(name);
+  }
+
+  /** Who is connected to each document of `kind` in this process (the live board's source). */
+  presenceOf(kind: string): DocumentPresence[] {
+    const byId = new Map<string, DocumentPresence>();
+    for (const [conn, name] of this.open) {
+      if (name.kind !== kind || conn.closed) continue;
+      const entry = byId.get(name.id) ?? { id: name.id, editors: [] };
+      byId.set(name.id, entry);
+      if (entry.editors.some((e) => e.userId === conn.actor.userId)) continue;
+      entry.editors.push({
+        userId: conn.actor.userId,
+        name: conn.user.name,
+        color: conn.user.color,
+        mode: conn.readOnly ? 'view' : conn.suggestOnly ? 'suggest' : 'edit',
+      });
+    }
+    return [...byId.values()];
+  }
+
+  private tellPresence(name: DocumentName): void {
+    const kind = this.kinds.get(name.kind);
+    if (!kind?.presence) return;
+    const found = this.presenceOf(name.kind).find((p) => p.id === name.id);
+    try {
+      kind.presence(found ?? { id: name.id, editors: [] });
+    } catch (e) {
+      this.log.warn({ err: e, document: name.name }, 'collaboration: presence hook failed');
+    }
   }
 
   private async acquire(name: DocumentName): Promise<CollabDocument> {
@@ -362,6 +403,7 @@ export class CollaborationServer implements OnApplicationBootstrap, BeforeApplic
         this.bus,
         this.config.collab,
         this.log,
+        this.kinds.get(name.kind) ?? null,
       );
       doc.refs = 1;
       this.documents.set(name.name, doc);

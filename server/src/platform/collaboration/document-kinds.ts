@@ -1,6 +1,44 @@
 import { Injectable } from '@nestjs/common';
+import type * as Y from 'yjs';
 import type { Actor } from '../auth/request-context.js';
 import type { RecordedEvent } from '../event-store/event-store.js';
+
+/** A document loaded in this process, as its kind's hooks see it. */
+export interface LoadedDocument {
+  id: string;
+  /** The live document (read it; never change it from a hook). */
+  doc: Y.Doc;
+  /** The kind's own memory for this loaded document (e.g. the text at the last flush). */
+  memo: Map<string, unknown>;
+}
+
+/** One update from a writing connection, before it is applied (decision 0060). */
+export interface UpdateCheck {
+  id: string;
+  actor: Actor;
+  /** The connection may only suggest. */
+  suggestOnly: boolean;
+  /** The document as it is. */
+  before: Y.Doc;
+  /** A copy of the document with the update applied. */
+  after: Y.Doc;
+}
+
+/** An update the server did not apply: refused by the kind, or sent by a read-only connection. */
+export interface RefusedUpdate {
+  id: string;
+  actor: Actor;
+  reason: string;
+  update: Uint8Array;
+  before: Y.Doc;
+  after: Y.Doc;
+}
+
+/** Who is connected to a document now (this process), for presence. */
+export interface DocumentPresence {
+  id: string;
+  editors: { userId: string; name: string; color: string; mode: 'edit' | 'suggest' | 'view' }[];
+}
 
 /**
  * A kind of collaborative document (`half-term-report`, `safeguarding-incident`, ...). Domain modules
@@ -16,6 +54,25 @@ export interface DocumentKind {
    * the read models, every process re-checks the connections to that document.
    */
   accessChangedBy?(event: RecordedEvent): string | null;
+  /**
+   * Whether a user who may write may only suggest (decision 0060). Such a connection's updates must
+   * pass `validateUpdate`; a change of this answer closes the connection with 4501 like a write change.
+   */
+  suggestOnly?(actor: Actor, id: string): boolean | Promise<boolean>;
+  /**
+   * Checks an update from a writing connection before it is applied: null accepts it, a reason refuses
+   * it. Refused updates go to `refused` (kept, never silently lost) and the connection is told and
+   * closed with 4409 so its client starts again from the server's text.
+   */
+  validateUpdate?(check: UpdateCheck): string | null;
+  /** Keeps a refused update (e.g. as an event). Read-only connections' real changes come here too. */
+  refused?(refused: RefusedUpdate): Promise<{ ref?: string; text?: string } | void>;
+  /** After the document was loaded in this process. */
+  loaded?(doc: LoadedDocument): void;
+  /** After a batch of updates by `actors` was persisted. */
+  persisted?(doc: LoadedDocument, actors: string[]): Promise<void>;
+  /** Someone connected to or left the document in this process. */
+  presence?(presence: DocumentPresence): void;
 }
 
 @Injectable()

@@ -15,8 +15,12 @@ import {
   Title,
 } from '@mantine/core';
 import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
-import { Link, useParams } from 'react-router-dom';
+import { applySuggestion, revertSuggestion } from '@handlewithcare/prosemirror-suggest-changes';
+import type { Editor } from '@tiptap/react';
+import { Link, useNavigate, useParams } from 'react-router-dom';
 import type * as Y from 'yjs';
+import { colourFor, suggestionsIn, type Suggestion } from '@portal/projections/report-suggestions';
+import type { RefusedEdit } from '../../../shared/collab/collab-connection';
 import {
   reportContentOf,
   reportHashOf,
@@ -46,20 +50,22 @@ const CollabEditor = lazy(() => import('../../../shared/collab/CollabEditor'));
 type Mode = 'edit' | 'suggest' | 'view';
 const RANK: Record<Mode, number> = { view: 0, suggest: 1, edit: 2 };
 
-/** The mode the editor opens in: the one asked for, capped by what the state and role allow. */
+/**
+ * The mode the editor opens in: the one asked for, capped by what the state and role allow. A reviewer
+ * who may edit a report under review opens suggesting (editing directly is their choice).
+ */
 export function effectiveMode(
   requested: string | undefined,
-  allowed: 'edit' | 'view' | null,
-): {
-  mode: 'edit' | 'view';
-  capped: boolean;
-} {
+  allowed: Mode | null,
+  state?: string,
+): { mode: Mode; capped: boolean } {
   const max: Mode = allowed ?? 'view';
+  const review = state === 'in_qa' || state === 'in_lead_review';
+  const fallback: Mode = max === 'edit' && review ? 'suggest' : max;
   const asked: Mode =
-    requested === 'edit' || requested === 'suggest' || requested === 'view' ? requested : max;
-  // Suggestion mode is not built: a request for it opens read-only (decision 0057).
-  const mode: 'edit' | 'view' = RANK[asked] >= RANK.edit && max === 'edit' ? 'edit' : 'view';
-  return { mode, capped: RANK[asked] > RANK[mode] };
+    requested === 'edit' || requested === 'suggest' || requested === 'view' ? requested : fallback;
+  const mode: Mode = RANK[asked] <= RANK[max] ? asked : max;
+  return { mode, capped: RANK[asked] > RANK[max] };
 }
 
 const LABELS: Record<string, string> = {
@@ -307,11 +313,128 @@ function SectionCounts({ doc }: { doc: Y.Doc | null }) {
   );
 }
 
+/** The open suggestions, live from the document, each with its author and accept / reject. */
+function SuggestionCards({
+  doc,
+  editor,
+  report,
+  canResolve,
+}: {
+  doc: Y.Doc | null;
+  editor: Editor | null;
+  report: ReportDetail;
+  canResolve: boolean;
+}) {
+  const [open, setOpen] = useState<Suggestion[]>([]);
+  useEffect(() => {
+    if (!doc) return undefined;
+    const update = () => setOpen(suggestionsIn(reportContentOf(doc)));
+    update();
+    doc.on('update', update);
+    return () => doc.off('update', update);
+  }, [doc]);
+  const names = new Map(report.suggestions.map((s) => [s.id, s.author_name]));
+  const resolve = (id: string, accept: boolean) => {
+    if (!editor) return;
+    const command = accept ? applySuggestion(id) : revertSuggestion(id);
+    command(editor.state, editor.view.dispatch);
+  };
+  const resolved = report.suggestions.filter((s) => s.state !== 'open');
+  return (
+    <Card withBorder radius="md" aria-label="Suggestions">
+      <Title order={2} fz="h5" mb="xs">
+        Suggestions {open.length > 0 && <Badge ml={4}>{open.length} open</Badge>}
+      </Title>
+      {open.length === 0 && (
+        <Text size="sm" c="dimmed">
+          No open suggestions.
+        </Text>
+      )}
+      <Stack gap="xs">
+        {open.map((s) => (
+          <Card
+            key={s.id}
+            withBorder
+            radius="sm"
+            p="xs"
+            data-testid="suggestion-card"
+            style={{ borderLeft: `4px solid ${s.authorId ? colourFor(s.authorId) : '#868e96'}` }}
+          >
+            <Text size="xs" fw={600}>
+              {names.get(s.id) ?? (s.authorId === report.writer_ids[0] ? 'The writer' : 'A reviewer')}
+            </Text>
+            {s.deleted && (
+              <Text size="sm" td="line-through" c="dimmed">
+                {s.deleted}
+              </Text>
+            )}
+            {s.inserted && <Text size="sm">{s.inserted}</Text>}
+            {canResolve && (
+              <Group gap={4} mt={4}>
+                <Button size="compact-xs" color="teal" onClick={() => resolve(s.id, true)}>
+                  Accept
+                </Button>
+                <Button size="compact-xs" variant="default" onClick={() => resolve(s.id, false)}>
+                  Reject
+                </Button>
+              </Group>
+            )}
+          </Card>
+        ))}
+      </Stack>
+      {resolved.length > 0 && (
+        <Stack gap={2} mt="sm">
+          {resolved.slice(0, 10).map((s) => (
+            <Text size="xs" c="dimmed" key={s.id}>
+              {s.state === 'accepted' ? 'Accepted' : 'Rejected'} by {s.resolved_by_name ?? 'someone'}: “
+              {(s.inserted || s.deleted).slice(0, 60)}”
+            </Text>
+          ))}
+        </Stack>
+      )}
+    </Card>
+  );
+}
+
+const REFUSED_REASON: Record<string, string> = {
+  direct_edit: 'You may only suggest changes now',
+  foreign_suggestion: 'It changed someone else’s suggestion',
+  formatting: 'Formatting cannot be suggested',
+  sections: 'Template sections stay as they are',
+  read_only: 'The report was no longer open for your edits',
+};
+
+/** Edits the server refused: kept, shown to their author so nothing typed is lost. */
+function RefusedEdits({ report, latest }: { report: ReportDetail; latest: RefusedEdit | null }) {
+  const items = report.refused_edits;
+  if (items.length === 0 && !latest) return null;
+  return (
+    <Alert color="orange" variant="light" title="Edits not included" data-testid="refused-edits">
+      <Stack gap={4}>
+        {latest && !items.some((i) => i.id === latest.ref) && (
+          <Text size="sm">
+            {REFUSED_REASON[latest.refused] ?? latest.refused}: “{latest.text ?? ''}” was kept aside.
+          </Text>
+        )}
+        {items.slice(0, 5).map((i) => (
+          <Text size="sm" key={i.id}>
+            {i.at.slice(0, 16).replace('T', ' ')} · {REFUSED_REASON[i.reason] ?? i.reason}: “
+            {i.inserted || i.removed}”
+          </Text>
+        ))}
+      </Stack>
+    </Alert>
+  );
+}
+
 /** half-term-report/:id/:mode?: the co-written text, its state and the workflow buttons (decision 0057). */
 export function ReportPage() {
   const { id = '', mode: requested } = useParams();
   const query = reports.useOne(id);
+  const navigate = useNavigate();
   const [doc, setDoc] = useState<Y.Doc | null>(null);
+  const [editor, setEditor] = useState<Editor | null>(null);
+  const [refused, setRefused] = useState<RefusedEdit | null>(null);
 
   if (query.isPending)
     return (
@@ -335,7 +458,7 @@ export function ReportPage() {
   }
   const report = query.data;
   const partner = report.published_content !== null && report.allowed_mode === null;
-  const { mode, capped } = effectiveMode(requested, report.allowed_mode);
+  const { mode, capped } = effectiveMode(requested, report.allowed_mode, report.state);
   // The hash of the text this browser shows (the same canonical form the server signs).
   const hashOf = async () => (doc ? (await reportHashOf(report.id, doc)).hash : (report.content_hash ?? ''));
   return (
@@ -372,24 +495,49 @@ export function ReportPage() {
                     {report.name_conflicts.join(', ')}: check before submitting.
                   </Alert>
                 )}
+                <RefusedEdits report={report} latest={refused} />
                 {capped && (
                   <Alert color="yellow" variant="light">
-                    {requested === 'suggest'
-                      ? 'Suggestion mode is not available yet: the report opens read-only.'
+                    {requested === 'suggest' || requested === 'edit'
+                      ? 'You may only read this report in its current state: it opens read-only.'
                       : 'You may only read this report in its current state.'}
                   </Alert>
                 )}
-                <Text size="sm" c="dimmed" data-testid="editor-mode">
-                  {mode === 'edit'
-                    ? 'You are editing. Everyone here sees each change as it is typed.'
-                    : 'Read-only: the report is not yours to edit in this state.'}
-                </Text>
+                <Group justify="space-between" gap="xs">
+                  <Text size="sm" c="dimmed" data-testid="editor-mode">
+                    {mode === 'edit'
+                      ? 'You are editing. Everyone here sees each change as it is typed.'
+                      : mode === 'suggest'
+                        ? 'You are suggesting: your changes show as suggestions for the others to accept or reject.'
+                        : 'Read-only: the report is not yours to edit in this state.'}
+                  </Text>
+                  {report.allowed_mode === 'edit' && mode !== 'view' && (
+                    <Button
+                      size="compact-xs"
+                      variant="default"
+                      onClick={() =>
+                        void navigate(
+                          `/half-term-report/${report.id}/${mode === 'edit' ? 'suggest' : 'edit'}`,
+                          {
+                            replace: true,
+                          },
+                        )
+                      }
+                    >
+                      {mode === 'edit' ? 'Suggest instead' : 'Edit directly'}
+                    </Button>
+                  )}
+                </Group>
                 <Suspense fallback={<Skeleton height={300} />}>
                   <CollabEditor
                     documentName={`half-term-report:${report.id}`}
-                    readOnly={mode !== 'edit'}
+                    readOnly={mode === 'view'}
+                    suggesting={mode === 'suggest'}
+                    guardSections
                     label="Report text"
                     onDocument={setDoc}
+                    onEditor={setEditor}
+                    onRefused={setRefused}
                   />
                 </Suspense>
               </Stack>
@@ -398,6 +546,9 @@ export function ReportPage() {
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 4 }}>
           <Stack gap="md">
+            {!partner && (
+              <SuggestionCards doc={doc} editor={editor} report={report} canResolve={mode !== 'view'} />
+            )}
             {!partner && <SectionCounts doc={doc} />}
             <History id={report.id} partner={partner} />
           </Stack>

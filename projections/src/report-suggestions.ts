@@ -1,0 +1,316 @@
+import { REPORT_SECTIONS, type ContentNode } from './report-content.js';
+
+/**
+ * Suggestions in a report's text (decision 0060), on the ProseMirror-shaped JSON `reportContentOf`
+ * builds, shared by the server (the suggest-only check, the suggestion events) and the browser (the
+ * suggestion cards). The editor marks suggestions with `@handlewithcare/prosemirror-suggest-changes`:
+ * inline marks `insertion` and `deletion` with one attr `id`, and zero-width spaces (U+200B) carrying
+ * the mark where a suggestion starts or ends a block (a paragraph split, a join). An id is
+ * `u{userId}.{nonce}.{n}`: its author is the prefix. Accepting an insertion keeps its text unmarked,
+ * rejecting it drops the text; accepting a deletion drops the text, rejecting it keeps the text
+ * unmarked. A block whose last text and the next block's first text carry the same dropped
+ * suggestion are joined, as the library's commands do.
+ */
+
+export const SUGGESTION_MARKS = ['insertion', 'deletion', 'modification'] as const;
+export type SuggestionMark = (typeof SUGGESTION_MARKS)[number];
+
+const ZWSP = '\u200B';
+
+/** One suggestion (all text under one id): who made it and what it inserts and deletes. */
+export interface Suggestion {
+  id: string;
+  /** The user id from the id's `u{userId}` prefix (null: an id without one). */
+  authorId: string | null;
+  inserted: string;
+  deleted: string;
+}
+
+const PALETTE = [
+  '#e03131',
+  '#c2255c',
+  '#9c36b5',
+  '#6741d9',
+  '#3b5bdb',
+  '#1971c2',
+  '#0c8599',
+  '#099268',
+  '#2f9e44',
+  '#e8590c',
+];
+
+/** A stable colour per user: the collaboration server's cursor colour and a suggestion's colour. */
+export function colourFor(userId: string): string {
+  let h = 0;
+  for (const c of userId) h = (h * 31 + c.charCodeAt(0)) >>> 0;
+  return PALETTE[h % PALETTE.length]!;
+}
+
+/** A new suggestion id for `userId`: `u{userId}.{nonce}.{n}`. */
+export const suggestionId = (userId: string, nonce: string, n: number) => `u${userId}.${nonce}.${n}`;
+
+/** The author (user id) of a suggestion id, or null. */
+export function suggestionAuthor(id: string): string | null {
+  const m = /^u([^.]+)\./.exec(id);
+  return m ? m[1]! : null;
+}
+
+type Mark = NonNullable<ContentNode['marks']>[number];
+
+const suggestionMarkOf = (node: ContentNode): { type: SuggestionMark; id: string } | null => {
+  for (const m of node.marks ?? [])
+    if ((SUGGESTION_MARKS as readonly string[]).includes(m.type))
+      return { type: m.type as SuggestionMark, id: typeof m.attrs?.id === 'string' ? m.attrs.id : '' };
+  return null;
+};
+
+/** Every suggestion of the text, in document order. */
+export function suggestionsIn(content: ContentNode): Suggestion[] {
+  const found = new Map<string, Suggestion>();
+  const walk = (node: ContentNode) => {
+    if (node.type === 'text') {
+      const mark = suggestionMarkOf(node);
+      if (!mark) return;
+      let s = found.get(mark.id);
+      if (!s) {
+        s = { id: mark.id, authorId: suggestionAuthor(mark.id), inserted: '', deleted: '' };
+        found.set(mark.id, s);
+      }
+      const text = (node.text ?? '').replaceAll(ZWSP, '');
+      if (mark.type === 'insertion') s.inserted += text;
+      else if (mark.type === 'deletion') s.deleted += text;
+      return;
+    }
+    for (const child of node.content ?? []) walk(child);
+  };
+  walk(content);
+  return [...found.values()];
+}
+
+/** The number of unresolved suggestions. */
+export const unresolvedSuggestions = (content: ContentNode) => suggestionsIn(content).length;
+
+/** What happens to one suggestion: kept as it is, accepted or rejected. */
+export type Resolution = 'keep' | 'accept' | 'reject';
+
+const isTextblock = (node: ContentNode) =>
+  node.type !== 'text' && (node.content ?? []).every((c) => c.type === 'text' || c.type === 'hardBreak');
+
+/**
+ * The text with suggestions resolved as `decide` says (per mark type and id): `keep` leaves one as it
+ * is. Zero-width markers of a resolved suggestion go, and blocks a dropped suggestion spans are joined.
+ */
+export function resolveSuggestions(content: ContentNode, decide: (id: string) => Resolution): ContentNode {
+  // Whether a marked text node is dropped (its text removed) when resolved.
+  const outcome = (node: ContentNode): 'drop' | 'unmark' | null => {
+    const mark = suggestionMarkOf(node);
+    if (!mark || mark.type === 'modification') return null;
+    const d = decide(mark.id);
+    if (d === 'keep') return null;
+    const drop = (mark.type === 'insertion') === (d === 'reject');
+    return drop ? 'drop' : 'unmark';
+  };
+  const inline = (nodes: ContentNode[]): ContentNode[] => {
+    const out: ContentNode[] = [];
+    for (const node of nodes) {
+      if (node.type !== 'text') {
+        out.push(node);
+        continue;
+      }
+      const o = outcome(node);
+      if (o === 'drop') continue;
+      if (o === 'unmark') {
+        const text = (node.text ?? '').replaceAll(ZWSP, '');
+        if (!text) continue;
+        const marks = (node.marks ?? []).filter(
+          (m) => !(SUGGESTION_MARKS as readonly string[]).includes(m.type),
+        );
+        out.push(marks.length ? { type: 'text', text, marks } : { type: 'text', text });
+        continue;
+      }
+      out.push(node);
+    }
+    return out;
+  };
+  const block = (node: ContentNode): ContentNode => {
+    if (node.type === 'text') return node;
+    const children = node.content ?? [];
+    if (isTextblock(node)) return withContent(node, inline(children));
+    const out: ContentNode[] = [];
+    let joinNext = false;
+    for (const child of children) {
+      const first = child.content?.[0];
+      const last = child.content?.at(-1);
+      const resolved = block(child);
+      const prev = out.at(-1);
+      if (joinNext && prev && isTextblock(child) && first && outcome(first) === 'drop')
+        out[out.length - 1] = withContent(prev, [...(prev.content ?? []), ...(resolved.content ?? [])]);
+      else out.push(resolved);
+      joinNext =
+        isTextblock(child) &&
+        last !== undefined &&
+        outcome(last) === 'drop' &&
+        sameSuggestion(last, child, children);
+    }
+    return withContent(node, out);
+  };
+  // A trailing dropped suggestion joins only with a next block that starts with the same suggestion.
+  const sameSuggestion = (last: ContentNode, child: ContentNode, siblings: ContentNode[]) => {
+    const next = siblings[siblings.indexOf(child) + 1]?.content?.[0];
+    const a = suggestionMarkOf(last);
+    const b = next ? suggestionMarkOf(next) : null;
+    return a !== null && b !== null && a.type === b.type && a.id === b.id;
+  };
+  return block(content);
+}
+
+function withContent(node: ContentNode, content: ContentNode[]): ContentNode {
+  const { content: _old, ...rest } = node;
+  return content.length ? { ...rest, content } : rest;
+}
+
+/** The text with every suggestion rejected: what stands without the reviewers' proposals. */
+export const baselineOf = (content: ContentNode) => resolveSuggestions(content, () => 'reject');
+
+/** The text with every suggestion accepted. */
+export const acceptedOf = (content: ContentNode) => resolveSuggestions(content, () => 'accept');
+
+const sameMarks = (a: Mark[] | undefined, b: Mark[] | undefined) =>
+  JSON.stringify(a ?? []) === JSON.stringify(b ?? []);
+
+/**
+ * The text in a comparable form: adjacent text nodes with the same marks merged, zero-width spaces
+ * dropped, runs of spaces collapsed (the library's reject also removes one of two spaces it leaves
+ * side by side), empty text nodes dropped.
+ */
+export function normalizedText(node: ContentNode): ContentNode {
+  if (node.type === 'text') return node;
+  const out: ContentNode[] = [];
+  for (const child of node.content ?? []) {
+    if (child.type !== 'text') {
+      out.push(normalizedText(child));
+      continue;
+    }
+    const prev = out.at(-1);
+    if (prev?.type === 'text' && sameMarks(prev.marks, child.marks))
+      out[out.length - 1] = { ...prev, text: (prev.text ?? '') + (child.text ?? '') };
+    else out.push({ ...child });
+  }
+  const cleaned = out
+    .map((c) =>
+      c.type === 'text' ? { ...c, text: (c.text ?? '').replaceAll(ZWSP, '').replace(/ {2,}/g, ' ') } : c,
+    )
+    .filter((c) => c.type !== 'text' || c.text !== '');
+  return withContent(node, cleaned);
+}
+
+const same = (a: ContentNode, b: ContentNode) =>
+  JSON.stringify(normalizedText(a)) === JSON.stringify(normalizedText(b));
+
+const textOf = (n: ContentNode): string =>
+  (n.text ?? '').replaceAll(ZWSP, '') + (n.content ?? []).map(textOf).join('');
+
+/** The template headings of the text, in order (top-level headings titled like a template section). */
+export function templateHeadings(content: ContentNode): string[] {
+  const titles = new Set(REPORT_SECTIONS.map((s) => s.title));
+  return (content.content ?? [])
+    .filter((b) => b.type === 'heading' && titles.has(textOf(b).trim()))
+    .map((b) => textOf(b).trim());
+}
+
+/**
+ * Whether an update keeps the template sections: the template headings, in order, with every
+ * suggestion rejected and with every suggestion accepted, are those of before (nothing to keep when
+ * before had none).
+ */
+export function keepsSections(before: ContentNode, after: ContentNode): boolean {
+  const was = templateHeadings(baselineOf(before));
+  if (was.length === 0) return true;
+  const key = was.join('\n');
+  return (
+    templateHeadings(baselineOf(after)).join('\n') === key &&
+    templateHeadings(acceptedOf(after)).join('\n') === key
+  );
+}
+
+export type SuggestOnlyCheck =
+  | { ok: true; resolved: { id: string; accepted: boolean }[] }
+  | { ok: false; reason: 'direct_edit' | 'foreign_suggestion' | 'formatting' | 'sections' };
+
+/** At most this many suggestions resolved in one update are told apart (2^n combinations). */
+const MAX_RESOLVED = 8;
+
+/**
+ * The suggest-only invariant (brief §3.3): a suggest-only user's update may add suggestions under
+ * their own id, edit inside suggestions, and resolve suggestions, but must not change the text
+ * otherwise. Allowed when the baseline after equals the baseline before with the vanished suggestions
+ * each accepted or rejected; `resolved` says which. Formatting suggestions (`modification`) are refused.
+ */
+export function checkSuggestOnly(before: ContentNode, after: ContentNode, userId: string): SuggestOnlyCheck {
+  if (!keepsSections(before, after)) return { ok: false, reason: 'sections' };
+  const was = new Map(suggestionsIn(before).map((s) => [s.id, s]));
+  const now = suggestionsIn(after);
+  const nowIds = new Set(now.map((s) => s.id));
+  for (const s of now)
+    if (!was.has(s.id) && s.authorId !== userId) return { ok: false, reason: 'foreign_suggestion' };
+  if (hasMark(after, 'modification') && !hasMark(before, 'modification'))
+    return { ok: false, reason: 'formatting' };
+  const target = baselineOf(after);
+  const vanished = [...was.keys()].filter((id) => !nowIds.has(id));
+  if (vanished.length === 0)
+    return same(baselineOf(before), target)
+      ? { ok: true, resolved: [] }
+      : { ok: false, reason: 'direct_edit' };
+  const tried = vanished.slice(0, MAX_RESOLVED);
+  for (let combo = 0; combo < 1 << tried.length; combo++) {
+    const accepted = new Set(tried.filter((_, i) => (combo >> i) & 1));
+    const resolved = resolveSuggestions(before, (id) =>
+      accepted.has(id) ? 'accept' : vanished.includes(id) ? 'reject' : 'keep',
+    );
+    if (same(baselineOf(resolved), target))
+      return { ok: true, resolved: vanished.map((id) => ({ id, accepted: accepted.has(id) })) };
+  }
+  return { ok: false, reason: 'direct_edit' };
+}
+
+function hasMark(node: ContentNode, type: string): boolean {
+  if ((node.marks ?? []).some((m) => m.type === type)) return true;
+  return (node.content ?? []).some((c) => hasMark(c, type));
+}
+
+/**
+ * What changed in the suggestions between two versions of the text: new ones, and vanished ones told
+ * apart as accepted or rejected (by comparing the baseline, as the suggest-only check does).
+ */
+export function suggestionChanges(
+  before: ContentNode,
+  after: ContentNode,
+): { made: Suggestion[]; resolved: (Suggestion & { accepted: boolean })[] } {
+  const was = new Map(suggestionsIn(before).map((s) => [s.id, s]));
+  const now = suggestionsIn(after);
+  const nowIds = new Set(now.map((s) => s.id));
+  const made = now.filter((s) => !was.has(s.id));
+  const vanished = [...was.values()].filter((s) => !nowIds.has(s.id));
+  if (vanished.length === 0) return { made, resolved: [] };
+  const target = baselineOf(after);
+  const tried = vanished.slice(0, MAX_RESOLVED);
+  for (let combo = 0; combo < 1 << tried.length; combo++) {
+    const accepted = new Set(tried.filter((_, i) => (combo >> i) & 1).map((s) => s.id));
+    const ids = new Set(vanished.map((s) => s.id));
+    const resolved = resolveSuggestions(before, (id) =>
+      accepted.has(id) ? 'accept' : ids.has(id) ? 'reject' : 'keep',
+    );
+    if (same(baselineOf(resolved), target))
+      return { made, resolved: vanished.map((s) => ({ ...s, accepted: accepted.has(s.id) })) };
+  }
+  // Someone also edited the text directly: tell accepted from rejected by whether an insertion's text
+  // (or a deletion's absence) shows in the text now.
+  const text = textOf(after);
+  return {
+    made,
+    resolved: vanished.map((s) => ({
+      ...s,
+      accepted: s.inserted ? text.includes(s.inserted) : !text.includes(s.deleted),
+    })),
+  };
+}
