@@ -14,7 +14,10 @@ export function sqlLiteral(value: unknown): string {
 
 function prepared(value: unknown): string | null {
   if (value === null || value === undefined) return null;
-  if (typeof value !== 'object') return String(value);
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean')
+    return String(value);
+  if (typeof value !== 'object') throw new TypeError(`A ${typeof value} cannot be a SQL parameter`);
   if (ArrayBuffer.isView(value)) return `\\x${bytesHex(value)}`;
   if (value instanceof Date) return value.toISOString();
   if (Array.isArray(value)) return arrayLiteral(value);
