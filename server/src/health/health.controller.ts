@@ -25,6 +25,13 @@ export class ProjectionHealth {
   @ApiProperty({ description: 'Last applied global position' }) position!: string;
   @ApiProperty({ description: 'Events behind the head of $all' }) lag!: string;
   @ApiProperty({ nullable: true, type: String }) updated_at!: string | null;
+  @ApiProperty({
+    nullable: true,
+    type: Number,
+    description:
+      "While this version is built beside the live tables (decision 0064): the version whose tables answer reads meanwhile; position and lag are then the build's progress. Null otherwise.",
+  })
+  serving_version!: number | null;
 }
 
 export class StartingProgressView {
@@ -107,6 +114,7 @@ export class HealthController {
         position: p.position.toString(),
         lag: p.lag.toString(),
         updated_at: p.updatedAt?.toISOString() ?? null,
+        serving_version: p.servingVersion,
       })),
     };
   }

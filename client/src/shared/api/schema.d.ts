@@ -5585,6 +5585,8 @@ export interface components {
             name: string;
             /** @description Last applied global position */
             position: string;
+            /** @description While this version is built beside the live tables (decision 0064): the version whose tables answer reads meanwhile; position and lag are then the build's progress. Null otherwise. */
+            serving_version: number | null;
             updated_at: string | null;
             version: number;
         };

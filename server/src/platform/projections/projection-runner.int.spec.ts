@@ -39,6 +39,19 @@ async function dump(sql: SqlClient, name: string): Promise<unknown[]> {
   return [applied.rows, totals.rows];
 }
 
+/** `store` whose `readAll` call number `at` waits until `release()`. */
+function gatedStore(store: EventStore, at: number) {
+  let calls = 0;
+  let release: () => void = () => {};
+  const held = new Promise<void>((r) => (release = r));
+  const gated: EventStore = Object.create(store) as EventStore;
+  gated.readAll = async (options) => {
+    if (++calls === at) await held;
+    return store.readAll(options);
+  };
+  return { store: gated, reached: () => calls >= at, release: () => release() };
+}
+
 const targets = sqlTargets('portal_runner');
 
 describe.each(targets)('ProjectionRunner on $name', (target) => {
@@ -134,6 +147,17 @@ describe.each(targets)('ProjectionRunner on $name', (target) => {
     expect(again).toEqual([]);
   });
 
+  /** Waits until the runner's status shows `name` at `version`, serving its own tables, at `position`. */
+  const swappedIn = (runner: ProjectionRunner, version: number, position: bigint) =>
+    waitFor(
+      'the new version swapped in',
+      async () => {
+        const p = (await runner.status()).projections[0]!;
+        return p.version === version && p.servingVersion === null && p.position >= position;
+      },
+      30_000,
+    );
+
   it(`${target.name}: a new projection version is rebuilt from the first event`, async () => {
     const name = `p_${randomUUID().slice(0, 8)}`;
     const v1 = runnerFor(name, 1);
@@ -144,14 +168,102 @@ describe.each(targets)('ProjectionRunner on $name', (target) => {
     const v2 = runnerFor(name, 2);
     await v2.start();
     try {
-      expect(await v2.waitForPosition(last, 10_000)).toBe(true);
+      await swappedIn(v2, 2, last);
       const { rows } = await sql.query<{ version: number; n: string }>(
         `SELECT min(version) AS version, count(*)::text AS n FROM ${name}_totals`,
       );
       // Every stream (including those written before v1 existed) was re-applied by version 2.
       expect(rows[0]!.version).toBe(2);
       expect(Number(rows[0]!.n)).toBeGreaterThanOrEqual(2);
-      expect((await v2.status()).projections[0]!.version).toBe(2);
+    } finally {
+      await v2.stop();
+    }
+  });
+
+  it(`${target.name}: a new version is built beside the live tables, which answer reads until it is swapped in`, async () => {
+    const name = `p_${randomUUID().slice(0, 8)}`;
+    const v1 = runnerFor(name, 1);
+    await v1.start();
+    const last = await appendCounted(store, 3, 20);
+    expect(await v1.waitForPosition(last, 10_000)).toBe(true);
+    await v1.stop();
+    const before = await dump(sql, name);
+
+    // Version 2's build holds before its third page of events until released (outside any
+    // transaction: PGlite has one connection, and the reads below must get through).
+    const gate = gatedStore(store, 3);
+    const v2 = new ProjectionRunner(gate.store, sql, [counterProjection(2, name)], {
+      log: recordingLog(),
+      batchSize: 20,
+      standbyRetryMs: 200,
+    });
+    await v2.start();
+    try {
+      await waitFor('the build to reach its third page', () => gate.reached());
+      // Mid-build: the old version's rows answer, and health shows the build's progress.
+      expect(await dump(sql, name)).toEqual(before);
+      const building = (await v2.status()).projections[0]!;
+      expect(building).toMatchObject({ version: 2, servingVersion: 1 });
+      expect(building.position).toBeLessThan(last);
+      gate.release();
+      await swappedIn(v2, 2, last);
+      const { rows } = await sql.query<{ version: number; n: string }>(
+        `SELECT min(version) AS version, count(*)::text AS n FROM ${name}_totals`,
+      );
+      expect(rows[0]!.version).toBe(2);
+      expect(Number(rows[0]!.n)).toBeGreaterThanOrEqual(3);
+      // Each event applied once by version 2, and nothing of the build left behind.
+      const { rows: twice } = await sql.query(`SELECT 1 FROM ${name}_applied WHERE times <> 1`);
+      expect(twice).toEqual([]);
+      const { rows: left } = await sql.query(
+        `SELECT (SELECT count(*)::int FROM proj_builds WHERE name = $1) AS builds,
+                (SELECT count(*)::int FROM pg_namespace WHERE nspname = $2) AS schemas`,
+        [name, `proj_next_${name}`],
+      );
+      expect(left).toEqual([{ builds: 0, schemas: 0 }]);
+      // Live events keep flowing into the swapped-in tables.
+      const more = await appendCounted(store, 1, 5);
+      expect(await v2.waitForPosition(more, 10_000)).toBe(true);
+    } finally {
+      gate.release();
+      await v2.stop();
+    }
+  });
+
+  it(`${target.name}: a build interrupted by a stop resumes from where it got to`, async () => {
+    const name = `p_${randomUUID().slice(0, 8)}`;
+    const v1 = runnerFor(name, 1);
+    await v1.start();
+    const last = await appendCounted(store, 4, 20);
+    expect(await v1.waitForPosition(last, 10_000)).toBe(true);
+    await v1.stop();
+    const gate = gatedStore(store, 3);
+    const stopping = new ProjectionRunner(gate.store, sql, [counterProjection(2, name)], {
+      log: recordingLog(),
+      batchSize: 20,
+      standbyRetryMs: 200,
+    });
+    await stopping.start();
+    await waitFor('the build to reach its third page', () => gate.reached());
+    const stopped = stopping.stop();
+    gate.release();
+    await stopped;
+    const { rows: progress } = await sql.query<{ position: string }>(
+      'SELECT position::text FROM proj_builds WHERE name = $1',
+      [name],
+    );
+    expect(BigInt(progress[0]!.position)).toBeGreaterThan(0n);
+    const log = recordingLog();
+    const v2 = runnerFor(name, 2, log);
+    await v2.start();
+    try {
+      await swappedIn(v2, 2, last);
+      // It went on from its recorded position instead of starting the build again.
+      expect(log.entries).toContainEqual(
+        expect.objectContaining({ fields: expect.objectContaining({ projection: name, resume: true }) }),
+      );
+      const { rows: twice } = await sql.query(`SELECT 1 FROM ${name}_applied WHERE times <> 1`);
+      expect(twice).toEqual([]);
     } finally {
       await v2.stop();
     }

@@ -3,11 +3,14 @@ import type { EventStore, RecordedEvent, Subscription } from '../event-store/eve
 import type { SqlClient, SqlExecutor, SqlSession } from '../sql/sql-client.js';
 import type { Log } from '../logging/logger.js';
 import {
+  BUILD_SCHEMA,
+  buildSchemaOf,
   CHECKPOINT_CHANNEL,
   CHECKPOINT_SCHEMA,
   DEAD_LETTER_SCHEMA,
   LEADER_LOCK_KEY,
   REBUILD_CHANNEL,
+  readBuilds,
   readCheckpoints,
 } from './checkpoints.js';
 import { CheckpointWatcher } from './checkpoint-watcher.js';
@@ -35,6 +38,11 @@ export interface ProjectionStatus {
   position: bigint;
   lag: bigint;
   updatedAt: Date | null;
+  /**
+   * While this version is built beside the live tables (decision 0064): the version whose tables
+   * answer reads meanwhile; `position` and `lag` are then the build's progress.
+   */
+  servingVersion: number | null;
 }
 
 export interface RebuildResult {
@@ -62,7 +70,9 @@ export class ProjectionRunner {
   private stopRebuildListener: (() => Promise<void>) | null = null;
   private readonly appliedListeners = new Set<AppliedListener>();
   /** Index builds left until the projections being rebuilt have caught up (see `prepare`). */
-  private deferredIndexes: string[] = [];
+  private deferredIndexes: { ddl: string; schema: string | null }[] = [];
+  /** Projections whose new version is being built beside the live tables: name → build schema. */
+  private readonly building = new Map<string, string>();
   /** Highest position already announced to `onApplied` listeners (or committed before this process led). */
   private announcedUpTo = 0n;
 
@@ -94,6 +104,7 @@ export class ProjectionRunner {
       await tx.query(`SELECT pg_advisory_xact_lock(${LEADER_LOCK_KEY + 1})`);
       await tx.query(CHECKPOINT_SCHEMA);
       await tx.query(DEAD_LETTER_SCHEMA);
+      await tx.query(BUILD_SCHEMA);
     });
   }
 
@@ -134,19 +145,27 @@ export class ProjectionRunner {
   }
 
   async status(): Promise<{ head: bigint; projections: ProjectionStatus[] }> {
-    const [head, checkpoints] = await Promise.all([this.store.headPosition(), readCheckpoints(this.sql)]);
+    const [head, checkpoints, builds] = await Promise.all([
+      this.store.headPosition(),
+      readCheckpoints(this.sql),
+      readBuilds(this.sql),
+    ]);
     const byName = new Map(checkpoints.map((c) => [c.name, c]));
+    const buildOf = new Map(builds.map((b) => [b.name, b]));
     return {
       head,
       projections: this.projections.map((p) => {
         const c = byName.get(p.name);
-        const position = c && c.version === p.version ? c.position : 0n;
+        const build = buildOf.get(p.name);
+        const beside = build?.version === p.version && c !== undefined && c.version !== p.version;
+        const position = beside ? build.position : c && c.version === p.version ? c.position : 0n;
         return {
           name: p.name,
           version: p.version,
           position,
           lag: head > position ? head - position : 0n,
           updatedAt: c?.updatedAt ?? null,
+          servingVersion: beside ? c.version : null,
         };
       }),
     };
@@ -187,6 +206,7 @@ export class ProjectionRunner {
         const head = await this.store.headPosition();
         const events = await this.catchUp(session, checkpoints, head);
         await this.buildDeferredIndexes(session);
+        await this.swapInBuilds(session, checkpoints);
         return { events, position: head, ms: Date.now() - started };
       } finally {
         await session.query('SELECT pg_advisory_unlock($1)', [LEADER_LOCK_KEY]).catch(() => {});
@@ -246,6 +266,7 @@ export class ProjectionRunner {
     await this.catchUp(session, checkpoints, await this.store.headPosition());
     if (this.stopped) return;
     await this.buildDeferredIndexes(session);
+    await this.swapInBuilds(session, checkpoints);
     const sub = this.store.subscribeToAll({ fromPosition: min(checkpoints.values()) });
     this.subscription = sub;
     for await (const batch of batches(sub, this.batchSize)) {
@@ -254,13 +275,58 @@ export class ProjectionRunner {
     }
   }
 
-  /** Creates tables; drops and recreates those of projections whose version changed. */
+  /**
+   * Creates tables. A projection seen for the first time, or asked to rebuild (`rebuild()`), is built
+   * in place from the first event. One whose version changed is built beside its live tables
+   * (decision 0064): in its own schema, from the first event (or from where an interrupted build got
+   * to), while the old tables keep answering reads; `swapInBuilds` puts it in their place once it has
+   * caught up.
+   */
   private async prepare(session: SqlSession): Promise<Map<string, bigint>> {
     return session.transaction(async (tx) => {
       const existing = new Map((await readCheckpoints(tx)).map((c) => [c.name, c]));
+      const builds = new Map((await readBuilds(tx)).map((b) => [b.name, b]));
       const positions = new Map<string, bigint>();
+      this.building.clear();
+      this.deferredIndexes = [];
       for (const p of this.projections) {
         const current = existing.get(p.name);
+        const build = builds.get(p.name);
+        if (current && current.version >= 0 && current.version !== p.version) {
+          const schema = buildSchemaOf(p.name);
+          const resume = build?.version === p.version;
+          this.options.log.info(
+            { projection: p.name, version: p.version, serving: current.version, resume },
+            'building the new version beside the live tables',
+          );
+          if (!resume) {
+            await tx.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+            await tx.query(`CREATE SCHEMA ${schema}`);
+          }
+          await tx.query(`SET LOCAL search_path TO ${schema}, public`);
+          for (const ddl of p.schema) {
+            if (!resume && builtAfterCatchUp(ddl)) this.deferredIndexes.push({ ddl, schema });
+            else await tx.query(ddl);
+          }
+          await tx.query('SET LOCAL search_path TO DEFAULT');
+          if (!resume) {
+            await tx.query(
+              `INSERT INTO proj_builds (name, version, position) VALUES ($1, $2::int, 0)
+               ON CONFLICT (name) DO UPDATE SET version = EXCLUDED.version, position = 0,
+                 started_at = clock_timestamp(), updated_at = clock_timestamp()`,
+              [p.name, p.version],
+            );
+            await tx.query('DELETE FROM proj_dead_letters WHERE projection = $1', [p.name]);
+          }
+          this.building.set(p.name, schema);
+          positions.set(p.name, resume ? build.position : 0n);
+          continue;
+        }
+        if (build) {
+          // A build left over by a version no longer run (a rollback, or an explicit rebuild).
+          await tx.query(`DROP SCHEMA IF EXISTS ${buildSchemaOf(p.name)} CASCADE`);
+          await tx.query('DELETE FROM proj_builds WHERE name = $1', [p.name]);
+        }
         if (!current || current.version !== p.version) {
           this.options.log.info(
             { projection: p.name, version: p.version, previous: current?.version ?? null },
@@ -268,7 +334,7 @@ export class ProjectionRunner {
           );
           for (const table of p.tables) await tx.query(`DROP TABLE IF EXISTS ${table} CASCADE`);
           for (const ddl of p.schema) {
-            if (builtAfterCatchUp(ddl)) this.deferredIndexes.push(ddl);
+            if (builtAfterCatchUp(ddl)) this.deferredIndexes.push({ ddl, schema: null });
             else await tx.query(ddl);
           }
           await tx.query(
@@ -289,13 +355,49 @@ export class ProjectionRunner {
   }
 
   /**
+   * Puts each projection built beside its live tables in their place, in one transaction: the old
+   * tables are dropped, the new ones moved into the public schema, and the checkpoint takes the new
+   * version at the build's position. Reads answered from the old tables until this commit.
+   */
+  private async swapInBuilds(session: SqlSession, checkpoints: Map<string, bigint>): Promise<void> {
+    if (this.building.size === 0 || this.stopped) return;
+    await session.transaction(async (tx) => {
+      for (const [name, schema] of this.building) {
+        const p = this.projections.find((x) => x.name === name)!;
+        const position = checkpoints.get(name) ?? 0n;
+        for (const table of p.tables) {
+          await tx.query(`DROP TABLE IF EXISTS public.${table} CASCADE`);
+          await tx.query(`ALTER TABLE ${schema}.${table} SET SCHEMA public`);
+        }
+        await tx.query(
+          `UPDATE proj_checkpoints SET version = $2::int, position = $3::bigint, updated_at = clock_timestamp()
+            WHERE name = $1`,
+          [name, p.version, position.toString()],
+        );
+        await tx.query('DELETE FROM proj_builds WHERE name = $1', [name]);
+        await tx.query(`DROP SCHEMA ${schema} CASCADE`);
+        this.options.log.info({ projection: name, version: p.version }, 'new projection version swapped in');
+      }
+      await tx.query('SELECT pg_notify($1, $2)', [CHECKPOINT_CHANNEL, min(checkpoints.values()).toString()]);
+    });
+    this.building.clear();
+  }
+
+  /**
    * Builds the indexes `prepare` left out of a rebuild, now that the tables are full: one bulk build
    * instead of one index update per row (a GIN index costs as much as the rest of the row). A crash
    * before this point loses nothing: the next start runs every schema statement again (IF NOT EXISTS).
    */
   private async buildDeferredIndexes(session: SqlSession): Promise<void> {
     const started = Date.now();
-    for (const ddl of this.deferredIndexes.splice(0)) await session.query(ddl);
+    for (const { ddl, schema } of this.deferredIndexes.splice(0)) {
+      if (!schema) await session.query(ddl);
+      else
+        await session.transaction(async (tx) => {
+          await tx.query(`SET LOCAL search_path TO ${schema}, public`);
+          await tx.query(ddl);
+        });
+    }
     if (Date.now() - started > 1000)
       this.options.log.info({ ms: Date.now() - started }, 'built the indexes deferred by the rebuild');
   }
@@ -344,7 +446,10 @@ export class ProjectionRunner {
       await session.transaction((tx) => this.applyEvents(tx, batch, checkpoints, last, true));
     }
     for (const [name, position] of checkpoints) if (position < last) checkpoints.set(name, last);
-    this.watcher.advance(min(checkpoints.values()));
+    // A projection built beside its live tables does not hold readers back: they read its old tables.
+    this.watcher.advance(
+      min([...checkpoints].filter(([name]) => !this.building.has(name)).map(([, position]) => position)),
+    );
     this.announce(batch);
   }
 
@@ -394,12 +499,17 @@ export class ProjectionRunner {
           else perProjection.set(projection, [event]);
           continue;
         }
+        const schema = this.building.get(projection.name);
         await direct.query('SAVEPOINT projection_event');
         try {
+          if (schema) await direct.query(`SET LOCAL search_path TO ${schema}, public`);
           await projection.apply(event, tx);
           await tx.flush();
+          if (schema) await direct.query('SET LOCAL search_path TO DEFAULT');
           await direct.query('RELEASE SAVEPOINT projection_event');
         } catch (e) {
+          tx.discard();
+          // Also undoes this event's search_path (SET LOCAL is rolled back with the savepoint).
           await direct.query('ROLLBACK TO SAVEPOINT projection_event');
           const message = e instanceof Error ? e.message : String(e);
           this.options.log.error(
@@ -415,17 +525,35 @@ export class ProjectionRunner {
       }
     }
     for (const [projection, events] of perProjection) {
+      // A projection built beside its live tables writes into its build schema (decision 0064).
+      const schema = this.building.get(projection.name);
+      if (schema) {
+        await tx.flush();
+        await direct.query(`SET LOCAL search_path TO ${schema}, public`);
+      }
       const applyBatch = batchApplier(projection);
       if (applyBatch) await applyBatch(events, tx);
       else for (const event of events) await projection.apply(event, tx);
+      if (schema) {
+        await tx.flush();
+        await direct.query('SET LOCAL search_path TO DEFAULT');
+      }
     }
     await tx.flush();
-    const names = this.projections.map((p) => p.name);
-    await direct.query(
-      `UPDATE proj_checkpoints SET position = $1::bigint, updated_at = clock_timestamp()
-        WHERE position < $1::bigint AND name IN (${names.map((_, i) => `$${i + 2}`).join(', ')})`,
-      [last.toString(), ...names],
-    );
+    const names = this.projections.map((p) => p.name).filter((n) => !this.building.has(n));
+    const builds = [...this.building.keys()];
+    if (names.length > 0)
+      await direct.query(
+        `UPDATE proj_checkpoints SET position = $1::bigint, updated_at = clock_timestamp()
+          WHERE position < $1::bigint AND name IN (${names.map((_, i) => `$${i + 2}`).join(', ')})`,
+        [last.toString(), ...names],
+      );
+    if (builds.length > 0)
+      await direct.query(
+        `UPDATE proj_builds SET position = $1::bigint, updated_at = clock_timestamp()
+          WHERE position < $1::bigint AND name IN (${builds.map((_, i) => `$${i + 2}`).join(', ')})`,
+        [last.toString(), ...builds],
+      );
     await direct.query('SELECT pg_notify($1, $2)', [CHECKPOINT_CHANNEL, last.toString()]);
   }
 }

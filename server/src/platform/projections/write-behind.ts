@@ -85,6 +85,13 @@ export class WriteBehindTx implements SqlExecutor {
     await this.tx.script(script);
   }
 
+  /** Drops what waits (its event failed and is rolled back). */
+  discard(): void {
+    this.pending = [];
+    this.rows = 0;
+    this.chars = 0;
+  }
+
   /** The waiting INSERT of the same text that a new row may join, if nothing after it names the table. */
   private mergeTarget(key: string, table: string): Statement | null {
     const word = tableWord(table);
