@@ -150,9 +150,10 @@ export const canReadLessons: AccessPredicate = (p) =>
  */
 export const isFamilyPartner: AccessPredicate = (p) =>
   isPartner(p) && !has(p, PARTNER_CAN_SEE_ALL_STUDENTS_DETAILS);
+/** Adding and renaming customers: internal users with "customer edits" (administrators implicitly), as the API. */
+export const canEditCustomers: AccessPredicate = (p) => internalMay(p, INTERNAL_PERMISSIONS.CUSTOMER_EDITS);
 /** customers: customer editors (CAN_EDIT_CUSTOMERS; administrators implicitly) and partners, as the API. */
-export const canReadCustomers: AccessPredicate = (p) =>
-  internalMay(p, INTERNAL_PERMISSIONS.CUSTOMER_EDITS) || isPartner(p);
+export const canReadCustomers: AccessPredicate = (p) => canEditCustomers(p) || isPartner(p);
 /** timetables/teachers: administrators, or anyone holding the permission (the server's rule, decision 0058). */
 export const canViewTeachersTimetables: AccessPredicate = (p) =>
   isAdmin(p) || has(p, CAN_VIEW_TEACHERS_TIMETABLES);
