@@ -4337,6 +4337,8 @@ export interface components {
             updated_at: string;
             /** @enum {string} */
             user_type: "super_admin" | "teacher" | "partner" | "student";
+            /** @description Derived: a student's year group, from their one-page profile (null for others) */
+            year_group: string | null;
         };
         CustomerCount: {
             count: number;
@@ -5614,6 +5616,8 @@ export interface components {
             full_name: string;
             /** Format: uuid */
             id: string;
+            /** @description From the one-page profile */
+            year_group: string | null;
         };
         ReportableStudentPage: {
             items: components["schemas"]["ReportableStudent"][];
@@ -5985,6 +5989,8 @@ export interface components {
             login: string;
             /** Format: date-time */
             scheduled_for_deactivation: string | null;
+            /** @description A student's year group (one-page profile) */
+            year_group: string | null;
         };
         SimpleUserList: {
             items: components["schemas"]["SimpleUser"][];
@@ -6624,6 +6630,8 @@ export interface components {
             updated_at: string;
             /** @enum {string} */
             user_type: "super_admin" | "teacher" | "partner" | "student";
+            /** @description Derived: a student's year group, from their one-page profile (null for others) */
+            year_group: string | null;
         };
         VerifyItem: {
             /** @description SHA-256 of the frozen canonical text */
