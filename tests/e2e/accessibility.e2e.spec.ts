@@ -1,4 +1,3 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import {
   adminToken,
@@ -9,23 +8,11 @@ import {
   signedIn,
   signInAsAdmin,
 } from './support/portal-api.js';
+import { openScreen, seedTeaching, seriousViolations, sidebarLinks } from './support/walk.js';
 
 test.use({ viewport: { width: 1400, height: 900 } });
 
 const sidebar = (page: Page) => page.getByRole('navigation', { name: 'Portal areas' });
-
-/** Serious and critical axe findings on the page as it is now (moderate ones are reported, not failed). */
-async function seriousViolations(page: Page) {
-  const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21aa']).analyze();
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map(
-      (v) =>
-        `${v.id}: ${v.help}: ${v.nodes
-          .map((n) => `${n.html.slice(0, 100)} ${(n.failureSummary ?? '').replace(/\s+/g, ' ')}`)
-          .join('; ')}`,
-    );
-}
 
 test('keyboard: skip to content first, sidebar groups are disclosure buttons', async ({ page }) => {
   await signInAsAdmin(page);
@@ -56,6 +43,8 @@ test('keyboard: skip to content first, sidebar groups are disclosure buttons', a
 });
 
 test('the main screens have no serious accessibility violations (axe)', async ({ page }) => {
+  // Twelve screens, each analysed by axe (a few seconds each on a loaded machine).
+  test.setTimeout(120_000);
   await signInAsAdmin(page);
   const screens: [string, string][] = [
     ['/dashboard', 'Good'],
@@ -140,39 +129,13 @@ test.describe('each role', () => {
         student_ids: [student],
       }),
     );
-    const programme = await api<{ id: string }>(request, token, 'POST', '/api/v1/programmes/', {
+    await seedTeaching(request, token, {
       title: `Axe maths ${stamp}`,
-      customer_id: customer,
-      kind: 'lesson',
-      start_date: new Date(Date.now() - 7 * 86_400_000).toISOString().slice(0, 10),
-      timezone: 'UTC',
+      customerId: customer,
+      teacherId: teacher,
+      studentId: student,
+      lessonAt: new Date(Date.now() + 60 * 60_000),
     });
-    ok(programme);
-    ok(await api(request, token, 'PUT', `/api/v1/programmes/${programme.body.id}/activate`, {}));
-    const group = await api<{ id: string }>(request, token, 'POST', '/api/v1/groups/', {
-      programme_id: programme.body.id,
-      name: 'Axe A',
-      teachers: [{ teacher_id: teacher, role: 'lead' }],
-    });
-    ok(group);
-    ok(
-      await api(request, token, 'POST', `/api/v1/groups/${group.body.id}/students`, {
-        student_id: student,
-        from: new Date(Date.now() - 2 * 86_400_000).toISOString().slice(0, 10),
-      }),
-    );
-    const start = new Date(Date.now() + 60 * 60_000).toISOString();
-    ok(
-      await api(request, token, 'POST', '/api/v1/lessons/', {
-        programme_id: programme.body.id,
-        group_id: group.body.id,
-        teacher_id: teacher,
-        timezone: 'UTC',
-        local_date: start.slice(0, 10),
-        local_start: start.slice(11, 16),
-        duration_minutes: 60,
-      }),
-    );
   });
 
   test.afterAll(async ({ request }) => {
@@ -182,20 +145,16 @@ test.describe('each role', () => {
   for (const role of ['teacher', 'link-contact']) {
     test(`a ${role}'s home and lists have no serious accessibility violations (axe)`, async ({ browser }) => {
       const page = await signedIn(browser, people[role]!, PASSWORD);
-      const nav = sidebar(page);
-      await expect(nav.getByRole('link').first()).toBeVisible();
-      const closed = nav.locator('button[aria-expanded="false"]');
-      for (let guard = 0; (await closed.count()) > 0 && guard < 40; guard++) await closed.first().click();
-      const links = await nav
-        .getByRole('link')
-        .evaluateAll((all) => all.map((l) => (l as HTMLAnchorElement).getAttribute('href') ?? ''));
+      const links = await sidebarLinks(page);
       const screens = [...new Set(['/dashboard', ...links.filter((h) => h.startsWith('/'))])];
       expect(screens.length).toBeGreaterThan(2);
       const found: Record<string, string[]> = {};
       for (const path of screens) {
-        await page.goto(path);
-        await expect(page.locator('#main-content').getByRole('heading', { level: 1 }).first()).toBeVisible();
-        await expect(page.locator('[aria-busy="true"]')).toHaveCount(0, { timeout: 10_000 });
+        const failed = await openScreen(page, path);
+        if (failed) {
+          found[path] = [failed];
+          continue;
+        }
         const violations = await seriousViolations(page);
         if (violations.length) found[path] = violations;
       }

@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { adminToken, api, createCustomer, createUser, deleteUsers, signedIn } from './support/portal-api.js';
+import { dayFromToday, openScreen, seedTeaching } from './support/walk.js';
 
 // Issue 18 item 5: read-only roles see read-only screens. A teacher and the school's users read
 // customers, programmes, groups, lessons, one-page profiles, timeframes, attendance, subjects and year
@@ -20,8 +21,6 @@ const seeded = {
 };
 
 test.describe.configure({ timeout: 300_000 });
-
-const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
 
 test.beforeAll(async ({ request }) => {
   const token = await adminToken(request);
@@ -64,40 +63,17 @@ test.beforeAll(async ({ request }) => {
     );
   }
 
-  const programme = await api<{ id: string }>(request, token, 'POST', '/api/v1/programmes/', {
-    title: `Read-only maths ${stamp}`,
-    customer_id: seeded.customer,
-    kind: 'lesson',
-    start_date: day(-7),
-    timezone: 'UTC',
-  });
-  ok(programme);
-  seeded.programme = programme.body.id;
-  ok(await api(request, token, 'PUT', `/api/v1/programmes/${seeded.programme}/activate`, {}));
-  const group = await api<{ id: string }>(request, token, 'POST', '/api/v1/groups/', {
-    programme_id: seeded.programme,
-    name: 'Maths R',
-    teachers: [{ teacher_id: teacher, role: 'lead' }],
-  });
-  ok(group);
-  seeded.group = group.body.id;
-  ok(
-    await api(request, token, 'POST', `/api/v1/groups/${seeded.group}/students`, {
-      student_id: seeded.student,
-      from: day(-2),
+  const tomorrow = new Date(`${dayFromToday(1)}T10:00:00Z`);
+  Object.assign(
+    seeded,
+    await seedTeaching(request, token, {
+      title: `Read-only maths ${stamp}`,
+      customerId: seeded.customer,
+      teacherId: teacher,
+      studentId: seeded.student,
+      lessonAt: tomorrow,
     }),
   );
-  const lesson = await api<{ id: string }>(request, token, 'POST', '/api/v1/lessons/', {
-    programme_id: seeded.programme,
-    group_id: seeded.group,
-    teacher_id: teacher,
-    timezone: 'UTC',
-    local_date: day(1),
-    local_start: '10:00',
-    duration_minutes: 60,
-  });
-  ok(lesson);
-  seeded.lesson = lesson.body.id;
   const profile = await api<{ id: string }>(request, token, 'POST', '/api/v1/one-page-profiles/', {
     user_id: seeded.student,
     support_methods: 'Quiet start, written steps.',
@@ -113,12 +89,12 @@ test.beforeAll(async ({ request }) => {
       name: `Autumn 1 ${stamp}`,
       academic_year: '2026/27',
       half_term: 'autumn_1',
-      period_from: day(-30),
-      period_to: day(10),
-      opens_at: day(5),
-      submit_by: day(12),
-      qa_by: day(15),
-      release_at: day(20),
+      period_from: dayFromToday(-30),
+      period_to: dayFromToday(10),
+      opens_at: dayFromToday(5),
+      submit_by: dayFromToday(12),
+      qa_by: dayFromToday(15),
+      release_at: dayFromToday(20),
     },
   );
   ok(timeframe);
@@ -184,19 +160,6 @@ async function changeControls(page: Page): Promise<string[]> {
     },
     [ACTION.source, VIEW_CONTROL.source] as const,
   );
-}
-
-async function settle(page: Page, href: string): Promise<string | null> {
-  await page.goto(href);
-  const main = page.locator('#main-content');
-  try {
-    await expect(main.getByRole('heading', { level: 1 }).first()).toBeVisible({ timeout: 10_000 });
-    await expect(main.locator('[aria-busy="true"]')).toHaveCount(0, { timeout: 10_000 });
-  } catch {
-    return `${href}: no title, or still loading after 10 s`;
-  }
-  await page.waitForTimeout(400);
-  return null;
 }
 
 const screensOf = (role: string): string[] => {
@@ -270,7 +233,7 @@ for (const role of ['teacher', 'super-admin', 'link-contact', 'parent']) {
     const page = await signedIn(browser, people[role]!, PASSWORD);
     const problems: string[] = [];
     for (const href of screensOf(role)) {
-      const failed = await settle(page, href);
+      const failed = await openScreen(page, href);
       if (failed) {
         problems.push(failed);
         continue;
