@@ -106,6 +106,8 @@ test('the administrator sees dates as dd.MM.yyyy and words, never raw constants'
       problems.push(failed);
       continue;
     }
+    if (href.includes('/report-submission-timeframes/'))
+      await page.screenshot({ path: 'tests/e2e/.artifacts/timeframe-details.png' });
     // What a person reads: visible text, without code samples (hashes) and e-mail addresses.
     const text = await main.evaluate((root) => {
       const clone = root.cloneNode(true) as HTMLElement;

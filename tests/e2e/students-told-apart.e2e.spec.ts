@@ -102,6 +102,7 @@ test('pickers show each student with school and year group', async ({ page }) =>
     `${NAME} (${ELM}, Year 9)`,
     `${NAME} (${OAK}, Year 7)`,
   ]);
+  await page.screenshot({ path: 'tests/e2e/.artifacts/students-told-apart.png' });
 });
 
 test("a link contact's planned-absence picker shows the school and year group", async ({ browser }) => {
