@@ -1,6 +1,6 @@
-import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { adminToken, api, createCustomer, createUser, signedIn } from './support/portal-api.js';
+import { seriousViolations } from './support/walk.js';
 
 // A parent's "my child" page (issue 18, decision 0062): the child's timetable, attendance this half
 // term with the latest marks, released reports and the school's contacts; a parent of two picks one.
@@ -95,14 +95,6 @@ test.beforeAll(async ({ request }) => {
   });
   expect(marked.status, JSON.stringify(marked.body)).toBeLessThan(300);
 });
-
-/** Serious and critical axe findings (WCAG 2.1 A/AA) on the page as it is now. */
-async function seriousViolations(page: Page) {
-  const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21aa']).analyze();
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.nodes.map((n) => n.html.slice(0, 100)).join('; ')}`);
-}
 
 test.afterAll(async ({ request }) => {
   for (const id of userIds) await api(request, token, 'DELETE', `/api/v1/users/${id}`).catch(() => undefined);

@@ -83,7 +83,8 @@ test('an administrator creates a programme, adds a group with a teacher and a st
   await page.getByRole('button', { name: 'Add student' }).click();
   const dialog = page.getByRole('dialog', { name: 'Add a student' });
   await dialog.getByRole('combobox', { name: 'Student' }).fill(`Student${suffix}`);
-  await page.getByRole('option', { name: `Sam Student${suffix}` }).click();
+  // Students are told apart by their school (issue 18).
+  await page.getByRole('option', { name: `Sam Student${suffix} (${school})` }).click();
   await typeDay(dialog.getByLabel('First day'), '2026-09-07');
   await dialog.getByRole('button', { name: 'Add student' }).click();
   await expect(dialog).toBeHidden();

@@ -8,6 +8,7 @@ import {
   type SeedUser,
 } from './support/portal-api.js';
 import { SUPERUSER } from './support/env.js';
+import { sidebarLinks } from './support/walk.js';
 
 // Issue 18: each person sees only areas that work for them. For every role, every sidebar entry must
 // open a page that loads: not "not built yet", not "no permission", not a failed load.
@@ -53,18 +54,6 @@ test.beforeAll(async ({ request }) => {
 test.afterAll(async ({ request }) => {
   await deleteUsers(request, await adminToken(request), ids).catch(() => undefined);
 });
-
-/** Every link of the sidebar, with every group opened. */
-async function sidebarLinks(page: Page): Promise<string[]> {
-  const nav = page.getByRole('navigation', { name: 'Portal areas' });
-  await expect(nav).toBeVisible();
-  const closed = nav.locator('button[aria-expanded="false"]');
-  for (let guard = 0; (await closed.count()) > 0 && guard < 40; guard++) await closed.first().click();
-  const hrefs = await nav
-    .getByRole('link')
-    .evaluateAll((links) => links.map((l) => (l as HTMLAnchorElement).getAttribute('href') ?? ''));
-  return [...new Set(hrefs.filter((h) => h.startsWith('/')))];
-}
 
 async function walk(page: Page, who: string) {
   const links = await sidebarLinks(page);

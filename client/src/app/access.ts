@@ -156,9 +156,10 @@ export const isFamilyPartner: AccessPredicate = (p) =>
  */
 export const canReadAttendance: AccessPredicate = (p) =>
   isInternal(p) || (isPartner(p) && has(p, PARTNER.SEE_ATTENDANCE));
+/** Adding and renaming customers: internal users with "customer edits" (administrators implicitly), as the API. */
+export const canEditCustomers: AccessPredicate = (p) => internalMay(p, INTERNAL_PERMISSIONS.CUSTOMER_EDITS);
 /** customers: customer editors (CAN_EDIT_CUSTOMERS; administrators implicitly) and partners, as the API. */
-export const canReadCustomers: AccessPredicate = (p) =>
-  internalMay(p, INTERNAL_PERMISSIONS.CUSTOMER_EDITS) || isPartner(p);
+export const canReadCustomers: AccessPredicate = (p) => canEditCustomers(p) || isPartner(p);
 /** timetables/teachers: administrators, or anyone holding the permission (the server's rule, decision 0058). */
 export const canViewTeachersTimetables: AccessPredicate = (p) =>
   isAdmin(p) || has(p, CAN_VIEW_TEACHERS_TIMETABLES);

@@ -48,3 +48,20 @@ export function parseDayMonthYear(text: string): string | null {
   const date = new Date(`${iso}T00:00:00Z`);
   return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === iso ? iso : null;
 }
+
+/**
+ * A table file's name with the day it was made, in the user's timezone (spec §9, issue 18):
+ * `students.csv` → `students-2026-11-25.csv`. Names that already carry a day (a report's range) and
+ * other files (PDFs with their revision) stay as they are.
+ */
+export function datedFilename(name: string, timeZone: string, now: Date = new Date()): string {
+  if (!/\.(csv|xlsx)$/i.test(name) || /\d{4}-\d{2}-\d{2}/.test(name)) return name;
+  const dot = name.lastIndexOf('.');
+  return `${name.slice(0, dot)}-${formatInZone(now.toISOString(), timeZone, 'yyyy-MM-dd')}${name.slice(dot)}`;
+}
+
+/** A calendar day (`2026-11-25`, no time, no timezone) as spec §9 shows it: `25.11.2026`; "—" for none. */
+export function formatDay(day: string | null | undefined): string {
+  const match = day ? /^(\d{4})-(\d{2})-(\d{2})/.exec(day) : null;
+  return match ? `${match[3]}.${match[2]}.${match[1]}` : '—';
+}

@@ -49,6 +49,8 @@ export interface UserRow {
   customer_id: string | null;
   /** Not stored here: joined from the customers read model by the server's queries. */
   customer_name?: string | null;
+  /** Joined by USER_COLUMNS: a student's year group from their one-page profile. */
+  year_group?: string | null;
   /** Not stored here: joined from the one-page profiles read model (present only with progress > 0). */
   one_page_profile?: { id: string; progress: number } | null;
   customer_type: string | null;

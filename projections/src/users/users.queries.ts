@@ -4,11 +4,21 @@ import type { UserRow } from './users.projection.js';
 /** Queries on `rm_users` (projection `users`). */
 
 /**
- * A user row with its customer's name (spec §3 "first customer's name") and its one-page profile's id
- * and progress when present (an id and progress above 0), joined from those read models.
+ * A student's year group, as an SQL expression over a user id (`userIdSql`): the one the one-page
+ * profile chose, else its free text (the only place a student's year group is recorded; decision 0059).
+ */
+const yearGroupOfSql = (userIdSql: string) =>
+  `(SELECT COALESCE(yg.name, op.year_group) FROM rm_one_page_profiles op
+     LEFT JOIN rm_year_groups yg ON yg.id = op.year_group_id WHERE op.user_id = ${userIdSql})`;
+
+/**
+ * A user row with its customer's name (spec §3 "first customer's name"), its year group (students, from
+ * the one-page profile) and its one-page profile's id and progress when present (an id and progress
+ * above 0), joined from those read models.
  */
 export const USER_COLUMNS = `rm_users.*,
   (SELECT c.name FROM rm_customers c WHERE c.id = rm_users.customer_id) AS customer_name,
+  ${yearGroupOfSql('rm_users.id')} AS year_group,
   (SELECT json_build_object('id', p.id, 'progress', p.progress) FROM rm_one_page_profiles p
     WHERE p.user_id = rm_users.id AND p.progress > 0) AS one_page_profile`;
 
@@ -63,11 +73,9 @@ export async function studentFactsOf(
 ): Promise<Map<string, StudentFacts>> {
   if (ids.length === 0) return new Map();
   const { rows } = await db.query<StudentFacts>(
-    `SELECT u.id::text AS id, u.full_name AS name, c.name AS school, COALESCE(yg.name, op.year_group) AS year_group
+    `SELECT u.id::text AS id, u.full_name AS name, c.name AS school, ${yearGroupOfSql('u.id')} AS year_group
        FROM rm_users u
        LEFT JOIN rm_customers c ON c.id = u.customer_id
-       LEFT JOIN rm_one_page_profiles op ON op.user_id = u.id
-       LEFT JOIN rm_year_groups yg ON yg.id = op.year_group_id
       WHERE u.id = ANY($1::uuid[])`,
     [[...new Set(ids)]],
   );

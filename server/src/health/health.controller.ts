@@ -29,7 +29,7 @@ export class ProjectionHealth {
     nullable: true,
     type: Number,
     description:
-      "While this version is built beside the live tables (decision 0064): the version whose tables answer reads meanwhile; position and lag are then the build's progress. Null otherwise.",
+      "While this version is built beside the live tables (decision 0065): the version whose tables answer reads meanwhile; position and lag are then the build's progress. Null otherwise.",
   })
   serving_version!: number | null;
 }

@@ -82,6 +82,7 @@ function toUserView(row: UserRow): UserView {
     is_teacher: row.user_type === 'teacher',
     customer_id: row.customer_id,
     customer_name: row.customer_name ?? null,
+    year_group: row.user_type === 'student' ? (row.year_group ?? null) : null,
     one_page_profile: row.one_page_profile ?? null,
     customers: row.customer_id ? [{ id: row.customer_id, name: row.customer_name ?? null }] : [],
     customer_profile:

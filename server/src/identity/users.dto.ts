@@ -337,6 +337,12 @@ export class UserView {
   @ApiProperty({ nullable: true, type: String }) customer_id!: string | null;
   @ApiProperty({ nullable: true, type: String, description: "Derived: the first customer's name" })
   customer_name!: string | null;
+  @ApiProperty({
+    nullable: true,
+    type: String,
+    description: "Derived: a student's year group, from their one-page profile (null for others)",
+  })
+  year_group!: string | null;
   @ApiProperty({ type: [UserCustomerView] }) customers!: UserCustomerView[];
   @ApiProperty({
     nullable: true,

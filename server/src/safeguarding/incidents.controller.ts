@@ -218,7 +218,12 @@ export class IncidentsController {
       sortBy: 'full_name',
     });
     return {
-      items: rows.map((r) => ({ id: r.id, full_name: r.full_name, customer_name: r.customer_name ?? null })),
+      items: rows.map((r) => ({
+        id: r.id,
+        full_name: r.full_name,
+        customer_name: r.customer_name ?? null,
+        year_group: r.year_group ?? null,
+      })),
       total,
       page: q.page ?? 1,
       size,

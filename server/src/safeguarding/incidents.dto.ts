@@ -351,6 +351,8 @@ export class ReportableStudent {
   @ApiProperty({ format: 'uuid' }) id!: string;
   @ApiProperty() full_name!: string;
   @ApiProperty({ nullable: true, type: String }) customer_name!: string | null;
+  @ApiProperty({ nullable: true, type: String, description: 'From the one-page profile' }) year_group!:
+    string | null;
 }
 
 export class ReportableStudentPage extends PageOf(ReportableStudent) {}

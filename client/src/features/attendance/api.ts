@@ -189,7 +189,14 @@ export function useMyStudents(enabled: boolean) {
     queryKey: [ABSENCES_ROOT, 'students'],
     enabled,
     queryFn: ({ signal }) =>
-      apiRequest<{ items: { id: string; display_name: string }[] }>('/api/v1/users/students/simple', {
+      apiRequest<{
+        items: {
+          id: string;
+          display_name: string;
+          customer_name: string | null;
+          year_group: string | null;
+        }[];
+      }>('/api/v1/users/students/simple', {
         signal,
       }),
     meta: { silentErrors: true },

@@ -152,10 +152,12 @@ export const withdrawEnrolment = (id: string, reason: string) =>
 export const useGroupCommand = <TVars>(fn: (vars: TVars) => Promise<Written>, success?: string) =>
   useAreaCommand('groups', fn, { success, silentErrors: true });
 
-/** Users to pick from (students of a customer, teachers), by name. */
+/** Users to pick from (students of a customer, teachers), by name; students with school and year group. */
 export interface PickableUser {
   id: string;
   full_name: string;
+  customer_name?: string | null;
+  year_group?: string | null;
 }
 export const usePickableUsers = (type: 'students' | 'teachers', customerId?: string, enabled = true) =>
   useQuery({

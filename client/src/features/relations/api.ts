@@ -14,6 +14,8 @@ export interface SimpleUser {
   has_access: boolean;
   is_blocked: boolean;
   customer_name: string | null;
+  /** A student's year group (one-page profile). */
+  year_group: string | null;
 }
 
 interface SimpleUserList {

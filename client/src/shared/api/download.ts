@@ -1,4 +1,6 @@
 import { getToken } from '../storage';
+import { datedFilename, viewerTimezone } from '../dates';
+import { useSession } from '../session';
 import { ApiError, TOKEN_HEADER, detailToText, type Query } from './client';
 
 /** The file name of a `Content-Disposition: attachment; filename="…"` header, or `fallback`. */
@@ -10,7 +12,7 @@ export function filenameFromDisposition(header: string | null, fallback: string)
 
 /**
  * Downloads a report (spec §7 "Downloads are binary") with the session token and saves it under the
- * server's file name. Failures reach the caller as an {@link ApiError} with the server's detail.
+ * server's file name (tables dated, {@link datedFilename}). Failures reach the caller as an {@link ApiError} with the server's detail.
  */
 export async function downloadFile(path: string, query: Query, fallbackName: string): Promise<string> {
   const params = new URLSearchParams();
@@ -32,7 +34,10 @@ export async function downloadFile(path: string, query: Query, fallbackName: str
     const detail = body?.detail;
     throw new ApiError(response.status, detail, body, detailToText(detail) ?? response.statusText);
   }
-  const name = filenameFromDisposition(response.headers.get('content-disposition'), fallbackName);
+  const name = datedFilename(
+    filenameFromDisposition(response.headers.get('content-disposition'), fallbackName),
+    viewerTimezone(useSession.getState().user),
+  );
   saveFile(await response.blob(), name);
   return name;
 }

@@ -4428,6 +4428,8 @@ export interface components {
             updated_at: string;
             /** @enum {string} */
             user_type: "super_admin" | "teacher" | "partner" | "student";
+            /** @description Derived: a student's year group, from their one-page profile (null for others) */
+            year_group: string | null;
         };
         CustomerCount: {
             count: number;
@@ -5585,7 +5587,7 @@ export interface components {
             name: string;
             /** @description Last applied global position */
             position: string;
-            /** @description While this version is built beside the live tables (decision 0064): the version whose tables answer reads meanwhile; position and lag are then the build's progress. Null otherwise. */
+            /** @description While this version is built beside the live tables (decision 0065): the version whose tables answer reads meanwhile; position and lag are then the build's progress. Null otherwise. */
             serving_version: number | null;
             updated_at: string | null;
             version: number;
@@ -5740,6 +5742,8 @@ export interface components {
             full_name: string;
             /** Format: uuid */
             id: string;
+            /** @description From the one-page profile */
+            year_group: string | null;
         };
         ReportableStudentPage: {
             items: components["schemas"]["ReportableStudent"][];
@@ -6144,6 +6148,8 @@ export interface components {
             login: string;
             /** Format: date-time */
             scheduled_for_deactivation: string | null;
+            /** @description A student's year group (one-page profile) */
+            year_group: string | null;
         };
         SimpleUserList: {
             items: components["schemas"]["SimpleUser"][];
@@ -6825,6 +6831,8 @@ export interface components {
             updated_at: string;
             /** @enum {string} */
             user_type: "super_admin" | "teacher" | "partner" | "student";
+            /** @description Derived: a student's year group, from their one-page profile (null for others) */
+            year_group: string | null;
         };
         VerifyItem: {
             /** @description SHA-256 of the frozen canonical text */

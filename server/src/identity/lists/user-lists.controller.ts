@@ -82,6 +82,8 @@ export class SimpleUser {
     string | null;
   @ApiProperty() is_blocked!: boolean;
   @ApiProperty({ nullable: true, type: String }) customer_name!: string | null;
+  @ApiProperty({ nullable: true, type: String, description: "A student's year group (one-page profile)" })
+  year_group!: string | null;
   @ApiProperty({ type: [ContactView], nullable: true, description: 'Only with with_contacts=true' })
   contacts!: ContactView[] | null;
 }
@@ -127,6 +129,7 @@ export const toSimpleUser = (r: UserRow, withContacts: boolean): SimpleUser => (
     : null,
   is_blocked: r.is_blocked,
   customer_name: r.customer_name ?? null,
+  year_group: r.user_type === 'student' ? (r.year_group ?? null) : null,
   contacts: withContacts ? r.contacts : null,
 });
 

@@ -105,6 +105,7 @@ describe.each(portalModes)('user lists, $name', (mode) => {
           scheduled_for_deactivation: null,
           is_blocked: false,
           customer_name: 'Oakfield',
+          year_group: null,
           contacts: null,
         },
       ],
@@ -133,6 +134,12 @@ describe.each(portalModes)('user lists, $name', (mode) => {
       's1@example.com',
       's3@example.com',
     ]);
+    // Students are told apart by school and year group in every picker (issue 18): both lists carry it.
+    const yearOf = (items: unknown, id: string) =>
+      (items as { id: string; year_group: string | null }[]).find((i) => i.id === id)?.year_group;
+    expect(yearOf((await get(`/students/simple?customer_id=${elm}`)).body.items, ids.s3!)).toBe('Year 9');
+    expect(yearOf((await get('/?type=students')).body.items, ids.s1!)).toBe('Year 9');
+    expect(yearOf((await get('/?type=teachers')).body.items, ids.t1!)).toBeNull();
     expect(logins((await get(`/students/simple?year_group_id=${year9}`, tokens.head)).body.items)).toEqual([
       's1@example.com',
     ]);

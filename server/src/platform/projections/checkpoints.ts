@@ -12,7 +12,7 @@ export const CHECKPOINT_SCHEMA = `CREATE TABLE IF NOT EXISTS proj_checkpoints (
 )`;
 
 /**
- * Projections being built beside their live tables (decision 0064): the version being built and how
+ * Projections being built beside their live tables (decision 0065): the version being built and how
  * far it got. Its tables live in the schema `buildSchemaOf(name)` until they are swapped in.
  */
 export const BUILD_SCHEMA = `CREATE TABLE IF NOT EXISTS proj_builds (

@@ -39,7 +39,7 @@ export interface ProjectionStatus {
   lag: bigint;
   updatedAt: Date | null;
   /**
-   * While this version is built beside the live tables (decision 0064): the version whose tables
+   * While this version is built beside the live tables (decision 0065): the version whose tables
    * answer reads meanwhile; `position` and `lag` are then the build's progress.
    */
   servingVersion: number | null;
@@ -278,7 +278,7 @@ export class ProjectionRunner {
   /**
    * Creates tables. A projection seen for the first time, or asked to rebuild (`rebuild()`), is built
    * in place from the first event. One whose version changed is built beside its live tables
-   * (decision 0064): in its own schema, from the first event (or from where an interrupted build got
+   * (decision 0065): in its own schema, from the first event (or from where an interrupted build got
    * to), while the old tables keep answering reads; `swapInBuilds` puts it in their place once it has
    * caught up.
    */
@@ -525,7 +525,7 @@ export class ProjectionRunner {
       }
     }
     for (const [projection, events] of perProjection) {
-      // A projection built beside its live tables writes into its build schema (decision 0064).
+      // A projection built beside its live tables writes into its build schema (decision 0065).
       const schema = this.building.get(projection.name);
       if (schema) {
         await tx.flush();

@@ -22,6 +22,9 @@ import {
   useWithdrawPlannedAbsence,
 } from '../api';
 import { DayInput } from '../../../shared/ui/DayInput';
+import { formatInZone, viewerTimezone } from '../../../shared/dates';
+import { useSession } from '../../../shared/session';
+import { studentLabel } from '../../../shared/student-label';
 
 const day = (d: string) => d.split('-').reverse().join('.');
 
@@ -34,7 +37,12 @@ export function PlannedAbsencesCard({ mayRecord }: { mayRecord: boolean }) {
   const students = useMyStudents(mayRecord);
   const record = useRecordPlannedAbsence();
   const withdraw = useWithdrawPlannedAbsence();
-  const today = new Date().toISOString().slice(0, 10);
+  // Today in the user's timezone (spec §9), not in UTC.
+  const today = formatInZone(
+    new Date().toISOString(),
+    viewerTimezone(useSession((s) => s.user)),
+    'yyyy-MM-dd',
+  );
   const [draft, setDraft] = useState({
     student_id: '',
     from: today,
@@ -66,7 +74,14 @@ export function PlannedAbsencesCard({ mayRecord }: { mayRecord: boolean }) {
                 onChange={(e) => setDraft({ ...draft, student_id: e.currentTarget.value })}
                 data={[
                   { value: '', label: students.isLoading ? 'Loading…' : 'Choose a student' },
-                  ...(students.data?.items ?? []).map((s) => ({ value: s.id, label: s.display_name })),
+                  ...(students.data?.items ?? []).map((s) => ({
+                    value: s.id,
+                    label: studentLabel({
+                      name: s.display_name,
+                      school: s.customer_name,
+                      year_group: s.year_group,
+                    }),
+                  })),
                 ]}
               />
               <DayInput

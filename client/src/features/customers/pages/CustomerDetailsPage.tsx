@@ -13,9 +13,8 @@ import {
 } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { INTERNAL_PERMISSIONS } from '@portal/projections/permissions';
 import { Link, useParams } from 'react-router-dom';
-import { isAdmin, internalMay } from '../../../app/access';
+import { canEditCustomers, isAdmin } from '../../../app/access';
 import { usePermissions } from '../../../shared/session';
 import { PRODUCT_NAME } from '../../../shared/ui/BrandMark';
 import { customerUsers, customerUsersKey, customers } from '../api';
@@ -25,7 +24,7 @@ import { NameModal } from './NameModal';
 export function CustomerDetailsPage() {
   const { id = '' } = useParams();
   const permissions = usePermissions();
-  const mayEdit = internalMay(permissions, INTERNAL_PERMISSIONS.CUSTOMER_EDITS);
+  const mayEdit = canEditCustomers(permissions);
   const [renaming, setRenaming] = useState(false);
   const customer = customers.useOne(id, { silentErrors: false });
   const users = useQuery({

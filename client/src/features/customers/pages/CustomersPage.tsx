@@ -1,8 +1,9 @@
 import { Button, Text } from '@mantine/core';
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
+import { canEditCustomers } from '../../../app/access';
 import { formatInZone, viewerTimezone, DATE_FORMAT } from '../../../shared/dates';
-import { useSession } from '../../../shared/session';
+import { usePermissions, useSession } from '../../../shared/session';
 import { ResourceListPage } from '../../../shared/ui/ResourceListPage';
 import { customers, type Customer } from '../api';
 import { NameModal } from './NameModal';
@@ -11,6 +12,8 @@ import { NameModal } from './NameModal';
 export function CustomersPage() {
   const navigate = useNavigate();
   const timezone = viewerTimezone(useSession((s) => s.user));
+  // Partners read their own customer; only customer editors add one (the API's rule).
+  const mayAdd = canEditCustomers(usePermissions());
   const [adding, setAdding] = useState(false);
   const create = customers.useCommand((name: string) => customers.create({ name }), {
     also: ({ id }) => {
@@ -24,7 +27,7 @@ export function CustomersPage() {
       title="Customers"
       description="Partner schools and organisations, and their users."
       noun="customers"
-      action={<Button onClick={() => setAdding(true)}>Add customer</Button>}
+      action={mayAdd ? <Button onClick={() => setAdding(true)}>Add customer</Button> : undefined}
       search={{ label: 'Search customers', placeholder: 'Search by name' }}
       useList={customers.useList}
       rowHref={(c) => `/customers/details/${c.id}`}

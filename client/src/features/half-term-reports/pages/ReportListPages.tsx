@@ -2,6 +2,8 @@ import { Badge, Button, Checkbox, Group, SegmentedControl, Select, Text } from '
 import type { DataTableColumn } from 'mantine-datatable';
 import { useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
+import { DATE_FORMAT, formatInZone, viewerTimezone } from '../../../shared/dates';
+import { useSession } from '../../../shared/session';
 import { actionErrorText } from '../../../shared/ui/action-error';
 import { ResourceListPage } from '../../../shared/ui/ResourceListPage';
 import {
@@ -80,7 +82,7 @@ function ClaimButton({ report, kind }: { report: Report; kind: 'qa' | 'qa-lead' 
   );
 }
 
-const columns = (kind: ReportListKind): DataTableColumn<Report>[] => [
+const columns = (kind: ReportListKind, timezone: string): DataTableColumn<Report>[] => [
   {
     accessor: 'student_name',
     title: 'Student',
@@ -98,7 +100,7 @@ const columns = (kind: ReportListKind): DataTableColumn<Report>[] => [
         {
           accessor: 'published_at',
           title: 'Published',
-          render: (r: Report) => (r.published_at ? r.published_at.slice(0, 10) : '—'),
+          render: (r: Report) => (r.published_at ? formatInZone(r.published_at, timezone, DATE_FORMAT) : '—'),
         },
       ]
     : [
@@ -138,7 +140,7 @@ const columns = (kind: ReportListKind): DataTableColumn<Report>[] => [
         {
           accessor: 'state_since',
           title: 'Waiting since',
-          render: (r: Report) => r.state_since.slice(0, 16).replace('T', ' '),
+          render: (r: Report) => formatInZone(r.state_since, timezone),
         },
         { accessor: 'claim', title: 'Claim', render: (r: Report) => <ClaimButton report={r} kind={kind} /> },
       ]
@@ -163,6 +165,7 @@ export function ReportListPage({ kind, title, description, empty }: Props) {
   const [state, setState] = useState<string | null>(null);
   const [overdue, setOverdue] = useState(false);
   const [claimed, setClaimed] = useState<'any' | 'unclaimed' | 'me'>('any');
+  const timezone = viewerTimezone(useSession((s) => s.user));
   const queue = kind === 'qa' || kind === 'qa-lead';
   const filters = {
     ...(timeframeId ? { timeframe_id: timeframeId } : {}),
@@ -219,7 +222,7 @@ export function ReportListPage({ kind, title, description, empty }: Props) {
         `${r.student_name ?? 'Student'}, ${r.programme_title ?? 'programme'}, ${stateLabel(r.state)}`
       }
       empty={{ none: empty, search: 'No report matches.' }}
-      columns={columns(kind)}
+      columns={columns(kind, timezone)}
     />
   );
 }

@@ -29,7 +29,9 @@ import {
 } from '@portal/projections/report-content';
 import { ApiError } from '../../../shared/api/client';
 import { downloadFile } from '../../../shared/api/download';
+import { formatInZone, viewerTimezone } from '../../../shared/dates';
 import { notifyError } from '../../../shared/notify';
+import { useSession } from '../../../shared/session';
 import { PRODUCT_NAME } from '../../../shared/ui/BrandMark';
 import { actionErrorText } from '../../../shared/ui/action-error';
 import { TextStepModal } from '../../../shared/ui/TextStepModal';
@@ -199,6 +201,7 @@ function Workflow({ report, hashOf }: { report: ReportDetail; hashOf: () => Prom
 }
 
 function History({ id, partner }: { id: string; partner: boolean }) {
+  const timezone = viewerTimezone(useSession((s) => s.user));
   const revisions = useRevisions(id);
   const timeline = useTimeline(id);
   const [check, setCheck] = useState(false);
@@ -218,7 +221,8 @@ function History({ id, partner }: { id: string; partner: boolean }) {
           <Stack gap={4}>
             {revisions.data!.items.map((r) => (
               <Text size="sm" key={r.revision}>
-                Revision {r.revision} · {r.published_at.slice(0, 10)} · <Code>{r.hash.slice(0, 12)}</Code>
+                Revision {r.revision} · {formatInZone(r.published_at, timezone)} ·{' '}
+                <Code>{r.hash.slice(0, 12)}</Code>
                 {r.revoked_at ? ` · revoked (${r.revoked_reason ?? ''})` : ''} ·{' '}
                 <Anchor
                   component="button"
@@ -259,7 +263,7 @@ function History({ id, partner }: { id: string; partner: boolean }) {
             {views.data!.items.map((v) => (
               <Text size="sm" key={`${v.viewer_id}-${v.at}-${v.via}`}>
                 {v.viewer_name ?? v.viewer_id} · {v.via === 'pdf' ? 'downloaded' : 'opened'} revision{' '}
-                {v.revision} · {v.at.slice(0, 16).replace('T', ' ')}
+                {v.revision} · {formatInZone(v.at, timezone)}
               </Text>
             ))}
           </Stack>
@@ -274,7 +278,7 @@ function History({ id, partner }: { id: string; partner: boolean }) {
             {(timeline.data?.items ?? []).map((t) => (
               <Timeline.Item key={t.position} title={t.type.replace('HalfTermReport', '')}>
                 <Text size="xs" c="dimmed">
-                  {t.at.slice(0, 16).replace('T', ' ')} · {stateLabel(t.state)}
+                  {formatInZone(t.at, timezone)} · {stateLabel(t.state)}
                   {t.reason ? ` · ${t.reason}` : ''}
                 </Text>
               </Timeline.Item>

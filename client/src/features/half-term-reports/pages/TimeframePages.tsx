@@ -33,6 +33,7 @@ import {
   type TimeframeInput,
 } from '../api';
 import { DayInput } from '../../../shared/ui/DayInput';
+import { formatDay } from '../../../shared/dates';
 
 const HALF_TERMS = ['autumn_1', 'autumn_2', 'spring_1', 'spring_2', 'summer_1', 'summer_2'];
 const halfTermLabel = (h: string) => h.replace('_', ' ').replace(/^./, (c) => c.toUpperCase());
@@ -151,14 +152,14 @@ export function TimeframesPage() {
       columns={[
         { accessor: 'name', title: 'Name' },
         { accessor: 'half_term', title: 'Half term', render: (t) => halfTermLabel(t.half_term) },
-        { accessor: 'submit_by', title: 'Submit by' },
-        { accessor: 'release_at', title: 'Release' },
+        { accessor: 'submit_by', title: 'Submit by', render: (t) => formatDay(t.submit_by) },
+        { accessor: 'release_at', title: 'Release', render: (t) => formatDay(t.release_at) },
         {
           accessor: 'status',
           title: 'Writing',
           render: (t) => (
             <Badge variant="light" color={t.status === 'open' ? 'green' : 'gray'}>
-              {t.status}
+              {t.status.charAt(0).toUpperCase() + t.status.slice(1)}
             </Badge>
           ),
         },
@@ -256,8 +257,9 @@ export function TimeframeDetailsPage() {
             {t.name}
           </Title>
           <Text size="sm" c="dimmed">
-            {halfTermLabel(t.half_term)} {t.academic_year} · period {t.period_from} – {t.period_to} · opens{' '}
-            {t.opens_at} · submit by {t.submit_by} · QA by {t.qa_by} · release {t.release_at} ({t.timezone})
+            {halfTermLabel(t.half_term)} {t.academic_year} · period {formatDay(t.period_from)} –{' '}
+            {formatDay(t.period_to)} · opens {formatDay(t.opens_at)} · submit by {formatDay(t.submit_by)} · QA
+            by {formatDay(t.qa_by)} · release {formatDay(t.release_at)} ({t.timezone})
           </Text>
         </Stack>
         {admin && (

@@ -209,6 +209,12 @@ function UsersPanel({ permission, holding }: { permission: PermissionInfo; holdi
                   <Text size="xs" c="dimmed">
                     {user.email}
                   </Text>
+                  {/* Partner users are told apart by their school (issue 18). */}
+                  {user.customer_name && (
+                    <Text size="xs" c="dimmed">
+                      {user.customer_name}
+                    </Text>
+                  )}
                 </div>
               ),
             },

@@ -33,6 +33,7 @@ import {
   type GroupTeacherInput,
 } from '../api';
 import { DayInput } from '../../../shared/ui/DayInput';
+import { studentLabel } from '../../../shared/student-label';
 
 /** `groups/:id`: members over time (every period, past ones included), add/remove a student, teachers. */
 export function GroupPage() {
@@ -201,7 +202,10 @@ function AddStudentModal({
             searchable
             data-autofocus
             disabled={students.isPending}
-            data={(students.data?.items ?? []).map((s) => ({ value: s.id, label: s.full_name }))}
+            data={(students.data?.items ?? []).map((s) => ({
+              value: s.id,
+              label: studentLabel({ name: s.full_name, school: s.customer_name, year_group: s.year_group }),
+            }))}
             value={studentId}
             onChange={setStudentId}
             error={students.isError ? 'Students could not be loaded' : undefined}

@@ -2,17 +2,11 @@ import { Button, Select, Text } from '@mantine/core';
 import { useState } from 'react';
 import { canModifyProgram, canReadNetworks } from '../../../app/access';
 import { usePermissions } from '../../../shared/session';
+import { formatDay } from '../../../shared/dates';
 import { ResourceListPage } from '../../../shared/ui/ResourceListPage';
 import { networks } from '../../networks/api';
 import { termCalendars, type TermCalendar, type TermCalendarInput } from '../api';
 import { TermCalendarModal } from './TermCalendarModal';
-
-const dayMonth = (day: string) =>
-  new Date(`${day}T00:00:00Z`).toLocaleDateString('en-GB', {
-    day: 'numeric',
-    month: 'short',
-    timeZone: 'UTC',
-  });
 
 /**
  * Term calendars (route settings/term-calendars): each network's terms and closure days, and a partner
@@ -87,7 +81,9 @@ export function TermCalendarsPage() {
               </Text>
             ) : (
               <Text size="sm">
-                {c.terms.map((t) => `${t.name} ${dayMonth(t.first_day)}–${dayMonth(t.last_day)}`).join(' · ')}
+                {c.terms
+                  .map((t) => `${t.name} ${formatDay(t.first_day)}–${formatDay(t.last_day)}`)
+                  .join(' · ')}
               </Text>
             ),
         },

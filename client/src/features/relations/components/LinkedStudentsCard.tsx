@@ -21,6 +21,7 @@ import type { UserView } from '../../users/api';
 import { useCustomerStudents, useLinkedStudents, useSetLinkedStudents, type SimpleUser } from '../api';
 import { fieldErrorsOf } from '../../../shared/api/field-errors';
 import { actionErrorText } from '../../../shared/ui/action-error';
+import { studentLabel } from '../../../shared/student-label';
 
 /** Who the students are to this partner user, in words for the card's description. */
 function roleWords(user: UserView): string {
@@ -104,11 +105,14 @@ export function LinkedStudentsCard({ user, canEdit }: { user: UserView; canEdit:
   const current = linked.data?.items ?? [];
   const data = (options.data?.items ?? []).map((s) => ({
     value: s.id,
-    label: `${s.display_name} (${s.login})`,
+    label: `${studentLabel({ name: s.display_name, school: s.customer_name, year_group: s.year_group })} · ${s.login}`,
   }));
   for (const s of current)
     if (!data.some((d) => d.value === s.id))
-      data.push({ value: s.id, label: `${s.display_name} (${s.login})` });
+      data.push({
+        value: s.id,
+        label: `${studentLabel({ name: s.display_name, school: s.customer_name, year_group: s.year_group })} · ${s.login}`,
+      });
   const fieldError = fieldErrorsOf(save.error)?.student_ids;
 
   return (

@@ -21,6 +21,7 @@ import { useServerForm } from '../../../shared/forms/useServerForm';
 import { useSession } from '../../../shared/session';
 import { RISK_LEVELS, safeguardingApi, type RiskLevel } from '../api';
 import { SAFEGUARDING_KEY, useIncidentTypes, useReportIncident } from '../hooks';
+import { studentLabel } from '../../../shared/student-label';
 
 /** The report form (who may report: super admins, teachers, partners with a submit permission). */
 export function ReportIncidentModal({
@@ -93,7 +94,7 @@ export function ReportIncidentModal({
   const studentOptions = useMemo(() => {
     const found = (students.data?.items ?? []).map((s) => ({
       value: s.id,
-      label: s.customer_name ? `${s.full_name} · ${s.customer_name}` : s.full_name,
+      label: studentLabel({ name: s.full_name, school: s.customer_name, year_group: s.year_group }),
     }));
     const chosen = studentIds
       .filter((id) => !found.some((o) => o.value === id))

@@ -30,6 +30,8 @@ import {
   templateCsv,
 } from '../user-import';
 import { saveFile } from '../../../shared/api/download';
+import { datedFilename, viewerTimezone } from '../../../shared/dates';
+import { useSession } from '../../../shared/session';
 import { actionErrorText } from '../../../shared/ui/action-error';
 
 const LIST_TYPES: ListType[] = ['students', 'teachers', 'partners', 'admins'];
@@ -77,6 +79,7 @@ function ImportForm({ type }: { type: ListType }) {
   const [skipDuplicates, setSkipDuplicates] = useState(false);
   const [withPasswords, setWithPasswords] = useState(false);
   const [progress, setProgress] = useState<ImportProgress | null>(null);
+  const timezone = viewerTimezone(useSession((s) => s.user));
   const importId = useRef<string | null>(null);
   const columns = importColumnsFor(type);
   const template = useMemo(
@@ -99,7 +102,7 @@ function ImportForm({ type }: { type: ListType }) {
       if (!withPasswords || answer.user_ids.length === 0) return { answer, passwords: 'none' };
       try {
         const csv = await generatePasswords(answer.user_ids);
-        saveFile(csv, `passwords-${type}-${new Date().toISOString().slice(0, 10)}.csv`);
+        saveFile(csv, datedFilename(`passwords-${type}.csv`, timezone));
         return { answer, passwords: 'downloaded' };
       } catch (error) {
         return { answer, passwords: { error } };
