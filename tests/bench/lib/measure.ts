@@ -1,4 +1,5 @@
-import type { GoalResult, Measurement, Timing } from './suite.js';
+import { cpus, totalmem } from 'node:os';
+import type { BenchReport, GoalResult, Measurement, Timing } from './suite.js';
 
 /** Runs `fn` once and returns its result with the elapsed milliseconds. */
 export async function timed<T>(fn: () => Promise<T>): Promise<{ result: T; ms: number }> {
@@ -46,4 +47,14 @@ export async function runConcurrently(
 function round(n: number, digits: number): number {
   const f = 10 ** digits;
   return Math.round(n * f) / f;
+}
+
+/** The machine a report was measured on. */
+export function benchEnvironment(): BenchReport['environment'] {
+  return {
+    node: process.version,
+    platform: `${process.platform} ${process.arch}`,
+    cpus: cpus().length,
+    totalMemoryMb: Math.round(totalmem() / 2 ** 20),
+  };
 }

@@ -10,11 +10,10 @@
  * live channel itself).
  */
 import { randomUUID } from 'node:crypto';
-import { cpus, totalmem } from 'node:os';
 import { PostgresEventStore } from '../../../server/src/platform/event-store/postgres/postgres-event-store.js';
 import { registerAggregate } from '../../../server/src/attendance/register.decider.js';
 import { allProjections, attendanceSummary, lessonStream } from '../../../projections/src/index.js';
-import { measurement, scaled, timed, timing } from '../lib/measure.js';
+import { measurement, scaled, timed, timing, benchEnvironment } from '../lib/measure.js';
 import { percentile } from '../lib/processes.js';
 import type { BenchReport, BenchSuite, Measurement, SuiteContext, TargetKind } from '../lib/suite.js';
 import { openBenchDatabase } from '../lib/targets.js';
@@ -301,12 +300,7 @@ async function runOn(kind: TargetKind, ctx: SuiteContext): Promise<BenchReport> 
       scale: ctx.scale,
       startedAt: startedAt.toISOString(),
       durationMs: Date.now() - startedAt.getTime(),
-      environment: {
-        node: process.version,
-        platform: `${process.platform} ${process.arch}`,
-        cpus: cpus().length,
-        totalMemoryMb: Math.round(totalmem() / 2 ** 20),
-      },
+      environment: benchEnvironment(),
       sizes: { registers, studentsPerRegister: SIZES.students, programmes, marks, queries },
       measurements,
       notes: [

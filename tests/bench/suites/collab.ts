@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { cpus, tmpdir, totalmem } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { WebSocket } from 'ws';
 import { WebsocketProvider } from 'y-websocket';
@@ -26,7 +26,7 @@ import {
 } from '../../../server/src/platform/collaboration/document-persistence.js';
 import { createTestDatabase } from '../../../server/src/platform/testing/postgres-test-database.js';
 import { login, REPO_ROOT, startPortal, type PortalProcess } from '../../support/portal-processes.js';
-import { measurement, scaled, timed, timing } from '../lib/measure.js';
+import { measurement, scaled, timed, timing, benchEnvironment } from '../lib/measure.js';
 import { freePort, percentile, rssMb, spawnReady, type ReadyProcess } from '../lib/processes.js';
 import type { BenchSuite, Measurement, SuiteContext, TargetKind } from '../lib/suite.js';
 import { openBenchDatabase } from '../lib/targets.js';
@@ -245,12 +245,7 @@ async function runTarget(ctx: SuiteContext, target: TargetKind): Promise<void> {
     scale: ctx.scale,
     startedAt: startedAt.toISOString(),
     durationMs: Date.now() - startedAt.getTime(),
-    environment: {
-      node: process.version,
-      platform: `${process.platform} ${process.arch}`,
-      cpus: cpus().length,
-      totalMemoryMb: Math.round(totalmem() / 1024 / 1024),
-    },
+    environment: benchEnvironment(),
     sizes: { editors, edits, blocks, storedUpdates, storedSnapshotEvery: STORED_SNAPSHOT_EVERY },
     measurements,
     notes: [

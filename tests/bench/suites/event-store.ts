@@ -4,7 +4,6 @@
  * work in the same run on the same database. tests/bench/README.md explains every line.
  */
 import { randomUUID } from 'node:crypto';
-import { cpus, totalmem } from 'node:os';
 // From the sources (not the package's build), so the bench always measures this checkout's projection.
 import { usersProjection, type UserCreatedData } from '../../../projections/src/index.js';
 import type { EventData, EventStore } from '../../../server/src/platform/event-store/event-store.js';
@@ -23,6 +22,7 @@ import {
   scaled,
   timed,
   timing,
+  benchEnvironment,
 } from '../lib/measure.js';
 import type { BenchReport, BenchSuite, Measurement, SuiteContext, TargetKind } from '../lib/suite.js';
 import { openBenchDatabase } from '../lib/targets.js';
@@ -154,12 +154,7 @@ async function runOn(kind: TargetKind, ctx: SuiteContext): Promise<BenchReport> 
       scale: ctx.scale,
       startedAt: startedAt.toISOString(),
       durationMs: Date.now() - startedAt.getTime(),
-      environment: {
-        node: process.version,
-        platform: `${process.platform} ${process.arch}`,
-        cpus: cpus().length,
-        totalMemoryMb: Math.round(totalmem() / 2 ** 20),
-      },
+      environment: benchEnvironment(),
       sizes: {
         singleAppends: sizes.singleAppends,
         writers: sizes.writers,

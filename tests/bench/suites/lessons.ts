@@ -7,7 +7,6 @@
  * of rm_lessons), which the running portal adds.
  */
 import { randomUUID } from 'node:crypto';
-import { cpus, totalmem } from 'node:os';
 import { PostgresEventStore } from '../../../server/src/platform/event-store/postgres/postgres-event-store.js';
 import {
   meetingIdOf,
@@ -32,7 +31,7 @@ import {
 } from '../../../projections/src/index.js';
 import { teacherWeek } from '../../../server/src/lessons/teacher-grid.js';
 import type { SqlClient } from '../../../server/src/platform/sql/sql-client.js';
-import { measurement, scaled, timed, timing } from '../lib/measure.js';
+import { measurement, scaled, timed, timing, benchEnvironment } from '../lib/measure.js';
 import type { BenchReport, BenchSuite, Measurement, SuiteContext, TargetKind } from '../lib/suite.js';
 import { openBenchDatabase } from '../lib/targets.js';
 
@@ -200,12 +199,7 @@ async function runOn(kind: TargetKind, ctx: SuiteContext): Promise<BenchReport> 
       scale: ctx.scale,
       startedAt: startedAt.toISOString(),
       durationMs: Date.now() - startedAt.getTime(),
-      environment: {
-        node: process.version,
-        platform: `${process.platform} ${process.arch}`,
-        cpus: cpus().length,
-        totalMemoryMb: Math.round(totalmem() / 2 ** 20),
-      },
+      environment: benchEnvironment(),
       sizes: { schedules: schedules.length, weeks: SIZES.weeks, lessons },
       measurements,
       notes: [

@@ -4,14 +4,14 @@
  * to 1,000 sockets on an HTTP request. tests/bench/README.md ("Suite live") explains every line.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
-import { cpus, tmpdir, totalmem } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { io as connectClient, type Socket } from 'socket.io-client';
 import { LIVE_NAMESPACE, LIVE_PATH, type LiveMessage } from '../../../projections/src/live-contract.js';
 import { createTestDatabase } from '../../../server/src/platform/testing/postgres-test-database.js';
 import { api, login, startPortal, type PortalProcess } from '../../support/portal-processes.js';
-import { measurement, scaled, timing } from '../lib/measure.js';
+import { measurement, scaled, timing, benchEnvironment } from '../lib/measure.js';
 import { percentile, spawnReady, type ReadyProcess } from '../lib/processes.js';
 import type { BenchSuite, Measurement, SuiteContext, TargetKind } from '../lib/suite.js';
 
@@ -194,12 +194,7 @@ async function runTarget(ctx: SuiteContext, target: TargetKind): Promise<void> {
       scale: ctx.scale,
       startedAt: startedAt.toISOString(),
       durationMs: Date.now() - startedAt.getTime(),
-      environment: {
-        node: process.version,
-        platform: `${process.platform} ${process.arch}`,
-        cpus: cpus().length,
-        totalMemoryMb: Math.round(totalmem() / 1024 / 1024),
-      },
+      environment: benchEnvironment(),
       sizes: { sockets, messages, rounds },
       measurements,
       notes: [

@@ -5,7 +5,6 @@
  * tests/bench/README.md explains every line.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { cpus, totalmem } from 'node:os';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -31,6 +30,7 @@ import {
   scaled,
   timed,
   timing,
+  benchEnvironment,
 } from '../lib/measure.js';
 import type { BenchSuite, Measurement, SuiteContext, TargetKind } from '../lib/suite.js';
 import { openBenchDatabase } from '../lib/targets.js';
@@ -116,12 +116,7 @@ export const suite: BenchSuite = {
           scale: ctx.scale,
           startedAt: new Date(started).toISOString(),
           durationMs: Date.now() - started,
-          environment: {
-            node: process.version,
-            platform: `${process.platform} ${process.arch}`,
-            cpus: cpus().length,
-            totalMemoryMb: Math.round(totalmem() / 2 ** 20),
-          },
+          environment: benchEnvironment(),
           sizes: { ...sizes, demoEvents: template.length, projections: allProjections.length },
           measurements,
           notes,

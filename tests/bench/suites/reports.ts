@@ -11,12 +11,11 @@
  * measures what the hook adds per update).
  */
 import { randomUUID } from 'node:crypto';
-import { cpus, totalmem } from 'node:os';
 import * as Y from 'yjs';
 import { allProjections, listHalfTermReports, writeReportTemplate } from '../../../projections/src/index.js';
 import { validateReportUpdate } from '../../../server/src/half-term-reports/report-text-rules.js';
 import type { Actor } from '../../../server/src/platform/auth/request-context.js';
-import { measurement, scaled, timed, timing } from '../lib/measure.js';
+import { measurement, scaled, timed, timing, benchEnvironment } from '../lib/measure.js';
 import { percentile } from '../lib/processes.js';
 import type { BenchReport, BenchSuite, Measurement, SuiteContext, TargetKind } from '../lib/suite.js';
 import { openBenchDatabase } from '../lib/targets.js';
@@ -240,12 +239,7 @@ async function runOn(kind: TargetKind, ctx: SuiteContext, hook: Measurement): Pr
       scale: ctx.scale,
       startedAt: startedAt.toISOString(),
       durationMs: Date.now() - startedAt.getTime(),
-      environment: {
-        node: process.version,
-        platform: `${process.platform} ${process.arch}`,
-        cpus: cpus().length,
-        totalMemoryMb: Math.round(totalmem() / 2 ** 20),
-      },
+      environment: benchEnvironment(),
       sizes: {
         writers: SIZES.writers,
         reviewers: SIZES.reviewers,

@@ -5,13 +5,13 @@
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { cpus, tmpdir, totalmem } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { pino } from 'pino';
 import type { RunningApp } from '../../../server/src/app.js';
 import type { SqlClient } from '../../../server/src/platform/sql/sql-client.js';
-import { measurement, scaled, timing } from '../lib/measure.js';
+import { measurement, scaled, timing, benchEnvironment } from '../lib/measure.js';
 import type { BenchReport, BenchSuite, Measurement, SuiteContext, TargetKind } from '../lib/suite.js';
 import { BENCH_POSTGRES_ADMIN_URL } from '../lib/targets.js';
 
@@ -247,12 +247,7 @@ async function runOn(kind: TargetKind, ctx: SuiteContext): Promise<BenchReport> 
       scale: ctx.scale,
       startedAt: startedAt.toISOString(),
       durationMs: Date.now() - startedAt.getTime(),
-      environment: {
-        node: process.version,
-        platform: `${process.platform} ${process.arch}`,
-        cpus: cpus().length,
-        totalMemoryMb: Math.round(totalmem() / 2 ** 20),
-      },
+      environment: benchEnvironment(),
       sizes: { users: sizes.users + 1, requests: sizes.requests, warmUp: sizes.warmUp, pageSize: PAGE_SIZE },
       measurements,
       notes: [
