@@ -686,6 +686,40 @@ describe.each(portalModes)('live messages per stream kind, $name', (mode) => {
       // A read receipt is for administrators.
       hears: () => ({ admin: { reportId: id.report, viewerId: id.partner, via: 'view' } }),
     },
+    // A suggestion made on a report's text (decision 0060): administrators, the QA rooms and the
+    // people involved (here the writer, in its audience) hear it; other people do not.
+    {
+      kind: 'halfTermReportText',
+      act: async () => {
+        const stream = `halfTermReportText-${id.report}`;
+        const reviewer = randomUUID();
+        await portal.running.infra.eventStore.append(
+          stream,
+          [
+            {
+              id: randomUUID(),
+              type: 'HalfTermReportSuggestionMade',
+              data: {
+                reportId: id.report,
+                suggestionId: `u${reviewer}.1.1`,
+                authorId: reviewer,
+                inserted: 'often ',
+                deleted: '',
+                open: 1,
+                audience: [id.tutor],
+              },
+              metadata: { actorId: reviewer },
+            },
+          ],
+          { expectedRevision: 'no_stream' },
+        );
+        return stream;
+      },
+      hears: () => ({
+        admin: { reportId: id.report, type: 'HalfTermReportSuggestionMade' },
+        tutor: { reportId: id.report, type: 'HalfTermReportSuggestionMade' },
+      }),
+    },
     // A person's notification read cursor reaches only themselves (their other tabs; issue 18).
     {
       kind: 'notifications',

@@ -1,3 +1,4 @@
+import { waitFor } from '../platform/testing/wait-for.js';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { portalModes, startTestPortal, type TestPortal } from '../platform/testing/portal-harness.js';
 import { loadConfig } from '../platform/config/config.js';
@@ -200,11 +201,16 @@ describe.each(portalModes)('demo data, $name', (mode) => {
     const verify = await call('GET', `/half-term-reports/${report!.id}/verify`, admin);
     expect(verify.body.valid).toBe(true);
     // The report in QA carries the reviewer's open suggestion (decision 0060).
-    const suggested = await call(
-      'GET',
-      `/half-term-reports/?timeframe_id=${open!.id}&has_suggestions=true`,
-      admin,
-    );
+    // The list reads the projection, which hears of the suggestion when the editor's update is
+    // persisted and derived (asynchronously, decision 0060): wait for it.
+    const suggested = await waitFor('the demo suggestion in the report list', async () => {
+      const res = await call(
+        'GET',
+        `/half-term-reports/?timeframe_id=${open!.id}&has_suggestions=true`,
+        admin,
+      );
+      return (res.body.items as unknown[]).length > 0 ? res : null;
+    });
     expect(suggested.body.items).toEqual([
       expect.objectContaining({ state: 'in_qa', unresolved_suggestions: 1 }),
     ]);

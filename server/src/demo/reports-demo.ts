@@ -162,7 +162,7 @@ export const reportsDemo: DemoPart = {
           `u${adminId}.demo.1`,
         );
         try {
-          for (let tries = 0; tries < 100; tries++) {
+          for (let tries = 0; tries < 400; tries++) {
             const open = (await call('GET', `/half-term-reports/${report.id}`)).body.unresolved_suggestions;
             if (open === 1) break;
             await new Promise((r) => setTimeout(r, 50));

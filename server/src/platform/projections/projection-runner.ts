@@ -269,6 +269,11 @@ export class ProjectionRunner {
     await this.swapInBuilds(session, checkpoints);
     const sub = this.store.subscribeToAll({ fromPosition: min(checkpoints.values()) });
     this.subscription = sub;
+    // `stop()` closes the subscription it finds: one made after it was called must close itself.
+    if (this.stopped) {
+      await sub.close();
+      return;
+    }
     for await (const batch of batches(sub, this.batchSize)) {
       if (this.stopped) break;
       await this.applyBatch(session, batch, checkpoints);
