@@ -137,6 +137,24 @@ describe.each(targets)('WriteBehindTx on $name', (target) => {
     expect((await sql.query(`SELECT count(*)::int AS n FROM wb_rows`)).rows).toEqual([{ n: 0 }]);
   });
 
+  it('tells a data-modifying WITH (waits) from a WITH that reads (answers at once)', async () => {
+    await sql.transaction(async (direct) => {
+      const tx = new WriteBehindTx(direct);
+      const write = await tx.query(
+        `WITH created AS (INSERT INTO wb_rows (id, name) VALUES ($1, $2) RETURNING id)
+         INSERT INTO wb_totals (name, n) SELECT 'rows', count(*)::int FROM created`,
+        [1, 'a'],
+      );
+      expect(write).toEqual({ rows: [] });
+      expect(tx.stats).toMatchObject({ deferred: 1, direct: 0 });
+      const read = await tx.query<{ n: number }>(
+        `WITH t AS (SELECT n FROM wb_totals WHERE name = 'rows') SELECT n FROM t`,
+      );
+      expect(read.rows).toEqual([{ n: 1 }]);
+      expect(tx.stats).toMatchObject({ deferred: 1, direct: 1 });
+    });
+  });
+
   it('sends a statement that answers (RETURNING) at once, after what waits', async () => {
     await sql.transaction(async (direct) => {
       const tx = new WriteBehindTx(direct);

@@ -111,18 +111,25 @@ const tableWord = (table: string): RegExp => {
   return word;
 };
 
-const WRITE = /^\s*(WITH\b[\s\S]*?)?\b(INSERT|UPDATE|DELETE)\b/i;
+const WRITE = /^\s*(INSERT|UPDATE|DELETE)\b/i;
+const WITH = /^\s*WITH\b/i;
+/** The first statement keyword of a WITH's main statement (the CTE bodies are already cut out). */
+const MAIN = /\b(SELECT|INSERT|UPDATE|DELETE|VALUES|TABLE)\b/i;
 const ANSWERS = /\bRETURNING\b/i;
 
 /**
  * A single INSERT/UPDATE/DELETE whose outermost statement returns nothing (no RETURNING outside
- * parentheses; a data-modifying WITH may return rows to its main statement): it can only succeed,
- * answering no rows, or fail.
+ * parentheses; a data-modifying WITH may return rows to its main statement, which must itself be an
+ * INSERT/UPDATE/DELETE): it can only succeed, answering no rows, or fail.
  */
 function answersNothing(sql: string): boolean {
   if (sql.includes(';')) return false;
   const outer = outermost(sql);
-  return WRITE.test(outer) && !ANSWERS.test(outer);
+  if (ANSWERS.test(outer)) return false;
+  if (WRITE.test(outer)) return true;
+  if (!WITH.test(outer)) return false;
+  const main = MAIN.exec(outer.replace(WITH, ''));
+  return main !== null && /^(INSERT|UPDATE|DELETE)$/i.test(main[1]!);
 }
 
 /** `sql` without what is inside parentheses or quotes: the outermost statement's own words. */
