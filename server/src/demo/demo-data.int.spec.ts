@@ -1,3 +1,4 @@
+import { waitFor } from '../platform/testing/wait-for.js';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { portalModes, startTestPortal, type TestPortal } from '../platform/testing/portal-harness.js';
 import { loadConfig } from '../platform/config/config.js';
@@ -199,13 +200,24 @@ describe.each(portalModes)('demo data, $name', (mode) => {
     const [report] = approved.body.items as { id: string }[];
     const verify = await call('GET', `/half-term-reports/${report!.id}/verify`, admin);
     expect(verify.body.valid).toBe(true);
-    // The report in QA carries the reviewer's open suggestion (decision 0060), in its text. (The list's
-    // `has_suggestions` filter reads the suggestion events, derived after the editor's update is
-    // persisted: on PostgreSQL the demo's one was sometimes not derived; see the closing note.)
+    // The report in QA carries the reviewer's open suggestion (decision 0060) in its text, and the
+    // list finds it by `has_suggestions` once the suggestion event derived from the persisted update
+    // is in the read model.
     const inQa = await call('GET', `/half-term-reports/?timeframe_id=${open!.id}&state=in_qa`, admin);
     const [reviewed] = inQa.body.items as { id: string }[];
     const detail = await call('GET', `/half-term-reports/${reviewed!.id}`, admin);
     expect(detail.body.unresolved_suggestions).toBe(1);
+    const suggested = await waitFor('the demo suggestion in the report list', async () => {
+      const res = await call(
+        'GET',
+        `/half-term-reports/?timeframe_id=${open!.id}&has_suggestions=true`,
+        admin,
+      );
+      return (res.body.items as unknown[]).length > 0 ? res : null;
+    });
+    expect(suggested.body.items).toEqual([
+      expect.objectContaining({ id: reviewed!.id, state: 'in_qa', unresolved_suggestions: 1 }),
+    ]);
   });
 
   it("links each school's link contact to three of its students and its parent to one", async () => {

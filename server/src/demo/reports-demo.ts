@@ -153,6 +153,9 @@ export const reportsDemo: DemoPart = {
       if (target === 'submitted') continue;
       await call('POST', `/half-term-reports/${report.id}/qa/claim`, {});
       if (target === 'in_qa') {
+        // The collaboration server reads who may edit from the read model: this read waits for the
+        // claim to be in it (X-Min-Position), so the reviewer's editor opens as the claimer's.
+        await call('GET', `/half-term-reports/${report.id}`);
         // The reviewer leaves an open suggestion for the writers (decision 0060).
         const close = await typeInto(
           apiBase,
