@@ -56,7 +56,7 @@ test('an EHCP is uploaded with progress, becomes the latest EHCP, opens by a sig
   // A concern about this student is reported from their page, the student already chosen.
   await page.getByRole('button', { name: 'Report a concern' }).click();
   const report = page.getByRole('dialog', { name: 'Report a safeguarding concern' });
-  await expect(report.getByText('Fay Files · Filebrook Academy')).toBeVisible();
+  await expect(report.getByText('Fay Files (Filebrook Academy)')).toBeVisible();
   await report
     .getByRole('button', { name: 'Close' })
     .or(page.locator('.mantine-Modal-close'))
