@@ -1,4 +1,5 @@
 import { cpus, totalmem } from 'node:os';
+import type { Log } from '../../../server/src/platform/logging/logger.js';
 import type { BenchReport, GoalResult, Measurement, Timing } from './suite.js';
 
 /** Runs `fn` once and returns its result with the elapsed milliseconds. */
@@ -58,3 +59,10 @@ export function benchEnvironment(): BenchReport['environment'] {
     totalMemoryMb: Math.round(totalmem() / 2 ** 20),
   };
 }
+
+/** A log that says nothing: the server's classes run quietly inside a benchmark. */
+export const silentLog: Log = (() => {
+  const noop = () => {};
+  const log = { info: noop, warn: noop, error: noop, debug: noop, child: () => log };
+  return log as unknown as Log;
+})();

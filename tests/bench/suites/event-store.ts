@@ -8,7 +8,6 @@ import { randomUUID } from 'node:crypto';
 import { usersProjection, type UserCreatedData } from '../../../projections/src/index.js';
 import type { EventData, EventStore } from '../../../server/src/platform/event-store/event-store.js';
 import { PostgresEventStore } from '../../../server/src/platform/event-store/postgres/postgres-event-store.js';
-import type { Log } from '../../../server/src/platform/logging/logger.js';
 import {
   DEFAULT_BATCH_SIZE,
   ProjectionRunner,
@@ -23,6 +22,7 @@ import {
   timed,
   timing,
   benchEnvironment,
+  silentLog,
 } from '../lib/measure.js';
 import type { BenchReport, BenchSuite, Measurement, SuiteContext, TargetKind } from '../lib/suite.js';
 import { openBenchDatabase } from '../lib/targets.js';
@@ -547,12 +547,6 @@ async function benchCatchUp(
 
 // ---------------------------------------------------------------------------------------------------
 // 6. Projection rebuild
-
-const silentLog: Log = (() => {
-  const noop = () => {};
-  const log = { info: noop, warn: noop, error: noop, debug: noop, child: () => log };
-  return log as unknown as Log;
-})();
 
 function userCreated(i: number): EventData {
   const types = ['teacher', 'student', 'student', 'student', 'partner'] as const;

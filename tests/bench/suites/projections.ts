@@ -13,7 +13,6 @@ import { PersonalDataVault } from '../../../server/src/platform/personal-data/pe
 import { ProtectingEventStore } from '../../../server/src/platform/personal-data/protecting-event-store.js';
 import type { EventData, EventStore } from '../../../server/src/platform/event-store/event-store.js';
 import { PostgresEventStore } from '../../../server/src/platform/event-store/postgres/postgres-event-store.js';
-import type { Log } from '../../../server/src/platform/logging/logger.js';
 import {
   DEFAULT_BATCH_SIZE,
   ProjectionRunner,
@@ -31,6 +30,7 @@ import {
   timed,
   timing,
   benchEnvironment,
+  silentLog,
 } from '../lib/measure.js';
 import type { BenchSuite, Measurement, SuiteContext, TargetKind } from '../lib/suite.js';
 import { openBenchDatabase } from '../lib/targets.js';
@@ -47,12 +47,6 @@ const GOALS = {
   rebuild: { postgres: 20_000, pglite: 10_000 } satisfies Record<TargetKind, number>,
   ratio: 0.5,
 };
-
-const silentLog: Log = (() => {
-  const noop = () => {};
-  const log = { info: noop, warn: noop, error: noop, debug: noop, child: () => log };
-  return log as unknown as Log;
-})();
 
 interface TemplateEvent {
   stream: string;
