@@ -102,9 +102,15 @@ export function sortOf<K extends string>(
 /** The list page of spec §7 (page from 1, size 50 by default). */
 export interface Page<T> {
   items: T[];
+  /** The rows matched; when `total_exact` is false, a lower bound (see `ListSpec.countUpTo`). */
   total: number;
   page: number;
   size: number;
+  /**
+   * Set by lists counted with `countUpTo`: false when counting stopped early, and the list then has at
+   * least `total` rows (one more than were counted), which is enough to page on.
+   */
+  total_exact?: boolean;
 }
 
 export const DEFAULT_PAGE_SIZE = 50;
@@ -134,6 +140,12 @@ export interface ListSpec<Row, Item> {
   /** One row to one item, or (`mapRows`) the whole page at once, e.g. to look names up together. */
   map?: (row: Row) => Item;
   mapRows?: (rows: Row[]) => Item[] | Promise<Item[]>;
+  /**
+   * Count at most this many rows, or up to the end of the page asked for when that is further
+   * (decision 0069): an exact count of 80,000 rows is most of a big list's cost on the embedded
+   * database, and past a few thousand nobody pages by the count. Leave out for an exact count.
+   */
+  countUpTo?: number;
 }
 
 /** Counts the rows `where` matches and reads one page of them, in `orderBy` order. */
@@ -146,10 +158,14 @@ export async function listPage<Row, Item = Row>(
     throw new RangeError(`listPage: page and size must be positive integers (got ${page}, ${size})`);
   const where = spec.where?.sql ?? '';
   const params = [...(spec.where?.params ?? [])];
+  const bound = spec.countUpTo === undefined ? undefined : Math.max(spec.countUpTo, page * size);
   const { rows: count } = await db.query<{ total: string }>(
-    `SELECT count(*)::text AS total FROM ${spec.from} ${where}`,
+    bound === undefined
+      ? `SELECT count(*)::text AS total FROM ${spec.from} ${where}`
+      : `SELECT count(*)::text AS total FROM (SELECT 1 FROM ${spec.from} ${where} LIMIT ${bound + 1}) counted`,
     params,
   );
+  const counted = Number(count[0]?.total ?? 0);
   const { rows } = await db.query<Row>(
     `SELECT ${spec.select ?? '*'} FROM ${spec.from} ${where} ORDER BY ${spec.orderBy}
       LIMIT ${size} OFFSET ${(page - 1) * size}`,
@@ -160,5 +176,6 @@ export async function listPage<Row, Item = Row>(
     : spec.map
       ? rows.map(spec.map)
       : (rows as unknown as Item[]);
-  return { items, total: Number(count[0]?.total ?? 0), page, size };
+  if (bound === undefined) return { items, total: counted, page, size };
+  return { items, total: counted, page, size, total_exact: counted <= bound };
 }

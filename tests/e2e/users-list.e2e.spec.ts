@@ -104,6 +104,34 @@ test('students list: 10 per page, 5 page links, per-page resets to page 1, sorti
   await expect(page).toHaveURL(new RegExp(`/users/${ids[22]}/details$`));
 });
 
+test('a list the server stopped counting says "more than", cannot jump to the end, and counts on request', async ({
+  page,
+}) => {
+  // Lists stop counting past 10,000 users (decision 0069). Making 10,000 users here would take minutes, so
+  // the server's answer is rewritten to one that stopped counting at 20; the real bound is tested in
+  // list-page.int.spec.ts. Here: what the screen does with such an answer.
+  const calls = listCalls(page);
+  await page.route('**/api/v1/users/?*', async (route) => {
+    const url = new URL(route.request().url());
+    const response = await route.fetch();
+    const body = (await response.json()) as { total: number; total_exact: boolean };
+    if (url.searchParams.get('exact_total') !== 'true' && body.total > 20)
+      Object.assign(body, { total: 21, total_exact: false });
+    await route.fulfill({ response, json: body });
+  });
+  await signInAsAdmin(page);
+  await page.goto('/users/students?q=Lister');
+  await expect(page.getByText('1–10 of more than 20')).toBeVisible();
+  const pager = page.getByRole('navigation', { name: 'Students pages' });
+  await expect(pager.getByRole('button', { name: 'Last page' })).toBeDisabled();
+  await expect(pager.getByRole('button', { name: 'Next page' })).toBeEnabled();
+  await page.getByRole('button', { name: 'Count all' }).click();
+  await expect(page.getByText('1–10 of 23')).toBeVisible();
+  expect(calls.at(-1)!.searchParams.get('exact_total')).toBe('true');
+  await expect(pager.getByRole('button', { name: 'Last page' })).toBeEnabled();
+  await expect(page.getByRole('button', { name: 'Count all' })).toHaveCount(0);
+});
+
 test('search is debounced and sends query and name; status filter; empty state', async ({ page }) => {
   const calls = listCalls(page);
   await signInAsAdmin(page);

@@ -266,6 +266,16 @@ export class ListUsersQuery extends SearchPageQuery {
   @Transform(({ value }: { value: unknown }) => (value === 'true' ? true : value === 'false' ? false : value))
   @IsBoolean()
   has_access?: boolean;
+  @ApiPropertyOptional({
+    type: Boolean,
+    description:
+      'Count every matching user. Without it a list stops counting past USER_LIST_COUNT_UP_TO users ' +
+      '(or the end of the page asked for) and answers total_exact=false (decision 0069)',
+  })
+  @IsOptional()
+  @Transform(({ value }: { value: unknown }) => (value === 'true' ? true : value === 'false' ? false : value))
+  @IsBoolean()
+  exact_total?: boolean;
 }
 
 export class UserCustomerView {
@@ -395,4 +405,11 @@ export class UserView {
   @ApiProperty() updated_at!: string;
 }
 
-export class UserPage extends PageOf(UserView) {}
+export class UserPage extends PageOf(UserView) {
+  @ApiProperty({
+    description:
+      'False when the list stopped counting (over USER_LIST_COUNT_UP_TO users, decision 0069): there are ' +
+      'then at least `total` users; ask with exact_total=true for the exact number',
+  })
+  total_exact!: boolean;
+}

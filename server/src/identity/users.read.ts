@@ -48,6 +48,8 @@ export interface UserListFilter {
   partner?: { selfId: string; students: StudentScope; customerTypes: string[] };
   sortBy?: UserSortColumn;
   descending?: boolean;
+  /** Stop counting past this many users (`listPage`'s `countUpTo`); exact when left out. */
+  countUpTo?: number;
 }
 
 /** Queries on the users read model (projection `users`). */
@@ -98,17 +100,18 @@ export class UsersReadModel implements ActorLoader {
       : null;
   }
 
-  async list(filter: UserListFilter): Promise<{ rows: UserRow[]; total: number }> {
+  async list(filter: UserListFilter): Promise<{ rows: UserRow[]; total: number; total_exact: boolean }> {
     const { whereSql, params } = whereOf(filter);
-    const { items, total } = await listPage<UserRow>(this.sql, {
+    const { items, total, total_exact } = await listPage<UserRow>(this.sql, {
       select: USER_COLUMNS,
       from: 'rm_users',
       where: { sql: whereSql, params },
       orderBy: sortOf(filter.sortBy, USER_SORT_COLUMNS, 'full_name', { descending: filter.descending }),
       page: filter.page,
       size: filter.size,
+      countUpTo: filter.countUpTo,
     });
-    return { rows: items, total };
+    return { rows: items, total, total_exact: total_exact ?? true };
   }
 
   /**

@@ -21,6 +21,8 @@ const GOALS = { p99Ms: 30, maxSlowdown: 2 };
 const ADMIN = 'bench.admin@example.com';
 const PASSWORD = 'correct horse battery staple';
 const PAGE_SIZE = 50;
+/** USER_LIST_COUNT_UP_TO (server/src/identity/lists/user-list-query.ts): lists stop counting past it. */
+const COUNT_UP_TO = 10_000;
 /** The compiled server, relative to this file. */
 const SERVER_DIST: string = '../../../server/dist';
 
@@ -146,6 +148,8 @@ interface QueryKind {
   query(i: number): string;
   /** The same filter as SQL, for request i. */
   sql(i: number): { where: string; params: unknown[]; orderBy: string; offset: number };
+  /** Asks for the exact count (`exact_total=true`), as every list did before decision 0069. */
+  exact?: boolean;
 }
 
 /** A valid (version 4 shaped) UUID per customer number; the seeding SQL builds the same. */
@@ -162,6 +166,18 @@ const QUERY_KINDS: QueryKind[] = [
       orderBy: 'full_name ASC, id ASC',
       offset: (i % 20) * PAGE_SIZE,
     }),
+  },
+  {
+    key: 'active-by-name-exact',
+    label: 'status=active, sort full_name, pages 1-20, exact_total=true (the count before decision 0069)',
+    query: (i) => `status=active&sort_by=full_name&page=${1 + (i % 20)}&exact_total=true`,
+    sql: (i) => ({
+      where: `status = ANY($1::text[])`,
+      params: [['active']],
+      orderBy: 'full_name ASC, id ASC',
+      offset: (i % 20) * PAGE_SIZE,
+    }),
+    exact: true,
   },
   {
     key: 'active-text-newest',
@@ -284,8 +300,12 @@ async function benchQuery(
   const baseline = async (i: number) => {
     const { where, params, orderBy, offset } = q.sql(i);
     const started = process.hrtime.bigint();
+    // The same bounded count as the API (decision 0069): up to the bound or the end of the page.
+    const bound = Math.max(COUNT_UP_TO, offset + PAGE_SIZE);
     const count = await sql.query<{ total: string }>(
-      `SELECT count(*)::text AS total FROM rm_users WHERE ${where}`,
+      q.exact
+        ? `SELECT count(*)::text AS total FROM rm_users WHERE ${where}`
+        : `SELECT count(*)::text AS total FROM (SELECT 1 FROM rm_users WHERE ${where} LIMIT ${bound + 1}) counted`,
       params,
     );
     await sql.query(
@@ -344,7 +364,7 @@ async function benchQuery(
       ...timing(requests, sum(baselineMs)),
       p50Ms: b.p50,
       p99Ms: b.p99,
-      how: `SELECT count(*) + SELECT page with the same WHERE / ORDER BY / LIMIT on rm_users`,
+      how: `${q.exact ? 'SELECT count(*)' : `SELECT count(*) of at most ${COUNT_UP_TO} + 1 rows`} + SELECT page with the same WHERE / ORDER BY / LIMIT on rm_users`,
     },
   });
   m.goals.push(

@@ -26,6 +26,8 @@ export interface UserListParams {
   search: string;
   status: UserStatus | null;
   sortBy: string | null;
+  /** Count every user even past the server's bound (decision 0069). */
+  exactTotal?: boolean;
 }
 
 export const CUSTOMER_ROLE_LABELS: Record<CustomerRole, string> = {
@@ -75,6 +77,7 @@ export function listUsers(params: UserListParams, signal?: AbortSignal): Promise
       status: params.status ?? undefined,
       type: params.type,
       customer_type: params.customerType,
+      exact_total: params.exactTotal || undefined,
     },
   });
 }

@@ -6777,6 +6777,8 @@ export interface components {
             page: number;
             size: number;
             total: number;
+            /** @description False when the list stopped counting (over USER_LIST_COUNT_UP_TO users, decision 0069): there are then at least `total` users; ask with exact_total=true for the exact number */
+            total_exact: boolean;
         };
         UserView: {
             active_network: string | null;
@@ -12278,6 +12280,8 @@ export interface operations {
                 customer_id?: string;
                 /** @description Customer users of these roles only (repeat the key for several) */
                 customer_type?: ("super-admin" | "admin" | "link-contact" | "parent")[];
+                /** @description Count every matching user. Without it a list stops counting past USER_LIST_COUNT_UP_TO users (or the end of the page asked for) and answers total_exact=false (decision 0069) */
+                exact_total?: boolean;
                 has_access?: boolean;
                 /** @description Same text as query */
                 name?: string;
@@ -12326,6 +12330,8 @@ export interface operations {
                 customer_id?: string;
                 /** @description Customer users of these roles only (repeat the key for several) */
                 customer_type?: ("super-admin" | "admin" | "link-contact" | "parent")[];
+                /** @description Count every matching user. Without it a list stops counting past USER_LIST_COUNT_UP_TO users (or the end of the page asked for) and answers total_exact=false (decision 0069) */
+                exact_total?: boolean;
                 has_access?: boolean;
                 /** @description Same text as query */
                 name?: string;
@@ -12366,6 +12372,8 @@ export interface operations {
                 customer_id?: string;
                 /** @description Customer users of these roles only (repeat the key for several) */
                 customer_type?: ("super-admin" | "admin" | "link-contact" | "parent")[];
+                /** @description Count every matching user. Without it a list stops counting past USER_LIST_COUNT_UP_TO users (or the end of the page asked for) and answers total_exact=false (decision 0069) */
+                exact_total?: boolean;
                 has_access?: boolean;
                 /** @description Same text as query */
                 name?: string;
@@ -12706,6 +12714,8 @@ export interface operations {
                 customer_id?: string;
                 /** @description Customer users of these roles only (repeat the key for several) */
                 customer_type?: ("super-admin" | "admin" | "link-contact" | "parent")[];
+                /** @description Count every matching user. Without it a list stops counting past USER_LIST_COUNT_UP_TO users (or the end of the page asked for) and answers total_exact=false (decision 0069) */
+                exact_total?: boolean;
                 has_access?: boolean;
                 /** @description Same text as query */
                 name?: string;
@@ -13703,6 +13713,8 @@ export interface operations {
                 customer_id?: string;
                 /** @description Customer users of these roles only (repeat the key for several) */
                 customer_type?: ("super-admin" | "admin" | "link-contact" | "parent")[];
+                /** @description Count every matching user. Without it a list stops counting past USER_LIST_COUNT_UP_TO users (or the end of the page asked for) and answers total_exact=false (decision 0069) */
+                exact_total?: boolean;
                 has_access?: boolean;
                 /** @description Same text as query */
                 name?: string;
@@ -14145,6 +14157,8 @@ export interface operations {
                 customer_id?: string;
                 /** @description Customer users of these roles only (repeat the key for several) */
                 customer_type?: ("super-admin" | "admin" | "link-contact" | "parent")[];
+                /** @description Count every matching user. Without it a list stops counting past USER_LIST_COUNT_UP_TO users (or the end of the page asked for) and answers total_exact=false (decision 0069) */
+                exact_total?: boolean;
                 has_access?: boolean;
                 /** @description Same text as query */
                 name?: string;
@@ -14386,6 +14400,8 @@ export interface operations {
                 customer_id?: string;
                 /** @description Customer users of these roles only (repeat the key for several) */
                 customer_type?: ("super-admin" | "admin" | "link-contact" | "parent")[];
+                /** @description Count every matching user. Without it a list stops counting past USER_LIST_COUNT_UP_TO users (or the end of the page asked for) and answers total_exact=false (decision 0069) */
+                exact_total?: boolean;
                 has_access?: boolean;
                 /** @description Same text as query */
                 name?: string;
@@ -14425,6 +14441,8 @@ export interface operations {
                 customer_id?: string;
                 /** @description Customer users of these roles only (repeat the key for several) */
                 customer_type?: ("super-admin" | "admin" | "link-contact" | "parent")[];
+                /** @description Count every matching user. Without it a list stops counting past USER_LIST_COUNT_UP_TO users (or the end of the page asked for) and answers total_exact=false (decision 0069) */
+                exact_total?: boolean;
                 has_access?: boolean;
                 /** @description Same text as query */
                 name?: string;
@@ -14690,6 +14708,8 @@ export interface operations {
                 customer_id?: string;
                 /** @description Customer users of these roles only (repeat the key for several) */
                 customer_type?: ("super-admin" | "admin" | "link-contact" | "parent")[];
+                /** @description Count every matching user. Without it a list stops counting past USER_LIST_COUNT_UP_TO users (or the end of the page asked for) and answers total_exact=false (decision 0069) */
+                exact_total?: boolean;
                 has_access?: boolean;
                 /** @description Same text as query */
                 name?: string;
@@ -14727,6 +14747,8 @@ export interface operations {
                 customer_id?: string;
                 /** @description Customer users of these roles only (repeat the key for several) */
                 customer_type?: ("super-admin" | "admin" | "link-contact" | "parent")[];
+                /** @description Count every matching user. Without it a list stops counting past USER_LIST_COUNT_UP_TO users (or the end of the page asked for) and answers total_exact=false (decision 0069) */
+                exact_total?: boolean;
                 has_access?: boolean;
                 /** @description Same text as query */
                 name?: string;

@@ -11,7 +11,11 @@ type Schemas = components['schemas'];
 export type ApiSchema<Name extends keyof Schemas> = Schemas[Name];
 
 /** One page of a list endpoint: the server's `PageOf(View)` (every `*Page` schema) for any item type. */
-export type Page<T> = Omit<Schemas['UserPage'], 'items'> & { items: T[] };
+export type Page<T> = Omit<Schemas['UserPage'], 'items' | 'total_exact'> & {
+  items: T[];
+  /** Only user lists say it; false: counting stopped and there are at least `total` rows (decision 0069). */
+  total_exact?: boolean;
+};
 
 /** A command's answer: the event-store position the API client sends back as `X-Min-Position`. */
 export type PositionAnswer = Schemas['PositionResponse'];

@@ -10,6 +10,12 @@ interface PaginationBarProps {
   /** The caller resets to page 1 (spec §5). */
   onPerPageChange: (perPage: number) => void;
   label?: string;
+  /**
+   * False when the server stopped counting (decision 0069): there are at least `total` rows. The bar then
+   * says "more than …", offers `onCountExactly`, and cannot jump to the last page until it is counted.
+   */
+  totalExact?: boolean;
+  onCountExactly?: () => void;
 }
 
 /** Spec §9 pagination: 5 page links, first/previous/next/last, a per-page selector and the range shown. */
@@ -20,6 +26,8 @@ export function PaginationBar({
   onPageChange,
   onPerPageChange,
   label,
+  totalExact = true,
+  onCountExactly,
 }: PaginationBarProps) {
   const pages = pageCount(total, perPage);
   const from = total === 0 ? 0 : (page - 1) * perPage + 1;
@@ -40,8 +48,17 @@ export function PaginationBar({
           per page
         </Text>
         <Text size="sm" c="dimmed" aria-live="polite" ml="sm">
-          {total === 0 ? 'No records' : `${from}–${to} of ${total}`}
+          {total === 0
+            ? 'No records'
+            : totalExact
+              ? `${from}–${to} of ${total.toLocaleString('en-GB')}`
+              : `${from}–${to} of more than ${(total - 1).toLocaleString('en-GB')}`}
         </Text>
+        {!totalExact && onCountExactly && (
+          <Button size="compact-xs" variant="subtle" onClick={onCountExactly}>
+            Count all
+          </Button>
+        )}
       </Group>
       <nav aria-label={label ?? 'Pagination'}>
         <Group gap={4}>
@@ -85,7 +102,8 @@ export function PaginationBar({
           <ActionIcon
             variant="default"
             aria-label="Last page"
-            disabled={page >= pages}
+            title={totalExact ? undefined : 'Count all to go to the last page'}
+            disabled={page >= pages || !totalExact}
             onClick={() => onPageChange(pages)}
           >
             <span aria-hidden>»</span>

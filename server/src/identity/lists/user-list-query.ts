@@ -34,17 +34,24 @@ export function studentsFilter(
   return { scopeCustomerId: students.customerId, partner: { selfId, students, customerTypes: [] } };
 }
 
+/**
+ * Past this many users a page stops counting (decision 0069): the exact count was most of a list's
+ * cost at 100,000 users on the embedded database. `exact_total=true` asks for it anyway.
+ */
+export const USER_LIST_COUNT_UP_TO = 10_000;
+
 /** GET /users/ and its typed variants (students, tutors, customers): one page of user rows. */
 export async function pagedUsers(
   users: UsersReadModel,
   actor: Actor,
   q: ListUsersQuery,
   userTypes?: string[],
-): Promise<{ rows: UserRow[]; total: number; page: number; size: number }> {
+  countUpTo = USER_LIST_COUNT_UP_TO,
+): Promise<{ rows: UserRow[]; total: number; total_exact: boolean; page: number; size: number }> {
   const page = q.page ?? 1;
   const size = q.size ?? 50;
   const sort = q.sort_by?.replace(/^-/, '') as UserSortColumn | undefined;
-  const { rows, total } = await users.list({
+  const { rows, total, total_exact } = await users.list({
     page,
     size,
     text: (q.query ?? q.name)?.trim() || undefined,
@@ -56,6 +63,7 @@ export async function pagedUsers(
     ...scopeFor(actor),
     sortBy: sort,
     descending: q.sort_by?.startsWith('-') ?? false,
+    countUpTo: q.exact_total ? undefined : countUpTo,
   });
-  return { rows, total, page, size };
+  return { rows, total, total_exact, page, size };
 }

@@ -98,6 +98,7 @@ export class SimpleUserPage {
   @ApiProperty() total!: number;
   @ApiProperty() page!: number;
   @ApiProperty() size!: number;
+  @ApiProperty({ description: 'As on UserPage (decision 0069)' }) total_exact!: boolean;
 }
 
 export class ActiveCount {

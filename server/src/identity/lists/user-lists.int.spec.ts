@@ -73,6 +73,19 @@ describe.each(portalModes)('user lists, $name', (mode) => {
     expect((await get('/students', tokens.parent)).body).toMatchObject({ total: 0, items: [] });
   });
 
+  it('says whether the total is exact, counts exactly on request and refuses a bad exact_total', async () => {
+    // Under USER_LIST_COUNT_UP_TO users the count is exact; the bound itself is covered by list-page.int.
+    expect((await get('/')).body).toMatchObject({ total_exact: true });
+    expect((await get('/students?size=1')).body).toMatchObject({ total: 3, total_exact: true });
+    expect((await get('/?exact_total=true&type=students')).body).toMatchObject({
+      total: 3,
+      total_exact: true,
+    });
+    const bad = await get('/?exact_total=maybe');
+    expect(bad.status).toBe(422);
+    expect(JSON.stringify(bad.body.detail)).toContain('exact_total');
+  });
+
   it('filters GET /users/ by customer role, within what a partner may see', async () => {
     expect(logins((await get('/?customer_type=parent')).body.items)).toEqual(['parent@example.com']);
     expect(logins((await get('/?customer_type=super-admin&customer_type=link-contact')).body.items)).toEqual([

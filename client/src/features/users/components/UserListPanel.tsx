@@ -52,6 +52,8 @@ export function UserListPanel({
   const status = list.status as UserStatus | 'all';
   const setPage = (next: number) => setList({ page: next });
   const [searchInput, setSearchInput] = useState(search);
+  // Big lists stop counting (decision 0069); "Count all" asks the server to count this list exactly.
+  const [exactTotal, setExactTotal] = useState(false);
   const [debounced] = useDebouncedValue(searchInput, SEARCH_DEBOUNCE_MS);
   useEffect(() => {
     if (debounced.trim() !== search) setList({ q: debounced.trim() });
@@ -71,6 +73,7 @@ export function UserListPanel({
     search,
     status: status === 'all' ? null : status,
     sortBy,
+    exactTotal,
   });
   const total = query.data?.total ?? 0;
 
@@ -190,6 +193,8 @@ export function UserListPanel({
         page={page}
         perPage={perPage}
         total={total}
+        totalExact={query.data?.total_exact ?? true}
+        onCountExactly={() => setExactTotal(true)}
         onPageChange={setPage}
         onPerPageChange={(next) => setList({ size: next })} // back to page 1 (spec §5)
       />

@@ -1,13 +1,30 @@
 /**
  * Event store schema, shared by PGlite and PostgreSQL. Appends go through one PL/pgSQL function so an
- * append is a single round trip (es_append_many writes several appends that arrived together in one). Global order is gap-safe: the function takes a transaction-level
- * advisory lock before it draws positions, so positions are handed out in commit order and a reader
- * that has seen position P will never later see a smaller one (see docs/decisions/0003-gap-safe-positions.md).
+ * append is a single round trip (es_append_many writes several appends that arrived together in one).
+ * Global order is gap-safe: on PostgreSQL the function takes a transaction-level advisory lock before it
+ * draws positions, so positions are handed out in commit order and a reader that has seen position P will
+ * never later see a smaller one (docs/decisions/0003-gap-safe-positions.md); on PGlite, one connection,
+ * appends cannot overlap at all (decision 0069).
  */
 export const EVENT_STORE_LOCK_KEY = 7_262_001;
 export const APPEND_CHANNEL = 'es_appended';
 
-export const EVENT_STORE_SCHEMA = /* sql */ `
+/**
+ * The schema for one kind of database. On PGlite the append lock and the NOTIFY are left out: PGlite is
+ * one connection in one process (its data directory is locked), so appends run strictly one after
+ * another and their commits are in position order by construction, and the stores of that process hear
+ * each other's appends in memory (`PostgresEventStore`). Measured on PGlite they were a fifth of an
+ * append's cost (issue 19, decision 0069).
+ */
+export function eventStoreSchema(kind: 'pglite' | 'postgres'): string {
+  const server = kind === 'postgres';
+  const lock = server
+    ? `PERFORM pg_advisory_xact_lock(${EVENT_STORE_LOCK_KEY});`
+    : '-- PGlite: one connection, no lock';
+  const notify = server
+    ? `PERFORM pg_notify('${APPEND_CHANNEL}', (v_first + v_count - 1)::text);`
+    : '-- PGlite: the appending process signals its own stores';
+  return /* sql */ `
 CREATE SEQUENCE IF NOT EXISTS es_position_seq;
 
 CREATE TABLE IF NOT EXISTS es_events (
@@ -22,10 +39,9 @@ CREATE TABLE IF NOT EXISTS es_events (
   UNIQUE (stream, revision)
 );
 
-CREATE TABLE IF NOT EXISTS es_streams (
-  stream   text PRIMARY KEY,
-  revision bigint NOT NULL
-);
+-- A stream's revision is read from es_events (the (stream, revision) index, newest first); the
+-- es_streams table that mirrored it cost a second write per append and is gone (decision 0069).
+DROP TABLE IF EXISTS es_streams;
 
 CREATE OR REPLACE FUNCTION es_append(p_stream text, p_expected text, p_events jsonb)
 RETURNS TABLE (status text, out_revision bigint, out_position bigint)
@@ -39,8 +55,8 @@ DECLARE
   v_rev     bigint;
   v_first   bigint;
 BEGIN
-  PERFORM pg_advisory_xact_lock(${EVENT_STORE_LOCK_KEY});
-  SELECT s.revision INTO v_current FROM es_streams s WHERE s.stream = p_stream;
+  ${lock}
+  SELECT e.revision INTO v_current FROM es_events e WHERE e.stream = p_stream ORDER BY e.revision DESC LIMIT 1;
 
   IF v_count > 0 THEN
     -- Ids already stored: one index lookup per event id. The LATERAL ... LIMIT 1 cannot be flattened
@@ -96,10 +112,7 @@ BEGIN
          x.e->'metadata'
     FROM jsonb_array_elements(p_events) WITH ORDINALITY AS x(e, ord);
 
-  INSERT INTO es_streams (stream, revision) VALUES (p_stream, coalesce(v_current, -1) + v_count)
-  ON CONFLICT (stream) DO UPDATE SET revision = EXCLUDED.revision;
-
-  PERFORM pg_notify('${APPEND_CHANNEL}', (v_first + v_count - 1)::text);
+  ${notify}
   RETURN QUERY SELECT 'ok'::text, coalesce(v_current, -1) + v_count, v_first + v_count - 1;
 END
 $fn$;
@@ -113,7 +126,7 @@ DECLARE
   v_append jsonb;
   v_ord    int;
 BEGIN
-  PERFORM pg_advisory_xact_lock(${EVENT_STORE_LOCK_KEY});
+  ${lock}
   FOR v_append, v_ord IN
     SELECT x.a, x.n::int FROM jsonb_array_elements(p_appends) WITH ORDINALITY AS x(a, n) ORDER BY x.n
   LOOP
@@ -123,3 +136,4 @@ BEGIN
 END
 $fn$;
 `;
+}
