@@ -109,6 +109,20 @@ export function runEventStoreContract(target: ContractTarget): void {
       expect(await store.readStream(stream)).toHaveLength(2);
     });
 
+    it(`${target.name}: a one-event append retried is idempotent, and its id elsewhere is refused`, async () => {
+      const stream = streamName();
+      const e = event();
+      const first = await store.append(stream, [e], { expectedRevision: 'no_stream' });
+      await store.append(stream, [event()], { expectedRevision: 0n });
+      // The retry carries the revision it expected the first time; it answers what the first answered.
+      const again = await store.append(stream, [e], { expectedRevision: 'no_stream' });
+      expect(again).toEqual(first);
+      expect(await store.readStream(stream)).toHaveLength(2);
+      await expect(store.append(streamName(), [e], { expectedRevision: 'any' })).rejects.toBeInstanceOf(
+        ConcurrencyError,
+      );
+    });
+
     it(`${target.name}: round-trips data, metadata and createdAt`, async () => {
       const stream = streamName();
       const occurredAt = '2025-09-01T08:30:00.000Z';

@@ -43,12 +43,24 @@ CREATE TABLE IF NOT EXISTS es_events (
 -- es_streams table that mirrored it cost a second write per append and is gone (decision 0069).
 DROP TABLE IF EXISTS es_streams;
 
-CREATE OR REPLACE FUNCTION es_append(p_stream text, p_expected text, p_events jsonb)
-RETURNS TABLE (status text, out_revision bigint, out_position bigint)
+-- One record, not a table: RETURN QUERY filled a tuplestore per call (decision 0069). Changing the
+-- result type needs the old (set-returning) function dropped first, once.
+DO $fn$
+BEGIN
+  IF EXISTS (SELECT 1 FROM pg_proc WHERE proname = 'es_append' AND proretset) THEN
+    DROP FUNCTION es_append(text, text, jsonb);
+  END IF;
+END
+$fn$;
+
+CREATE OR REPLACE FUNCTION es_append(p_stream text, p_expected text, p_events jsonb,
+  OUT status text, OUT out_revision bigint, OUT out_position bigint)
 LANGUAGE plpgsql AS $fn$
 DECLARE
   v_current bigint;
   v_count   int := jsonb_array_length(p_events);
+  v_one     jsonb;
+  v_mine    boolean;
   v_found   int;
   v_stored  int;
   v_pos     bigint;
@@ -58,10 +70,25 @@ BEGIN
   ${lock}
   SELECT e.revision INTO v_current FROM es_events e WHERE e.stream = p_stream ORDER BY e.revision DESC LIMIT 1;
 
-  IF v_count > 0 THEN
-    -- Ids already stored: one index lookup per event id. The LATERAL ... LIMIT 1 cannot be flattened
-    -- into a join, which the planner could plan (and cache for the session) as a scan of the whole of
-    -- es_events when the table was small or its statistics stale (PGlite never runs autovacuum).
+  -- Event ids already stored: an append retried with the same ids is answered as it was
+  -- ('idempotent'); ids stored by another append are refused ('duplicate_id').
+  IF v_count = 1 THEN
+    -- The usual append, one event: one index lookup, and the row is written from it directly below.
+    v_one := p_events->0;
+    SELECT e.stream = p_stream, e.position, e.revision INTO v_mine, v_pos, v_rev
+      FROM es_events e WHERE e.id = (v_one->>'id')::uuid;
+    IF FOUND THEN
+      IF v_mine THEN
+        status := 'idempotent'; out_revision := v_rev; out_position := v_pos;
+      ELSE
+        status := 'duplicate_id'; out_revision := coalesce(v_current, -1); out_position := 0;
+      END IF;
+      RETURN;
+    END IF;
+  ELSIF v_count > 1 THEN
+    -- One index lookup per event id. The LATERAL ... LIMIT 1 cannot be flattened into a join, which
+    -- the planner could plan (and cache for the session) as a scan of the whole of es_events when the
+    -- table was small or its statistics stale (PGlite never runs autovacuum).
     SELECT count(DISTINCT m.position) FILTER (WHERE m.stream = p_stream),
            count(m.position),
            max(m.position) FILTER (WHERE m.stream = p_stream),
@@ -72,11 +99,11 @@ BEGIN
            SELECT e.stream, e.position, e.revision FROM es_events e WHERE e.id = (x->>'id')::uuid LIMIT 1
          ) m;
     IF v_found = v_count THEN
-      RETURN QUERY SELECT 'idempotent'::text, v_rev, v_pos;
+      status := 'idempotent'; out_revision := v_rev; out_position := v_pos;
       RETURN;
     END IF;
     IF v_stored > 0 THEN
-      RETURN QUERY SELECT 'duplicate_id'::text, coalesce(v_current, -1), 0::bigint;
+      status := 'duplicate_id'; out_revision := coalesce(v_current, -1); out_position := 0;
       RETURN;
     END IF;
   END IF;
@@ -87,33 +114,40 @@ BEGIN
     OR (p_expected = 'stream_exists' AND v_current IS NOT NULL)
     OR (p_expected ~ '^[0-9]+$' AND v_current IS NOT NULL AND v_current = p_expected::bigint)
   ) THEN
-    RETURN QUERY SELECT 'conflict'::text, coalesce(v_current, -1), 0::bigint;
+    status := 'conflict'; out_revision := coalesce(v_current, -1); out_position := 0;
     RETURN;
   END IF;
 
   IF v_count = 0 THEN
-    RETURN QUERY SELECT 'ok'::text, coalesce(v_current, -1),
-      coalesce((SELECT e.position FROM es_events e WHERE e.stream = p_stream ORDER BY e.revision DESC LIMIT 1), 0);
+    status := 'ok';
+    out_revision := coalesce(v_current, -1);
+    out_position := coalesce(
+      (SELECT e.position FROM es_events e WHERE e.stream = p_stream ORDER BY e.revision DESC LIMIT 1), 0);
     RETURN;
   END IF;
 
   v_first := nextval('es_position_seq');
-  IF v_count > 1 THEN
+  IF v_count = 1 THEN
+    INSERT INTO es_events (position, id, stream, revision, type, data, metadata)
+    VALUES (v_first, (v_one->>'id')::uuid, p_stream, coalesce(v_current, -1) + 1,
+            v_one->>'type', v_one->'data', v_one->'metadata');
+  ELSE
     PERFORM setval('es_position_seq', v_first + v_count - 1);
+    INSERT INTO es_events (position, id, stream, revision, type, data, metadata)
+    SELECT v_first + x.ord - 1,
+           (x.e->>'id')::uuid,
+           p_stream,
+           coalesce(v_current, -1) + x.ord,
+           x.e->>'type',
+           x.e->'data',
+           x.e->'metadata'
+      FROM jsonb_array_elements(p_events) WITH ORDINALITY AS x(e, ord);
   END IF;
 
-  INSERT INTO es_events (position, id, stream, revision, type, data, metadata)
-  SELECT v_first + x.ord - 1,
-         (x.e->>'id')::uuid,
-         p_stream,
-         coalesce(v_current, -1) + x.ord,
-         x.e->>'type',
-         x.e->'data',
-         x.e->'metadata'
-    FROM jsonb_array_elements(p_events) WITH ORDINALITY AS x(e, ord);
-
   ${notify}
-  RETURN QUERY SELECT 'ok'::text, coalesce(v_current, -1) + v_count, v_first + v_count - 1;
+  status := 'ok';
+  out_revision := coalesce(v_current, -1) + v_count;
+  out_position := v_first + v_count - 1;
 END
 $fn$;
 
