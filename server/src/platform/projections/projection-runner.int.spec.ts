@@ -40,13 +40,15 @@ async function dump(sql: SqlClient, name: string): Promise<unknown[]> {
 }
 
 /** `store` whose `readAll` call number `at` waits until `release()`. */
-function gatedStore(store: EventStore, at: number) {
+function gatedStore(store: EventStore, at: number, readsBelow?: bigint) {
   let calls = 0;
   let release: () => void = () => {};
   const held = new Promise<void>((r) => (release = r));
   const gated: EventStore = Object.create(store) as EventStore;
   gated.readAll = async (options) => {
-    if (++calls === at) await held;
+    // `readsBelow`: only reads of old events count (a build's, not the live subscription's).
+    const counts = readsBelow === undefined || (options?.fromPosition ?? 0n) < readsBelow;
+    if (counts && ++calls === at) await held;
     return store.readAll(options);
   };
   return { store: gated, reached: () => calls >= at, release: () => release() };
@@ -224,6 +226,80 @@ describe.each(targets)('ProjectionRunner on $name', (target) => {
       // Live events keep flowing into the swapped-in tables.
       const more = await appendCounted(store, 1, 5);
       expect(await v2.waitForPosition(more, 10_000)).toBe(true);
+    } finally {
+      gate.release();
+      await v2.stop();
+    }
+  });
+
+  it(`${target.name}: while a new version is built, the other projections keep following live appends`, async () => {
+    const steady = `p_${randomUUID().slice(0, 8)}`;
+    const bumped = `p_${randomUUID().slice(0, 8)}`;
+    const v1 = new ProjectionRunner(
+      store,
+      sql,
+      [counterProjection(1, steady), counterProjection(1, bumped)],
+      {
+        log: recordingLog(),
+        batchSize: 20,
+        standbyRetryMs: 200,
+      },
+    );
+    await v1.start();
+    const last = await appendCounted(store, 4, 20);
+    expect(await v1.waitForPosition(last, 10_000)).toBe(true);
+    await v1.stop();
+
+    // The build of `bumped` version 2 holds before its second page of old events until released.
+    const gate = gatedStore(store, 2, last);
+    const v2 = new ProjectionRunner(
+      gate.store,
+      sql,
+      [counterProjection(1, steady), counterProjection(2, bumped)],
+      {
+        log: recordingLog(),
+        batchSize: 20,
+        standbyRetryMs: 200,
+      },
+    );
+    await v2.start();
+    try {
+      await waitFor('the build to reach its second page', () => gate.reached());
+      // Mid-build, a new append reaches the projection that is not being rebuilt.
+      const more = await appendCounted(store, 1, 5);
+      expect(await v2.waitForPosition(more, 10_000)).toBe(true);
+      const { rows: live } = await sql.query<{ n: string }>(
+        `SELECT count(*)::text AS n FROM ${steady}_applied WHERE position > $1::bigint`,
+        [last.toString()],
+      );
+      expect(Number(live[0]!.n)).toBe(5);
+      const building = (await v2.status()).projections.find((p) => p.name === bumped)!;
+      expect(building).toMatchObject({ version: 2, servingVersion: 1 });
+      gate.release();
+      await waitFor(
+        'the new version swapped in',
+        async () => {
+          const p = (await v2.status()).projections.find((x) => x.name === bumped)!;
+          return p.servingVersion === null && p.position >= more;
+        },
+        30_000,
+      );
+      // The swapped-in version has every event once, the ones appended during the build too.
+      const { rows: twice } = await sql.query(`SELECT 1 FROM ${bumped}_applied WHERE times <> 1`);
+      expect(twice).toEqual([]);
+      const { rows: all } = await sql.query<{ n: string }>(
+        `SELECT count(*)::text AS n FROM ${bumped}_applied WHERE position > $1::bigint`,
+        [last.toString()],
+      );
+      expect(Number(all[0]!.n)).toBe(5);
+      // And it follows live appends from then on.
+      const after = await appendCounted(store, 1, 3);
+      expect(await v2.waitForPosition(after, 10_000)).toBe(true);
+      const { rows: latest } = await sql.query<{ n: string }>(
+        `SELECT count(*)::text AS n FROM ${bumped}_applied WHERE position > $1::bigint`,
+        [more.toString()],
+      );
+      expect(Number(latest[0]!.n)).toBe(3);
     } finally {
       gate.release();
       await v2.stop();

@@ -75,6 +75,8 @@ export class ProjectionRunner {
   private readonly building = new Map<string, string>();
   /** Highest position already announced to `onApplied` listeners (or committed before this process led). */
   private announcedUpTo = 0n;
+  /** The tail of the batches applied so far: the live loop and the build loop take turns (`exclusive`). */
+  private applying: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly store: EventStore,
@@ -205,7 +207,7 @@ export class ProjectionRunner {
         const checkpoints = await this.prepare(session);
         const head = await this.store.headPosition();
         const events = await this.catchUp(session, checkpoints, head);
-        await this.buildDeferredIndexes(session);
+        await this.buildDeferredIndexes(session, 'all');
         await this.swapInBuilds(session, checkpoints);
         return { events, position: head, ms: Date.now() - started };
       } finally {
@@ -260,24 +262,87 @@ export class ProjectionRunner {
     });
   }
 
-  /** Leads until stopped: catches up from the lowest checkpoint, then follows live appends. */
+  /**
+   * Leads until stopped: catches up from the lowest checkpoint, then follows live appends. Projections
+   * being built beside their live tables (decision 0065) catch up in a loop of their own
+   * (`buildBeside`), so the others keep following live appends while a long build runs.
+   */
   private async lead(session: SqlSession): Promise<void> {
-    const checkpoints = await this.prepare(session);
-    await this.catchUp(session, checkpoints, await this.store.headPosition());
+    const all = await this.prepare(session);
+    const live = new Map([...all].filter(([name]) => !this.building.has(name)));
+    const builds = new Map([...all].filter(([name]) => this.building.has(name)));
+    const head = await this.store.headPosition();
+    if (live.size > 0) await this.catchUp(session, live, head);
     if (this.stopped) return;
-    await this.buildDeferredIndexes(session);
-    await this.swapInBuilds(session, checkpoints);
-    const sub = this.store.subscribeToAll({ fromPosition: min(checkpoints.values()) });
+    await this.buildDeferredIndexes(session, null);
+    // With every projection being built, the live loop only waits for the builds to join it.
+    const sub = this.store.subscribeToAll({ fromPosition: live.size > 0 ? min(live.values()) : head });
     this.subscription = sub;
     // `stop()` closes the subscription it finds: one made after it was called must close itself.
     if (this.stopped) {
       await sub.close();
       return;
     }
-    for await (const batch of batches(sub, this.batchSize)) {
-      if (this.stopped) break;
-      await this.applyBatch(session, batch, checkpoints);
+    const build: { failure?: Error } = {};
+    let followed = false;
+    const building =
+      builds.size === 0
+        ? Promise.resolve()
+        : this.buildBeside(builds, live, () => this.stopped || followed).catch(async (e: unknown) => {
+            // Stop following too: the leader loop starts over, and `prepare` resumes the build.
+            build.failure = e instanceof Error ? e : new Error(String(e));
+            await sub.close();
+          });
+    try {
+      for await (const batch of batches(sub, this.batchSize)) {
+        if (this.stopped) break;
+        await this.exclusive(() => this.applyBatch(session, batch, live));
+      }
+    } finally {
+      followed = true;
+      await building;
     }
+    if (build.failure) throw build.failure;
+  }
+
+  /**
+   * The build loop: applies the log to the projections built beside (their checkpoints in `builds`) on
+   * a session of its own, taking turns with the live loop batch by batch. Near the head it takes the
+   * live loop's turn for good: catches up to the head, builds the deferred indexes, swaps the new
+   * tables in, and hands the projections to the live loop (`live`) at the position they reached, which
+   * is at or past everything the live loop has applied.
+   */
+  private async buildBeside(
+    builds: Map<string, bigint>,
+    live: Map<string, bigint>,
+    halted: () => boolean,
+  ): Promise<void> {
+    const session = await this.sql.session();
+    try {
+      for (;;) {
+        if (halted()) return;
+        const head = await this.store.headPosition();
+        if (head - min(builds.values()) <= BigInt(this.batchSize)) break;
+        await this.catchUp(session, builds, head, { role: 'build', takeTurns: true, halted });
+      }
+      await this.exclusive(async () => {
+        const head = await this.store.headPosition();
+        await this.catchUp(session, builds, head, { role: 'build', halted });
+        if (halted() || min(builds.values()) < head) return;
+        await this.buildDeferredIndexes(session, 'builds');
+        await this.swapInBuilds(session, builds);
+        for (const [name, position] of builds) live.set(name, position);
+      });
+    } finally {
+      await session.release();
+    }
+  }
+
+  /** Runs `fn` once the batch being applied (by either loop) has committed; the next one waits for it. */
+  private exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.applying.then(fn, fn);
+    this.applying = run.catch(() => {});
+    return run;
   }
 
   /**
@@ -393,9 +458,13 @@ export class ProjectionRunner {
    * instead of one index update per row (a GIN index costs as much as the rest of the row). A crash
    * before this point loses nothing: the next start runs every schema statement again (IF NOT EXISTS).
    */
-  private async buildDeferredIndexes(session: SqlSession): Promise<void> {
+  private async buildDeferredIndexes(session: SqlSession, which: 'all' | 'builds' | null): Promise<void> {
     const started = Date.now();
-    for (const { ddl, schema } of this.deferredIndexes.splice(0)) {
+    // `null`: those of projections rebuilt in place; 'builds': those of the build schemas.
+    const mine = (schema: string | null) => which === 'all' || (which === 'builds') === (schema !== null);
+    const now = this.deferredIndexes.filter((d) => mine(d.schema));
+    this.deferredIndexes = this.deferredIndexes.filter((d) => !mine(d.schema));
+    for (const { ddl, schema } of now) {
       if (!schema) await session.query(ddl);
       else
         await session.transaction(async (tx) => {
@@ -412,7 +481,9 @@ export class ProjectionRunner {
     session: SqlSession,
     checkpoints: Map<string, bigint>,
     until: bigint,
+    options: { role?: BatchRole; takeTurns?: boolean; halted?: () => boolean } = {},
   ): Promise<number> {
+    const { role = 'live', takeTurns = false, halted = () => this.stopped } = options;
     const read = (fromPosition: bigint) => {
       const page = this.store.readAll({ fromPosition, maxCount: this.batchSize });
       page.catch(() => {}); // awaited below; this only keeps an unused read's failure from going unhandled
@@ -421,23 +492,30 @@ export class ProjectionRunner {
     let from = min(checkpoints.values());
     let count = 0;
     let next = from < until ? read(from) : null;
-    while (next && !this.stopped) {
+    while (next && !halted()) {
       const page = await next;
       if (page.length === 0) break;
       from = page[page.length - 1]!.position;
       // Read the next page while this one is applied (on PostgreSQL, on another connection): the log
       // is append-only, so what a read returns does not depend on the projections' progress.
       next = from < until ? read(from) : null;
-      await this.applyBatch(session, page, checkpoints);
+      if (takeTurns) await this.exclusive(() => this.applyBatch(session, page, checkpoints, role));
+      else await this.applyBatch(session, page, checkpoints, role);
       count += page.length;
     }
     return count;
   }
 
+  /**
+   * Applies one batch to the projections in `checkpoints` (and only those) in one transaction, and
+   * moves their checkpoints. The build loop's batches (`role` 'build') are old events: they neither
+   * wake readers nor reach `onApplied` listeners.
+   */
   private async applyBatch(
     session: SqlSession,
     batch: readonly RecordedEvent[],
     checkpoints: Map<string, bigint>,
+    role: BatchRole = 'live',
   ): Promise<void> {
     const last = batch[batch.length - 1]!.position;
     try {
@@ -451,6 +529,7 @@ export class ProjectionRunner {
       await session.transaction((tx) => this.applyEvents(tx, batch, checkpoints, last, true));
     }
     for (const [name, position] of checkpoints) if (position < last) checkpoints.set(name, last);
+    if (role === 'build') return;
     // A projection built beside its live tables does not hold readers back: they read its old tables.
     this.watcher.advance(
       min([...checkpoints].filter(([name]) => !this.building.has(name)).map(([, position]) => position)),
@@ -497,7 +576,9 @@ export class ProjectionRunner {
         continue;
       }
       for (const projection of targets) {
-        if (event.position <= (checkpoints.get(projection.name) ?? 0n)) continue;
+        // Only this loop's projections (the live loop and the build loop each pass their own).
+        const checkpoint = checkpoints.get(projection.name);
+        if (checkpoint === undefined || event.position <= checkpoint) continue;
         if (!isolate) {
           const events = perProjection.get(projection);
           if (events) events.push(event);
@@ -545,8 +626,8 @@ export class ProjectionRunner {
       }
     }
     await tx.flush();
-    const names = this.projections.map((p) => p.name).filter((n) => !this.building.has(n));
-    const builds = [...this.building.keys()];
+    const names = [...checkpoints.keys()].filter((n) => !this.building.has(n));
+    const builds = [...checkpoints.keys()].filter((n) => this.building.has(n));
     if (names.length > 0)
       await direct.query(
         `UPDATE proj_checkpoints SET position = $1::bigint, updated_at = clock_timestamp()
@@ -588,6 +669,9 @@ export function builtAfterCatchUp(ddl: string): boolean {
     !/\b(UNIQUE|CREATE\s+TABLE)\b/i.test(ddl)
   );
 }
+
+/** The live loop's batches, or the build loop's (decision 0065): old events, announced to nobody. */
+type BatchRole = 'live' | 'build';
 
 function min(values: Iterable<bigint>): bigint {
   let result: bigint | null = null;
