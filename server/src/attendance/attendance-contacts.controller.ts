@@ -79,6 +79,19 @@ export class AttendanceContactCandidatesView {
   @ApiProperty({ type: [AttendanceContactCandidateView] }) items!: AttendanceContactCandidateView[];
 }
 
+/** A partner user as the contacts views show them. */
+const personOf = (user: {
+  id: string;
+  full_name: string;
+  email: string;
+  customer_type: string | null;
+}): AttendanceContactCandidateView => ({
+  user_id: user.id,
+  full_name: user.full_name,
+  email: user.email,
+  customer_type: user.customer_type,
+});
+
 const Rules = {
   read: permissionRule(mayReadAttendanceContacts),
   edit: permissionRule(mayEditAttendanceContacts, 'You may not change the attendance contacts'),
@@ -148,12 +161,7 @@ export class AttendanceContactsController {
     const items: AttendanceContactCandidateView[] = [];
     for await (const user of this.users.stream({ customerId: id, userTypes: ['partner'] })) {
       if (user.personal_data_erased || !user.permissions.includes(PARTNER.SEE_ATTENDANCE)) continue;
-      items.push({
-        user_id: user.id,
-        full_name: user.full_name,
-        email: user.email,
-        customer_type: user.customer_type,
-      });
+      items.push(personOf(user));
     }
     return { items };
   }
@@ -184,13 +192,7 @@ export class AttendanceContactsController {
           'invalid',
           `contacts[${i}].user_id: ${user.full_name} does not see attendance (${PARTNER.SEE_ATTENDANCE})`,
         );
-      contacts.push({
-        user_id: user.id,
-        full_name: user.full_name,
-        email: user.email,
-        customer_type: user.customer_type,
-        notification_frequency: c.notification_frequency,
-      });
+      contacts.push({ ...personOf(user), notification_frequency: c.notification_frequency });
     }
     const { position } = await this.commands.run(
       customerAggregate,
