@@ -104,6 +104,9 @@ test('a school keeps its attendance contacts: only users who see attendance are 
   await expect(readerTable.getByRole('row').filter({ hasText: name('head') })).toContainText(
     'An e-mail for each alert',
   );
+  // Readers see who is told and how often, not their e-mail addresses.
+  await expect(readerCard.getByText(email('office'))).toHaveCount(0);
+  await expect(card.getByText(email('office'))).toBeVisible();
 
   // The link contact stops seeing attendance while the head is choosing them: the save is refused and
   // the message names them and the field.

@@ -45,8 +45,9 @@ const sameRows = (a: Row[], b: Row[]) =>
  * A school's attendance contacts (decision 0061, issue 16 item 5): the partner users told live and by
  * e-mail about absences with no reason and about amendments, each with their e-mail frequency. Whoever
  * may change the list (partners with EDIT_ATTENDANCE_CONTACTS for their school, customer editors and
- * attendance staff) edits a draft and saves the whole list; everyone else reads it. Only the school's
- * partner users who see attendance are offered; a refusal names its row.
+ * attendance staff) edits a draft and saves the whole list; everyone else reads who and how often (not
+ * their e-mail addresses). Only the school's partner users who see attendance are offered; a refusal
+ * names its row.
  */
 export function AttendanceContactsCard({ customerId }: { customerId: string }) {
   const current = useAttendanceContacts(customerId);
@@ -131,9 +132,11 @@ export function AttendanceContactsCard({ customerId }: { customerId: string }) {
                           <Text size="sm" fw={500}>
                             {r.full_name}
                           </Text>
-                          <Text size="xs" c="dimmed">
-                            {r.email}
-                          </Text>
+                          {canEdit && (
+                            <Text size="xs" c="dimmed">
+                              {r.email}
+                            </Text>
+                          )}
                           {canEdit && candidates.isSuccess && !eligible.has(r.user_id) && (
                             <Badge color="orange" variant="light" size="sm">
                               No longer sees attendance
