@@ -208,7 +208,8 @@ const screensOf = (role: string): string[] => {
  * contact their selected students' (`can_edit` on the profile); link contacts and parents give absence
  * reasons and planned absences (SET_ABSENCE_REASON); a super-admin adds, edits and deactivates the
  * school's students (ADD_NEW_*, EDIT_ALL_STUDENTS, DISABLE_*), a link contact edits their selected
- * students; editing a student includes its contacts (the contacts API asks for "edit" on the student).
+ * students; editing a student includes its contacts (the contacts API asks for "edit" on the student);
+ * a super-admin keeps the school's attendance contacts (EDIT_ATTENDANCE_CONTACTS, decision 0066).
  */
 const PROFILE_FIELDS = /^\/one-page-profiles\/[^/]+\/details: (field|button "Save changes")/;
 const PLANNED_ABSENCE = /^\/attendance: field "(Student|From|To|Reason|Note)\b/;
@@ -219,6 +220,7 @@ const GRANTED: Record<string, RegExp[]> = {
     PLANNED_ABSENCE,
     /^\/my-users: button "(Add|Import)\b/,
     /^\/my-users\/[^/]+\/details: button "(Edit|Deactivate|Add contact)"/,
+    /^\/(attendance|customers\/details\/[^/]+): (field "(Add a contact|E-mails)"|button "(Add|Save contacts)")/,
   ],
   'link-contact': [
     PROFILE_FIELDS,

@@ -68,6 +68,30 @@ export class AttendanceContactsView {
   position!: string | null;
 }
 
+export class AttendanceContactCandidateView {
+  @ApiProperty({ format: 'uuid' }) user_id!: string;
+  @ApiProperty() full_name!: string;
+  @ApiProperty() email!: string;
+  @ApiProperty({ type: String, nullable: true, description: 'Customer role' }) customer_type!: string | null;
+}
+
+export class AttendanceContactCandidatesView {
+  @ApiProperty({ type: [AttendanceContactCandidateView] }) items!: AttendanceContactCandidateView[];
+}
+
+/** A partner user as the contacts views show them. */
+const personOf = (user: {
+  id: string;
+  full_name: string;
+  email: string;
+  customer_type: string | null;
+}): AttendanceContactCandidateView => ({
+  user_id: user.id,
+  full_name: user.full_name,
+  email: user.email,
+  customer_type: user.customer_type,
+});
+
 const Rules = {
   read: permissionRule(mayReadAttendanceContacts),
   edit: permissionRule(mayEditAttendanceContacts, 'You may not change the attendance contacts'),
@@ -120,6 +144,28 @@ export class AttendanceContactsController {
     };
   }
 
+  /**
+   * Whom the list may hold: the school's partner users who see attendance (SEE_ATTENDANCE), not erased,
+   * by name. The screen offers only these, so the PUT's 422 is left for a change between the two calls.
+   */
+  @Get('candidates')
+  @RequirePermissions(MARKER_PERMISSIONS.admin, MARKER_PERMISSIONS.teacher, MARKER_PERMISSIONS.partner)
+  @Allow(Rules.edit)
+  @ApiOkResponse({ type: AttendanceContactCandidatesView })
+  @ApiNotFoundResponse({ description: 'Customer not found' })
+  async candidates(
+    @CurrentActor() actor: Actor,
+    @Param('id', UuidPipe) id: string,
+  ): Promise<AttendanceContactCandidatesView> {
+    await this.requireCustomer(actor, id);
+    const items: AttendanceContactCandidateView[] = [];
+    for await (const user of this.users.stream({ customerId: id, userTypes: ['partner'] })) {
+      if (user.personal_data_erased || !user.permissions.includes(PARTNER.SEE_ATTENDANCE)) continue;
+      items.push(personOf(user));
+    }
+    return { items };
+  }
+
   /** Replaces the list; answers it as written (send `position` as X-Min-Position on the next read). */
   @Put()
   @RequirePermissions(MARKER_PERMISSIONS.admin, MARKER_PERMISSIONS.teacher, MARKER_PERMISSIONS.partner)
@@ -146,13 +192,7 @@ export class AttendanceContactsController {
           'invalid',
           `contacts[${i}].user_id: ${user.full_name} does not see attendance (${PARTNER.SEE_ATTENDANCE})`,
         );
-      contacts.push({
-        user_id: user.id,
-        full_name: user.full_name,
-        email: user.email,
-        customer_type: user.customer_type,
-        notification_frequency: c.notification_frequency,
-      });
+      contacts.push({ ...personOf(user), notification_frequency: c.notification_frequency });
     }
     const { position } = await this.commands.run(
       customerAggregate,

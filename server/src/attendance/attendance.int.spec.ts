@@ -743,6 +743,24 @@ describe.each(portalModes)('attendance: registers, ledger, reasons, $name', (mod
     const stream = await portal.running.infra.eventStore.readStream(`lesson-${lessonId}`);
     expect(stream.filter((e) => e.type === 'RegisterOpened')).toHaveLength(1);
   });
+  it('offers as attendance contacts only the school’s partner users who see attendance, to whoever may change the list', async () => {
+    const path = `/customers/${ids.oak}/attendance-contacts/candidates`;
+    const answer = await portal.call('GET', path, portal.admin);
+    expect(answer.status).toBe(200);
+    const listed = answer.body;
+    expect((listed.items as Json[]).map((u) => u.user_id)).toEqual([ids.head, ids.link]);
+    expect(listed.items).toContainEqual(
+      expect.objectContaining({ user_id: ids.link, full_name: 'Link Test', customer_type: 'link-contact' }),
+    );
+    // Attendance staff may; partners without EDIT_ATTENDANCE_CONTACTS and teachers may not.
+    expect((await portal.call('GET', path, tokens.ada)).status).toBe(200);
+    expect((await portal.call('GET', path, tokens.link)).status).toBe(403);
+    expect((await portal.call('GET', path, tokens.tess)).status).toBe(403);
+    expect(
+      (await portal.call('GET', `/customers/${randomUUID()}/attendance-contacts/candidates`, portal.admin))
+        .status,
+    ).toBe(404);
+  });
   it('alerts the school’s attendance contacts to an absence with no reason and to amendments: in the inbox at once, by e-mail each change or daily, never twice', async () => {
     const path = `/customers/${ids.oak}/attendance-contacts`;
     const contacts = [

@@ -6,8 +6,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { WebSocket } from 'ws';
 import { WebsocketProvider } from 'y-websocket';
@@ -24,8 +22,8 @@ import {
   fromBase64,
   toBase64,
 } from '../../../server/src/platform/collaboration/document-persistence.js';
-import { createTestDatabase } from '../../../server/src/platform/testing/postgres-test-database.js';
 import { login, REPO_ROOT, startPortal, type PortalProcess } from '../../support/portal-processes.js';
+import { portalStoreEnv } from '../lib/portal-store.js';
 import { measurement, scaled, timed, timing, benchEnvironment } from '../lib/measure.js';
 import { freePort, percentile, rssMb, spawnReady, type ReadyProcess } from '../lib/processes.js';
 import type { BenchSuite, Measurement, SuiteContext, TargetKind } from '../lib/suite.js';
@@ -126,16 +124,9 @@ async function runTarget(ctx: SuiteContext, target: TargetKind): Promise<void> {
   let cleanup: () => Promise<void> = async () => {};
   const sides: Side[] = [];
   try {
-    let env: Record<string, string>;
-    if (target === 'postgres') {
-      const db = await createTestDatabase('portal_bench_collab');
-      env = { DATABASE_URL: db.url };
-      cleanup = () => db.drop();
-    } else {
-      const dir = await mkdtemp(join(tmpdir(), 'portal-bench-collab-'));
-      env = { DATA_DIR: dir };
-      cleanup = () => rm(dir, { recursive: true, force: true });
-    }
+    const store = await portalStoreEnv(target, 'collab');
+    const env = store.env;
+    cleanup = store.cleanup;
     ctx.progress(`${target}: starting the portal and @y/websocket-server`);
     // Rate limits raised so that the bench measures latency, not the per-connection token bucket.
     portal = await startPortal({ ...env, COLLAB_RATE_BURST: '100000', COLLAB_RATE_PER_SECOND: '100000' });

@@ -3,14 +3,11 @@
  * 1,000 connected socket.io-client sockets, beside a bare Socket.IO server broadcasting the same payload
  * to 1,000 sockets on an HTTP request. tests/bench/README.md ("Suite live") explains every line.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { io as connectClient, type Socket } from 'socket.io-client';
-import { LIVE_NAMESPACE, LIVE_PATH, type LiveMessage } from '../../../projections/src/live-contract.js';
-import { createTestDatabase } from '../../../server/src/platform/testing/postgres-test-database.js';
+import type { LiveMessage } from '../../../projections/src/live-contract.js';
 import { api, login, startPortal, type PortalProcess } from '../../support/portal-processes.js';
+import { closeAudiences, connectAudience, receivedAll, type Audience } from '../lib/live-audience.js';
+import { portalStoreEnv } from '../lib/portal-store.js';
 import { measurement, scaled, timing, benchEnvironment } from '../lib/measure.js';
 import { percentile, spawnReady, type ReadyProcess } from '../lib/processes.js';
 import type { BenchSuite, Measurement, SuiteContext, TargetKind } from '../lib/suite.js';
@@ -19,57 +16,6 @@ import type { BenchSuite, Measurement, SuiteContext, TargetKind } from '../lib/s
 const SIZES = { sockets: 1_000, messages: 200, rounds: 10 };
 const GOALS = { p99Ms: 50, ratio: 3 };
 const RAW_SERVER = fileURLToPath(new URL('../lib/raw-live-server.ts', import.meta.url));
-
-interface Audience {
-  sockets: Socket[];
-  /** Per socket: receipt times (performance.now()) of the `live` messages, in order. */
-  received: number[][];
-  waiters: { count: number; resolve: () => void }[];
-  total: number;
-}
-
-async function connectAudience(url: string, count: number, token: string | null): Promise<Audience> {
-  const audience: Audience = { sockets: [], received: [], waiters: [], total: 0 };
-  const connectOne = (i: number) =>
-    new Promise<void>((resolve, reject) => {
-      const socket: Socket = connectClient(`${url}${LIVE_NAMESPACE}`, {
-        path: LIVE_PATH,
-        auth: token ? { token } : {},
-        forceNew: true,
-        reconnection: false,
-        transports: ['websocket'],
-      });
-      audience.sockets.push(socket);
-      const times: number[] = [];
-      audience.received[i] = times;
-      socket.on('live', (_m: LiveMessage) => {
-        times.push(performance.now());
-        audience.total++;
-        for (const w of audience.waiters) if (audience.total >= w.count) w.resolve();
-      });
-      socket.once('connect', () => resolve());
-      socket.once('connect_error', reject);
-    });
-  for (let i = 0; i < count; i += 50)
-    await Promise.all(Array.from({ length: Math.min(50, count - i) }, (_, j) => connectOne(i + j)));
-  return audience;
-}
-
-/** Resolves once the audience has received `count` messages in all (or rejects after 15 s). */
-function receivedAll(a: Audience, count: number): Promise<void> {
-  if (a.total >= count) return Promise.resolve();
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`only ${a.total} of ${count} messages arrived`)), 15_000);
-    a.waiters.push({
-      count,
-      resolve: () => {
-        clearTimeout(timer);
-        a.waiters = a.waiters.filter((w) => w.count !== count);
-        resolve();
-      },
-    });
-  });
-}
 
 export const suite: BenchSuite = {
   name: 'live',
@@ -91,16 +37,9 @@ async function runTarget(ctx: SuiteContext, target: TargetKind): Promise<void> {
   let cleanup: () => Promise<void> = async () => {};
   const audiences: Audience[] = [];
   try {
-    let env: Record<string, string>;
-    if (target === 'postgres') {
-      const db = await createTestDatabase('portal_bench_live');
-      env = { DATABASE_URL: db.url };
-      cleanup = () => db.drop();
-    } else {
-      const dir = await mkdtemp(join(tmpdir(), 'portal-bench-live-'));
-      env = { DATA_DIR: dir };
-      cleanup = () => rm(dir, { recursive: true, force: true });
-    }
+    const store = await portalStoreEnv(target, 'live');
+    const env = store.env;
+    cleanup = store.cleanup;
     ctx.progress(`${target}: starting the portal and the bare Socket.IO server`);
     portal = await startPortal(env);
     raw = await spawnReady(['--import', 'tsx', RAW_SERVER], {}, /^RAW_READY \d+/);
@@ -110,8 +49,8 @@ async function runTarget(ctx: SuiteContext, target: TargetKind): Promise<void> {
     const adminId = String(me.body.id);
 
     ctx.progress(`${target}: connecting ${sockets} sockets to each server`);
-    const subject = await connectAudience(portal.url, sockets, token);
-    const baseline = await connectAudience(rawUrl, sockets, null);
+    const subject = await connectAudience(portal.url, sockets, [token]);
+    const baseline = await connectAudience(rawUrl, sockets, [null]);
     audiences.push(subject, baseline);
 
     const subjectLatencies: number[] = [];
@@ -204,7 +143,7 @@ async function runTarget(ctx: SuiteContext, target: TargetKind): Promise<void> {
       ],
     });
   } finally {
-    for (const a of audiences) for (const s of a.sockets) s.close();
+    closeAudiences(audiences);
     await portal?.stop();
     await raw?.stop();
     await cleanup();

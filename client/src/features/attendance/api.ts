@@ -231,3 +231,63 @@ export const useWithdrawPlannedAbsence = () =>
       }),
     { success: 'Planned absence withdrawn' },
   );
+
+export type AttendanceContacts = ApiSchema<'AttendanceContactsView'>;
+export type AttendanceContact = ApiSchema<'AttendanceContactView'>;
+export type AttendanceContactCandidate = ApiSchema<'AttendanceContactCandidateView'>;
+export type NotificationFrequency = AttendanceContact['notification_frequency'];
+
+/**
+ * A school's attendance contacts (decision 0061) live in the customer's stream, so their queries sit
+ * under the `customers` root: a change anywhere refreshes an open screen through the live channel.
+ */
+const CONTACTS_ROOT = 'customers';
+const contactsPath = (customerId: string, rest = '') =>
+  `/api/v1/customers/${encodeURIComponent(customerId)}/attendance-contacts${rest}`;
+
+export function useAttendanceContacts(customerId: string) {
+  return useQuery({
+    queryKey: [CONTACTS_ROOT, 'attendance-contacts', customerId],
+    queryFn: ({ signal }) => apiRequest<AttendanceContacts>(contactsPath(customerId), { signal }),
+    meta: { silentErrors: true },
+  });
+}
+
+/** The partner's own school (a partner's customers list holds only it). */
+export function useOwnCustomer(enabled: boolean) {
+  return useQuery({
+    queryKey: [CONTACTS_ROOT, 'own'],
+    queryFn: ({ signal }) =>
+      apiRequest<Page<{ id: string; name: string }>>('/api/v1/customers/', { signal, query: { size: 1 } }),
+    select: (page) => page.items[0] ?? null,
+    enabled,
+    meta: { silentErrors: true },
+  });
+}
+
+/** Whom the list may hold: the school's partner users who see attendance (asked only by editors). */
+export function useAttendanceContactCandidates(customerId: string, enabled: boolean) {
+  return useQuery({
+    queryKey: [CONTACTS_ROOT, 'attendance-contact-candidates', customerId],
+    queryFn: ({ signal }) =>
+      apiRequest<{ items: AttendanceContactCandidate[] }>(contactsPath(customerId, '/candidates'), {
+        signal,
+      }),
+    enabled,
+    meta: { silentErrors: true },
+  });
+}
+
+/** Replaces the whole list. Errors (a 422 naming `contacts[i].user_id`) are shown by the card. */
+export const useSaveAttendanceContacts = (customerId: string) =>
+  useAreaCommand(
+    CONTACTS_ROOT,
+    (contacts: { user_id: string; notification_frequency: NotificationFrequency }[]) =>
+      apiRequest<AttendanceContacts>(contactsPath(customerId), { method: 'PUT', json: { contacts } }),
+    { success: 'Attendance contacts saved', silentErrors: true },
+  );
+
+export const FREQUENCY_LABELS: Record<NotificationFrequency, string> = {
+  'each-change': 'An e-mail for each alert',
+  daily: 'One daily digest',
+};

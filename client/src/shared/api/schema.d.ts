@@ -372,6 +372,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/customers/{id}/attendance-contacts/candidates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["AttendanceContactsController_candidates"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/enrolments": {
         parameters: {
             query?: never;
@@ -3728,6 +3744,17 @@ export interface components {
              * Format: uuid
              * @description A partner user of this customer
              */
+            user_id: string;
+        };
+        AttendanceContactCandidatesView: {
+            items: components["schemas"]["AttendanceContactCandidateView"][];
+        };
+        AttendanceContactCandidateView: {
+            /** @description Customer role */
+            customer_type: string | null;
+            email: string;
+            full_name: string;
+            /** Format: uuid */
             user_id: string;
         };
         AttendanceContactsBody: {
@@ -7766,6 +7793,34 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AttendanceContactsView"];
+                };
+            };
+            /** @description Customer not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    AttendanceContactsController_candidates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AttendanceContactCandidatesView"];
                 };
             };
             /** @description Customer not found */

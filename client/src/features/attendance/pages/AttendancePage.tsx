@@ -24,6 +24,7 @@ import {
   MARK_COLORS,
   MARK_LABELS,
   REASON_LABELS,
+  useOwnCustomer,
   usePartnerAttendance,
   usePartnerSessions,
   useToday,
@@ -33,6 +34,7 @@ import {
 } from '../api';
 import { downloadFile } from '../../../shared/api/download';
 import { PlannedAbsencesCard } from '../components/PlannedAbsencesCard';
+import { AttendanceContactsCard } from '../components/AttendanceContactsCard';
 import { notifyError } from '../../../shared/notify';
 import { DayInput } from '../../../shared/ui/DayInput';
 
@@ -353,6 +355,14 @@ function PartnerAttendance({ timezone }: { timezone: string }) {
 }
 
 /** attendance: the day's board for staff, the school's live view for partners (SEE_ATTENDANCE). */
+/** The partner's own school's attendance contacts (read by every partner, kept by some). */
+function SchoolContacts() {
+  const school = useOwnCustomer(true);
+  if (school.isPending) return <Skeleton height={80} aria-label="Loading your school" />;
+  if (!school.data) return null;
+  return <AttendanceContactsCard customerId={school.data.id} />;
+}
+
 export function AttendancePage() {
   const permissions = usePermissions();
   const timezone = viewerTimezone(useSession((s) => s.user));
@@ -376,6 +386,7 @@ export function AttendancePage() {
         <>
           {seesPartnerView && <PartnerAttendance timezone={timezone} />}
           <PlannedAbsencesCard mayRecord={setsReasons} />
+          <SchoolContacts />
         </>
       ) : (
         <Alert color="gray" title="No attendance to show">

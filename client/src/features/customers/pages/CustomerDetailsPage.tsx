@@ -19,6 +19,7 @@ import { usePermissions } from '../../../shared/session';
 import { PRODUCT_NAME } from '../../../shared/ui/BrandMark';
 import { customerUsers, customerUsersKey, customers } from '../api';
 import { NameModal } from './NameModal';
+import { AttendanceContactsCard } from '../../attendance/components/AttendanceContactsCard';
 
 /** One customer and its users (routes customers/details/:id and customers/:id). */
 export function CustomerDetailsPage() {
@@ -107,6 +108,7 @@ export function CustomerDetailsPage() {
           </Table>
         )}
       </Card>
+      <AttendanceContactsCard customerId={id} />
       <NameModal
         title="Rename customer"
         opened={renaming}
