@@ -494,6 +494,9 @@ export const halfTermReportsProjection = defineProjection<
           missed_submit_by: e.data.submitBy,
         });
         return;
+      case 'HalfTermReportFactsRefreshed':
+        await guardedSet(tx, 'rm_half_term_reports', d.reportId, revision, common);
+        return;
     }
   },
 });

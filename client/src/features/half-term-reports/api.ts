@@ -159,3 +159,12 @@ export const useAssign = () =>
       }),
     { success: (r) => `Assignments saved (${r.updated} changed)`, silentErrors: true },
   );
+
+/**
+ * Refreshes a draft's fact blocks when one of its writers opens it (decision 0068); quiet: the blocks
+ * arrive through the live document, and a refusal (no longer a draft) changes nothing on screen.
+ */
+export const refreshFactsOnOpen = (id: string) =>
+  apiRequest<{ changed: boolean }>(reports.url(id, '/refresh-facts'), { method: 'POST', json: {} }).catch(
+    () => null,
+  );
