@@ -191,6 +191,12 @@ test('write, submit, QA approve, publish: open editors turn read-only live; the 
   await expect(writer.getByRole('dialog', { name: 'Half-term reports due' })).toHaveCount(0);
   await expect(editorOf(writer)).toHaveAttribute('contenteditable', 'true');
   await expect(editorOf(writer)).toContainText('Lessons in the period: 0 delivered, 1 planned.');
+  // The facts are non-editable blocks (decision 0068): attendance and lessons in the period.
+  const attendance = editorOf(writer).locator('[data-fact-block="attendance"]');
+  await expect(attendance).toHaveText('Attendance: no sessions marked in the period yet.');
+  await expect(attendance).toHaveAttribute('contenteditable', 'false');
+  await expect(writer.getByRole('button', { name: 'Refresh facts' })).toBeVisible();
+  await writer.screenshot({ path: 'test-results/half-term-report-facts.png', fullPage: true });
   const before = await hashNow();
   await editorOf(writer).click();
   await writer.keyboard.press('Control+End');
@@ -262,6 +268,8 @@ test('write, submit, QA approve, publish: open editors turn read-only live; the 
     .click();
   await expect(head).toHaveURL(new RegExp(`/half-term-report/${reportId}$`));
   await expect(head.getByText(COMMENT)).toBeVisible();
+  // Frozen at sign-off: the published text carries the facts as they were signed.
+  await expect(head.getByRole('note').filter({ hasText: 'Lessons in the period' })).toBeVisible();
   await expect(head.getByRole('textbox', { name: 'Report text' })).toHaveCount(0);
   const download = head.waitForEvent('download');
   await head.getByRole('button', { name: 'PDF' }).click();
