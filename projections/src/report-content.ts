@@ -140,6 +140,121 @@ export function writeReportTemplate(doc: Y.Doc, facts?: string): void {
   });
 }
 
+/* ------------------------------------------------------------------------------------------ facts */
+
+/**
+ * Facts in the draft (decision 0068): `factBlock` atom nodes at the top of the attendance section,
+ * written by the server (`refresh-facts`, draft only) and never by an editor. They are part of the
+ * content, so the sign-off hash covers them and the frozen snapshot keeps them as they were signed.
+ */
+export const FACT_BLOCK = 'factBlock';
+export type FactKind = 'attendance' | 'lessons' | 'objectivesCovered';
+export const FACT_KINDS: readonly FactKind[] = ['attendance', 'lessons', 'objectivesCovered'];
+
+export interface ReportFact {
+  kind: FactKind;
+  /** The period the facts cover: `yyyy-MM-dd/yyyy-MM-dd` (the timeframe's period). */
+  period: string;
+  /** Counts (and lists) of the kind: see `factText`. */
+  values: Record<string, number | string | string[]>;
+  /** The event-store position the read models had reached when the facts were read. */
+  sourcePosition: string;
+}
+
+const num = (v: unknown) => (typeof v === 'number' ? v : 0);
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/** The line a fact block shows (editor, PDF): the same words everywhere. */
+export function factText(f: Pick<ReportFact, 'kind' | 'values'>): string {
+  const v = f.values;
+  switch (f.kind) {
+    case 'attendance': {
+      const possible = num(v.possible);
+      if (possible === 0) return 'Attendance: no sessions marked in the period yet.';
+      const late = num(v.late);
+      return `Attendance: ${String(v.percent)}% (${num(v.attended)} of ${plural(possible, 'session')} attended${
+        late ? `, ${late} late` : ''
+      }${num(v.absences) ? `, ${plural(num(v.absences), 'absence')}` : ''}).`;
+    }
+    case 'lessons': {
+      const cancelled = num(v.cancelled);
+      return `Lessons in the period: ${num(v.delivered)} delivered, ${num(v.planned)} planned${
+        cancelled ? `, ${cancelled} cancelled` : ''
+      }.`;
+    }
+    case 'objectivesCovered': {
+      const list = Array.isArray(v.objectives) ? v.objectives : [];
+      return list.length
+        ? `Objectives covered: ${list.join('; ')}.`
+        : 'Objectives covered: none recorded in the period.';
+    }
+  }
+}
+
+const sameFact = (a: Record<string, unknown>, b: ReportFact) =>
+  a.kind === b.kind && a.period === b.period && canonicalJson(a.values) === canonicalJson(b.values);
+
+/**
+ * Writes the facts into the document: an existing block of a kind is updated in place when its period
+ * or values changed (a new `sourcePosition` alone is no change, so the hash stays), a missing one is
+ * added after the attendance heading (and after the blocks already there), and the plain facts line
+ * of reports written before fact blocks is removed. Returns whether the document changed.
+ */
+export function writeFacts(doc: Y.Doc, facts: readonly ReportFact[]): boolean {
+  const fragment = doc.getXmlFragment('default');
+  let changed = false;
+  doc.transact(() => {
+    const children = () => fragment.toArray();
+    const plain = (el: Y.XmlElement): string =>
+      el
+        .toArray()
+        .map((t): string => (t instanceof Y.XmlText ? String(t.toJSON()) : ''))
+        .join('');
+    const isBlock = (c: unknown): c is Y.XmlElement => c instanceof Y.XmlElement && c.nodeName === FACT_BLOCK;
+    for (let i = children().length - 1; i >= 0; i--) {
+      const child = children()[i];
+      if (
+        child instanceof Y.XmlElement &&
+        child.nodeName === 'paragraph' &&
+        plain(child).startsWith(FACTS_PREFIX)
+      ) {
+        fragment.delete(i, 1);
+        changed = true;
+      }
+    }
+    for (const fact of facts) {
+      const all = children();
+      const existing = all.find((c): c is Y.XmlElement => isBlock(c) && c.getAttribute('kind') === fact.kind);
+      if (existing) {
+        if (sameFact(existing.getAttributes(), fact)) continue;
+        for (const [key, value] of Object.entries(fact)) existing.setAttribute(key, value as string);
+        changed = true;
+        continue;
+      }
+      const heading = all.findIndex(
+        (c) =>
+          c instanceof Y.XmlElement &&
+          c.nodeName === 'heading' &&
+          plain(c).trim() === REPORT_SECTIONS[0]!.title,
+      );
+      let at = heading + 1;
+      while (at < all.length && isBlock(all[at])) at++;
+      const block = new Y.XmlElement(FACT_BLOCK);
+      for (const [key, value] of Object.entries(fact)) block.setAttribute(key, value as string);
+      fragment.insert(at, [block]);
+      changed = true;
+    }
+  });
+  return changed;
+}
+
+/** The fact blocks of a content, as they are (the signed ones when the content is a snapshot's). */
+export function factsIn(content: ContentNode): ReportFact[] {
+  return (content.content ?? [])
+    .filter((b) => b.type === FACT_BLOCK && b.attrs)
+    .map((b) => b.attrs as unknown as ReportFact);
+}
+
 const textOf = (n: ContentNode): string => (n.text ?? '') + (n.content ?? []).map(textOf).join('');
 
 /** Whether the writers wrote anything: text outside the headings and the facts line. */

@@ -3,6 +3,8 @@ import * as Y from 'yjs';
 import {
   canonicalJson,
   emptySections,
+  factText,
+  factsIn,
   factsLine,
   hasWrittenText,
   namesIn,
@@ -10,8 +12,11 @@ import {
   reportContentOf,
   reportHashOf,
   sha256Hex,
+  writeFacts,
   writeReportTemplate,
+  type ReportFact,
 } from './report-content.js';
+import { keepsSections } from './report-suggestions.js';
 
 const ID = '11111111-1111-4111-8111-111111111111';
 
@@ -100,6 +105,70 @@ describe('report content hash (decision 0057)', () => {
     expect(hasWrittenText(content)).toBe(false);
     expect(emptySections(content)).toContain('Attendance and engagement');
     expect(hasWrittenText(reportContentOf(docWith(['Ann came every week.'])))).toBe(true);
+  });
+
+  describe('fact blocks (decision 0068)', () => {
+    const period = '2026-09-01/2026-10-23';
+    const facts = (percent: number, sourcePosition = '10'): ReportFact[] => [
+      {
+        kind: 'attendance',
+        period,
+        values: { possible: 10, attended: percent / 10, late: 1, absences: 10 - percent / 10, percent },
+        sourcePosition,
+      },
+      { kind: 'lessons', period, values: { delivered: 9, planned: 3, cancelled: 0 }, sourcePosition },
+    ];
+
+    it('sit under the attendance heading, replace the old facts line, and are not the writer’s text', () => {
+      const doc = new Y.Doc();
+      writeReportTemplate(doc, factsLine(6, 2));
+      expect(writeFacts(doc, facts(90))).toBe(true);
+      const content = reportContentOf(doc);
+      expect(content.content?.slice(0, 4).map((b) => b.type)).toEqual([
+        'heading',
+        'factBlock',
+        'factBlock',
+        'paragraph',
+      ]);
+      expect(factsIn(content).map((f) => factText(f))).toEqual([
+        'Attendance: 90% (9 of 10 sessions attended, 1 late, 1 absence).',
+        'Lessons in the period: 9 delivered, 3 planned.',
+      ]);
+      expect(hasWrittenText(content)).toBe(false);
+      expect(emptySections(content)).toContain('Attendance and engagement');
+    });
+
+    it('are part of the signed text: new figures change the hash, a new source position alone does not', async () => {
+      const doc = new Y.Doc();
+      writeReportTemplate(doc);
+      writeFacts(doc, facts(90));
+      const first = (await reportHashOf(ID, doc)).hash;
+      expect(writeFacts(doc, facts(90, '99'))).toBe(false);
+      expect((await reportHashOf(ID, doc)).hash).toBe(first);
+      expect(writeFacts(doc, facts(80, '120'))).toBe(true);
+      const second = await reportHashOf(ID, doc);
+      expect(second.hash).not.toBe(first);
+      expect(second.canonical).toContain('"percent":80');
+      // Updated in place: still one block of each kind.
+      expect(factsIn(second.content)).toHaveLength(2);
+    });
+
+    it('may be neither deleted nor changed by an editor', () => {
+      const doc = new Y.Doc();
+      writeReportTemplate(doc);
+      writeFacts(doc, facts(90));
+      const before = reportContentOf(doc);
+      const deleted = { ...before, content: before.content!.filter((b) => b.type !== 'factBlock') };
+      expect(keepsSections(before, deleted)).toBe(false);
+      const edited = {
+        ...before,
+        content: before.content!.map((b) =>
+          b.type === 'factBlock' ? { ...b, attrs: { ...b.attrs, values: { percent: 100 } } } : b,
+        ),
+      };
+      expect(keepsSections(before, edited)).toBe(false);
+      expect(keepsSections(before, before)).toBe(true);
+    });
   });
 
   it('flags other students’ names as whole words, and counts characters per section', () => {

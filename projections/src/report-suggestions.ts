@@ -1,4 +1,4 @@
-import { REPORT_SECTIONS, type ContentNode } from './report-content.js';
+import { FACT_BLOCK, REPORT_SECTIONS, canonicalJson, type ContentNode } from './report-content.js';
 
 /**
  * Suggestions in a report's text (decision 0060), on the ProseMirror-shaped JSON `reportContentOf`
@@ -218,12 +218,17 @@ export function templateHeadings(content: ContentNode): string[] {
     .map((b) => textOf(b).trim());
 }
 
+/** The fact blocks (decision 0068) as one string: an editor may neither delete nor change them. */
+const factBlocksOf = (content: ContentNode) =>
+  canonicalJson((content.content ?? []).filter((b) => b.type === FACT_BLOCK).map((b) => b.attrs ?? {}));
+
 /**
- * Whether an update keeps the template sections: the template headings, in order, with every
+ * Whether an update keeps the template sections (and the fact blocks): the template headings, in order, with every
  * suggestion rejected and with every suggestion accepted, are those of before (nothing to keep when
  * before had none).
  */
 export function keepsSections(before: ContentNode, after: ContentNode): boolean {
+  if (factBlocksOf(before) !== factBlocksOf(after)) return false;
   const was = templateHeadings(baselineOf(before));
   if (was.length === 0) return true;
   const key = was.join('\n');

@@ -1,5 +1,13 @@
 import { expect, test, type Page } from '@playwright/test';
-import { adminToken, api, createCustomer, createUser, deleteUsers, signedIn } from './support/portal-api.js';
+import {
+  adminToken,
+  api,
+  createCustomer,
+  createUser,
+  deleteUsers,
+  signInAsAdmin,
+  signedIn,
+} from './support/portal-api.js';
 
 // A teacher writes and submits a half-term report, a QA reviewer approves it, a QA lead publishes it:
 // the lead's other open editor turns read-only and the writer's page shows it published, both without
@@ -28,6 +36,7 @@ const COMMENT = 'Ann has read a new book every week and explains her thinking cl
 const SUGGESTED = ' She also writes short poems.';
 let token = '';
 let reportId = '';
+let timeframeId = '';
 const created: string[] = [];
 
 const plusDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
@@ -125,6 +134,7 @@ test.beforeAll(async ({ request }) => {
     },
   );
   expect(timeframe.status, JSON.stringify(timeframe.body)).toBe(201);
+  timeframeId = timeframe.body.id;
   const generated = await api<{ created: number }>(
     request,
     token,
@@ -191,6 +201,12 @@ test('write, submit, QA approve, publish: open editors turn read-only live; the 
   await expect(writer.getByRole('dialog', { name: 'Half-term reports due' })).toHaveCount(0);
   await expect(editorOf(writer)).toHaveAttribute('contenteditable', 'true');
   await expect(editorOf(writer)).toContainText('Lessons in the period: 0 delivered, 1 planned.');
+  // The facts are non-editable blocks (decision 0068): attendance and lessons in the period.
+  const attendance = editorOf(writer).locator('[data-fact-block="attendance"]');
+  await expect(attendance).toHaveText('Attendance: no sessions marked in the period yet.');
+  await expect(attendance).toHaveAttribute('contenteditable', 'false');
+  await expect(writer.getByRole('button', { name: 'Refresh facts' })).toBeVisible();
+  await writer.screenshot({ path: 'test-results/half-term-report-facts.png', fullPage: true });
   const before = await hashNow();
   await editorOf(writer).click();
   await writer.keyboard.press('Control+End');
@@ -246,8 +262,15 @@ test('write, submit, QA approve, publish: open editors turn read-only live; the 
   await expect(editorOf(second)).toHaveAttribute('contenteditable', 'true');
   await expect(editorOf(second)).toContainText(COMMENT);
 
-  await lead.getByRole('button', { name: 'Publish' }).click();
-  await expect(state(lead)).toHaveText('Published');
+  // The lead publishes from the sign-off queue in bulk (decision 0068): pick, publish, per-report result.
+  const queue = await lead.context().newPage();
+  await queue.goto('/half-term-reports-qa-lead');
+  const row = queue.getByRole('row').filter({ hasText: `Reader${stamp}` });
+  await row.getByRole('checkbox', { name: /to publish/ }).check();
+  await queue.screenshot({ path: 'test-results/half-term-reports-bulk-publish.png', fullPage: true });
+  await queue.getByRole('button', { name: 'Publish picked (1)' }).click();
+  await expect(queue.getByText('Published 1 report')).toBeVisible();
+  await expect(state(lead)).toHaveText('Published', { timeout: 5_000 });
   // Without a reload: the other tab's editor is read-only, the writer's page shows the publication.
   await expect(editorOf(second)).toHaveAttribute('contenteditable', 'false', { timeout: 5_000 });
   await expect(state(second)).toHaveText('Published');
@@ -262,10 +285,21 @@ test('write, submit, QA approve, publish: open editors turn read-only live; the 
     .click();
   await expect(head).toHaveURL(new RegExp(`/half-term-report/${reportId}$`));
   await expect(head.getByText(COMMENT)).toBeVisible();
+  // Frozen at sign-off: the published text carries the facts as they were signed.
+  await expect(head.getByRole('note').filter({ hasText: 'Lessons in the period' })).toBeVisible();
   await expect(head.getByRole('textbox', { name: 'Report text' })).toHaveCount(0);
   const download = head.waitForEvent('download');
   await head.getByRole('button', { name: 'PDF' }).click();
   expect((await download).suggestedFilename()).toBe(`half-term-report-${reportId}-r1.pdf`);
 
-  for (const page of [writer, qa, lead, head]) await page.context().close();
+  // An administrator downloads the timeframe's published reports as one zip, rendered on the server.
+  const admin = await browser.newPage();
+  await signInAsAdmin(admin);
+  await admin.goto(`/report-submission-timeframes/${timeframeId}/details`);
+  const zip = admin.waitForEvent('download');
+  await admin.getByRole('button', { name: 'Download published PDFs (zip)' }).click();
+  expect((await zip).suggestedFilename()).toBe(`half-term-reports-Autumn-2-${stamp}.zip`);
+  await admin.screenshot({ path: 'test-results/half-term-timeframe-zip.png', fullPage: true });
+
+  for (const page of [writer, qa, lead, head, admin]) await page.context().close();
 });

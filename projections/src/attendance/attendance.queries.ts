@@ -299,9 +299,10 @@ export interface AttendanceSummaryRow {
   attended_minutes: number;
 }
 
-const ATTENDED = `('present', 'late', 'left_early')`;
-const NOT_POSSIBLE = `('not_required', 'tech_failure_provider')`;
-const ABSENT = `('absent_pending', 'absent', 'tech_failure_pupil')`;
+/** SQL lists of marks: attended, not a possible session, absent (shared with the report facts). */
+export const ATTENDED = `('present', 'late', 'left_early')`;
+export const NOT_POSSIBLE = `('not_required', 'tech_failure_provider')`;
+export const ABSENT = `('absent_pending', 'absent', 'tech_failure_pupil')`;
 
 /** The where clause every attendance list shares (entries `e` of lessons `l`, marked, not voided). */
 function entryWhere(f: Omit<AttendanceEntryFilter, 'page' | 'size'>) {

@@ -137,6 +137,20 @@ export type HalfTermReportEvent =
       data: ReportRef & { by: string; submitBy: string; reason: string };
     }
   | {
+      type: 'HalfTermReportFactsRefreshed';
+      /**
+       * The fact blocks of the draft were rewritten from the read models (decision 0068): `position` is
+       * the document stream's revision after the write (`-1`: empty), `changed` whether the text moved,
+       * `facts` what the blocks say now.
+       */
+      data: ReportRef & {
+        by: string;
+        position: string;
+        changed: boolean;
+        facts: { kind: string; period: string; values: Record<string, unknown> }[];
+      };
+    }
+  | {
       type: 'HalfTermReportDeadlineMissed';
       /** Still with its writers after `submitBy` (the timeframe's, or the report's extension). */
       data: ReportRef & { submitBy: string };
@@ -164,6 +178,7 @@ export const HALF_TERM_REPORT_EVENT_TYPES: readonly HalfTermReportEventType[] = 
   'HalfTermReportRestored',
   'HalfTermReportDeadlineExtended',
   'HalfTermReportDeadlineMissed',
+  'HalfTermReportFactsRefreshed',
 ];
 
 export const halfTermReportStream = (reportId: string) => `halfTermReport-${reportId}`;

@@ -195,6 +195,12 @@ export const halfTermReportsProjection = defineProjection<
      )`,
     `CREATE INDEX IF NOT EXISTS rm_half_term_reports_timeframe ON rm_half_term_reports (timeframe_id, state)`,
     `CREATE INDEX IF NOT EXISTS rm_half_term_reports_queue ON rm_half_term_reports (state, state_since, id)`,
+    // The QA and QA-lead queues (decision 0068): each page is read in `state_since, id` order straight
+    // from its own partial index (joins for the 50 rows only), and the count from the same index.
+    `CREATE INDEX IF NOT EXISTS rm_half_term_reports_qa_queue ON rm_half_term_reports (state_since, id)
+       INCLUDE (qa_claimed_by, timeframe_id) WHERE state IN ('submitted', 'in_qa')`,
+    `CREATE INDEX IF NOT EXISTS rm_half_term_reports_lead_queue ON rm_half_term_reports (state_since, id)
+       INCLUDE (lead_claimed_by, timeframe_id) WHERE state IN ('qa_approved', 'in_lead_review')`,
     `CREATE INDEX IF NOT EXISTS rm_half_term_reports_customer ON rm_half_term_reports (customer_id)`,
     `CREATE TABLE IF NOT EXISTS rm_half_term_report_timeline (
        event_id  text PRIMARY KEY,
@@ -493,6 +499,9 @@ export const halfTermReportsProjection = defineProjection<
           deadline_missed_at: at,
           missed_submit_by: e.data.submitBy,
         });
+        return;
+      case 'HalfTermReportFactsRefreshed':
+        await guardedSet(tx, 'rm_half_term_reports', d.reportId, revision, common);
         return;
     }
   },

@@ -1,5 +1,7 @@
 import { filters, listPage, type Bind, type Page, type Queryable } from '../list-query.js';
 import { lessonHasStudentSql } from '../lessons/lessons.queries.js';
+import { ABSENT, ATTENDED, NOT_POSSIBLE } from '../attendance/attendance.queries.js';
+import type { ReportFact } from '../report-content.js';
 import type {
   HalfTermReportRow,
   ReportRevisionRow,
@@ -546,4 +548,79 @@ export async function timeframeSuggestions(
     [timeframeId],
   );
   return rows;
+}
+
+/**
+ * The facts of a report's draft (decision 0068), from the attendance and lesson read models: the
+ * student's marked sessions of the programme in the period (possible = not "not required" and not a
+ * failure on our side; attended = present, late, left early; the percentage to one decimal) and the
+ * programme's lessons the student was in (delivered, planned, cancelled). Dates are the lessons' local
+ * dates, so the period is the timeframe's own.
+ */
+export async function reportFacts(
+  db: Queryable,
+  r: { studentId: string; programmeId: string; periodFrom: string; periodTo: string; position: string },
+): Promise<ReportFact[]> {
+  const [attendance, lessons] = await Promise.all([
+    db.query<{ possible: number; attended: number; late: number; absences: number }>(
+      `SELECT count(*) FILTER (WHERE e.mark NOT IN ${NOT_POSSIBLE})::int AS possible,
+              count(*) FILTER (WHERE e.mark IN ${ATTENDED})::int AS attended,
+              count(*) FILTER (WHERE e.mark = 'late')::int AS late,
+              count(*) FILTER (WHERE e.mark IN ${ABSENT})::int AS absences
+         FROM rm_register_entries e
+        WHERE e.student_id = $1 AND e.programme_id = $2 AND e.local_date >= $3 AND e.local_date <= $4
+          AND NOT e.voided AND e.mark IS NOT NULL`,
+      [r.studentId, r.programmeId, r.periodFrom, r.periodTo],
+    ),
+    db.query<{ delivered: number; planned: number; cancelled: number }>(
+      `SELECT count(*) FILTER (WHERE l.status = 'delivered')::int AS delivered,
+              count(*) FILTER (WHERE l.status = 'planned')::int AS planned,
+              count(*) FILTER (WHERE l.status = 'cancelled')::int AS cancelled
+         FROM rm_lessons l
+        WHERE l.programme_id = $2 AND l.local_date >= $3 AND l.local_date <= $4
+          AND ${lessonHasStudentSql('l', '$1::uuid')}`,
+      [r.studentId, r.programmeId, r.periodFrom, r.periodTo],
+    ),
+  ]);
+  const a = attendance.rows[0] ?? { possible: 0, attended: 0, late: 0, absences: 0 };
+  const l = lessons.rows[0] ?? { delivered: 0, planned: 0, cancelled: 0 };
+  const period = `${r.periodFrom}/${r.periodTo}`;
+  return [
+    {
+      kind: 'attendance',
+      period,
+      values: {
+        possible: a.possible,
+        attended: a.attended,
+        late: a.late,
+        absences: a.absences,
+        percent: a.possible ? Math.round((a.attended / a.possible) * 1000) / 10 : 0,
+      },
+      sourcePosition: r.position,
+    },
+    {
+      kind: 'lessons',
+      period,
+      values: { delivered: l.delivered, planned: l.planned, cancelled: l.cancelled },
+      sourcePosition: r.position,
+    },
+  ];
+}
+
+/** The published reports of a timeframe (of one customer when given), by school and student (batch PDFs). */
+export async function publishedReportIds(
+  db: Queryable,
+  timeframeId: string,
+  customerId: string | null,
+): Promise<string[]> {
+  const { rows } = await db.query<{ id: string }>(
+    `SELECT r.id FROM rm_half_term_reports r
+       LEFT JOIN rm_users s ON s.id = r.student_id
+       LEFT JOIN rm_customers c ON c.id = r.customer_id
+      WHERE r.timeframe_id = $1 AND r.state = 'published' AND r.published_revision IS NOT NULL
+        AND ($2::uuid IS NULL OR r.customer_id = $2::uuid)
+      ORDER BY c.name ASC NULLS LAST, s.full_name ASC NULLS LAST, r.id ASC`,
+    [timeframeId, customerId],
+  );
+  return rows.map((r) => r.id);
 }

@@ -190,8 +190,20 @@ describe.each(portalModes)('demo data, $name', (mode) => {
     const [open] = timeframes.body.items as { id: string; status: string; counts: Record<string, number> }[];
     expect(open?.status).toBe('open');
     expect(Object.keys(open!.counts).sort()).toEqual(
-      ['discarded', 'draft', 'in_qa', 'qa_approved', 'returned', 'submitted'].sort(),
+      ['discarded', 'draft', 'in_qa', 'published', 'qa_approved', 'returned', 'submitted'].sort(),
     );
+    // Facts in a draft (decision 0068), and frozen in the published revision by the lead's sign-off.
+    const published = await call(
+      'GET',
+      `/half-term-reports/?timeframe_id=${open!.id}&state=published`,
+      admin,
+    );
+    const [signed] = published.body.items as { id: string }[];
+    const revisions = await call('GET', `/half-term-reports/${signed!.id}/revisions`, admin);
+    const frozen = JSON.stringify((revisions.body.items as { content: unknown }[])[0]!.content);
+    expect(frozen).toContain('"kind":"attendance"');
+    expect(frozen).toContain('"kind":"lessons"');
+    expect((await call('GET', `/half-term-reports/${signed!.id}/verify`, admin)).body.valid).toBe(true);
     const approved = await call(
       'GET',
       `/half-term-reports/?timeframe_id=${open!.id}&state=qa_approved`,

@@ -292,8 +292,18 @@ export class DemoData {
         const email = `${first.toLowerCase()}.${last.toLowerCase()}@tutors.example.org`;
         // Every demo tutor but the one with a quality issue (index 7) may take cover (decision 0054).
         const cover = i === 7 ? [] : ['CAN_ACCESS_COVER_REQUESTS'];
+        // The senior tutor is also a QA lead: the demo's published half-term report is theirs to sign.
         const extra =
-          i === 0 ? ['CAN_BLOCK_USERS', 'CAN_SET_QUALITY_ISSUE', 'CAN_IMPERSONATE', ...cover] : cover;
+          i === 0
+            ? [
+                'CAN_BLOCK_USERS',
+                'CAN_SET_QUALITY_ISSUE',
+                'CAN_IMPERSONATE',
+                'CAN_QA_LEAD_REVIEW',
+                'CAN_QA_LEAD_REVOKE',
+                ...cover,
+              ]
+            : cover;
         const created = await call('POST', '/users/', {
           email,
           first_name: first,

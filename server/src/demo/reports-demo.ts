@@ -90,9 +90,10 @@ const COMMENTS = [
  * in until the portal is ready), so for a submission the administrator joins the writers, types a
  * comment through the collaboration endpoint, submits and hands the report back to its teachers (both
  * reassignments stay in the report's timeline), then reviews it in QA. States reached: draft,
- * submitted, in QA (with the reviewer's open suggestion, decision 0060), returned, QA approved and
- * discarded; lead review needs a second reviewer (four eyes). The timeframe id is
- * `world.teaching['timeframe:open']`.
+ * submitted, in QA (with the reviewer's open suggestion, decision 0060), returned, QA approved,
+ * published (signed by the senior tutor as QA lead through the bulk publish, decision 0068: four eyes)
+ * and discarded. Every report starts with its fact blocks (attendance, lessons in the period). The
+ * timeframe id is `world.teaching['timeframe:open']`, the published report `world.teaching['report:published']`.
  */
 export const reportsDemo: DemoPart = {
   name: 'half-term reports',
@@ -126,8 +127,14 @@ export const reportsDemo: DemoPart = {
     const hash = async (id: string) =>
       (await call('GET', `/half-term-reports/${id}`)).body.content_hash as string;
 
-    // Report n goes to the n-th state of this list; the rest stay drafts.
-    const targets = ['submitted', 'in_qa', 'returned', 'qa_approved'] as const;
+    // Report n goes to the n-th state of this list; the rest stay drafts (their fact blocks, attendance
+    // and lessons from the attendance demo, were written at generation and refresh when a writer opens
+    // one). The published one is signed by the senior tutor as QA lead (four eyes: not a writer of it,
+    // not the QA approver), so it is one they do not write.
+    const lead = world.teacherIds[0];
+    const signable = rest.findIndex((r, i) => i >= 4 && !!lead && !r.writer_ids.includes(lead));
+    if (signable > 4) [rest[4], rest[signable]] = [rest[signable]!, rest[4]!];
+    const targets = ['submitted', 'in_qa', 'returned', 'qa_approved', 'published'] as const;
     for (const [n, target] of targets.entries()) {
       const report = rest[n];
       if (!report) break;
@@ -178,10 +185,19 @@ export const reportsDemo: DemoPart = {
         await call('POST', `/half-term-reports/${report.id}/qa/request-changes`, {
           reason: 'Please add one concrete next step for the student.',
         });
-      if (target === 'qa_approved')
+      if (target === 'qa_approved' || target === 'published')
         await call('POST', `/half-term-reports/${report.id}/qa/approve`, {
           expected_hash: await hash(report.id),
         });
+      if (target === 'published' && lead && signable >= 4 && world.callAs) {
+        // The lead's bulk sign-off (decision 0068): the facts are frozen in revision 1 and its PDF.
+        const expected = await hash(report.id);
+        const asLead = await world.callAs(lead);
+        await asLead('POST', '/half-term-reports/lead/publish', {
+          items: [{ report_id: report.id, expected_hash: expected }],
+        });
+        world.teaching['report:published'] = report.id;
+      }
     }
   },
 };

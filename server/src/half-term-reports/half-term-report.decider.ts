@@ -156,6 +156,15 @@ export type ReportCommand =
   | (By & { type: 'RevokePublication'; reason: string })
   | (By & { type: 'Discard'; reason: string })
   | (By & { type: 'Restore' })
+  | (By & {
+      type: 'RefreshFacts';
+      /** Whether the refresher may refresh any report they see (an administrator), not only their own. */
+      override: boolean;
+      /** The document stream's revision after the facts were written, and what they say. */
+      position: string;
+      changed: boolean;
+      facts: { kind: string; period: string; values: Record<string, unknown> }[];
+    })
   | (By & { type: 'ExtendDeadline'; submitBy: string; reason: string; timeframeSubmitBy: string })
   | { type: 'MarkDeadlineMissed'; reportId: string; today: string; timeframeSubmitBy: string };
 
@@ -195,6 +204,8 @@ export const ALLOWED_FROM: Record<
   RevokePublication: ['published'],
   Discard: ['draft', 'submitted', 'in_qa', 'returned', 'qa_approved', 'in_lead_review'],
   Restore: ['discarded'],
+  // Facts are refreshed while drafting only: from submission on, the signed snapshot freezes them.
+  RefreshFacts: ['draft'],
 };
 
 const STATE_WORDS: Record<ReportState, string> = {
@@ -441,6 +452,22 @@ export function decideReport(command: ReportCommand, s: ReportDeciderState): Hal
       ];
     case 'Restore':
       return [{ type: 'HalfTermReportRestored', data: { ...ref(s.restoreTo ?? 'draft'), by } }];
+    case 'RefreshFacts':
+      if (!isWriter && !command.override)
+        throw new DomainError('forbidden', 'Only the report’s writers may refresh its facts');
+      if (!command.changed) return [];
+      return [
+        {
+          type: 'HalfTermReportFactsRefreshed',
+          data: {
+            ...ref('draft'),
+            by,
+            position: command.position,
+            changed: command.changed,
+            facts: command.facts,
+          },
+        },
+      ];
   }
 }
 

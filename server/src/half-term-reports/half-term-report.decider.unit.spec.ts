@@ -68,6 +68,15 @@ const COMMANDS: { [K in Workflow]: Extract<ReportCommand, { type: K }> } = {
   RevokePublication: { type: 'RevokePublication', reportId: R, by: LEAD, reason: 'Wrong student name' },
   Discard: { type: 'Discard', reportId: R, by: 'admin', reason: 'Student left' },
   Restore: { type: 'Restore', reportId: R, by: 'admin' },
+  RefreshFacts: {
+    type: 'RefreshFacts',
+    reportId: R,
+    by: WRITER,
+    override: false,
+    position: '7',
+    changed: true,
+    facts: [{ kind: 'attendance', period: '2026-09-01/2026-10-23', values: { percent: 90 } }],
+  },
 };
 
 /** Where each command leads when it is allowed. */
@@ -86,6 +95,7 @@ const TO: Record<Workflow, ReportState> = {
   RevokePublication: 'in_lead_review',
   Discard: 'discarded',
   Restore: 'submitted',
+  RefreshFacts: 'draft',
 };
 
 const cases = (Object.keys(COMMANDS) as Workflow[]).flatMap((command) =>
@@ -123,6 +133,22 @@ describe('half-term report workflow (every state × command)', () => {
 describe('half-term report rules', () => {
   const kind = (command: ReportCommand, state: ReportDeciderState) =>
     thrownKind(() => decideReport(command, state));
+
+  it('refreshes facts in a draft only, for its writers (or an administrator), and only when they moved', () => {
+    const [event] = decideReport(COMMANDS.RefreshFacts, inState('draft'));
+    expect(event).toMatchObject({
+      type: 'HalfTermReportFactsRefreshed',
+      data: { by: WRITER, position: '7', changed: true, facts: COMMANDS.RefreshFacts.facts },
+    });
+    // Frozen from submission on: the signed snapshot holds them.
+    for (const state of ['returned', 'submitted', 'in_qa', 'published'] as const)
+      expect(kind(COMMANDS.RefreshFacts, inState(state))).toBe('conflict');
+    expect(kind({ ...COMMANDS.RefreshFacts, by: QA }, inState('draft'))).toBe('forbidden');
+    expect(
+      decideReport({ ...COMMANDS.RefreshFacts, by: 'admin', override: true }, inState('draft')),
+    ).toHaveLength(1);
+    expect(decideReport({ ...COMMANDS.RefreshFacts, changed: false }, inState('draft'))).toEqual([]);
+  });
 
   it('refuses a reviewer of their own report (QA claim, lead claim, approve, publish)', () => {
     expect(kind({ ...COMMANDS.QaClaim, by: CO }, inState('submitted'))).toBe('forbidden');

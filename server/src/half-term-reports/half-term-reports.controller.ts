@@ -46,7 +46,9 @@ import {
 import {
   REPORT_STATES,
   dueSummary,
+  factText,
   namesIn,
+  reportFacts,
   otherStudentNames,
   sectionLengths,
   halfTermReportById,
@@ -62,10 +64,10 @@ import {
   sha256Hex,
   unresolvedSuggestions,
   timeframeById,
-  type ContentNode,
   type HalfTermReportEvent,
   type HalfTermReportFilter,
   type HalfTermReportListRow,
+  type ReportFact,
   type ReportState,
 } from '@portal/projections';
 import { ALL_MARKER_PERMISSIONS, isAdmin, isInternal } from '../identity/policy/policy.js';
@@ -81,6 +83,7 @@ import { DomainError } from '../platform/domain/domain-error.js';
 import { Commands } from '../platform/event-store/commands.js';
 import { PageOf, PageQuery } from '../platform/http/paging.js';
 import { Problem } from '../platform/http/problem.js';
+import { statusOfKind } from '../platform/http/all-exceptions.filter.js';
 import { UuidPipe, asArray } from '../platform/http/validation.js';
 import { PositionAnswer, Written } from '../platform/http/written.js';
 import type { SqlClient } from '../platform/sql/sql-client.js';
@@ -116,7 +119,7 @@ import {
 import { hasText, ReportDocuments } from './report-documents.js';
 import { HalfTermReportsSetup } from './half-term-reports.setup.js';
 import { ReportReads } from './report-reads.js';
-import { renderReportPdf } from './report-pdf.js';
+import { revisionPdf } from './report-pdf.js';
 
 const asBoolean = ({ value }: { value: unknown }) =>
   value === 'true' ? true : value === 'false' ? false : value;
@@ -202,6 +205,60 @@ export class SignBody {
   @IsString()
   @Matches(HASH, { message: 'expected_hash: a SHA-256 in lower-case hex (64 characters)' })
   expected_hash!: string;
+}
+
+export class FactView {
+  @ApiProperty({ enum: ['attendance', 'lessons', 'objectivesCovered'] }) kind!: string;
+  @ApiProperty({ description: 'The period the facts cover: yyyy-MM-dd/yyyy-MM-dd' }) period!: string;
+  @ApiProperty({ description: 'What the block says, as shown in the editor and the PDF' }) text!: string;
+  @ApiProperty({ type: 'object', additionalProperties: true, description: 'The counts behind the line' })
+  values!: Record<string, unknown>;
+}
+
+export class FactsRefreshed extends Written {
+  @ApiProperty({ description: 'Whether the text changed (no change: no event, the hash stays)' })
+  changed!: boolean;
+  @ApiProperty({ type: [FactView] }) facts!: FactView[];
+}
+
+export class BulkPublishItem {
+  @ApiProperty({ format: 'uuid' })
+  @IsUUID('all', { message: 'report_id: a report id (uuid)' })
+  report_id!: string;
+
+  @ApiProperty({ description: 'SHA-256 (hex) of the text the lead saw for this report' })
+  @IsString()
+  @Matches(HASH, { message: 'expected_hash: a SHA-256 in lower-case hex (64 characters)' })
+  expected_hash!: string;
+}
+
+export class BulkPublishBody {
+  @ApiProperty({ type: [BulkPublishItem] })
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(200)
+  @ValidateNested({ each: true })
+  @Type(() => BulkPublishItem)
+  items!: BulkPublishItem[];
+}
+
+export class BulkPublishResult {
+  @ApiProperty({ format: 'uuid' }) report_id!: string;
+  @ApiProperty({ description: 'Published now' }) ok!: boolean;
+  @ApiProperty({ description: 'What a single publish would have answered: 200, or 403/404/409/422' })
+  status!: number;
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'Why not (the single publish’s detail)' })
+  detail!: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'e.g. hash_mismatch, state_published' })
+  code!: string | null;
+  @ApiPropertyOptional({ type: Number, nullable: true, description: 'The published revision' })
+  revision!: number | null;
+}
+
+export class BulkPublishAnswer extends PositionAnswer {
+  @ApiProperty() published!: number;
+  @ApiProperty() refused!: number;
+  @ApiProperty({ type: [BulkPublishResult] }) items!: BulkPublishResult[];
 }
 
 export class PdfQuery {
@@ -455,6 +512,17 @@ function view(r: HalfTermReportListRow): ReportView {
   };
 }
 
+/** A refusal as a single command would have answered it (bulk items); anything else is thrown. */
+function refusalOf(e: unknown): { status: number; detail: string; code: string | null } {
+  if (e instanceof DomainError)
+    return { status: statusOfKind(e.kind), detail: e.detail, code: e.code ?? null };
+  if (e instanceof Problem) {
+    const answer = e.getResponse() as { detail?: string; code?: string };
+    return { status: e.getStatus(), detail: answer.detail ?? e.message, code: answer.code ?? null };
+  }
+  throw e;
+}
+
 /** The decider state a row stands for (to ask the decider which commands would pass). */
 const stateOf = (r: HalfTermReportListRow): ReportDeciderState => ({
   ...initialReportState(),
@@ -488,6 +556,19 @@ const ACTIONS: {
       signOff: { expectedHash: '', current: { hash: '', canonical: '', documentRevision: '' } },
       writingOpen: true,
       hasText: true,
+    }),
+  },
+  {
+    name: 'refresh-facts',
+    may: (a) => isInternal(a.permissions),
+    command: (id, by) => ({
+      type: 'RefreshFacts',
+      reportId: id,
+      by,
+      override: false,
+      position: '-1',
+      changed: true,
+      facts: [],
     }),
   },
   {
@@ -943,26 +1024,7 @@ export class HalfTermReportsController {
       q.revision === undefined ? revisions.at(-1) : revisions.find((r) => r.revision === q.revision);
     if (!revision) throw new Problem(HttpStatus.NOT_FOUND, 'No such published revision of this report');
     if (access === 'partner') await this.recordView(actor, row, revision.revision, 'pdf');
-    const people = await reportAssignees(
-      this.sql,
-      [revision.published_by, revision.qa_approved_by].filter((p): p is string => !!p),
-    );
-    const name = (userId: string | null) =>
-      userId === null ? null : (people.find((p) => p.id === userId)?.full_name ?? userId);
-    const buffer = await renderReportPdf({
-      reportId: id,
-      revision: revision.revision,
-      hash: revision.hash,
-      studentName: row.student_name ?? row.student_id,
-      programmeTitle: row.programme_title ?? '',
-      schoolName: row.customer_name ?? '',
-      timeframeName: row.timeframe_name,
-      publishedAt: iso(revision.published_at)!,
-      publishedBy: name(revision.published_by)!,
-      qaApprovedBy: name(revision.qa_approved_by),
-      content: (JSON.parse(revision.canonical) as { content: ContentNode }).content,
-      revoked: revision.revoked_at !== null,
-    });
+    const buffer = await revisionPdf(this.sql, row, revision);
     res.set({
       'Content-Type': 'application/pdf',
       'Content-Disposition': `attachment; filename="half-term-report-${id}-r${revision.revision}.pdf"`,
@@ -1008,6 +1070,58 @@ export class HalfTermReportsController {
       writingOpen,
       hasText: hasText(current.content),
     });
+  }
+
+  /**
+   * Rewrites the draft's fact blocks (attendance, lessons delivered) from the read models (decision
+   * 0068). Draft only: from submission on, the signed snapshot freezes them.
+   */
+  @Post(':id/refresh-facts')
+  @HttpCode(HttpStatus.OK)
+  @RequirePermissions(...ALL_MARKER_PERMISSIONS)
+  @Allow(ReportRules.internal)
+  @ApiOkResponse({ type: FactsRefreshed })
+  @ApiForbiddenResponse({ description: 'Not one of its writers' })
+  @ApiConflictResponse({ description: 'Not a draft: its facts are frozen' })
+  async refreshFacts(
+    @CurrentActor() actor: Actor,
+    @Req() req: AuthenticatedRequest,
+    @Param('id', UuidPipe) id: string,
+  ): Promise<FactsRefreshed> {
+    const { row } = await this.readable(actor, id);
+    const override = isAdmin(actor.permissions);
+    const command = (
+      position: string,
+      changed: boolean,
+      facts: ReportFact[],
+    ): Extract<ReportCommand, { type: 'RefreshFacts' }> => ({
+      type: 'RefreshFacts',
+      reportId: id,
+      by: actor.userId,
+      override,
+      position,
+      changed,
+      facts: facts.map(({ kind, period, values }) => ({ kind, period, values })),
+    });
+    // The rules first, on the stream's state: a report past its draft never has its text touched.
+    const { state } = await this.commands.load(reportAggregate, id);
+    decideReport(command('-1', true, []), state);
+    const t = await timeframeById(this.sql, row.timeframe_id);
+    if (!t) throw new Problem(HttpStatus.NOT_FOUND, 'Report submission timeframe not found');
+    const facts = await reportFacts(this.sql, {
+      studentId: row.student_id,
+      programmeId: row.programme_id,
+      periodFrom: t.period_from,
+      periodTo: t.period_to,
+      position: (await this.store.headPosition()).toString(),
+    });
+    const { changed, revision } = await this.documents.refreshFacts(id, facts, actor.userId);
+    const written = await this.run(req, command(revision, changed, facts));
+    return {
+      ...written,
+      changed,
+      facts: facts.map((f) => ({ kind: f.kind, period: f.period, text: factText(f), values: f.values })),
+    };
   }
 
   @Post(':id/withdraw')
@@ -1171,6 +1285,63 @@ export class HalfTermReportsController {
       to: body.to,
       reason: body.reason,
     });
+  }
+
+  /**
+   * Publishes several reports at once (the QA lead's bulk sign-off, decision 0068): each item carries
+   * the hash the lead saw and is decided on its own, exactly as `POST /{id}/lead/publish` would be, so
+   * one refusal (a moved text, a wrong state, an unresolved suggestion) does not stop the others. A QA
+   * approved report nobody has claimed is claimed for the lead first (only when its hash still matches).
+   */
+  @Post('lead/publish')
+  @HttpCode(HttpStatus.OK)
+  @RequirePermissions(...ALL_MARKER_PERMISSIONS)
+  @Allow(ReportRules.lead)
+  @ApiOkResponse({ type: BulkPublishAnswer })
+  async leadPublishMany(
+    @CurrentActor() actor: Actor,
+    @Req() req: AuthenticatedRequest,
+    @Body() body: BulkPublishBody,
+  ): Promise<BulkPublishAnswer> {
+    const ids = body.items.map((i) => i.report_id);
+    const twice = ids.findIndex((id, n) => ids.indexOf(id) !== n);
+    if (twice >= 0) throw new DomainError('invalid', `items[${twice}].report_id: listed twice`);
+    const items: BulkPublishResult[] = [];
+    let position = '0';
+    for (const item of body.items) {
+      const id = item.report_id;
+      try {
+        const { row } = await this.readable(actor, id);
+        const current = await this.documents.current(id);
+        const signOff = {
+          expectedHash: item.expected_hash,
+          current,
+          unresolvedSuggestions: unresolvedSuggestions(current.content),
+        };
+        if (row.state === 'qa_approved' && row.lead_claimed_by === null) {
+          // Claim only what would publish: the same checks, on the state the claim would give.
+          decideReport(
+            { type: 'Publish', reportId: id, by: actor.userId, signOff },
+            { ...stateOf(row), state: 'in_lead_review', leadClaimedBy: actor.userId },
+          );
+          await this.run(req, { type: 'LeadClaim', reportId: id, by: actor.userId });
+        }
+        const written = await this.run(req, { type: 'Publish', reportId: id, by: actor.userId, signOff });
+        if (BigInt(written.position) > BigInt(position)) position = written.position;
+        items.push({
+          report_id: id,
+          ok: true,
+          status: 200,
+          detail: null,
+          code: null,
+          revision: row.revision,
+        });
+      } catch (e) {
+        items.push({ report_id: id, ok: false, revision: null, ...refusalOf(e) });
+      }
+    }
+    const published = items.filter((i) => i.ok).length;
+    return { position, published, refused: items.length - published, items };
   }
 
   @Post(':id/lead/publish')

@@ -308,6 +308,57 @@ describe.each(portalModes)('half-term reports API, $name', (mode) => {
     expect((await mails()).length).toBe(4);
   });
 
+  it('refreshes the draft’s facts from the registers (writers only), into the live text', async () => {
+    // Two past lessons in the period, their registers taken: Ann present once, absent once.
+    for (const [day, mark] of [
+      [-3, 'present'],
+      [-2, 'absent'],
+    ] as const) {
+      const lesson = (await ok('POST', '/lessons/', 'admin', {
+        programme_id: ids.programme,
+        group_id: ids.group,
+        teacher_id: ids.tess,
+        timezone: TZ,
+        local_date: addDays(today, day),
+        local_start: '08:00',
+        duration_minutes: 60,
+      })) as Json;
+      await ok('PUT', `/lessons/${lesson.id as string}/register`, 'admin', {
+        client_key: randomUUID(),
+        entries: [{ student_id: ids.ann, mark, ...(mark === 'absent' ? { absence_reason: 'illness' } : {}) }],
+      });
+    }
+    const path = `/half-term-reports/${reportId}/refresh-facts`;
+    // Reviewers who may read the draft may not refresh it: only its writers (or an administrator).
+    expect((await call('POST', path, 'quinn')).status).toBe(403);
+    expect((await call('POST', path, 'lena')).status).toBe(403);
+    expect((await call('POST', path, 'head')).status).toBe(403);
+    const refreshed = (await ok('POST', path, 'tess')) as { changed: boolean; facts: Json[] };
+    expect(refreshed.changed).toBe(true);
+    expect(refreshed.facts[0]).toMatchObject({
+      kind: 'attendance',
+      period: `${timeframe.period_from}/${timeframe.period_to}`,
+      text: 'Attendance: 50% (1 of 2 sessions attended, 1 absence).',
+    });
+    expect(refreshed.facts[1]).toMatchObject({ kind: 'lessons' });
+    // In the document itself (so the hash covers it), and unchanged facts change nothing.
+    const store = portal.running.infra.eventStore;
+    const doc = documentFrom(await store.readStream(documentStream('half-term-report', reportId)));
+    const blocks = doc
+      .getXmlFragment('default')
+      .toArray()
+      .filter((n): n is Y.XmlElement => n instanceof Y.XmlElement && n.nodeName === 'factBlock');
+    expect(blocks.map((b) => b.getAttribute('kind'))).toEqual(['attendance', 'lessons']);
+    expect((blocks[0]!.getAttribute('values') as unknown as Json).percent).toBe(50);
+    const hash = (await report('tess')).content_hash;
+    expect(((await ok('POST', path, 'tess')) as Json).changed).toBe(false);
+    expect((await report('tess')).content_hash).toBe(hash);
+    const timeline = (await ok('GET', `/half-term-reports/${reportId}/timeline`, 'tess')) as {
+      items: Json[];
+    };
+    expect(timeline.items.filter((i) => i.type === 'HalfTermReportFactsRefreshed')).toHaveLength(1);
+  });
+
   it('lets the writer edit a draft and others only view; refuses a stale hash and an empty report', async () => {
     // The reminder summary: Tess (writer) and Theo (co-writer) each have one draft due; Quinn none.
     const due = (await ok('GET', '/half-term-reports/mine/due-summary', 'tess')) as { timeframes: Json[] };
@@ -320,7 +371,7 @@ describe.each(portalModes)('half-term reports API, $name', (mode) => {
     ).toEqual([]);
     const draft = await report('tess');
     expect(draft.allowed_mode).toBe('edit');
-    expect(draft.actions).toEqual(['submit']);
+    expect(draft.actions).toEqual(['submit', 'refresh-facts']);
     expect((await report('quinn')).allowed_mode).toBe('view');
     const empty = await call('POST', `/half-term-reports/${reportId}/submit`, 'tess', {
       expected_hash: draft.content_hash,
@@ -349,6 +400,10 @@ describe.each(portalModes)('half-term reports API, $name', (mode) => {
       allowed_mode: 'view',
       signed_hash: now.content_hash,
     });
+    // Frozen from here: the submitted snapshot holds the facts.
+    const frozen = await call('POST', `/half-term-reports/${reportId}/refresh-facts`, 'tess');
+    expect(frozen.status).toBe(409);
+    expect(frozen.body.code).toBe('state_submitted');
   });
 
   it('runs the two-stage review: no self-review, 409 naming the state, claimer edits', async () => {
@@ -405,6 +460,7 @@ describe.each(portalModes)('half-term reports API, $name', (mode) => {
     };
     expect(revisions.items).toHaveLength(1);
     expect(JSON.stringify(revisions.items[0]!.content)).toContain('She reads fluently now.');
+    expect(JSON.stringify(revisions.items[0]!.content)).toContain('"percent":50');
   });
 
   it('shows partners only their school’s published reports from the release date (404 otherwise)', async () => {
@@ -432,6 +488,7 @@ describe.each(portalModes)('half-term reports API, $name', (mode) => {
     const hash = pdf.headers.get('x-content-hash')!;
     const text = pdfText(Buffer.from(await pdf.arrayBuffer()));
     expect(text).toContain('Ann attended every lesson.');
+    expect(text).toContain('Attendance: 50% (1 of 2 sessions attended, 1 absence).');
     expect(text).toContain(`SHA-256 of the signed text: ${hash}`);
     expect((await call('GET', `/half-term-reports/${reportId}/pdf`, 'elmHead')).status).toBe(404);
     // Each open and download is the provider's read receipt.
@@ -475,6 +532,7 @@ describe.each(portalModes)('half-term reports API, $name', (mode) => {
       'HalfTermReportCreated',
       'HalfTermReportDeadlineExtended',
       'HalfTermReportDeadlineMissed',
+      'HalfTermReportFactsRefreshed',
       'HalfTermReportSubmitted',
       'HalfTermReportQaReviewClaimed',
       'HalfTermReportQaApproved',
@@ -686,5 +744,59 @@ describe.each(portalModes)('half-term reports API, $name', (mode) => {
       suggester.destroy();
       reviewer.destroy();
     }
+  });
+
+  it('publishes in bulk: each item on its own hash and rules, one refusal stops none', async () => {
+    const path = '/half-term-reports/lead/publish';
+    const hash = (await report('lena')).content_hash as string;
+    const item = (expected_hash: string) => ({ report_id: reportId, expected_hash });
+    // The single publish's permission: a QA reviewer may not.
+    expect((await call('POST', path, 'quinn', { items: [item(hash)] })).status).toBe(403);
+    const bad = await call('POST', path, 'lena', { items: [item('abc')] });
+    expect(bad.status).toBe(422);
+    expect(bad.body.detail).toContain('expected_hash');
+    const twice = await call('POST', path, 'lena', { items: [item(hash), item(hash)] });
+    expect(twice.status).toBe(422);
+    expect(twice.body.detail).toMatch(/^items\[1\]\.report_id:/);
+    type Answer = { published: number; refused: number; items: Json[] };
+    // A text that moved since the lead read it is refused; nothing is published.
+    const stale = (await ok('POST', path, 'lena', { items: [item('f'.repeat(64))] })) as Answer;
+    expect(stale).toMatchObject({ published: 0, refused: 1 });
+    expect(stale.items[0]).toMatchObject({ ok: false, status: 409, code: 'hash_mismatch' });
+    expect((await report('lena')).state).toBe('in_lead_review');
+    // An unknown report first does not stop the next one.
+    const missing = randomUUID();
+    const answer = (await ok('POST', path, 'lena', {
+      items: [{ report_id: missing, expected_hash: hash }, item(hash)],
+    })) as Answer;
+    expect(answer).toMatchObject({ published: 1, refused: 1 });
+    expect(answer.items[0]).toMatchObject({ report_id: missing, ok: false, status: 404 });
+    expect(answer.items[1]).toMatchObject({ report_id: reportId, ok: true, status: 200, revision: 3 });
+    expect(await report('lena')).toMatchObject({ state: 'published', published_revision: 3 });
+    const again = (await ok('POST', path, 'lena', { items: [item(hash)] })) as Answer;
+    expect(again.items[0]).toMatchObject({ ok: false, status: 409, code: 'state_published' });
+  });
+
+  it('downloads a timeframe’s published reports as one zip of PDFs, per customer too', async () => {
+    const path = `/report-submission-timeframes/${ids.timeframe}/pdfs`;
+    const zip = await fetch(`${portal.running.url}/api/v1${path}?customer_id=${ids.oak}`, {
+      headers: { RequestVerificationToken: tokens.admin! },
+    });
+    expect(zip.status).toBe(200);
+    expect(zip.headers.get('content-type')).toBe('application/zip');
+    expect(zip.headers.get('x-report-count')).toBe('1');
+    expect(zip.headers.get('content-disposition')).toContain('half-term-reports-Autumn-2.zip');
+    const bytes = Buffer.from(await zip.arrayBuffer());
+    expect(bytes.subarray(0, 4).toString('latin1')).toBe('PK\x03\x04');
+    // One entry: the school's folder, the student and programme, the current revision (3).
+    expect(bytes.toString('latin1')).toContain('Oakfield-Academy/ann-Test-English-recovery-r3.pdf');
+    const none = await call('GET', `${path}?customer_id=${ids.elm}`, 'admin');
+    expect(none.status).toBe(404);
+    expect(none.body.detail).toContain('No published report');
+    expect((await call('GET', `${path}?customer_id=nope`, 'admin')).status).toBe(422);
+    expect((await call('GET', path, 'tess')).status).toBe(403);
+    expect((await call('GET', `/report-submission-timeframes/${randomUUID()}/pdfs`, 'admin')).status).toBe(
+      404,
+    );
   });
 });

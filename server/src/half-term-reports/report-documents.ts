@@ -5,8 +5,10 @@ import {
   HALF_TERM_REPORT_DOCUMENT_KIND,
   reportHashOf,
   sha256Hex,
+  writeFacts,
   writeReportTemplate,
   type ContentNode,
+  type ReportFact,
   type SignOff,
 } from '@portal/projections';
 import {
@@ -56,12 +58,13 @@ export class ReportDocuments {
   }
 
   /**
-   * Writes the template sections (and the facts line) as the document's first update; nothing when
-   * the document has one already.
+   * Writes the template sections (and the fact blocks, decision 0068) as the document's first update;
+   * nothing when the document has one already.
    */
-  async seed(reportId: string, facts?: string): Promise<void> {
+  async seed(reportId: string, facts: readonly ReportFact[] = []): Promise<void> {
     const doc = new Y.Doc();
-    writeReportTemplate(doc, facts);
+    writeReportTemplate(doc);
+    writeFacts(doc, facts);
     const data: DocumentUpdatedData = { update: toBase64(Y.encodeStateAsUpdate(doc)), updates: 1 };
     try {
       await this.store.append(
@@ -72,6 +75,20 @@ export class ReportDocuments {
     } catch (e) {
       if (!(e instanceof ConcurrencyError)) throw e;
     }
+  }
+
+  /**
+   * Rewrites the fact blocks through the collaboration server (open editors see them at once);
+   * answers whether the text changed and the document stream's revision after the write.
+   */
+  refreshFacts(
+    reportId: string,
+    facts: readonly ReportFact[],
+    actorId: string,
+  ): Promise<{ changed: boolean; revision: string }> {
+    return this.collab.editDocument(HALF_TERM_REPORT_DOCUMENT_KIND, reportId, actorId, (doc) =>
+      writeFacts(doc, facts),
+    );
   }
 
   /** The text now (after flushing this process's editors' updates). */

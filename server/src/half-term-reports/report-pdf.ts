@@ -1,5 +1,14 @@
 import PDFDocument from 'pdfkit';
-import type { ContentNode } from '@portal/projections';
+import {
+  FACT_BLOCK,
+  factText,
+  reportAssignees,
+  type ContentNode,
+  type HalfTermReportListRow,
+  type Queryable,
+  type ReportFact,
+  type ReportRevisionRow,
+} from '@portal/projections';
 
 export interface ReportPdfInput {
   reportId: string;
@@ -116,6 +125,19 @@ export function renderReportPdf(
           .text((node.content ?? []).map((n) => n.text ?? '').join(''));
         doc.moveDown(0.3);
         return;
+      case FACT_BLOCK: {
+        // A fact block (decision 0068): the facts as signed, in a grey box.
+        const text = factText(node.attrs as unknown as ReportFact);
+        const x = doc.page.margins.left;
+        const width = doc.page.width - doc.page.margins.left - doc.page.margins.right;
+        doc.font('Helvetica').fontSize(10);
+        const height = doc.heightOfString(text, { width: width - 16 }) + 10;
+        const y = doc.y;
+        doc.save().rect(x, y, width, height).fill('#f1f3f5').restore();
+        doc.fillColor('#212529').text(text, x + 8, y + 5, { width: width - 16 });
+        doc.fillColor('black').text('', x, y + height + 4);
+        return;
+      }
       case 'bulletList':
       case 'orderedList':
         (node.content ?? []).forEach((item, i) =>
@@ -148,4 +170,32 @@ export function renderReportPdf(
   }
   doc.end();
   return done;
+}
+
+/** A published revision of a report as a PDF, with its signers' names (single and batch download). */
+export async function revisionPdf(
+  db: Queryable,
+  row: HalfTermReportListRow,
+  revision: ReportRevisionRow,
+): Promise<Buffer> {
+  const people = await reportAssignees(
+    db,
+    [revision.published_by, revision.qa_approved_by].filter((p): p is string => !!p),
+  );
+  const name = (userId: string | null) =>
+    userId === null ? null : (people.find((p) => p.id === userId)?.full_name ?? userId);
+  return renderReportPdf({
+    reportId: row.id,
+    revision: revision.revision,
+    hash: revision.hash,
+    studentName: row.student_name ?? row.student_id,
+    programmeTitle: row.programme_title ?? '',
+    schoolName: row.customer_name ?? '',
+    timeframeName: row.timeframe_name,
+    publishedAt: new Date(revision.published_at).toISOString(),
+    publishedBy: name(revision.published_by)!,
+    qaApprovedBy: name(revision.qa_approved_by),
+    content: (JSON.parse(revision.canonical) as { content: ContentNode }).content,
+    revoked: revision.revoked_at !== null,
+  });
 }

@@ -11,11 +11,15 @@ import {
   Put,
   Query,
   Req,
+  Res,
 } from '@nestjs/common';
+import type { Response } from 'express';
+import archiver from 'archiver';
 import {
   ApiCreatedResponse,
   ApiNotFoundResponse,
   ApiOkResponse,
+  ApiProduces,
   ApiProperty,
   ApiPropertyOptional,
   ApiTags,
@@ -42,7 +46,10 @@ import {
 import {
   DEFAULT_REMINDER_OFFSETS,
   HALF_TERMS,
-  factsLine,
+  halfTermReportById,
+  halfTermReportRevisions,
+  publishedReportIds,
+  reportFacts,
   listTimeframes,
   reportCandidates,
   timeframeById,
@@ -63,10 +70,12 @@ import { Commands } from '../platform/event-store/commands.js';
 import { IsCalendarDate } from '../platform/http/dates.js';
 import { PageOf, SearchPageQuery } from '../platform/http/paging.js';
 import { Problem } from '../platform/http/problem.js';
+import type { Log } from '../platform/logging/logger.js';
+import { revisionPdf } from './report-pdf.js';
 import { UuidPipe } from '../platform/http/validation.js';
 import { Written } from '../platform/http/written.js';
 import type { SqlClient } from '../platform/sql/sql-client.js';
-import { SQL_CLIENT } from '../platform/tokens.js';
+import { LOGGER, SQL_CLIENT } from '../platform/tokens.js';
 import { ProjectionRunner } from '../platform/projections/projection-runner.js';
 import { EVENT_STORE } from '../platform/tokens.js';
 import type { EventStore } from '../platform/event-store/event-store.js';
@@ -78,6 +87,13 @@ import { qaMetrics, suggestionMetrics } from './qa-metrics.js';
 
 const DEFAULT_TIMEZONE = 'Europe/London';
 const MAX_SCOPE = 500;
+
+export class BatchPdfQuery {
+  @ApiPropertyOptional({ format: 'uuid', description: 'Only this customer’s (school’s) reports' })
+  @IsOptional()
+  @IsUUID('all', { message: 'customer_id: a customer id (uuid)' })
+  customer_id?: string;
+}
 
 export class ScopeBody {
   @ApiPropertyOptional({ type: [String], format: 'uuid' })
@@ -295,6 +311,7 @@ export class TimeframesController {
     private readonly runner: ProjectionRunner,
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(SQL_CLIENT) private readonly sql: SqlClient,
+    @Inject(LOGGER) private readonly log: Log,
   ) {}
 
   @Get()
@@ -327,6 +344,66 @@ export class TimeframesController {
     const progress = await timeframeProgress(this.sql, id);
     const counts = progress.counts as Record<string, number>;
     return { timeframe: view(t, counts), counts, teachers: progress.teachers, customers: progress.customers };
+  }
+
+  /**
+   * Every published report of the timeframe (of one customer with `customer_id`) as one zip of PDFs,
+   * each the report's current published revision rendered on the server (decision 0068). Streamed:
+   * each PDF is rendered and written before the next; `X-Report-Count` says how many will come.
+   */
+  @Get(':id/pdfs')
+  @RequirePermissions(...ALL_MARKER_PERMISSIONS)
+  @Allow(ReportRules.list)
+  @ApiProduces('application/zip')
+  @ApiOkResponse({ description: 'A zip of one PDF per published report' })
+  @ApiNotFoundResponse({ description: 'Timeframe not found, or no published report in it' })
+  async pdfs(
+    @Param('id', UuidPipe) id: string,
+    @Query() q: BatchPdfQuery,
+    @Res() res: Response,
+  ): Promise<void> {
+    const t = await this.require(id);
+    const ids = await publishedReportIds(this.sql, id, q.customer_id ?? null);
+    if (ids.length === 0)
+      throw new Problem(HttpStatus.NOT_FOUND, 'No published report in this timeframe to download yet');
+    const slug = (text: string) => text.replace(/[^\p{L}\p{N}]+/gu, '-').replace(/^-|-$/g, '') || 'report';
+    res.status(200).set({
+      'Content-Type': 'application/zip',
+      'Content-Disposition': `attachment; filename="half-term-reports-${slug(t.name)}.zip"`,
+      'X-Report-Count': String(ids.length),
+    });
+    const zip = archiver('zip', { zlib: { level: 6 } });
+    zip.on('warning', (e) => this.log.warn({ err: e }, 'half-term reports: zip warning'));
+    zip.on('error', (e) => {
+      this.log.error({ err: e }, 'half-term reports: zip failed');
+      res.destroy(e);
+    });
+    zip.pipe(res);
+    const names = new Set<string>();
+    try {
+      for (const reportId of ids) {
+        if (res.destroyed) break;
+        const row = await halfTermReportById(this.sql, reportId);
+        const revision = (await halfTermReportRevisions(this.sql, reportId))
+          .filter((r) => r.revoked_at === null)
+          .at(-1);
+        if (!row || !revision) continue;
+        let name = `${slug(row.customer_name ?? 'school')}/${slug(row.student_name ?? row.student_id)}-${slug(
+          row.programme_title ?? 'programme',
+        )}-r${revision.revision}.pdf`;
+        if (names.has(name)) name = name.replace(/\.pdf$/, `-${reportId.slice(0, 8)}.pdf`);
+        names.add(name);
+        const written = new Promise((resolve) => zip.once('entry', resolve));
+        zip.append(await revisionPdf(this.sql, row, revision), { name });
+        await written;
+      }
+      await zip.finalize();
+    } catch (e) {
+      // The headers are out: the client sees a broken download, never a zip missing reports.
+      this.log.error({ err: e, timeframeId: id }, 'half-term reports: batch PDF download failed');
+      zip.abort();
+      res.destroy(e as Error);
+    }
   }
 
   /** QA metrics of the timeframe, from its workflow events: per reviewer and per writer. */
@@ -433,9 +510,14 @@ export class TimeframesController {
       );
       if (result.events.length) {
         created++;
-        const delivered = c.lesson_counts.reduce((n, l) => n + l.delivered, 0);
-        const planned = c.lesson_counts.reduce((n, l) => n + l.planned, 0);
-        await this.documents.seed(reportId, factsLine(delivered, planned));
+        const facts = await reportFacts(this.sql, {
+          studentId: c.student_id,
+          programmeId: c.programme_id,
+          periodFrom: t.period_from,
+          periodTo: t.period_to,
+          position: result.position,
+        });
+        await this.documents.seed(reportId, facts);
       } else existing++;
       if (BigInt(result.position) > BigInt(position)) position = result.position;
     }

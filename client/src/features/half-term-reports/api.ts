@@ -159,3 +159,32 @@ export const useAssign = () =>
       }),
     { success: (r) => `Assignments saved (${r.updated} changed)`, silentErrors: true },
   );
+
+/**
+ * Refreshes a draft's fact blocks when one of its writers opens it (decision 0068); quiet: the blocks
+ * arrive through the live document, and a refusal (no longer a draft) changes nothing on screen.
+ */
+export const refreshFactsOnOpen = (id: string) =>
+  apiRequest<{ changed: boolean }>(reports.url(id, '/refresh-facts'), { method: 'POST', json: {} }).catch(
+    () => null,
+  );
+
+export type BulkPublishAnswer = ApiSchema<'BulkPublishAnswer'>;
+
+/** The QA lead's bulk sign-off (decision 0068): each report with the hash the lead saw; per-item results. */
+export const useBulkPublish = () =>
+  useAreaCommand(
+    reports.root,
+    (items: { report_id: string; expected_hash: string }[]) =>
+      apiRequest<BulkPublishAnswer>('/api/v1/half-term-reports/lead/publish', {
+        method: 'POST',
+        json: { items },
+      }),
+    {
+      success: (r) =>
+        r.refused === 0
+          ? `Published ${r.published} report${r.published === 1 ? '' : 's'}`
+          : `Published ${r.published}, ${r.refused} not published (see why below)`,
+      silentErrors: true,
+    },
+  );

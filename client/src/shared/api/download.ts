@@ -14,7 +14,13 @@ export function filenameFromDisposition(header: string | null, fallback: string)
  * Downloads a report (spec §7 "Downloads are binary") with the session token and saves it under the
  * server's file name (tables dated, {@link datedFilename}). Failures reach the caller as an {@link ApiError} with the server's detail.
  */
-export async function downloadFile(path: string, query: Query, fallbackName: string): Promise<string> {
+export async function downloadFile(
+  path: string,
+  query: Query,
+  fallbackName: string,
+  /** Told the bytes received so far as a long download streams in (and the response's headers). */
+  onProgress?: (received: number, headers: Headers) => void,
+): Promise<string> {
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(query))
     for (const item of Array.isArray(value) ? value : [value])
@@ -38,7 +44,7 @@ export async function downloadFile(path: string, query: Query, fallbackName: str
     filenameFromDisposition(response.headers.get('content-disposition'), fallbackName),
     viewerTimezone(useSession.getState().user),
   );
-  saveFile(await response.blob(), name);
+  saveFile(onProgress ? await readWithProgress(response, onProgress) : await response.blob(), name);
   return name;
 }
 
@@ -53,4 +59,23 @@ export function saveFile(blob: Blob, filename: string): void {
   link.remove();
   // Give the browser a moment to start the download before the URL is released.
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+async function readWithProgress(
+  response: Response,
+  onProgress: (received: number, headers: Headers) => void,
+): Promise<Blob> {
+  if (!response.body) return response.blob();
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let received = 0;
+  onProgress(0, response.headers);
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    received += value.byteLength;
+    onProgress(received, response.headers);
+  }
+  return new Blob(chunks as BlobPart[], { type: response.headers.get('content-type') ?? undefined });
 }

@@ -788,6 +788,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/half-term-reports/{id}/refresh-facts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["HalfTermReportsController_refreshFacts"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/half-term-reports/{id}/restore": {
         parameters: {
             query?: never;
@@ -910,6 +926,22 @@ export interface paths {
         get: operations["HalfTermReportsController_assignments"];
         put: operations["HalfTermReportsController_assign"];
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/half-term-reports/lead/publish": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["HalfTermReportsController_leadPublishMany"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1854,6 +1886,22 @@ export interface paths {
         get?: never;
         put?: never;
         post: operations["TimeframesController_generate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/report-submission-timeframes/{id}/pdfs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["TimeframesController_pdfs"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -3897,6 +3945,39 @@ export interface components {
              */
             birth_date: string | null;
         };
+        BulkPublishAnswer: {
+            items: components["schemas"]["BulkPublishResult"][];
+            /**
+             * @description Event position; send it as X-Min-Position on the next read
+             * @example 42
+             */
+            position: string;
+            published: number;
+            refused: number;
+        };
+        BulkPublishBody: {
+            items: components["schemas"]["BulkPublishItem"][];
+        };
+        BulkPublishItem: {
+            /** @description SHA-256 (hex) of the text the lead saw for this report */
+            expected_hash: string;
+            /** Format: uuid */
+            report_id: string;
+        };
+        BulkPublishResult: {
+            /** @description e.g. hash_mismatch, state_published */
+            code?: string | null;
+            /** @description Why not (the single publish’s detail) */
+            detail?: string | null;
+            /** @description Published now */
+            ok: boolean;
+            /** Format: uuid */
+            report_id: string;
+            /** @description The published revision */
+            revision?: number | null;
+            /** @description What a single publish would have answered: 200, or 403/404/409/422 */
+            status: number;
+        };
         CancellationView: {
             at: string;
             /** @enum {string} */
@@ -4669,6 +4750,27 @@ export interface components {
              * @description This report's new submit-by, after the timeframe's
              */
             submit_by: string;
+        };
+        FactsRefreshed: {
+            /** @description Whether the text changed (no change: no event, the hash stays) */
+            changed: boolean;
+            facts: components["schemas"]["FactView"][];
+            /** Format: uuid */
+            id: string;
+            /** @description Event position; send it as X-Min-Position on the next read */
+            position: string;
+        };
+        FactView: {
+            /** @enum {string} */
+            kind: "attendance" | "lessons" | "objectivesCovered";
+            /** @description The period the facts cover: yyyy-MM-dd/yyyy-MM-dd */
+            period: string;
+            /** @description What the block says, as shown in the editor and the PDF */
+            text: string;
+            /** @description The counts behind the line */
+            values: {
+                [key: string]: unknown;
+            };
         };
         FeedbackLinkIssued: {
             expires_at: string;
@@ -8588,6 +8690,41 @@ export interface operations {
             };
         };
     };
+    HalfTermReportsController_refreshFacts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FactsRefreshed"];
+                };
+            };
+            /** @description Not one of its writers */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not a draft: its facts are frozen */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     HalfTermReportsController_restore: {
         parameters: {
             query?: never;
@@ -8837,6 +8974,29 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssignmentsWritten"];
+                };
+            };
+        };
+    };
+    HalfTermReportsController_leadPublishMany: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BulkPublishBody"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkPublishAnswer"];
                 };
             };
         };
@@ -11090,6 +11250,36 @@ export interface operations {
                 };
             };
             /** @description Timeframe not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    TimeframesController_pdfs: {
+        parameters: {
+            query?: {
+                /** @description Only this customer’s (school’s) reports */
+                customer_id?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A zip of one PDF per published report */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Timeframe not found, or no published report in it */
             404: {
                 headers: {
                     [name: string]: unknown;

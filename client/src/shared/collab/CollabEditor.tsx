@@ -28,6 +28,7 @@ import {
   type SuggestRefusal,
 } from './suggest-changes';
 import classes from './CollabEditor.module.css';
+import { FactBlock } from './fact-block';
 
 export interface CollabEditorProps {
   /** `{kind}:{id}`, e.g. `safeguarding-incident:8d0c…`. */
@@ -215,6 +216,7 @@ function BoundEditor({
       FontSize,
       Subscript,
       Superscript,
+      FactBlock,
       Collaboration.configure({ document: session.doc }),
       CollaborationCaret.configure({ provider: session.provider, user: { name: '…', color: '#868e96' } }),
     ],

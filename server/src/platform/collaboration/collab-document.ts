@@ -12,6 +12,8 @@ import type { DocumentKind, LoadedDocument } from './document-kinds.js';
 
 /** Transaction origin of updates that came from another process. */
 export const FROM_PEER = Symbol('collab:from-peer');
+/** Transaction origin of a change the server itself makes (e.g. a report's facts, decision 0068). */
+export const SERVER_EDIT = Symbol('collab:server-edit');
 
 export interface DocumentOptions {
   flushMs: number;
@@ -55,6 +57,8 @@ export class CollabDocument {
   /** The document with every accepted update: updates are tried here first when the kind validates. */
   private shadow: Y.Doc | null = null;
   private readonly memo = new Map<string, unknown>();
+  /** Who the server edit in progress is made for (its actor in the persisted event). */
+  private serverActor = '';
 
   constructor(
     readonly name: DocumentName,
@@ -290,9 +294,9 @@ export class CollabDocument {
     if (this.shadow && !(origin instanceof CollabConnection)) Y.applyUpdate(this.shadow, update);
     const m = message(MessageType.sync, (e) => syncProtocol.writeUpdate(e, update));
     for (const conn of this.connections) if (conn !== origin) conn.send(m);
-    if (origin instanceof CollabConnection) {
+    if (origin instanceof CollabConnection || origin === SERVER_EDIT) {
       this.pending.push(update);
-      this.pendingActors.add(origin.actor.userId);
+      this.pendingActors.add(origin instanceof CollabConnection ? origin.actor.userId : this.serverActor);
       this.bus.publish(this.name.name, BusMessage.update, update);
       if (!this.flushTimer) this.flushTimer = setTimeout(() => void this.flush(), this.options.flushMs);
     }
@@ -342,6 +346,24 @@ export class CollabDocument {
         'collaboration: could not apply a message from another process',
       );
     }
+  }
+
+  /**
+   * A change the server makes itself: applied here, sent to every connection and process, persisted
+   * like a client's batch (attributed to `actorId`) before this resolves. `change` says whether it
+   * changed anything.
+   */
+  async serverEdit(change: (doc: Y.Doc) => boolean, actorId: string): Promise<boolean> {
+    await this.ready;
+    // Whatever reached the stream without passing through this process first (e.g. a first seed).
+    await this.persistence.catchUp(this.doc);
+    let changed = false;
+    this.serverActor = actorId;
+    this.doc.transact(() => {
+      changed = change(this.doc);
+    }, SERVER_EDIT);
+    await this.flush();
+    return changed;
   }
 
   /** Number of accepted updates not yet persisted. */

@@ -8,6 +8,7 @@ import {
 } from '@nestjs/common';
 import { HttpAdapterHost, ModuleRef } from '@nestjs/core';
 import { WebSocketServer, type WebSocket } from 'ws';
+import type * as Y from 'yjs';
 import { streamIdOf } from '@portal/projections';
 import type { AppConfig } from '../config/config.js';
 import { EVENT_STORE, type EventStore } from '../event-store/event-store.js';
@@ -253,6 +254,33 @@ export class CollaborationServer implements OnApplicationBootstrap, BeforeApplic
     for (const client of this.wss.clients) client.terminate();
     await new Promise<void>((r) => this.wss.close(() => r()));
     await this.bus.close();
+  }
+
+  /**
+   * Changes a document on the server's own account (not a connection's): loads it here if it is not,
+   * applies `change`, lets every editor and process see it and persists it. Answers whether it changed
+   * and the document stream's revision after the write (`-1`: no stream).
+   */
+  async editDocument(
+    kind: string,
+    id: string,
+    actorId: string,
+    change: (doc: Y.Doc) => boolean,
+  ): Promise<{ changed: boolean; revision: string }> {
+    const name = parseDocumentName(`${kind}:${id}`);
+    if (!name) throw new Error(`editDocument: not a document name: ${kind}:${id}`);
+    const wasLoaded = this.documents.has(name.name);
+    const doc = await this.acquire(name);
+    try {
+      const changed = await doc.serverEdit(change, actorId);
+      return { changed, revision: (doc.persistence.revision ?? -1n).toString() };
+    } finally {
+      // Loaded only for this edit: freed at once (nobody is connected), not after the grace period.
+      if (!wasLoaded && doc.refs === 1) {
+        doc.refs = 0;
+        await this.unload(doc);
+      } else this.release(doc);
+    }
   }
 
   /** The loaded document of that name (tests and diagnostics). */

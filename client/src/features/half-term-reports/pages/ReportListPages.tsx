@@ -1,4 +1,15 @@
-import { Badge, Button, Checkbox, Group, SegmentedControl, Select, Text } from '@mantine/core';
+import {
+  Alert,
+  Badge,
+  Button,
+  Checkbox,
+  Group,
+  List,
+  SegmentedControl,
+  Select,
+  Stack,
+  Text,
+} from '@mantine/core';
 import type { DataTableColumn } from 'mantine-datatable';
 import { useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
@@ -12,6 +23,7 @@ import {
   stateColor,
   stateLabel,
   timeframes,
+  useBulkPublish,
   useReportAction,
   type Report,
   type ReportListKind,
@@ -82,7 +94,36 @@ function ClaimButton({ report, kind }: { report: Report; kind: 'qa' | 'qa-lead' 
   );
 }
 
-const columns = (kind: ReportListKind, timezone: string): DataTableColumn<Report>[] => [
+/** What the QA lead may publish in bulk: QA approved or in lead review, with a signed hash to carry. */
+const publishable = (r: Report) =>
+  (r.state === 'qa_approved' || r.state === 'in_lead_review') && r.content_hash !== null;
+
+/** The rows picked for bulk publishing (the hash each carries is the one shown in the queue). */
+type Picked = Map<string, Report>;
+
+const columns = (
+  kind: ReportListKind,
+  timezone: string,
+  picked?: { rows: Picked; toggle: (r: Report) => void },
+): DataTableColumn<Report>[] => [
+  ...(picked
+    ? [
+        {
+          accessor: 'pick',
+          title: 'Publish',
+          render: (r: Report) =>
+            publishable(r) ? (
+              <Checkbox
+                aria-label={`Pick ${r.student_name ?? 'this report'} (${r.programme_title ?? 'programme'}) to publish`}
+                checked={picked.rows.has(r.id)}
+                onClick={(e) => e.stopPropagation()}
+                onKeyDown={(e) => e.stopPropagation()}
+                onChange={() => picked.toggle(r)}
+              />
+            ) : null,
+        },
+      ]
+    : []),
   {
     accessor: 'student_name',
     title: 'Student',
@@ -167,6 +208,37 @@ export function ReportListPage({ kind, title, description, empty }: Props) {
   const [claimed, setClaimed] = useState<'any' | 'unclaimed' | 'me'>('any');
   const timezone = viewerTimezone(useSession((s) => s.user));
   const queue = kind === 'qa' || kind === 'qa-lead';
+  const [picked, setPicked] = useState<Picked>(new Map());
+  const bulk = useBulkPublish();
+  const toggle = (r: Report) =>
+    setPicked((now) => {
+      const next = new Map(now);
+      if (next.has(r.id)) next.delete(r.id);
+      else next.set(r.id, r);
+      return next;
+    });
+  const publishPicked = () => {
+    const rows = [...picked.values()];
+    bulk.mutate(
+      rows.map((r) => ({ report_id: r.id, expected_hash: r.content_hash! })),
+      {
+        onSuccess: (answer) =>
+          // Keep picked only what was not published, so the lead sees what is left.
+          setPicked(
+            new Map(
+              rows
+                .filter((r) => answer.items.some((i) => i.report_id === r.id && !i.ok))
+                .map((r) => [r.id, r]),
+            ),
+          ),
+      },
+    );
+  };
+  const refusals = (bulk.data?.items ?? []).filter((i) => !i.ok);
+  const nameOf = (id: string) => {
+    const r = picked.get(id);
+    return r ? `${r.student_name ?? 'Student'} (${r.programme_title ?? 'programme'})` : id;
+  };
   const filters = {
     ...(timeframeId ? { timeframe_id: timeframeId } : {}),
     ...(state ? { state } : {}),
@@ -201,6 +273,16 @@ export function ReportListPage({ kind, title, description, empty }: Props) {
                 onChange={(e) => setOverdue(e.currentTarget.checked)}
               />
             )}
+            {kind === 'qa-lead' && (
+              <Button
+                disabled={picked.size === 0}
+                loading={bulk.isPending}
+                onClick={publishPicked}
+                title="Publishes each picked report as QA approved it (its hash); one that moved since is left out"
+              >
+                Publish picked ({picked.size})
+              </Button>
+            )}
             {queue && (
               <SegmentedControl
                 aria-label="Claimed by"
@@ -222,7 +304,29 @@ export function ReportListPage({ kind, title, description, empty }: Props) {
         `${r.student_name ?? 'Student'}, ${r.programme_title ?? 'programme'}, ${stateLabel(r.state)}`
       }
       empty={{ none: empty, search: 'No report matches.' }}
-      columns={columns(kind, timezone)}
+      columns={columns(kind, timezone, kind === 'qa-lead' ? { rows: picked, toggle } : undefined)}
+      notice={
+        kind === 'qa-lead' && (bulk.error || refusals.length > 0) ? (
+          <Stack gap={4}>
+            {bulk.error && (
+              <Alert color="red" role="alert" title="Nothing was published">
+                {actionErrorText(bulk.error)}
+              </Alert>
+            )}
+            {refusals.length > 0 && (
+              <Alert color="yellow" role="alert" title={`${refusals.length} not published`}>
+                <List size="sm">
+                  {refusals.map((i) => (
+                    <List.Item key={i.report_id}>
+                      {nameOf(i.report_id)}: {i.detail}
+                    </List.Item>
+                  ))}
+                </List>
+              </Alert>
+            )}
+          </Stack>
+        ) : undefined
+      }
     />
   );
 }

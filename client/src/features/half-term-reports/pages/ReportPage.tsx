@@ -14,7 +14,7 @@ import {
   Timeline,
   Title,
 } from '@mantine/core';
-import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState, type ReactNode } from 'react';
 import { applySuggestion, revertSuggestion } from '@handlewithcare/prosemirror-suggest-changes';
 import type { Editor } from '@tiptap/react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
@@ -22,10 +22,12 @@ import type * as Y from 'yjs';
 import { colourFor, suggestionsIn, type Suggestion } from '@portal/projections/report-suggestions';
 import type { RefusedEdit } from '../../../shared/collab/collab-connection';
 import {
+  factText,
   reportContentOf,
   reportHashOf,
   sectionLengths,
   type ContentNode,
+  type ReportFact,
 } from '@portal/projections/report-content';
 import { ApiError } from '../../../shared/api/client';
 import { downloadFile } from '../../../shared/api/download';
@@ -36,6 +38,7 @@ import { PRODUCT_NAME } from '../../../shared/ui/BrandMark';
 import { actionErrorText } from '../../../shared/ui/action-error';
 import { TextStepModal } from '../../../shared/ui/TextStepModal';
 import {
+  refreshFactsOnOpen,
   reports,
   stateColor,
   stateLabel,
@@ -85,6 +88,7 @@ const LABELS: Record<string, string> = {
   'lead/revoke-publication': 'Revoke publication',
   discard: 'Discard',
   restore: 'Restore',
+  'refresh-facts': 'Refresh facts',
 };
 const SIGNED = new Set(['submit', 'qa/approve', 'lead/publish']);
 const WITH_REASON = new Set([
@@ -123,6 +127,12 @@ export function ContentView({ node }: { node: ContentNode }): ReactNode {
       return <blockquote>{children}</blockquote>;
     case 'hardBreak':
       return <br />;
+    case 'factBlock':
+      return (
+        <Text size="sm" mb="xs" px="xs" py={4} bg="gray.1" role="note" data-fact-block>
+          {factText(node.attrs as unknown as ReportFact)}
+        </Text>
+      );
     case 'text': {
       let out: ReactNode = node.text ?? '';
       for (const mark of node.marks ?? []) {
@@ -439,6 +449,14 @@ export function ReportPage() {
   const [doc, setDoc] = useState<Y.Doc | null>(null);
   const [editor, setEditor] = useState<Editor | null>(null);
   const [refused, setRefused] = useState<RefusedEdit | null>(null);
+  // A writer opening a draft gets its facts refreshed once (the button refreshes again on demand).
+  const refreshed = useRef<string | null>(null);
+  const mayRefresh = query.data?.actions.includes('refresh-facts') ?? false;
+  useEffect(() => {
+    if (!mayRefresh || refreshed.current === id) return;
+    refreshed.current = id;
+    void refreshFactsOnOpen(id);
+  }, [id, mayRefresh]);
 
   if (query.isPending)
     return (

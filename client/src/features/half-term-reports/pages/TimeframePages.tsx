@@ -1,3 +1,4 @@
+import { BatchPdfButton } from '../components/BatchPdfButton';
 import {
   Alert,
   Anchor,
@@ -217,7 +218,7 @@ export function TimeframeDetailsPage() {
       </Alert>
     );
   const { timeframe: t, counts, teachers, customers } = details.data;
-  const progress = (title: string, rows: typeof teachers) => (
+  const progress = (title: string, rows: typeof teachers, perSchool = false) => (
     <Card withBorder radius="md">
       <Title order={2} fz="h5" mb="xs">
         {title}
@@ -231,6 +232,7 @@ export function TimeframeDetailsPage() {
             <Table.Th>Submitted</Table.Th>
             <Table.Th>Published</Table.Th>
             <Table.Th>Overdue</Table.Th>
+            {perSchool && admin && <Table.Th>PDFs</Table.Th>}
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
@@ -242,6 +244,20 @@ export function TimeframeDetailsPage() {
               <Table.Td>{r.submitted}</Table.Td>
               <Table.Td>{r.published}</Table.Td>
               <Table.Td c={r.overdue ? 'red' : undefined}>{r.overdue}</Table.Td>
+              {perSchool && admin && (
+                <Table.Td>
+                  {r.id && r.published > 0 ? (
+                    <BatchPdfButton
+                      compact
+                      timeframeId={t.id}
+                      customerId={r.id}
+                      label={`Zip of ${r.published}`}
+                    />
+                  ) : (
+                    '—'
+                  )}
+                </Table.Td>
+              )}
             </Table.Tr>
           ))}
         </Table.Tbody>
@@ -270,6 +286,9 @@ export function TimeframeDetailsPage() {
             <Button loading={generate.isPending} onClick={() => generate.mutate(t.id)}>
               Generate reports
             </Button>
+            {(counts.published ?? 0) > 0 && (
+              <BatchPdfButton timeframeId={t.id} label="Download published PDFs (zip)" />
+            )}
           </Group>
         )}
       </Group>
@@ -290,7 +309,7 @@ export function TimeframeDetailsPage() {
         See the reports
       </Anchor>
       {progress('Progress per writer', teachers)}
-      {progress('Progress per school', customers)}
+      {progress('Progress per school', customers, true)}
       {metrics.data && metrics.data.reviewers.length > 0 && (
         <Card withBorder radius="md">
           <Title order={2} fz="h5" mb="xs">
