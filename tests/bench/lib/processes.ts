@@ -1,6 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { REPO_ROOT } from '../../support/portal-processes.js';
 
 export interface ReadyProcess {
   child: ChildProcess;
@@ -80,3 +83,8 @@ export function percentile(samples: readonly number[], p: number): number {
   const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
   return sorted[rank]!;
 }
+
+/** @y/websocket-server's entry (the reference y-websocket backend), wherever npm put it. */
+export const REFERENCE_SERVER = ['node_modules', 'tests/node_modules']
+  .map((d) => join(REPO_ROOT, d, '@y/websocket-server/src/server.js'))
+  .find((p) => existsSync(p));

@@ -5,8 +5,6 @@
  * tests/bench/README.md ("Suite collab") explains every line.
  */
 import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { WebSocket } from 'ws';
 import { WebsocketProvider } from 'y-websocket';
 import * as Y from 'yjs';
@@ -22,10 +20,17 @@ import {
   fromBase64,
   toBase64,
 } from '../../../server/src/platform/collaboration/document-persistence.js';
-import { login, REPO_ROOT, startPortal, type PortalProcess } from '../../support/portal-processes.js';
+import { login, startPortal, type PortalProcess } from '../../support/portal-processes.js';
 import { portalStoreEnv } from '../lib/portal-store.js';
 import { measurement, scaled, timed, timing, benchEnvironment } from '../lib/measure.js';
-import { freePort, percentile, rssMb, spawnReady, type ReadyProcess } from '../lib/processes.js';
+import {
+  freePort,
+  percentile,
+  REFERENCE_SERVER,
+  rssMb,
+  spawnReady,
+  type ReadyProcess,
+} from '../lib/processes.js';
 import type { BenchSuite, Measurement, SuiteContext, TargetKind } from '../lib/suite.js';
 import { openBenchDatabase } from '../lib/targets.js';
 
@@ -34,10 +39,6 @@ const SIZES = { editors: 20, edits: 500, blocks: 10, storedUpdates: 100_000, loa
 /** Snapshot cadence of the 100,000-update stream: the server's default COLLAB_SNAPSHOT_EVERY. */
 const STORED_SNAPSHOT_EVERY = 100;
 const GOALS = { convergenceP99Ms: 100, ratio: 1.3, loadMs: 100 };
-
-const REFERENCE_SERVER = ['node_modules', 'tests/node_modules']
-  .map((d) => join(REPO_ROOT, d, '@y/websocket-server/src/server.js'))
-  .find((p) => existsSync(p));
 
 interface Side {
   name: 'subject' | 'reference';

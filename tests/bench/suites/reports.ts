@@ -6,9 +6,8 @@
  *    applied, beside applying the same updates without a check (what a plain y-websocket server does);
  * 2. the QA queue (`listHalfTermReports`, queue `qa`, unclaimed, oldest first, page of 50 with its
  *    count) over 20,000 reports, p50/p99, beside one hand-written SELECT + COUNT over the same rows.
- * Not measured here: end-to-end convergence p99 of 12 editors through the portal against
- * @y/websocket-server (the `collab` suite measures the collaboration server's convergence; this suite
- * measures what the hook adds per update).
+ * 3. convergence p50/p99 of those 12 editors on one report through a real portal process, beside
+ *    @y/websocket-server (lib/report-convergence.ts; decision 0067).
  */
 import { randomUUID } from 'node:crypto';
 import * as Y from 'yjs';
@@ -19,14 +18,15 @@ import { measurement, scaled, timed, timing, benchEnvironment } from '../lib/mea
 import { percentile } from '../lib/processes.js';
 import type { BenchReport, BenchSuite, Measurement, SuiteContext, TargetKind } from '../lib/suite.js';
 import { openBenchDatabase } from '../lib/targets.js';
+import { reportConvergence } from '../lib/report-convergence.js';
 
-const SIZES = { writers: 10, reviewers: 2, keystrokes: 300, reports: 20_000, queries: 200 };
+const SIZES = { writers: 10, reviewers: 2, keystrokes: 300, reports: 20_000, queries: 200, rounds: 300 };
 const GOALS = { queueP99Ms: 30, hookP99Ms: 5 };
 
 export const suite: BenchSuite = {
   name: 'reports',
   description:
-    'Suggest-only/section validation per update (12 editors on one report) vs unchecked apply; QA queue over 20,000 reports vs raw SQL (p50/p99)',
+    'Suggest-only/section validation per update (12 editors on one report) vs unchecked apply; 12 editors converging on one report vs @y/websocket-server; QA queue over 20,000 reports vs raw SQL (p50/p99)',
   async run(ctx: SuiteContext) {
     const hook = hookMeasurement(ctx);
     for (const target of ctx.targets) await ctx.report(await runOn(target, ctx, hook));
@@ -232,6 +232,8 @@ async function runOn(kind: TargetKind, ctx: SuiteContext, hook: Measurement): Pr
     if (kind === 'postgres')
       m.goals.push({ goal: `p99 < ${GOALS.queueP99Ms} ms`, pass: p(subjectMs, 99) < GOALS.queueP99Ms });
     measurements.push(m);
+    const rounds = scaled(SIZES.rounds, ctx.scale, 20);
+    measurements.push(...(await reportConvergence(kind, rounds, (m) => ctx.progress(m))));
     return {
       suite: 'reports',
       target: kind,
@@ -246,12 +248,13 @@ async function runOn(kind: TargetKind, ctx: SuiteContext, hook: Measurement): Pr
         keystrokes: scaled(SIZES.keystrokes, ctx.scale, 20),
         reports,
         queries,
+        rounds,
       },
       measurements,
       notes: [
         `Seeding ${reports} reports by set-based SQL took ${Math.round(seed.ms)} ms (not a measurement).`,
         'The validation measurement runs in-process (no database): the same figure is reported for each target.',
-        'Convergence p99 of 12 editors through the portal vs @y/websocket-server is not measured by this suite.',
+        'Convergence: 10 editing connections (the QA claimer) and 2 suggest-only (the writer) on one report in QA through a portal server process, rounds alternating in blocks with @y/websocket-server; editors in the bench process.',
       ],
     };
   } finally {
