@@ -163,10 +163,20 @@ export interface ServerToClientEvents {
   'report-presence': (presence: ReportPresence) => void;
 }
 
+/** One person connected to a collaborative document (the collaboration server's presence). */
+export interface DocumentEditor {
+  userId: string;
+  name: string;
+  color: string;
+  mode: 'edit' | 'suggest' | 'view';
+  /** When this user's earliest open connection to the document started (ISO; decision 0067). */
+  since: string;
+}
+
 /** The people connected to one report's live text. */
 export interface ReportPresence {
   reportId: string;
-  editors: { userId: string; name: string; color: string; mode: 'edit' | 'suggest' | 'view' }[];
+  editors: DocumentEditor[];
 }
 
 export interface ClientToServerEvents {

@@ -107,7 +107,7 @@ test('a teacher reports a concern, the lead sees it arrive live, acknowledges it
   await reporter.keyboard.press('Control+End');
   await reporter.keyboard.type('Jo showed me the chat.');
   await expect(leadEditor).toContainText('Jo showed me the chat.', { timeout: 10_000 });
-  await expect(leadPage.getByText('Live · saved as you type')).toBeVisible();
+  await expect(leadPage.getByText('Saved ✓')).toBeVisible();
   await expect(leadPage.getByLabel('Also here')).toBeVisible();
 
   await leadPage.getByRole('button', { name: 'Verify history' }).click();

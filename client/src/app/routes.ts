@@ -235,6 +235,13 @@ export const ROUTE_GROUPS: RouteGroup[] = [
         requirement: R.halfTermAssignmentAccess,
         nav: 'Assignments',
       },
+      {
+        // Not in spec §3: who is in which report now (issue 17 item 10, decision 0067).
+        path: 'half-term-reports/live',
+        title: 'Half-term reports live board',
+        requirement: R.halfTermReportLists,
+        nav: 'Live board',
+      },
     ],
   },
   {

@@ -38,8 +38,9 @@ describe('route table (spec §2)', () => {
     // added: users/:id/audit (ADR 0023) and the incident details routes the spec leaves out
     // (safeguarding-incidents/:id, my-safeguarding-incidents/:id), my-reported-concerns (issue 18).
     // Also added: the three teaching settings screens (settings/subjects, settings/year-groups,
-    // settings/term-calendars; ADR 0049), and my-child/:id? (a parent's page, ADR 0062).
-    expect(PROTECTED_ROUTES.length).toBe(154);
+    // settings/term-calendars; ADR 0049), my-child/:id? (a parent's page, ADR 0062) and
+    // half-term-reports/live (the live board, ADR 0067).
+    expect(PROTECTED_ROUTES.length).toBe(155);
   });
 
   it('writes the spec requirement beside the routes that have one', () => {

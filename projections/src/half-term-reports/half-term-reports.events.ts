@@ -227,6 +227,21 @@ export interface RefusedEditData {
   removed: string;
   inserted: string;
 }
+/**
+ * A QA reviewer or QA lead edited the text directly (not as a suggestion) while reviewing it (brief §2;
+ * decision 0067): logged once per reviewer and claim, at the first direct edit.
+ */
+export interface DirectEditDuringReviewData {
+  reportId: string;
+  by: string;
+  /** The review state: `in_qa` or `in_lead_review`. */
+  state: 'in_qa' | 'in_lead_review';
+  /** What the first direct edit changed, as plain text. */
+  removed: string;
+  inserted: string;
+  /** The writers (they hear it live; their open report shows it in its timeline). */
+  audience?: string[];
+}
 export type ReportTextEvent =
   | { type: 'HalfTermReportSuggestionMade'; data: SuggestionEventData }
   | {
@@ -237,11 +252,13 @@ export type ReportTextEvent =
       type: 'HalfTermReportSuggestionRejected';
       data: SuggestionEventData & { by: string | null; actors: string[] };
     }
-  | { type: 'HalfTermReportEditRefused'; data: RefusedEditData };
+  | { type: 'HalfTermReportEditRefused'; data: RefusedEditData }
+  | { type: 'HalfTermReportDirectEditDuringReview'; data: DirectEditDuringReviewData };
 export const REPORT_TEXT_EVENT_TYPES: readonly ReportTextEvent['type'][] = [
   'HalfTermReportSuggestionMade',
   'HalfTermReportSuggestionAccepted',
   'HalfTermReportSuggestionRejected',
   'HalfTermReportEditRefused',
+  'HalfTermReportDirectEditDuringReview',
 ];
 export const halfTermReportTextStream = (reportId: string) => `halfTermReportText-${reportId}`;

@@ -79,6 +79,8 @@ export interface ReportTimelineRow {
   report_id: string;
   type: string;
   by: string | null;
+  /** The name of `by` (the timeline's "who"). */
+  by_name?: string | null;
   reason: string | null;
   state: ReportState;
   hash: string | null;
@@ -327,6 +329,25 @@ export const halfTermReportsProjection = defineProjection<
       await applyTextEvent(e, tx, at);
       return;
     }
+    if (e.type === 'HalfTermReportDirectEditDuringReview') {
+      const d = e.data;
+      const change = [d.removed && `“${d.removed}”`, d.inserted && `“${d.inserted}”`].filter(Boolean);
+      await tx.query(
+        `INSERT INTO rm_half_term_report_timeline (event_id, report_id, type, by_user, reason, state, at, position)
+         VALUES ($1,$2,$3,$4,$5,$6,$7,$8::bigint) ON CONFLICT (event_id) DO NOTHING`,
+        [
+          e.id,
+          d.reportId,
+          e.type,
+          d.by,
+          change.join(' → ').slice(0, 200) || null,
+          d.state,
+          at,
+          e.position.toString(),
+        ],
+      );
+      return;
+    }
     const d = e.data;
     const by = 'by' in d ? d.by : null;
     const reason = 'reason' in d ? d.reason : null;
@@ -511,7 +532,10 @@ type Tx = { query: (sql: string, params?: unknown[]) => Promise<unknown> };
 
 /** Suggestions and refused edits of a report's text (decision 0060); idempotent by suggestion id. */
 async function applyTextEvent(
-  e: ReportTextEvent & { id: string; position: bigint },
+  e: Exclude<ReportTextEvent, { type: 'HalfTermReportDirectEditDuringReview' }> & {
+    id: string;
+    position: bigint;
+  },
   tx: Tx,
   at: Date | string,
 ): Promise<void> {

@@ -37,12 +37,17 @@ export interface HalfTermReportListRow extends HalfTermReportRow {
   timezone: string;
   overdue: boolean;
   released: boolean;
+  /** Who holds the QA and the lead claim (the live board and the queues; decision 0067). */
+  qa_claimed_by_name: string | null;
+  lead_claimed_by_name: string | null;
 }
 
 const select = (now: string) => `r.*, s.full_name AS student_name, p.title AS programme_title,
   c.name AS customer_name, t.name AS timeframe_name, ${submitBySql} AS submit_by,
   t.submit_by AS timeframe_submit_by, t.release_at, t.timezone,
-  ${overdueSql(now)} AS overdue, (t.release_at <= ${todaySql(now)}) AS released`;
+  ${overdueSql(now)} AS overdue, (t.release_at <= ${todaySql(now)}) AS released,
+  (SELECT u.full_name FROM rm_users u WHERE u.id = r.qa_claimed_by) AS qa_claimed_by_name,
+  (SELECT u.full_name FROM rm_users u WHERE u.id = r.lead_claimed_by) AS lead_claimed_by_name`;
 const FROM = `rm_half_term_reports r
   JOIN rm_report_timeframes t ON t.id = r.timeframe_id
   LEFT JOIN rm_users s ON s.id = r.student_id
@@ -73,6 +78,8 @@ export interface HalfTermReportFilter {
    * unclaimed only; undefined: any.
    */
   claimedBy?: string | null;
+  /** Only these reports (the live board: the reports someone has open). */
+  ids?: string[];
   /** Queue order: qa and qa-lead oldest first in their state; assignments unassigned first. */
   queue?: ReportQueue;
   /** Which reports the reader may see (a condition on `r`); null: all. */
@@ -89,6 +96,7 @@ export function listHalfTermReports(
   where.raw(`${now}::timestamptz IS NOT NULL`);
   where.eq('r.timeframe_id', f.timeframeId, '::uuid');
   where.any('r.state', f.state);
+  where.any('r.id', f.ids, 'uuid');
   where.eq('r.customer_id', f.customerId, '::uuid');
   where.eq('r.programme_id', f.programmeId, '::uuid');
   if (f.teacherId)
@@ -146,8 +154,10 @@ export async function halfTermReportById(
 
 export async function halfTermReportTimeline(db: Queryable, id: string): Promise<ReportTimelineRow[]> {
   const { rows } = await db.query<ReportTimelineRow & { by_user: string | null }>(
-    `SELECT event_id, report_id, type, by_user, reason, state, hash, revision, at, position::text AS position
-       FROM rm_half_term_report_timeline WHERE report_id = $1 ORDER BY position`,
+    `SELECT l.event_id, l.report_id, l.type, l.by_user, u.full_name AS by_name, l.reason, l.state, l.hash,
+            l.revision, l.at, l.position::text AS position
+       FROM rm_half_term_report_timeline l LEFT JOIN rm_users u ON u.id = l.by_user
+      WHERE l.report_id = $1 ORDER BY l.position`,
     [id],
   );
   return rows.map(({ by_user, ...row }) => ({ ...row, by: by_user }));

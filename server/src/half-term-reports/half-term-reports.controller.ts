@@ -321,6 +321,8 @@ export class ReportView {
   @ApiProperty() overdue!: boolean;
   @ApiProperty({ format: 'uuid', nullable: true, type: String }) qa_claimed_by!: string | null;
   @ApiProperty({ format: 'uuid', nullable: true, type: String }) lead_claimed_by!: string | null;
+  @ApiProperty({ nullable: true, type: String }) qa_claimed_by_name!: string | null;
+  @ApiProperty({ nullable: true, type: String }) lead_claimed_by_name!: string | null;
   @ApiProperty({ format: 'uuid', nullable: true, type: String }) qa_approved_by!: string | null;
   @ApiProperty({ nullable: true, type: Number }) published_revision!: number | null;
   @ApiProperty({ nullable: true, type: String }) published_at!: string | null;
@@ -396,10 +398,14 @@ export class PresenceEditor {
   @ApiProperty() name!: string;
   @ApiProperty() color!: string;
   @ApiProperty({ enum: ['edit', 'suggest', 'view'] }) mode!: string;
+  @ApiProperty({ description: "When the user's earliest open connection to the report started" })
+  since!: string;
 }
 export class ReportPresenceView {
   @ApiProperty({ format: 'uuid' }) report_id!: string;
   @ApiProperty({ type: [PresenceEditor] }) editors!: PresenceEditor[];
+  @ApiProperty({ type: () => ReportView, description: 'The report as the lists show it (live board)' })
+  report!: ReportView;
 }
 export class PresenceList {
   @ApiProperty({ type: [ReportPresenceView] }) items!: ReportPresenceView[];
@@ -410,6 +416,7 @@ export class ReportPage extends PageOf(ReportView) {}
 export class TimelineItem {
   @ApiProperty() type!: string;
   @ApiProperty({ format: 'uuid', nullable: true, type: String }) by!: string | null;
+  @ApiProperty({ nullable: true, type: String }) by_name!: string | null;
   @ApiProperty({ nullable: true, type: String }) reason!: string | null;
   @ApiProperty({ enum: REPORT_STATES }) state!: string;
   @ApiProperty({ nullable: true, type: String }) hash!: string | null;
@@ -505,6 +512,8 @@ function view(r: HalfTermReportListRow): ReportView {
     overdue: r.overdue,
     qa_claimed_by: r.qa_claimed_by,
     lead_claimed_by: r.lead_claimed_by,
+    qa_claimed_by_name: r.qa_claimed_by_name,
+    lead_claimed_by_name: r.lead_claimed_by_name,
     qa_approved_by: r.qa_approved_by,
     published_revision: r.published_revision,
     published_at: iso(r.published_at),
@@ -740,17 +749,42 @@ export class HalfTermReportsController {
     });
   }
 
-  /** Who has which report's text open now (the live board, decision 0060): this process's connections. */
+  /**
+   * Who has which report's text open now (the live board, decisions 0060 and 0067): this process's
+   * connections, only on reports the reader may list (assignment managers: their scope), each with the
+   * report as the lists show it; longest open first.
+   */
   @Get('presence')
   @RequirePermissions(...ALL_MARKER_PERMISSIONS)
   @Allow(ReportRules.list)
   @ApiOkResponse({ type: PresenceList })
-  presence(): PresenceList {
+  async presence(@CurrentActor() actor: Actor): Promise<PresenceList> {
+    const current = this.setup.currentPresence();
+    if (current.length === 0) return { items: [] };
+    const rows = new Map<string, ReportView>();
+    const scope = internalReportScope(actor);
+    for (let i = 0; i < current.length; i += 200) {
+      const ids = current.slice(i, i + 200).map((p) => p.reportId);
+      const page = await listHalfTermReports(this.sql, { ids, scope, size: ids.length });
+      for (const r of page.items) rows.set(r.id, view(r));
+    }
+    const since = (p: (typeof current)[number]) =>
+      p.editors.reduce((m, e) => (e.since < m ? e.since : m), '~');
     return {
-      items: this.setup.currentPresence().map((p) => ({
-        report_id: p.reportId,
-        editors: p.editors.map((e) => ({ user_id: e.userId, name: e.name, color: e.color, mode: e.mode })),
-      })),
+      items: current
+        .filter((p) => rows.has(p.reportId))
+        .sort((a, b) => since(a).localeCompare(since(b)))
+        .map((p) => ({
+          report_id: p.reportId,
+          report: rows.get(p.reportId)!,
+          editors: p.editors.map((e) => ({
+            user_id: e.userId,
+            name: e.name,
+            color: e.color,
+            mode: e.mode,
+            since: e.since,
+          })),
+        })),
     };
   }
 
@@ -914,6 +948,7 @@ export class HalfTermReportsController {
       items: rows.map((r) => ({
         type: r.type,
         by: r.by,
+        by_name: r.by_name ?? null,
         reason: r.reason,
         state: r.state,
         hash: r.hash,

@@ -612,6 +612,52 @@ describe.each(portalModes)('half-term reports API, $name', (mode) => {
           JSON.stringify(loaded.doc.getXmlFragment('default').toJSON()).includes('Signed by the lead.')
         );
       });
+      // The live board: the lead is in the report, editing, since the connection opened; readers of
+      // every report see it, users who may not list reports are refused.
+      const board = (await ok('GET', '/half-term-reports/presence', 'theo')) as { items: Json[] };
+      expect(board.items).toEqual([
+        expect.objectContaining({
+          report_id: reportId,
+          report: expect.objectContaining({
+            id: reportId,
+            state: 'in_lead_review',
+            lead_claimed_by_name: 'lena Test',
+          }),
+          editors: [
+            expect.objectContaining({
+              user_id: ids.lena,
+              name: 'lena Test',
+              mode: 'edit',
+              since: expect.any(String),
+            }),
+          ],
+        }),
+      ]);
+      expect((await call('GET', '/half-term-reports/presence', 'tess')).status).toBe(403);
+      // The lead edited directly (not as a suggestion) while reviewing: logged once, in the timeline.
+      await waitFor('the direct edit is in the timeline', async () => {
+        const timeline = (await ok('GET', `/half-term-reports/${reportId}/timeline`, 'lena')) as {
+          items: Json[];
+        };
+        return timeline.items.some(
+          (t) =>
+            t.type === 'HalfTermReportDirectEditDuringReview' &&
+            t.by === ids.lena &&
+            t.by_name === 'lena Test' &&
+            t.state === 'in_lead_review' &&
+            String(t.reason).includes('Signed by the lead.'),
+        );
+      });
+      paragraph.insert(paragraph.length, [new Y.XmlText(' Twice.')]);
+      await waitFor('the server has the second edit', () =>
+        JSON.stringify(server.loadedDocument(name)!.doc.getXmlFragment('default').toJSON()).includes(
+          'Twice.',
+        ),
+      );
+      const logged = (
+        await portal.running.infra.eventStore.readStream(`halfTermReportText-${reportId}`)
+      ).filter((e) => e.type === 'HalfTermReportDirectEditDuringReview');
+      expect(logged).toHaveLength(1);
       // The hash the server reports is the text the lead sees (same canonical form on both sides).
       const { reportHashOf } = await import('@portal/projections');
       const seen = await reportHashOf(reportId, lead.doc);
@@ -639,10 +685,10 @@ describe.each(portalModes)('half-term reports API, $name', (mode) => {
   });
 
   it('enforces suggest-only in review: a direct edit is refused and kept, a suggestion passes and is resolved', async () => {
-    // The late edit of the previous test was kept too (read-only by then).
+    // The lead's direct edit was logged and the late edit of the previous test kept (read-only by then).
     const earlier = (await portal.running.infra.eventStore.readStream(`halfTermReportText-${reportId}`))
       .length;
-    expect(earlier).toBe(1);
+    expect(earlier).toBe(2);
     // Back into lead review (revision 3), claimed by the lead: the writers may now only suggest.
     await ok('POST', `/half-term-reports/${reportId}/lead/revoke-publication`, 'lena', {
       reason: 'One more look',

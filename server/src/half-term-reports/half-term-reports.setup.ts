@@ -3,6 +3,7 @@ import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@ne
 import {
   HALF_TERM_REPORT_DOCUMENT_KIND,
   acceptedOf,
+  checkSuggestOnly,
   halfTermReportById,
   halfTermReportTextStream,
   parseStream,
@@ -15,6 +16,7 @@ import {
   type ReportTextEvent,
 } from '@portal/projections';
 import type { Actor } from '../platform/auth/request-context.js';
+import type { UpdateCheck } from '../platform/collaboration/document-kinds.js';
 import {
   DocumentKinds,
   type DocumentKind,
@@ -75,6 +77,16 @@ export function reportAudience(
 export class HalfTermReportsSetup implements OnModuleInit, OnModuleDestroy {
   /** Who has which report's text open in this process (the live board; decision 0060). */
   private readonly presence = new Map<string, ReportPresence>();
+  /**
+   * Each report's review as last read for an access check (every connect, and every report event
+   * re-checks open connections): who may edit directly in which review (decision 0067).
+   */
+  private readonly reviews = new Map<
+    string,
+    { state: string; since: string; claimer: string | null; writers: string[] }
+  >();
+  /** Direct edits during review already logged: `{report}:{user}:{state}:{since}` (one per claim). */
+  private readonly directEditsLogged = new Set<string>();
 
   constructor(
     private readonly rooms: RoomPolicy,
@@ -124,6 +136,17 @@ export class HalfTermReportsSetup implements OnModuleInit, OnModuleDestroy {
     if (!UUID.test(id)) return null;
     const row = await halfTermReportById(this.sql, id);
     if (!row) return null;
+    this.reviews.set(id, {
+      state: row.state,
+      since: new Date(row.state_since).toISOString(),
+      claimer:
+        row.state === 'in_qa'
+          ? row.qa_claimed_by
+          : row.state === 'in_lead_review'
+            ? row.lead_claimed_by
+            : null,
+      writers: row.writer_ids,
+    });
     const { rows } = await this.sql.query(
       `SELECT 1 FROM rm_half_term_reports r WHERE r.id = $1 AND ${teachesProgrammeSql('$2')}`,
       [id, actor.userId],
@@ -145,7 +168,22 @@ export class HalfTermReportsSetup implements OnModuleInit, OnModuleDestroy {
         const stream = parseStream(event.stream);
         return stream?.kind === 'halfTermReport' ? stream.id : null;
       },
-      validateUpdate: (check) => validateReportUpdate(check),
+      validateUpdate: (check) => {
+        // The text before is the text after the last accepted check when nothing else came between.
+        const kept = check.memo?.get(CONTENT_AT_VERSION) as
+          { version: number; content: ContentNode } | undefined;
+        const before =
+          kept && check.version !== undefined && kept.version === check.version
+            ? kept.content
+            : reportContentOf(check.before);
+        const after = reportContentOf(check.after);
+        const reason = validateReportUpdate(check, { before, after });
+        if (reason !== null) return reason;
+        if (check.version !== undefined)
+          check.memo?.set(CONTENT_AT_VERSION, { version: check.version + 1, content: after });
+        if (!check.suggestOnly) this.noteDirectEdit(check, before, after);
+        return null;
+      },
       refused: (refused) => this.keepRefused(refused),
       loaded: (doc) => doc.memo.set(LAST_CONTENT, reportContentOf(doc.doc)),
       persisted: (doc, actors) => this.suggestionEvents(doc, actors),
@@ -163,6 +201,36 @@ export class HalfTermReportsSetup implements OnModuleInit, OnModuleDestroy {
     if (p.editors.length) this.presence.set(p.id, presence);
     else this.presence.delete(p.id);
     this.live.namespace?.to([LiveRooms.admins, QA_ROOM, QA_LEAD_ROOM]).emit('report-presence', presence);
+  }
+
+  /**
+   * A reviewer who may edit (the QA claimer in `in_qa`, the lead claimer in `in_lead_review`) opens
+   * suggesting and may switch to editing directly (brief §2): the first update of theirs that changes
+   * the text outside suggestions is logged as `HalfTermReportDirectEditDuringReview`, once per claim.
+   */
+  private noteDirectEdit(check: UpdateCheck, before: ContentNode, after: ContentNode): void {
+    const review = this.reviews.get(check.id);
+    const by = check.actor.userId;
+    if (!review || review.claimer !== by) return;
+    if (review.state !== 'in_qa' && review.state !== 'in_lead_review') return;
+    const key = `${check.id}:${by}:${review.state}:${review.since}`;
+    if (this.directEditsLogged.has(key)) return;
+    if (checkSuggestOnly(before, after, by).ok) return;
+    this.directEditsLogged.add(key);
+    const change = textChange(acceptedOf(before), acceptedOf(after));
+    const event: ReportTextEvent = {
+      type: 'HalfTermReportDirectEditDuringReview',
+      data: { reportId: check.id, by, state: review.state, ...change, audience: review.writers },
+    };
+    this.store
+      .append(
+        halfTermReportTextStream(check.id),
+        [{ id: randomUUID(), ...event, metadata: { actorId: by } }],
+        {
+          expectedRevision: 'any',
+        },
+      )
+      .catch(() => this.directEditsLogged.delete(key));
   }
 
   /** Keeps a refused update as `HalfTermReportEditRefused` (its bytes and what it would have changed). */
@@ -234,3 +302,5 @@ export class HalfTermReportsSetup implements OnModuleInit, OnModuleDestroy {
 }
 
 const LAST_CONTENT = 'content-at-last-flush';
+/** The text after the last accepted update, with the document version it belongs to. */
+const CONTENT_AT_VERSION = 'content-at-version';

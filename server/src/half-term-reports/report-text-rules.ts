@@ -12,9 +12,14 @@ import type { UpdateCheck } from '../platform/collaboration/document-kinds.js';
  * moves a template section; a suggest-only connection keeps the text as it is but for suggestions
  * under its own id and resolving suggestions.
  */
-export function validateReportUpdate(check: UpdateCheck): string | null {
-  const before = reportContentOf(check.before);
-  const after = reportContentOf(check.after);
+export function validateReportUpdate(
+  check: UpdateCheck,
+  contents: { before: ContentNode; after: ContentNode } = {
+    before: reportContentOf(check.before),
+    after: reportContentOf(check.after),
+  },
+): string | null {
+  const { before, after } = contents;
   if (check.suggestOnly) {
     const verdict = checkSuggestOnly(before, after, check.actor.userId);
     return verdict.ok ? null : verdict.reason;

@@ -8,6 +8,7 @@ const MyReportsPage = lazy(() => lists().then((m) => ({ default: m.MyReportsPage
 const QaQueuePage = lazy(() => lists().then((m) => ({ default: m.QaQueuePage })));
 const QaLeadQueuePage = lazy(() => lists().then((m) => ({ default: m.QaLeadQueuePage })));
 const PartnerReportsPage = lazy(() => lists().then((m) => ({ default: m.PartnerReportsPage })));
+const LiveBoardPage = lazy(() => import('./pages/LiveBoardPage').then((m) => ({ default: m.LiveBoardPage })));
 const ReportPage = lazy(() => import('./pages/ReportPage').then((m) => ({ default: m.ReportPage })));
 const AssignmentsPage = lazy(() =>
   import('./pages/AssignmentsPage').then((m) => ({ default: m.AssignmentsPage })),
@@ -26,6 +27,7 @@ export const halfTermReports: Feature = {
     'half-term-reports-qa-lead': screen(QaLeadQueuePage),
     'partner/half-term-reports': screen(PartnerReportsPage),
     'half-term-reports/assignments': screen(AssignmentsPage),
+    'half-term-reports/live': screen(LiveBoardPage),
     'half-term-report/:id/:mode?': screen(ReportPage),
     'report-submission-timeframes': screen(TimeframesPage),
     'report-submission-timeframes/:id': screen(TimeframeEditPage),
@@ -34,6 +36,7 @@ export const halfTermReports: Feature = {
   liveRoots: {
     halfTermReport: reports.root,
     halfTermReportViews: reports.root,
+    halfTermReportText: reports.root,
     reportTimeframe: timeframes.root,
   },
 };

@@ -5585,6 +5585,8 @@ export interface components {
             /** @enum {string} */
             mode: "edit" | "suggest" | "view";
             name: string;
+            /** @description When the user's earliest open connection to the report started */
+            since: string;
             /** Format: uuid */
             user_id: string;
         };
@@ -5904,6 +5906,7 @@ export interface components {
             id: string;
             /** Format: uuid */
             lead_claimed_by: string | null;
+            lead_claimed_by_name: string | null;
             /** Format: uuid */
             lead_reviewer_id: string | null;
             /** @description Names of other students of the same timeframe that appear in the text (check before submit) */
@@ -5920,6 +5923,7 @@ export interface components {
             qa_approved_by: string | null;
             /** Format: uuid */
             qa_claimed_by: string | null;
+            qa_claimed_by_name: string | null;
             /** Format: uuid */
             qa_reviewer_id: string | null;
             /** @description Edits the server refused and kept: the reader’s own (administrators: everyone’s) */
@@ -5979,6 +5983,8 @@ export interface components {
         };
         ReportPresenceView: {
             editors: components["schemas"]["PresenceEditor"][];
+            /** @description The report as the lists show it (live board) */
+            report: components["schemas"]["ReportView"];
             /** Format: uuid */
             report_id: string;
         };
@@ -5999,6 +6005,7 @@ export interface components {
             id: string;
             /** Format: uuid */
             lead_claimed_by: string | null;
+            lead_claimed_by_name: string | null;
             /** Format: uuid */
             lead_reviewer_id: string | null;
             overdue: boolean;
@@ -6011,6 +6018,7 @@ export interface components {
             qa_approved_by: string | null;
             /** Format: uuid */
             qa_claimed_by: string | null;
+            qa_claimed_by_name: string | null;
             /** Format: uuid */
             qa_reviewer_id: string | null;
             /** Format: date */
@@ -6606,6 +6614,7 @@ export interface components {
             at: string;
             /** Format: uuid */
             by: string | null;
+            by_name: string | null;
             hash: string | null;
             position: string;
             reason: string | null;

@@ -94,6 +94,8 @@ export default function CollabEditor({
   const [session, setSession] = useState<CollabSession | null>(null);
   const [status, setStatus] = useState<CollabStatus>('connecting');
   const [synced, setSynced] = useState(false);
+  const [everSynced, setEverSynced] = useState(false);
+  const [unsaved, setUnsaved] = useState(true);
   const [peers, setPeers] = useState<Peer[]>([]);
   const onDocumentRef = useRef(onDocument);
   onDocumentRef.current = onDocument;
@@ -102,6 +104,7 @@ export default function CollabEditor({
     if (!token) return undefined;
     setClosed(null);
     setSynced(false);
+    setEverSynced(false);
     const opened = openCollabDocument(
       documentName,
       token,
@@ -123,7 +126,12 @@ export default function CollabEditor({
     const { provider } = opened;
     const onStatus = ({ status: s }: { status: 'connecting' | 'connected' | 'disconnected' }) =>
       setStatus((current) => (current === 'closed' ? current : s));
-    const onSync = (isSynced: boolean) => setSynced(isSynced);
+    const onSync = (isSynced: boolean) => {
+      setSynced(isSynced);
+      if (isSynced) setEverSynced(true);
+    };
+    const stopSaves = opened.saves.subscribe(() => setUnsaved(opened.saves.unsaved));
+    setUnsaved(opened.saves.unsaved);
     const onAwareness = () => {
       const list: Peer[] = [];
       provider.awareness.getStates().forEach((state, clientId) => {
@@ -140,6 +148,7 @@ export default function CollabEditor({
     onDocumentRef.current?.(opened.doc);
     return () => {
       provider.awareness.off('change', onAwareness);
+      stopSaves();
       onDocumentRef.current?.(null);
       setSession(null);
       opened.destroy();
@@ -150,7 +159,14 @@ export default function CollabEditor({
   return (
     <Stack gap="xs">
       <Group justify="space-between" wrap="nowrap">
-        <ConnectionBadge status={status} synced={synced} readOnly={readOnly} />
+        <ConnectionBadge
+          status={status}
+          synced={synced}
+          everSynced={everSynced}
+          unsaved={unsaved}
+          keptOffline={session.offline !== null}
+          readOnly={readOnly || closed !== null}
+        />
         <PeerList peers={peers} />
       </Group>
       {closed && (
@@ -163,7 +179,7 @@ export default function CollabEditor({
         session={session}
         editable={!readOnly && !closed}
         label={label}
-        ready={synced}
+        ready={everSynced}
         suggesting={suggesting}
         guardSections={guardSections}
         userId={userId}
@@ -353,22 +369,41 @@ function BackgroundControl() {
   );
 }
 
-function ConnectionBadge({
+/**
+ * The connection and save state (decision 0067): "Saved ✓" only once the server has confirmed that
+ * everything typed here is stored; "Saving…" while it has not; offline, whether edits wait on this device.
+ */
+export function ConnectionBadge({
   status,
   synced,
+  everSynced,
+  unsaved,
+  keptOffline,
   readOnly,
 }: {
   status: CollabStatus;
   synced: boolean;
+  everSynced: boolean;
+  unsaved: boolean;
+  keptOffline: boolean;
   readOnly: boolean;
 }) {
+  const online = status === 'connected' && synced;
   const [label, color] =
     status === 'closed'
       ? ['Stopped', 'red']
-      : status === 'connected' && synced
-        ? ['Live · saved as you type', 'teal']
-        : status === 'disconnected'
-          ? ['Offline · reconnecting', 'orange']
+      : online
+        ? readOnly
+          ? ['Live', 'teal']
+          : unsaved
+            ? ['Saving…', 'blue']
+            : ['Saved ✓', 'teal']
+        : everSynced
+          ? readOnly || !unsaved
+            ? ['Offline · reconnecting', 'orange']
+            : keptOffline
+              ? ['Offline — kept on this device', 'orange']
+              : ['Offline — not saved yet', 'red']
           : ['Connecting…', 'gray'];
   return (
     <Group gap="xs">

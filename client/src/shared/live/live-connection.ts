@@ -7,6 +7,7 @@ import {
   type ImportProgress,
   type IncidentPresence,
   type LiveMessage,
+  type ReportPresence,
   type ServerToClientEvents,
 } from '@portal/projections/live-contract';
 import { create } from 'zustand';
@@ -66,6 +67,14 @@ export function onPresence(listener: (presence: IncidentPresence) => void): () =
   return () => presenceListeners.delete(listener);
 }
 
+const reportPresenceListeners = new Set<(presence: ReportPresence) => void>();
+
+/** Subscribes to `report-presence` (who has a half-term report open; administrators and QA rooms). */
+export function onReportPresence(listener: (presence: ReportPresence) => void): () => void {
+  reportPresenceListeners.add(listener);
+  return () => reportPresenceListeners.delete(listener);
+}
+
 /** True when `position` is new: positions are strictly increasing, so anything not above the last is a repeat. */
 export function isNewPosition(position: string, last: string | null): boolean {
   return last === null || BigInt(position) > BigInt(last);
@@ -107,6 +116,9 @@ export function connectLive(options: LiveConnectionOptions): () => void {
   });
   socket.on('presence', (presence) => {
     for (const listener of presenceListeners) listener(presence);
+  });
+  socket.on('report-presence', (presence) => {
+    for (const listener of reportPresenceListeners) listener(presence);
   });
   socket.on('disconnect', () => useLiveStatus.setState({ state: socket.active ? 'connecting' : 'offline' }));
   socket.on('connect_error', (error) => {

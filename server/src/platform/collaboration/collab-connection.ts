@@ -33,6 +33,12 @@ export class CollabConnection {
   readonly awarenessClients = new Set<number>();
   /** A writing connection whose updates must keep the text as it is but for suggestions (decision 0060). */
   suggestOnly = false;
+  /** When the connection opened (presence: "editing since"). */
+  readonly openedAt = new Date();
+  /** The client asked for `saved` acknowledgements (decision 0067). */
+  acks = false;
+  /** Sync update messages (step 2 or update) received on this connection: the acknowledgement's count. */
+  updatesReceived = 0;
 
   constructor(
     readonly ws: WebSocket,

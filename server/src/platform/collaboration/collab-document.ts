@@ -44,6 +44,8 @@ export class CollabDocument {
   /** Updates accepted since the last flush. */
   private pending: Uint8Array[] = [];
   private pendingActors = new Set<string>();
+  /** Connections waiting for a `saved` acknowledgement, with the count of their messages it will cover. */
+  private unacked = new Map<CollabConnection, number>();
   private flushTimer: NodeJS.Timeout | null = null;
   private flushing: Promise<void> = Promise.resolve();
   private peerQueue: [BusMessageType, Uint8Array][] | null = [];
@@ -59,6 +61,8 @@ export class CollabDocument {
   private readonly memo = new Map<string, unknown>();
   /** Who the server edit in progress is made for (its actor in the persisted event). */
   private serverActor = '';
+  /** Moves by one per applied connection update and per change from elsewhere (`UpdateCheck.version`). */
+  private version = 0;
 
   constructor(
     readonly name: DocumentName,
@@ -135,6 +139,7 @@ export class CollabDocument {
         } else if (sub === syncProtocol.messageYjsSyncStep2 || sub === syncProtocol.messageYjsUpdate) {
           const update = decoding.readVarUint8Array(decoder);
           Y.decodeUpdate(update); // throws on a malformed update before anything touches the document
+          const seq = ++conn.updatesReceived;
           if (conn.readOnly) {
             this.droppedReadOnlyUpdates++;
             if (this.kind?.refused) this.keepReadOnly(conn, update);
@@ -142,6 +147,8 @@ export class CollabDocument {
           }
           if (this.kind?.validateUpdate && !this.validate(conn, update)) return;
           Y.applyUpdate(this.doc, update, conn);
+          this.version++;
+          if (conn.acks) this.awaitSave(conn, seq);
         } else {
           throw new Error(`unknown sync message ${sub}`);
         }
@@ -192,6 +199,8 @@ export class CollabDocument {
         suggestOnly: conn.suggestOnly,
         before: this.doc,
         after: this.shadow,
+        version: this.version,
+        memo: this.memo,
       });
     } catch (e) {
       this.log.error({ err: e, document: this.name.name }, 'collaboration: validating an update failed');
@@ -290,6 +299,7 @@ export class CollabDocument {
   }
 
   private onUpdate(update: Uint8Array, origin: unknown): void {
+    if (!(origin instanceof CollabConnection)) this.version++;
     // The shadow already has a validated connection's update; everything else (peers, other kinds) joins it.
     if (this.shadow && !(origin instanceof CollabConnection)) Y.applyUpdate(this.shadow, update);
     const m = message(MessageType.sync, (e) => syncProtocol.writeUpdate(e, update));
@@ -366,6 +376,21 @@ export class CollabDocument {
     return changed;
   }
 
+  /**
+   * Acknowledges `seq` once the flush that takes the current batch has committed (decision 0067). An
+   * update that changed nothing (the server had it) is acknowledged after that flush too: whatever it
+   * duplicated is then either in an earlier committed batch or in this one.
+   */
+  private awaitSave(conn: CollabConnection, seq: number): void {
+    this.unacked.set(conn, seq);
+    if (!this.flushTimer) this.flushTimer = setTimeout(() => void this.flush(), this.options.flushMs);
+  }
+
+  private sendAcks(acks: Map<CollabConnection, number>): void {
+    for (const [conn, seq] of acks)
+      if (!conn.closed) conn.send(message(MessageType.saved, (e) => encoding.writeVarUint(e, seq)));
+  }
+
   /** Number of accepted updates not yet persisted. */
   get unflushed(): number {
     return this.pending.length;
@@ -381,13 +406,16 @@ export class CollabDocument {
       this.flushTimer = null;
     }
     const run = this.flushing.then(async () => {
-      if (this.pending.length === 0) return;
+      const acks = this.unacked;
+      this.unacked = new Map();
+      if (this.pending.length === 0) return this.sendAcks(acks);
       const batch = this.pending;
       const actors = [...this.pendingActors];
       this.pending = [];
       this.pendingActors = new Set();
       try {
         await this.persistence.append(this.doc, batch, actors);
+        this.sendAcks(acks);
         await this.kind
           ?.persisted?.(this.loadedView, actors)
           .catch((e: unknown) =>
@@ -396,6 +424,7 @@ export class CollabDocument {
       } catch (e) {
         this.pending = batch.concat(this.pending);
         for (const a of actors) this.pendingActors.add(a);
+        for (const [conn, seq] of acks) if (!this.unacked.has(conn)) this.unacked.set(conn, seq);
         this.log.error(
           { err: e, document: this.name.name },
           'collaboration: could not persist updates; will retry',

@@ -12,7 +12,17 @@ export const MessageType = {
   awareness: 1,
   auth: 2,
   queryAwareness: 3,
+  /**
+   * The portal's own "saved" acknowledgement (decision 0067), sent only to connections that asked for
+   * it (`?acks=1`; a stock y-websocket client logs an error for a type it does not know). Payload: one
+   * varUint `n`: the first `n` sync update messages (step 2 or update) this connection sent were
+   * accepted and are committed to the event store. Refused and read-only updates are never acknowledged.
+   */
+  saved: 100,
 } as const;
+
+/** Query parameter by which a client asks for `saved` acknowledgements. */
+export const ACKS_PARAM = 'acks';
 
 /**
  * Close codes. y-websocket ≥ 3.1 does not reconnect after a 4400–4499 close ("the server decided,

@@ -21,6 +21,7 @@ import { LocalCollabBus, RedisCollabBus, type AccessNotice, type CollabBus } fro
 import { CollabConnection, colourFor, type CollabUser } from './collab-connection.js';
 import { CollabDocument } from './collab-document.js';
 import {
+  ACKS_PARAM,
   CloseCode,
   COLLAB_PATH,
   documentStream,
@@ -38,6 +39,8 @@ const STATUS_TEXT: Record<number, string> = {
   404: 'Not Found',
   503: 'Service Unavailable',
 };
+
+const MODE_RANK = { view: 0, suggest: 1, edit: 2 } as const;
 
 class UpgradeRejection extends Error {
   constructor(
@@ -317,7 +320,16 @@ export class CollaborationServer implements OnApplicationBootstrap, BeforeApplic
         req,
         socket,
         head,
-        (ws) => void this.connect(ws, name, actor, user, !canWrite, suggestOnly),
+        (ws) =>
+          void this.connect(
+            ws,
+            name,
+            actor,
+            user,
+            !canWrite,
+            suggestOnly,
+            url.searchParams.get(ACKS_PARAM) === '1',
+          ),
       );
     } catch (e) {
       if (e instanceof UpgradeRejection) return reject(socket, e.status, e.detail);
@@ -357,9 +369,11 @@ export class CollaborationServer implements OnApplicationBootstrap, BeforeApplic
     user: CollabUser,
     readOnly: boolean,
     suggestOnly = false,
+    acks = false,
   ): Promise<void> {
     const conn = new CollabConnection(ws, actor, user, readOnly, this.config.collab);
     conn.suggestOnly = suggestOnly;
+    conn.acks = acks;
     this.open.set(conn, name);
     ws.once('close', () => this.open.delete(conn));
     let doc: CollabDocument;
@@ -389,12 +403,21 @@ export class CollaborationServer implements OnApplicationBootstrap, BeforeApplic
       if (name.kind !== kind || conn.closed) continue;
       const entry = byId.get(name.id) ?? { id: name.id, editors: [] };
       byId.set(name.id, entry);
-      if (entry.editors.some((e) => e.userId === conn.actor.userId)) continue;
+      const since = conn.openedAt.toISOString();
+      const mode = conn.readOnly ? 'view' : conn.suggestOnly ? 'suggest' : 'edit';
+      const same = entry.editors.find((e) => e.userId === conn.actor.userId);
+      if (same) {
+        // One user in several tabs: the earliest since, the highest mode.
+        if (since < same.since) same.since = since;
+        if (MODE_RANK[mode] > MODE_RANK[same.mode]) same.mode = mode;
+        continue;
+      }
       entry.editors.push({
         userId: conn.actor.userId,
         name: conn.user.name,
         color: conn.user.color,
-        mode: conn.readOnly ? 'view' : conn.suggestOnly ? 'suggest' : 'edit',
+        mode,
+        since,
       });
     }
     return [...byId.values()];

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { DocumentEditor } from '@portal/projections';
 import type * as Y from 'yjs';
 import type { Actor } from '../auth/request-context.js';
 import type { RecordedEvent } from '../event-store/event-store.js';
@@ -22,6 +23,14 @@ export interface UpdateCheck {
   before: Y.Doc;
   /** A copy of the document with the update applied. */
   after: Y.Doc;
+  /**
+   * Which state `before` is in (this loaded document): it moves by exactly one when the checked
+   * update is applied, and on every change from elsewhere. A kind may keep what it derived from
+   * `after` for the next check whose `version` is this one plus one (decision 0067).
+   */
+  version?: number;
+  /** The loaded document's memory (as `LoadedDocument.memo`). */
+  memo?: Map<string, unknown>;
 }
 
 /** An update the server did not apply: refused by the kind, or sent by a read-only connection. */
@@ -37,7 +46,7 @@ export interface RefusedUpdate {
 /** Who is connected to a document now (this process), for presence. */
 export interface DocumentPresence {
   id: string;
-  editors: { userId: string; name: string; color: string; mode: 'edit' | 'suggest' | 'view' }[];
+  editors: DocumentEditor[];
 }
 
 /**

@@ -28,6 +28,8 @@ import {
   type Report,
   type ReportListKind,
 } from '../api';
+import { PresenceBadges } from '../components/PresenceBadges';
+import { usePresenceByReport, type PresenceEditor } from '../live-board';
 
 const NOUN: Record<ReportListKind, string> = {
   all: 'reports',
@@ -73,7 +75,7 @@ function ClaimButton({ report, kind }: { report: Report; kind: 'qa' | 'qa-lead' 
   if (!claimable)
     return (
       <Text size="xs" c="dimmed">
-        Claimed
+        {claimHolder(report) ? `Claimed by ${claimHolder(report)}` : 'Claimed'}
       </Text>
     );
   return (
@@ -100,10 +102,17 @@ const publishable = (r: Report) =>
 
 /** The rows picked for bulk publishing (the hash each carries is the one shown in the queue). */
 type Picked = Map<string, Report>;
+/** Who holds the report's claim in its review state (the queues and the admin list). */
+const claimHolder = (r: Report) =>
+  r.state === 'in_qa' ? r.qa_claimed_by_name : r.state === 'in_lead_review' ? r.lead_claimed_by_name : null;
+
+/** Lists that show who has each report open now (readers of all reports; decision 0067). */
+const SHOWS_PRESENCE: ReportListKind[] = ['all', 'qa', 'qa-lead'];
 
 const columns = (
   kind: ReportListKind,
   timezone: string,
+  presence: Map<string, PresenceEditor[]>,
   picked?: { rows: Picked; toggle: (r: Report) => void },
 ): DataTableColumn<Report>[] => [
   ...(picked
@@ -186,6 +195,18 @@ const columns = (
         { accessor: 'claim', title: 'Claim', render: (r: Report) => <ClaimButton report={r} kind={kind} /> },
       ]
     : []),
+  ...(kind === 'all'
+    ? [{ accessor: 'claimed_by', title: 'Claimed by', render: (r: Report) => claimHolder(r) ?? '—' }]
+    : []),
+  ...(SHOWS_PRESENCE.includes(kind)
+    ? [
+        {
+          accessor: 'open_now',
+          title: 'Open now',
+          render: (r: Report) => <PresenceBadges editors={presence.get(r.id)} />,
+        },
+      ]
+    : []),
 ];
 
 interface Props {
@@ -207,6 +228,7 @@ export function ReportListPage({ kind, title, description, empty }: Props) {
   const [overdue, setOverdue] = useState(false);
   const [claimed, setClaimed] = useState<'any' | 'unclaimed' | 'me'>('any');
   const timezone = viewerTimezone(useSession((s) => s.user));
+  const presence = usePresenceByReport(SHOWS_PRESENCE.includes(kind));
   const queue = kind === 'qa' || kind === 'qa-lead';
   const [picked, setPicked] = useState<Picked>(new Map());
   const bulk = useBulkPublish();
@@ -304,7 +326,7 @@ export function ReportListPage({ kind, title, description, empty }: Props) {
         `${r.student_name ?? 'Student'}, ${r.programme_title ?? 'programme'}, ${stateLabel(r.state)}`
       }
       empty={{ none: empty, search: 'No report matches.' }}
-      columns={columns(kind, timezone, kind === 'qa-lead' ? { rows: picked, toggle } : undefined)}
+      columns={columns(kind, timezone, presence, kind === 'qa-lead' ? { rows: picked, toggle } : undefined)}
       notice={
         kind === 'qa-lead' && (bulk.error || refusals.length > 0) ? (
           <Stack gap={4}>

@@ -210,6 +210,11 @@ function Workflow({ report, hashOf }: { report: ReportDetail; hashOf: () => Prom
   );
 }
 
+/** Timeline titles that read better than the event name. */
+const TIMELINE_TITLE: Record<string, string> = {
+  HalfTermReportDirectEditDuringReview: 'Edited directly during review',
+};
+
 function History({ id, partner }: { id: string; partner: boolean }) {
   const timezone = viewerTimezone(useSession((s) => s.user));
   const revisions = useRevisions(id);
@@ -286,9 +291,13 @@ function History({ id, partner }: { id: string; partner: boolean }) {
           </Title>
           <Timeline bulletSize={12} lineWidth={2}>
             {(timeline.data?.items ?? []).map((t) => (
-              <Timeline.Item key={t.position} title={t.type.replace('HalfTermReport', '')}>
+              <Timeline.Item
+                key={t.position}
+                title={TIMELINE_TITLE[t.type] ?? t.type.replace('HalfTermReport', '')}
+              >
                 <Text size="xs" c="dimmed">
                   {formatInZone(t.at, timezone)} · {stateLabel(t.state)}
+                  {t.by_name ? ` · ${t.by_name}` : ''}
                   {t.reason ? ` · ${t.reason}` : ''}
                 </Text>
               </Timeline.Item>
