@@ -17,24 +17,36 @@ export interface ContentNode {
   marks?: { type: string; attrs?: Record<string, unknown> }[];
 }
 
+/** The attributes without undefined or null members (undefined when none is left). */
 const cleanAttrs = (attrs: Record<string, unknown>): Record<string, unknown> | undefined => {
-  const kept = Object.entries(attrs).filter(([, v]) => v !== undefined && v !== null);
-  return kept.length ? Object.fromEntries(kept) : undefined;
+  let kept: Record<string, unknown> | undefined;
+  for (const key in attrs) {
+    const v = attrs[key];
+    if (v !== undefined && v !== null) (kept ??= {})[key] = v;
+  }
+  return kept;
 };
+
+type Mark = NonNullable<ContentNode['marks']>[number];
+const byType = (x: Mark, y: Mark) => (x.type < y.type ? -1 : x.type > y.type ? 1 : 0);
 
 function textNodes(text: Y.XmlText): ContentNode[] {
   const out: ContentNode[] = [];
   for (const op of text.toDelta() as { insert: unknown; attributes?: Record<string, unknown> }[]) {
     if (typeof op.insert !== 'string' || op.insert === '') continue;
     const node: ContentNode = { type: 'text', text: op.insert };
-    const marks = Object.entries(op.attributes ?? {})
-      .map(([type, attrs]) => {
+    const attributes = op.attributes;
+    if (attributes) {
+      const marks: Mark[] = [];
+      for (const type in attributes) {
+        const attrs = attributes[type];
         const a =
           attrs && typeof attrs === 'object' ? cleanAttrs(attrs as Record<string, unknown>) : undefined;
-        return a ? { type, attrs: a } : { type };
-      })
-      .sort((x, y) => (x.type < y.type ? -1 : x.type > y.type ? 1 : 0));
-    if (marks.length) node.marks = marks;
+        marks.push(a ? { type, attrs: a } : { type });
+      }
+      if (marks.length > 1) marks.sort(byType);
+      if (marks.length) node.marks = marks;
+    }
     out.push(node);
   }
   return out;
@@ -61,6 +73,50 @@ function childNodes(parent: Y.XmlFragment | Y.XmlElement): ContentNode[] {
 /** The document's text (fragment `default`) as ProseMirror-shaped JSON. */
 export function reportContentOf(doc: Y.Doc): ContentNode {
   return { type: 'doc', content: childNodes(doc.getXmlFragment('default')) };
+}
+
+/**
+ * `reportContentOf` for a document that changes a little at a time (decision 0071): each top-level
+ * block's JSON is kept until a transaction changes something inside it, so reading the text after
+ * typing in one paragraph converts that paragraph only. Gives what `reportContentOf` gives; the nodes
+ * it returns are shared between reads and must not be changed.
+ */
+export class ReportContentCache {
+  private readonly blocks = new WeakMap<object, ContentNode>();
+  private readonly root: Y.XmlFragment;
+
+  constructor(private readonly doc: Y.Doc) {
+    this.root = doc.getXmlFragment('default');
+    doc.on('afterTransaction', this.forget);
+  }
+
+  /** A change inside a block (Yjs marks the nearest type that existed before the transaction) drops it. */
+  private readonly forget = (tr: Y.Transaction): void => {
+    for (const type of tr.changed.keys()) {
+      const block = topLevelBlock(type, this.root);
+      if (block) this.blocks.delete(block);
+    }
+  };
+
+  content(): ContentNode {
+    const content: ContentNode[] = [];
+    for (const child of this.root.toArray()) {
+      if (child instanceof Y.XmlText) content.push(...textNodes(child));
+      else if (child instanceof Y.XmlElement) {
+        let node = this.blocks.get(child);
+        if (!node) {
+          node = elementNode(child);
+          this.blocks.set(child, node);
+        }
+        content.push(node);
+      }
+    }
+    return { type: 'doc', content };
+  }
+
+  destroy(): void {
+    this.doc.off('afterTransaction', this.forget);
+  }
 }
 
 /** Canonical JSON: keys sorted at every level, no whitespace, `undefined` members left out. */
@@ -148,6 +204,38 @@ export function writeReportTemplate(doc: Y.Doc, facts?: string): void {
  * content, so the sign-off hash covers them and the frozen snapshot keeps them as they were signed.
  */
 export const FACT_BLOCK = 'factBlock';
+/** A shared type as a Yjs transaction lists it in `changed`. */
+export type ChangedType = Y.Transaction['changed'] extends Map<infer K, unknown> ? K : never;
+
+/**
+ * Whether an update that changed these shared types (a Yjs transaction's `changed`, on the document
+ * after it) left the order of the top-level blocks, every top-level heading and every fact block as
+ * they were: true only when each changed type lies inside a top-level block that is neither a heading
+ * nor a fact block (typing or formatting inside a paragraph or a list). Then `keepsSections(before,
+ * after)` answers as it would for the text before, which holds its sections when every earlier update
+ * was checked (decision 0071). Anything else (the fragment itself, a heading, another root type): false.
+ */
+export function sectionsUntouchedBy(changed: Iterable<ChangedType>, doc: Y.Doc): boolean {
+  const root = doc.getXmlFragment('default');
+  for (const type of changed) {
+    const block = topLevelBlock(type, root);
+    if (!block || block.nodeName === 'heading' || block.nodeName === FACT_BLOCK) return false;
+  }
+  return true;
+}
+
+/** The top-level block (a child element of `root`) a type lies in; null for `root` itself or outside it. */
+function topLevelBlock(type: ChangedType, root: Y.XmlFragment): Y.XmlElement | null {
+  const top: unknown = root;
+  let block: unknown = type;
+  let parent: unknown = type.parent;
+  while (parent instanceof Y.AbstractType && parent !== top) {
+    block = parent;
+    parent = parent.parent;
+  }
+  return parent === top && block instanceof Y.XmlElement ? (block as Y.XmlElement) : null;
+}
+
 export type FactKind = 'attendance' | 'lessons' | 'objectivesCovered';
 export const FACT_KINDS: readonly FactKind[] = ['attendance', 'lessons', 'objectivesCovered'];
 

@@ -14,9 +14,20 @@ import {
   sha256Hex,
   writeFacts,
   writeReportTemplate,
+  FACT_BLOCK,
+  ReportContentCache,
+  sectionsUntouchedBy,
+  type ChangedType,
   type ReportFact,
 } from './report-content.js';
-import { keepsSections } from './report-suggestions.js';
+import {
+  acceptedOf,
+  baselineOf,
+  checkSuggestOnly,
+  holdsTemplateSections,
+  keepsSections,
+  suggestionsIn,
+} from './report-suggestions.js';
 
 const ID = '11111111-1111-4111-8111-111111111111';
 
@@ -178,5 +189,118 @@ describe('report content hash (decision 0057)', () => {
     const lengths = sectionLengths(content);
     expect(lengths[0]).toEqual({ title: 'Attendance and engagement', characters: 42 });
     expect(lengths.slice(1).every((l) => l.characters === 0)).toBe(true);
+  });
+});
+
+describe('checking an update without reading the whole text (decision 0071)', () => {
+  /** A small seeded random, so a failure is repeatable. */
+  function random(seed: number): () => number {
+    let s = seed >>> 0;
+    return () => {
+      s = (s * 1664525 + 1013904223) >>> 0;
+      return s / 2 ** 32;
+    };
+  }
+
+  /** One random edit of the kinds editors make: type, format, suggest, split, delete, retitle, facts. */
+  function edit(doc: Y.Doc, next: () => number, step: number): void {
+    const top = doc.getXmlFragment('default');
+    const blocks = top.toArray() as Y.XmlElement[];
+    const block = blocks[Math.floor(next() * blocks.length)]!;
+    const roll = next();
+    let text = block.firstChild;
+    if (!(text instanceof Y.XmlText)) {
+      text = new Y.XmlText();
+      block.insert(0, [text]);
+    }
+    const t = text;
+    const at = Math.floor(next() * (t.length + 1));
+    if (roll < 0.35) t.insert(at, `w${step} `);
+    else if (roll < 0.5) t.insert(at, 'x', { insertion: { id: `u1.n.${step % 3}` } });
+    else if (roll < 0.6 && t.length > 2) t.format(0, Math.min(3, t.length), { bold: {} });
+    else if (roll < 0.7 && t.length > 2) t.delete(Math.min(at, t.length - 1), 1);
+    else if (roll < 0.78) {
+      const p = new Y.XmlElement('paragraph');
+      p.insert(0, [new Y.XmlText(`new ${step}`)]);
+      top.insert(Math.floor(next() * (blocks.length + 1)), [p]);
+    } else if (roll < 0.84 && blocks.length > 3) top.delete(Math.floor(next() * blocks.length), 1);
+    else if (roll < 0.9) block.setAttribute('textAlign', step % 2 ? 'left' : 'right');
+    else t.insert(t.length, '!');
+  }
+
+  it('the content cache reads every block as a fresh conversion would, after any edit', () => {
+    for (const seed of [1, 2, 3]) {
+      const next = random(seed);
+      const doc = new Y.Doc();
+      writeReportTemplate(doc);
+      const cache = new ReportContentCache(doc);
+      for (let step = 0; step < 150; step++) {
+        edit(doc, next, step);
+        expect(cache.content()).toEqual(reportContentOf(doc));
+      }
+      cache.destroy();
+    }
+  });
+
+  it('the sections are untouched by typing in a paragraph, and touched by a heading, a new block or a fact block', () => {
+    const doc = new Y.Doc();
+    writeReportTemplate(doc);
+    writeFacts(doc, [
+      {
+        kind: 'lessons',
+        period: 'p',
+        values: { delivered: 1, planned: 0, cancelled: 0 },
+        sourcePosition: '1',
+      },
+    ]);
+    const top = doc.getXmlFragment('default');
+    const changedBy = (change: () => void) => {
+      let changed: ChangedType[] = [];
+      const see = (tr: Y.Transaction) => (changed = [...tr.changed.keys()]);
+      doc.on('afterTransaction', see);
+      change();
+      doc.off('afterTransaction', see);
+      return sectionsUntouchedBy(changed, doc);
+    };
+    const nodes = () => top.toArray() as Y.XmlElement[];
+    const first = (name: string) => nodes().find((n) => n.nodeName === name)!;
+    const paragraph = first('paragraph');
+    expect(changedBy(() => paragraph.insert(0, [new Y.XmlText('Typed.')]))).toBe(true);
+    expect(changedBy(() => (paragraph.firstChild as Y.XmlText).insert(0, 'More '))).toBe(true);
+    expect(changedBy(() => (paragraph.firstChild as Y.XmlText).format(0, 4, { bold: {} }))).toBe(true);
+    expect(changedBy(() => paragraph.setAttribute('textAlign', 'center'))).toBe(true);
+    expect(changedBy(() => (first('heading').firstChild as Y.XmlText).insert(0, 'x'))).toBe(false);
+    expect(changedBy(() => first('heading').setAttribute('level', '3'))).toBe(false);
+    expect(changedBy(() => first(FACT_BLOCK).setAttribute('kind', 'attendance'))).toBe(false);
+    expect(changedBy(() => top.insert(1, [new Y.XmlElement('paragraph')]))).toBe(false);
+    expect(changedBy(() => top.delete(top.length - 1, 1))).toBe(false);
+    expect(changedBy(() => doc.getMap('other').set('k', 1))).toBe(false);
+  });
+
+  it('the checks give the same answers on cached blocks as on fresh conversions', () => {
+    for (const seed of [4, 5]) {
+      const next = random(seed);
+      const doc = new Y.Doc();
+      writeReportTemplate(doc);
+      const cache = new ReportContentCache(doc);
+      let cachedBefore = cache.content();
+      let freshBefore = reportContentOf(doc);
+      for (let step = 0; step < 120; step++) {
+        edit(doc, next, step);
+        const cachedAfter = cache.content();
+        const freshAfter = reportContentOf(doc);
+        expect(suggestionsIn(cachedAfter)).toEqual(suggestionsIn(freshAfter));
+        expect(baselineOf(cachedAfter)).toEqual(baselineOf(freshAfter));
+        expect(acceptedOf(cachedAfter)).toEqual(acceptedOf(freshAfter));
+        expect(keepsSections(cachedBefore, cachedAfter)).toBe(keepsSections(freshBefore, freshAfter));
+        expect(checkSuggestOnly(cachedBefore, cachedAfter, '1')).toEqual(
+          checkSuggestOnly(freshBefore, freshAfter, '1'),
+        );
+        expect(holdsTemplateSections(cachedAfter)).toBe(holdsTemplateSections(freshAfter));
+        cachedBefore = cachedAfter;
+        freshBefore = freshAfter;
+      }
+      cache.destroy();
+    }
   });
 });

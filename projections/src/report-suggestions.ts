@@ -64,8 +64,45 @@ const suggestionMarkOf = (node: ContentNode): { type: SuggestionMark; id: string
   return null;
 };
 
+/**
+ * Results per top-level block, by the block's object (decision 0071): the server's `ReportContentCache`
+ * hands out the same object for a block until it changes, so a check after typing in one paragraph
+ * computes that paragraph's part only. Each is a pure function of the block; the whole-text functions
+ * assemble them exactly as a walk over the whole text would.
+ */
+const blockSuggestions = new WeakMap<ContentNode, Suggestion[]>();
+const blockBaseline = new WeakMap<ContentNode, ContentNode>();
+const blockAccepted = new WeakMap<ContentNode, ContentNode>();
+const blockNormalJson = new WeakMap<ContentNode, string>();
+const blockModification = new WeakMap<ContentNode, boolean>();
+
+function memo<T>(cache: WeakMap<ContentNode, T>, node: ContentNode, make: (node: ContentNode) => T): T {
+  let value = cache.get(node);
+  if (value === undefined) {
+    value = make(node);
+    cache.set(node, value);
+  }
+  return value;
+}
+
 /** Every suggestion of the text, in document order. */
 export function suggestionsIn(content: ContentNode): Suggestion[] {
+  if (content.type === 'text') return suggestionsWalked(content);
+  // Per top-level block, merged in order: first appearance decides the order, texts concatenate.
+  const found = new Map<string, Suggestion>();
+  for (const block of content.content ?? [])
+    for (const part of memo(blockSuggestions, block, suggestionsWalked)) {
+      const s = found.get(part.id);
+      if (!s) found.set(part.id, { ...part });
+      else {
+        s.inserted += part.inserted;
+        s.deleted += part.deleted;
+      }
+    }
+  return [...found.values()];
+}
+
+function suggestionsWalked(content: ContentNode): Suggestion[] {
   const found = new Map<string, Suggestion>();
   const walk = (node: ContentNode) => {
     if (node.type === 'text') {
@@ -101,6 +138,15 @@ const isTextblock = (node: ContentNode) =>
  * is. Zero-width markers of a resolved suggestion go, and blocks a dropped suggestion spans are joined.
  */
 export function resolveSuggestions(content: ContentNode, decide: (id: string) => Resolution): ContentNode {
+  return resolved(content, decide, null);
+}
+
+/** `resolveSuggestions`; `topLevel` keeps the top-level blocks' results (only for a `decide` that never changes). */
+function resolved(
+  content: ContentNode,
+  decide: (id: string) => Resolution,
+  topLevel: WeakMap<ContentNode, ContentNode> | null,
+): ContentNode {
   // Whether a marked text node is dropped (its text removed) when resolved.
   const outcome = (node: ContentNode): 'drop' | 'unmark' | null => {
     const mark = suggestionMarkOf(node);
@@ -141,11 +187,11 @@ export function resolveSuggestions(content: ContentNode, decide: (id: string) =>
     for (const child of children) {
       const first = child.content?.[0];
       const last = child.content?.at(-1);
-      const resolved = block(child);
+      const done = topLevel && node === content ? memo(topLevel, child, block) : block(child);
       const prev = out.at(-1);
       if (joinNext && prev && isTextblock(child) && first && outcome(first) === 'drop')
-        out[out.length - 1] = withContent(prev, [...(prev.content ?? []), ...(resolved.content ?? [])]);
-      else out.push(resolved);
+        out[out.length - 1] = withContent(prev, [...(prev.content ?? []), ...(done.content ?? [])]);
+      else out.push(done);
       joinNext =
         isTextblock(child) &&
         last !== undefined &&
@@ -170,10 +216,10 @@ function withContent(node: ContentNode, content: ContentNode[]): ContentNode {
 }
 
 /** The text with every suggestion rejected: what stands without the reviewers' proposals. */
-export const baselineOf = (content: ContentNode) => resolveSuggestions(content, () => 'reject');
+export const baselineOf = (content: ContentNode) => resolved(content, () => 'reject', blockBaseline);
 
 /** The text with every suggestion accepted. */
-export const acceptedOf = (content: ContentNode) => resolveSuggestions(content, () => 'accept');
+export const acceptedOf = (content: ContentNode) => resolved(content, () => 'accept', blockAccepted);
 
 const sameMarks = (a: Mark[] | undefined, b: Mark[] | undefined) =>
   JSON.stringify(a ?? []) === JSON.stringify(b ?? []);
@@ -204,8 +250,27 @@ export function normalizedText(node: ContentNode): ContentNode {
   return withContent(node, cleaned);
 }
 
-const same = (a: ContentNode, b: ContentNode) =>
-  JSON.stringify(normalizedText(a)) === JSON.stringify(normalizedText(b));
+/**
+ * `JSON.stringify(normalizedText(a)) === JSON.stringify(normalizedText(b))`. A text whose top level
+ * holds blocks only normalizes block by block, so its JSON is its own members' and its blocks' JSON in
+ * order (each block's memoized).
+ */
+function same(a: ContentNode, b: ContentNode): boolean {
+  const blocksOnly = (n: ContentNode) =>
+    n.type !== 'text' && (n.content ?? []).every((c) => c.type !== 'text');
+  if (!blocksOnly(a) || !blocksOnly(b))
+    return JSON.stringify(normalizedText(a)) === JSON.stringify(normalizedText(b));
+  const ca = a.content ?? [];
+  const cb = b.content ?? [];
+  if (ca.length !== cb.length) return false;
+  const { content: _a, ...restA } = a;
+  const { content: _b, ...restB } = b;
+  if (JSON.stringify(restA) !== JSON.stringify(restB)) return false;
+  const json = (n: ContentNode) => JSON.stringify(normalizedText(n));
+  return ca.every(
+    (x, i) => x === cb[i] || memo(blockNormalJson, x, json) === memo(blockNormalJson, cb[i]!, json),
+  );
+}
 
 const textOf = (n: ContentNode): string =>
   (n.text ?? '').replaceAll(ZWSP, '') + (n.content ?? []).map(textOf).join('');
@@ -238,6 +303,16 @@ export function keepsSections(before: ContentNode, after: ContentNode): boolean 
   );
 }
 
+/**
+ * Whether the text has template sections and keeps them with every suggestion accepted as with every
+ * suggestion rejected. Every update `keepsSections` accepts leaves a text that holds them, when the
+ * text before held them; `sectionsUntouchedBy` uses that to skip the full check (decision 0071).
+ */
+export function holdsTemplateSections(content: ContentNode): boolean {
+  const baseline = templateHeadings(baselineOf(content));
+  return baseline.length > 0 && templateHeadings(acceptedOf(content)).join('\n') === baseline.join('\n');
+}
+
 export type SuggestOnlyCheck =
   | { ok: true; resolved: { id: string; accepted: boolean }[] }
   | { ok: false; reason: 'direct_edit' | 'foreign_suggestion' | 'formatting' | 'sections' };
@@ -251,15 +326,20 @@ const MAX_RESOLVED = 8;
  * otherwise. Allowed when the baseline after equals the baseline before with the vanished suggestions
  * each accepted or rejected; `resolved` says which. Formatting suggestions (`modification`) are refused.
  */
-export function checkSuggestOnly(before: ContentNode, after: ContentNode, userId: string): SuggestOnlyCheck {
-  if (!keepsSections(before, after)) return { ok: false, reason: 'sections' };
+export function checkSuggestOnly(
+  before: ContentNode,
+  after: ContentNode,
+  userId: string,
+  /** The caller knows `keepsSections(before, after)` holds (decision 0071: `sectionsUntouchedBy`). */
+  known: { sectionsKept?: boolean } = {},
+): SuggestOnlyCheck {
+  if (!known.sectionsKept && !keepsSections(before, after)) return { ok: false, reason: 'sections' };
   const was = new Map(suggestionsIn(before).map((s) => [s.id, s]));
   const now = suggestionsIn(after);
   const nowIds = new Set(now.map((s) => s.id));
   for (const s of now)
     if (!was.has(s.id) && s.authorId !== userId) return { ok: false, reason: 'foreign_suggestion' };
-  if (hasMark(after, 'modification') && !hasMark(before, 'modification'))
-    return { ok: false, reason: 'formatting' };
+  if (hasModification(after) && !hasModification(before)) return { ok: false, reason: 'formatting' };
   const target = baselineOf(after);
   const vanished = [...was.keys()].filter((id) => !nowIds.has(id));
   if (vanished.length === 0)
@@ -276,6 +356,14 @@ export function checkSuggestOnly(before: ContentNode, after: ContentNode, userId
       return { ok: true, resolved: vanished.map((id) => ({ id, accepted: accepted.has(id) })) };
   }
   return { ok: false, reason: 'direct_edit' };
+}
+
+/** Whether a formatting suggestion (`modification`) is anywhere in the text. */
+function hasModification(content: ContentNode): boolean {
+  if ((content.marks ?? []).some((m) => m.type === 'modification')) return true;
+  return (content.content ?? []).some((block) =>
+    memo(blockModification, block, (n) => hasMark(n, 'modification')),
+  );
 }
 
 function hasMark(node: ContentNode, type: string): boolean {

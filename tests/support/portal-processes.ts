@@ -35,7 +35,9 @@ const running = new Set<ChildProcess>();
  * listens.
  */
 export function startPortal(env: Record<string, string>, timeoutMs = 60_000): Promise<PortalProcess> {
-  const child = spawn(process.execPath, ['--conditions=source', '--import', REGISTER, ENTRY], {
+  // PORTAL_NODE_FLAGS: extra flags for the portal's node (e.g. `--cpu-prof --cpu-prof-dir=/tmp/p` to profile a benchmark's server).
+  const flags = (process.env.PORTAL_NODE_FLAGS ?? '').split(/\s+/).filter(Boolean);
+  const child = spawn(process.execPath, [...flags, '--conditions=source', '--import', REGISTER, ENTRY], {
     cwd: REPO_ROOT,
     env: {
       ...process.env,

@@ -786,6 +786,34 @@ describe.each(portalModes)('half-term reports API, $name', (mode) => {
         'HalfTermReportSuggestionAccepted',
       ]);
       expect(texts[2]!.data).toMatchObject({ by: ids.lena, inserted: ' She loves poetry.', open: 0 });
+
+      // Typing inside a paragraph is accepted without reading the whole text (decision 0071); the
+      // sections stay guarded after such updates: deleting a template heading is still refused.
+      const serverText = () =>
+        JSON.stringify(server.loadedDocument(name)?.doc.getXmlFragment('default').toJSON());
+      for (const word of [' One.', ' Two.', ' Three.']) mine.insert(mine.length, word);
+      await waitFor('typing in a paragraph reaches the server', () => serverText().includes('Two. Three.'));
+      // A suggest-only connection's direct edit in a paragraph is checked in full all the same.
+      const suggesterCloses = closes(suggester);
+      await waitFor('the suggester has the typing', () =>
+        JSON.stringify(suggester.doc.getXmlFragment('default').toJSON()).includes('Two. Three.'),
+      );
+      const theirs = lastParagraph(suggester.doc);
+      theirs.insert(theirs.length, ' Sneaked in.');
+      await waitFor('the direct edit is refused', () => suggesterCloses.length > 0);
+      expect(suggesterCloses[0]!.code).toBe(CloseCode.editRefused);
+      expect(serverText()).not.toContain('Sneaked in');
+      const reviewerCloses = closes(reviewer);
+      const top = reviewer.doc.getXmlFragment('default');
+      const heading = top.toArray().findIndex((n) => n instanceof Y.XmlElement && n.nodeName === 'heading');
+      expect(heading).toBeGreaterThanOrEqual(0);
+      top.delete(heading, 1);
+      await waitFor('the heading deletion is refused', () => reviewerCloses.length > 0);
+      expect(reviewerCloses[0]!.code).toBe(CloseCode.editRefused);
+      expect((await textEvents()).at(-1)).toMatchObject({
+        type: 'HalfTermReportEditRefused',
+        data: expect.objectContaining({ reason: 'sections' }),
+      });
     } finally {
       suggester.destroy();
       reviewer.destroy();

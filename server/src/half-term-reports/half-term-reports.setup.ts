@@ -1,10 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import type * as Y from 'yjs';
 import {
   HALF_TERM_REPORT_DOCUMENT_KIND,
   acceptedOf,
   checkSuggestOnly,
   halfTermReportById,
+  holdsTemplateSections,
+  ReportContentCache,
+  sectionsUntouchedBy,
   halfTermReportTextStream,
   parseStream,
   reportContentOf,
@@ -87,6 +91,8 @@ export class HalfTermReportsSetup implements OnModuleInit, OnModuleDestroy {
   >();
   /** Direct edits during review already logged: `{report}:{user}:{state}:{since}` (one per claim). */
   private readonly directEditsLogged = new Set<string>();
+  /** Per loaded document and shadow copy: its text, converted block by block (decision 0071). */
+  private readonly contents = new WeakMap<Y.Doc, ReportContentCache>();
 
   constructor(
     private readonly rooms: RoomPolicy,
@@ -169,26 +175,54 @@ export class HalfTermReportsSetup implements OnModuleInit, OnModuleDestroy {
         return stream?.kind === 'halfTermReport' ? stream.id : null;
       },
       validateUpdate: (check) => {
-        // The text before is the text after the last accepted check when nothing else came between.
+        // The document holds its template sections at this version (set by the last accepted update
+        // when nothing else came between). An update that changed nothing but the inside of
+        // paragraphs and lists cannot take them away (decision 0071): an editing connection's is then
+        // accepted without reading the text, a suggest-only connection's is checked without the
+        // section rule.
+        const held = check.version !== undefined && check.memo?.get(SECTIONS_HELD_AT) === check.version;
+        const holdNext = () => {
+          if (check.version !== undefined) check.memo?.set(SECTIONS_HELD_AT, check.version + 1);
+        };
+        const sectionsKept = held && !!check.changed && sectionsUntouchedBy(check.changed, check.after);
+        // The text after an accepted update is the next check's text before, when nothing else came
+        // between; it is read from the shadow copy, which converts only the blocks the update changed.
+        const keepAfter = (content: ContentNode) => {
+          if (check.version !== undefined)
+            check.memo?.set(CONTENT_AT_VERSION, { version: check.version + 1, content });
+        };
+        if (sectionsKept && !check.suggestOnly && this.directEditKey(check) === null) {
+          holdNext();
+          keepAfter(this.contentOf(check.after));
+          return null;
+        }
         const kept = check.memo?.get(CONTENT_AT_VERSION) as
           { version: number; content: ContentNode } | undefined;
-        const before =
-          kept && check.version !== undefined && kept.version === check.version
-            ? kept.content
-            : reportContentOf(check.before);
-        const after = reportContentOf(check.after);
-        const reason = validateReportUpdate(check, { before, after });
+        const before = kept && kept.version === check.version ? kept.content : this.contentOf(check.before);
+        const after = this.contentOf(check.after);
+        const reason = validateReportUpdate(check, { before, after }, { sectionsKept });
         if (reason !== null) return reason;
-        if (check.version !== undefined)
-          check.memo?.set(CONTENT_AT_VERSION, { version: check.version + 1, content: after });
+        // Accepted by keepsSections from a text that held its sections: the text after holds them too.
+        if (held || holdsTemplateSections(after)) holdNext();
+        keepAfter(after);
         if (!check.suggestOnly) this.noteDirectEdit(check, before, after);
         return null;
       },
       refused: (refused) => this.keepRefused(refused),
-      loaded: (doc) => doc.memo.set(LAST_CONTENT, reportContentOf(doc.doc)),
+      loaded: (doc) => doc.memo.set(LAST_CONTENT, this.contentOf(doc.doc)),
       persisted: (doc, actors) => this.suggestionEvents(doc, actors),
       presence: (presence) => this.tellPresence(presence),
     };
+  }
+
+  /** The text of a loaded report document (or of its shadow copy), converted block by block as it changes. */
+  private contentOf(doc: Y.Doc): ContentNode {
+    let cache = this.contents.get(doc);
+    if (!cache) {
+      cache = new ReportContentCache(doc);
+      this.contents.set(doc, cache);
+    }
+    return cache.content();
   }
 
   /** Who has each report's text open in this process now. */
@@ -203,18 +237,26 @@ export class HalfTermReportsSetup implements OnModuleInit, OnModuleDestroy {
     this.live.namespace?.to([LiveRooms.admins, QA_ROOM, QA_LEAD_ROOM]).emit('report-presence', presence);
   }
 
+  /** The claim under which this update's direct edit would be logged; null: nothing to log for it. */
+  private directEditKey(check: UpdateCheck): string | null {
+    const review = this.reviews.get(check.id);
+    const by = check.actor.userId;
+    if (!review || review.claimer !== by) return null;
+    if (review.state !== 'in_qa' && review.state !== 'in_lead_review') return null;
+    const key = `${check.id}:${by}:${review.state}:${review.since}`;
+    return this.directEditsLogged.has(key) ? null : key;
+  }
+
   /**
    * A reviewer who may edit (the QA claimer in `in_qa`, the lead claimer in `in_lead_review`) opens
    * suggesting and may switch to editing directly (brief §2): the first update of theirs that changes
    * the text outside suggestions is logged as `HalfTermReportDirectEditDuringReview`, once per claim.
    */
   private noteDirectEdit(check: UpdateCheck, before: ContentNode, after: ContentNode): void {
+    const key = this.directEditKey(check);
     const review = this.reviews.get(check.id);
     const by = check.actor.userId;
-    if (!review || review.claimer !== by) return;
-    if (review.state !== 'in_qa' && review.state !== 'in_lead_review') return;
-    const key = `${check.id}:${by}:${review.state}:${review.since}`;
-    if (this.directEditsLogged.has(key)) return;
+    if (key === null || !review || (review.state !== 'in_qa' && review.state !== 'in_lead_review')) return;
     if (checkSuggestOnly(before, after, by).ok) return;
     this.directEditsLogged.add(key);
     const change = textChange(acceptedOf(before), acceptedOf(after));
@@ -262,7 +304,7 @@ export class HalfTermReportsSetup implements OnModuleInit, OnModuleDestroy {
    */
   private async suggestionEvents(doc: LoadedDocument, actors: string[]): Promise<void> {
     const before = doc.memo.get(LAST_CONTENT) as ContentNode | undefined;
-    const after = reportContentOf(doc.doc);
+    const after = this.contentOf(doc.doc);
     doc.memo.set(LAST_CONTENT, after);
     if (!before) return;
     const { made, resolved } = suggestionChanges(before, after);
@@ -304,3 +346,5 @@ export class HalfTermReportsSetup implements OnModuleInit, OnModuleDestroy {
 const LAST_CONTENT = 'content-at-last-flush';
 /** The text after the last accepted update, with the document version it belongs to. */
 const CONTENT_AT_VERSION = 'content-at-version';
+/** The document version at which the text is known to hold its template sections. */
+const SECTIONS_HELD_AT = 'sections-held-at';

@@ -18,13 +18,15 @@ export function validateReportUpdate(
     before: reportContentOf(check.before),
     after: reportContentOf(check.after),
   },
+  /** The caller knows the update keeps the sections (decision 0071). */
+  known: { sectionsKept?: boolean } = {},
 ): string | null {
   const { before, after } = contents;
   if (check.suggestOnly) {
-    const verdict = checkSuggestOnly(before, after, check.actor.userId);
+    const verdict = checkSuggestOnly(before, after, check.actor.userId, known);
     return verdict.ok ? null : verdict.reason;
   }
-  return keepsSections(before, after) ? null : 'sections';
+  return known.sectionsKept || keepsSections(before, after) ? null : 'sections';
 }
 
 /** What changed between two texts, as plain text: the differing middle after a common prefix and suffix. */

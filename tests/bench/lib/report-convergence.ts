@@ -151,6 +151,17 @@ async function reportInQa(
     typing!.destroy();
   }
   await must(base, 'POST', `/half-term-reports/${reportId}/qa/claim`, qa.token);
+  // The claim reaches the read models a moment later: until then the reviewer's editors would open
+  // read-only (and their first keystroke be refused), the writer's editing.
+  for (let i = 0; ; i++) {
+    const [q, w] = await Promise.all([
+      must(base, 'GET', `/half-term-reports/${reportId}`, qa.token),
+      must(base, 'GET', `/half-term-reports/${reportId}`, writer.token),
+    ]);
+    if (q.allowed_mode === 'edit' && w.allowed_mode === 'suggest') break;
+    if (i === 100) throw new Error(`the claim did not reach the read models: ${String(q.allowed_mode)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
   return { reportId, writer, qa };
 }
 

@@ -3,6 +3,7 @@ import * as encoding from 'lib0/encoding';
 import * as awarenessProtocol from 'y-protocols/awareness';
 import * as syncProtocol from 'y-protocols/sync';
 import * as Y from 'yjs';
+import type { ChangedType } from '@portal/projections';
 import type { Log } from '../logging/logger.js';
 import { BusMessage, type BusMessageType, type CollabBus } from './collab-bus.js';
 import { CollabConnection } from './collab-connection.js';
@@ -190,7 +191,18 @@ export class CollabDocument {
       this.shadow = new Y.Doc({ gc: true });
       Y.applyUpdate(this.shadow, Y.encodeStateAsUpdate(this.doc));
     }
-    Y.applyUpdate(this.shadow, update);
+    // The shared types the update changed (Yjs's `transaction.changed`: types that existed before and
+    // gained, lost or changed an item or attribute), for a kind's cheap pre-check.
+    let changed: ChangedType[] = [];
+    const seeChanges = (tr: Y.Transaction) => {
+      changed = [...tr.changed.keys()];
+    };
+    this.shadow.on('afterTransaction', seeChanges);
+    try {
+      Y.applyUpdate(this.shadow, update);
+    } finally {
+      this.shadow.off('afterTransaction', seeChanges);
+    }
     let reason: string | null;
     try {
       reason = this.kind!.validateUpdate!({
@@ -201,6 +213,7 @@ export class CollabDocument {
         after: this.shadow,
         version: this.version,
         memo: this.memo,
+        changed,
       });
     } catch (e) {
       this.log.error({ err: e, document: this.name.name }, 'collaboration: validating an update failed');

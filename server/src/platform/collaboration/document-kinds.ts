@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { DocumentEditor } from '@portal/projections';
+import type { ChangedType, DocumentEditor } from '@portal/projections';
 import type * as Y from 'yjs';
 import type { Actor } from '../auth/request-context.js';
 import type { RecordedEvent } from '../event-store/event-store.js';
@@ -31,6 +31,12 @@ export interface UpdateCheck {
   version?: number;
   /** The loaded document's memory (as `LoadedDocument.memo`). */
   memo?: Map<string, unknown>;
+  /**
+   * The shared types of `after` the update changed (Yjs `transaction.changed`: types that existed
+   * before it and gained, lost or changed an item or an attribute; a new type shows as a change of its
+   * parent). Lets a kind skip a full check when only parts it does not guard changed (decision 0071).
+   */
+  changed?: readonly ChangedType[];
 }
 
 /** An update the server did not apply: refused by the kind, or sent by a read-only connection. */
