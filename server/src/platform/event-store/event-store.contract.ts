@@ -109,7 +109,7 @@ export function runEventStoreContract(target: ContractTarget): void {
       expect(await store.readStream(stream)).toHaveLength(2);
     });
 
-    it(`${target.name}: a one-event append retried is idempotent, and its id elsewhere is refused`, async () => {
+    it(`${target.name}: a one-event append retried is idempotent`, async () => {
       const stream = streamName();
       const e = event();
       const first = await store.append(stream, [e], { expectedRevision: 'no_stream' });
@@ -118,10 +118,18 @@ export function runEventStoreContract(target: ContractTarget): void {
       const again = await store.append(stream, [e], { expectedRevision: 'no_stream' });
       expect(again).toEqual(first);
       expect(await store.readStream(stream)).toHaveLength(2);
-      await expect(store.append(streamName(), [e], { expectedRevision: 'any' })).rejects.toBeInstanceOf(
-        ConcurrencyError,
-      );
     });
+
+    // Event ids are unique across the whole log in the PostgreSQL adapter (a unique index);
+    // EventStoreDB checks ids only within a stream, so the port promises no more than that.
+    if (target.name !== 'eventstoredb')
+      it(`${target.name}: refuses an event id already stored in another stream`, async () => {
+        const e = event();
+        await store.append(streamName(), [e], { expectedRevision: 'no_stream' });
+        await expect(store.append(streamName(), [e], { expectedRevision: 'any' })).rejects.toBeInstanceOf(
+          ConcurrencyError,
+        );
+      });
 
     it(`${target.name}: round-trips data, metadata and createdAt`, async () => {
       const stream = streamName();
