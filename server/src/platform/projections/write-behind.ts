@@ -82,9 +82,21 @@ export class WriteBehindTx implements SqlExecutor {
       this.chars += row.length;
     } else if (update) {
       const values = inlineParams(update.values, params ?? []);
-      const key = conflictKey(update.keyParams, params ?? []);
-      const into = this.mergeTarget(update.key, update.table);
-      if (into && !into.keys!.has(key) && into.parts.length < MERGED_UPDATE_ROWS) {
+      const key = updateKey(update.keyParams, params ?? []);
+      const into = key === null ? null : this.mergeTarget(update.key, update.table);
+      if (key === null) {
+        // A key that could equal another written differently: sent on its own (see updateKey).
+        const text = inlineParams(sql, params ?? []);
+        this.pending.push({
+          template: sql,
+          insert: null,
+          update: null,
+          single: null,
+          parts: [text],
+          keys: null,
+        });
+        this.chars += text.length;
+      } else if (into && !into.keys!.has(key) && into.parts.length < MERGED_UPDATE_ROWS) {
         into.parts.push(values);
         into.keys!.add(key);
         this.stats.merged++;
@@ -323,6 +335,26 @@ function matchingParen(sql: string, open: number): number {
 }
 
 /**
+ * The key of a mergeable UPDATE's row, or null when a key value is not in a form where different
+ * texts mean different values (a uuid, compared lower-cased; an integer; a date; NULL). Two UPDATEs
+ * whose keys are equal values written differently would match one row twice in the merged statement,
+ * and only one would count, so those are never merged. (An upsert needs no such care: the server
+ * refuses to touch a row twice, and the runner then applies the batch event by event.)
+ */
+function updateKey(keyParams: readonly number[], params: readonly unknown[]): string | null {
+  const parts: string[] = [];
+  for (const n of keyParams) {
+    const literal = sqlLiteral(params[n - 1]).toLowerCase();
+    if (!CANONICAL_KEY.test(literal)) return null;
+    parts.push(literal);
+  }
+  return parts.join('\u0000');
+}
+
+const CANONICAL_KEY =
+  /^(null|'[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}'|'-?(0|[1-9][0-9]{0,17})'|'[0-9]{4}-[0-9]{2}-[0-9]{2}')$/;
+
+/**
  * A single-table `UPDATE t SET ... WHERE ...` that several of the same text can be sent as one
  * (decision 0070): no FROM, no sub-SELECT, a WHERE of AND-ed conditions of which at least one is
  * `column = $n` (the key), and every placeholder typed by the statement itself, either as the value a
@@ -332,8 +364,9 @@ function matchingParen(sql: string, open: number): number {
  * <values> UNION ALL ...) AS wb_v WHERE ...`, each placeholder replaced by its column of `wb_v`. The
  * first branch gives each column its type (an untyped literal of a later branch is read as that type,
  * as it is when it is a parameter of the single statement). They are merged only while their keys
- * differ, so each row of `t` matches at most one row of values and is updated once, from the state the
- * separate statements would have seen: the same effect.
+ * differ (and only keys written canonically: `updateKey`), so each row of `t` matches at most one
+ * row of values and is updated once, from the state the separate statements would have seen: the
+ * same effect.
  */
 interface MergeableUpdate {
   key: string;
