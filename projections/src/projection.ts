@@ -142,6 +142,24 @@ export async function guardedUpdate(
 }
 
 /**
+ * The condition, in SQL, under which `guardedSet`/`guardedUpdate` on row `id` (a placeholder such as
+ * `$1`) of `table` changes it: the row exists with a version older than `revision` (a placeholder).
+ * A write that should happen only when the guarded update does (child rows of the same event) carries
+ * it in its WHERE and is written BEFORE the guarded update, so it needs no answer and the runner's
+ * write-behind sends it with the next ones (decision 0070).
+ */
+export const guardPasses = (table: string, id: string, revision: string): string =>
+  `EXISTS (SELECT 1 FROM ${table} WHERE id = ${id} AND version < ${revision}::bigint)`;
+
+/**
+ * The condition, in SQL, under which `INSERT INTO table ... ON CONFLICT (id) DO NOTHING` of row `id`
+ * (a placeholder) inserts it: no such row yet. Written before that insert, in the WHERE of the writes
+ * that should follow only a real insert (decision 0070).
+ */
+export const rowAbsent = (table: string, id: string): string =>
+  `NOT EXISTS (SELECT 1 FROM ${table} WHERE id = ${id})`;
+
+/**
  * `guardedUpdate` without its answer: a plain write, which the runner's write-behind transaction sends
  * with the next ones in one round trip instead of waiting for it (decision 0063).
  */

@@ -1,4 +1,4 @@
-import { defineProjection, guardedUpdate, guardedSet, type ProjectionTx } from '../projection.js';
+import { defineProjection, guardedSet, guardPasses, rowAbsent, type ProjectionTx } from '../projection.js';
 
 /**
  * The teaching backbone's first three aggregates (issue 15 items 3 and 4; docs/decisions/0051):
@@ -406,14 +406,28 @@ export const programmesProjection = defineProjection<ProgrammeEvent>()({
   },
 });
 
-async function replaceTeachers(tx: ProjectionTx, groupId: string, teachers: GroupTeacher[]): Promise<void> {
-  await tx.query('DELETE FROM rm_group_teachers WHERE group_id = $1', [groupId]);
+/**
+ * Replaces the group's teachers, computed by SQL so the projection needs no answer first (decision
+ * 0070). `revision` null: only if the group row is not there yet (GroupCreated, whose insert follows);
+ * else only if the guarded update of the group row to `revision`, which follows, will change it.
+ */
+async function replaceTeachers(
+  tx: ProjectionTx,
+  groupId: string,
+  teachers: GroupTeacher[],
+  revision: string | null,
+): Promise<void> {
+  const when = (rev: string) =>
+    revision === null ? rowAbsent('rm_groups', '$1::uuid') : guardPasses('rm_groups', '$1::uuid', rev);
+  const guard = revision === null ? [] : [revision];
+  await tx.query(`DELETE FROM rm_group_teachers WHERE group_id = $1 AND ${when('$2')}`, [groupId, ...guard]);
   if (teachers.length)
     await tx.query(
       `INSERT INTO rm_group_teachers (group_id, teacher_id, role)
-       SELECT $1, t.teacher_id, t.role FROM unnest($2::uuid[], $3::text[]) AS t(teacher_id, role)
+       SELECT $1::uuid, t.teacher_id, t.role FROM unnest($2::uuid[], $3::text[]) AS t(teacher_id, role)
+        WHERE ${when('$4')}
        ON CONFLICT (group_id, teacher_id) DO UPDATE SET role = excluded.role`,
-      [groupId, teachers.map((t) => t.teacherId), teachers.map((t) => t.role)],
+      [groupId, teachers.map((t) => t.teacherId), teachers.map((t) => t.role), ...guard],
     );
 }
 
@@ -454,40 +468,44 @@ export const groupsProjection = defineProjection<GroupEvent>()({
     const at = e.metadata.occurredAt;
     const groupId = e.data.groupId;
     if (e.type === 'GroupCreated') {
-      const { rows } = await tx.query(
+      // The teachers first, only if the group row is not there yet (the insert below then happens).
+      await replaceTeachers(tx, groupId, e.data.teachers, null);
+      await tx.query(
         `INSERT INTO rm_groups (id, programme_id, name, archived, created_at, updated_at, version)
-         VALUES ($1, $2, $3, false, $4, $4, $5::bigint) ON CONFLICT (id) DO NOTHING RETURNING id`,
+         VALUES ($1, $2, $3, false, $4, $4, $5::bigint) ON CONFLICT (id) DO NOTHING`,
         [groupId, e.data.programmeId, e.data.name, at, revision],
       );
-      if (rows.length) await replaceTeachers(tx, groupId, e.data.teachers);
       return;
     }
-    // The group row's version guards its child rows too: a replayed event changes nothing.
+    // The group row's version guards its child rows too: a replayed event changes nothing. The child
+    // rows are written first, under the condition the guarded update below passes (decision 0070).
     const set: Record<string, unknown> = { updated_at: at };
     if (e.type === 'GroupRenamed') set.name = e.data.name;
-    if (!(await guardedUpdate(tx, 'rm_groups', groupId, revision, set))) return;
     switch (e.type) {
       case 'StudentAddedToGroup':
         await tx.query(
           `INSERT INTO rm_group_students (group_id, student_id, from_date, to_date)
-           VALUES ($1, $2, $3, NULL) ON CONFLICT (group_id, student_id, from_date) DO NOTHING`,
-          [groupId, e.data.studentId, e.data.from],
+           SELECT $1::uuid, $2::uuid, $3::date, NULL::date WHERE ${guardPasses('rm_groups', '$1::uuid', '$4')}
+           ON CONFLICT (group_id, student_id, from_date) DO NOTHING`,
+          [groupId, e.data.studentId, e.data.from, revision],
         );
-        return;
+        break;
       case 'StudentRemovedFromGroup':
         // Closes the open membership; earlier (closed) rows are history and never change.
         await tx.query(
           `UPDATE rm_group_students SET to_date = $3
-            WHERE group_id = $1 AND student_id = $2 AND to_date IS NULL`,
-          [groupId, e.data.studentId, e.data.to],
+            WHERE group_id = $1 AND student_id = $2 AND to_date IS NULL
+              AND ${guardPasses('rm_groups', '$1::uuid', '$4')}`,
+          [groupId, e.data.studentId, e.data.to, revision],
         );
-        return;
+        break;
       case 'GroupTeachersChanged':
-        await replaceTeachers(tx, groupId, e.data.teachers);
-        return;
+        await replaceTeachers(tx, groupId, e.data.teachers, revision);
+        break;
       case 'GroupRenamed':
-        return;
+        break;
     }
+    await guardedSet(tx, 'rm_groups', groupId, revision, set);
   },
 });
 

@@ -1,8 +1,9 @@
 import {
   bigintSet,
   defineProjection,
-  guardedUpdate,
   guardedSet,
+  guardPasses,
+  rowAbsent,
   jsonbAppend,
   type ProjectionEvent,
   type ProjectionTx,
@@ -144,11 +145,11 @@ export function chronologyEntry(e: IncidentEvent): { kind: string; summary: stri
 }
 
 /**
- * Applies `set` to the incident row once (`guardedUpdate`), stamping `updated_at` (when it happened)
- * and `position` (the incident's last event). Answers whether the row changed.
+ * Applies `set` to the incident row once (`guardedSet`), stamping `updated_at` (when it happened)
+ * and `position` (the incident's last event).
  */
 function updateIncident(tx: ProjectionTx, event: ProjectionEvent, set: Record<string, unknown>) {
-  return guardedUpdate(
+  return guardedSet(
     tx,
     'rm_sg_incidents',
     (event.data as { incidentId: string }).incidentId,
@@ -262,18 +263,48 @@ export const safeguardingProjection = defineProjection({
         break;
     }
     const incident = e;
-    let changed = false;
-    let when = at;
+    if (incident.type !== 'SafeguardingIncidentReported') {
+      // The step's chronology lines first, only if the guarded update of the incident row that follows
+      // will change it (decision 0070): computed by SQL, so nothing waits for an answer.
+      const { kind, summary } = chronologyEntry(incident);
+      await tx.query(
+        `INSERT INTO rm_sg_chronology (position, student_id, incident_id, occurred_at, kind, summary, actor_id)
+         SELECT $1::bigint, s.value::uuid, i.id, $2, $3, $4, $5
+           FROM rm_sg_incidents i CROSS JOIN LATERAL jsonb_array_elements_text(i.student_ids) s
+          WHERE i.id = $6 AND i.version < $7::bigint
+         ON CONFLICT (position, student_id) DO NOTHING`,
+        [event.position.toString(), at, kind, summary, by, incident.data.incidentId, revision],
+      );
+    }
     switch (incident.type) {
       case 'SafeguardingIncidentReported': {
         const d = incident.data;
-        const { rows } = await tx.query(
+        // Its chronology lines first, only if the incident row is not there yet (its insert follows).
+        const { kind, summary } = chronologyEntry(incident);
+        await tx.query(
+          `INSERT INTO rm_sg_chronology (position, student_id, incident_id, occurred_at, kind, summary, actor_id)
+           SELECT $1::bigint, s.id, $6::uuid, $2, $3, $4, $5
+             FROM unnest($7::uuid[]) WITH ORDINALITY AS s(id, n)
+            WHERE ${rowAbsent('rm_sg_incidents', '$6::uuid')}
+            ORDER BY s.n
+           ON CONFLICT (position, student_id) DO NOTHING`,
+          [
+            event.position.toString(),
+            d.occurredAt,
+            kind,
+            summary,
+            by,
+            d.incidentId,
+            d.students.map((s) => s.studentId),
+          ],
+        );
+        await tx.query(
           `INSERT INTO rm_sg_incidents (id, status, risk_level, reporter_id, student_ids, customer_ids, type_ids,
                                         occurred_at, reported_at, lesson_id, description, immediate_action,
                                         lead_told_verbally, updated_at, version, position)
            VALUES ($1, 'reported', $2, $3, $4::jsonb, $5::jsonb, $6::jsonb, $7, $8, $9, $10, $11, $12, $8,
                    $13::bigint, $14::bigint)
-           ON CONFLICT (id) DO NOTHING RETURNING id`,
+           ON CONFLICT (id) DO NOTHING`,
           [
             d.incidentId,
             d.riskLevel,
@@ -291,19 +322,17 @@ export const safeguardingProjection = defineProjection({
             event.position.toString(),
           ],
         );
-        changed = rows.length > 0;
-        when = d.occurredAt;
-        break;
+        return;
       }
       case 'SafeguardingIncidentAcknowledged':
-        changed = await updateIncident(tx, event, {
+        await updateIncident(tx, event, {
           status: 'acknowledged',
           acknowledged_at: at,
           acknowledged_by: incident.data.leadId,
         });
         break;
       case 'SafeguardingIncidentReviewStarted':
-        changed = await updateIncident(tx, event, {
+        await updateIncident(tx, event, {
           status: 'under_review',
           assigned_lead_id: incident.data.leadId,
         });
@@ -319,7 +348,7 @@ export const safeguardingProjection = defineProjection({
           added_by: by,
           added_at: at,
         };
-        changed = await updateIncident(tx, event, {
+        await updateIncident(tx, event, {
           status: 'actions',
           actions: jsonbAppend('actions', action),
         });
@@ -331,7 +360,7 @@ export const safeguardingProjection = defineProjection({
           by,
           text: `${incident.data.method}: ${incident.data.note}`,
         };
-        changed = await updateIncident(tx, event, {
+        await updateIncident(tx, event, {
           status: 'partner_informed',
           partner_informed: jsonbAppend('partner_informed', step),
         });
@@ -339,20 +368,20 @@ export const safeguardingProjection = defineProjection({
       }
       case 'SafeguardingIncidentPartnerFeedbackRecorded': {
         const step: IncidentStepRow = { at, by, text: incident.data.feedback };
-        changed = await updateIncident(tx, event, {
+        await updateIncident(tx, event, {
           status: 'partner_feedback',
           partner_feedback: jsonbAppend('partner_feedback', step),
         });
         break;
       }
       case 'SafeguardingIncidentClosed':
-        changed = await updateIncident(tx, event, { status: 'closed', closed_at: at });
+        await updateIncident(tx, event, { status: 'closed', closed_at: at });
         break;
       case 'SafeguardingIncidentReopened':
-        changed = await updateIncident(tx, event, { status: 'under_review', closed_at: null });
+        await updateIncident(tx, event, { status: 'under_review', closed_at: null });
         break;
       case 'SafeguardingIncidentRiskLevelChanged':
-        changed = await updateIncident(tx, event, { risk_level: incident.data.to });
+        await updateIncident(tx, event, { risk_level: incident.data.to });
         break;
       case 'SafeguardingIncidentCorrected': {
         const column = {
@@ -361,35 +390,26 @@ export const safeguardingProjection = defineProjection({
           occurred_at: 'occurred_at',
           lesson_id: 'lesson_id',
         }[incident.data.field];
-        changed = await updateIncident(tx, event, { [column]: incident.data.value });
-        if (changed && incident.data.field === 'occurred_at' && incident.data.value) {
-          // The report's chronology line moves to the corrected time.
+        if (incident.data.field === 'occurred_at' && incident.data.value) {
+          // The report's chronology line moves to the corrected time (if the update below applies).
           await tx.query(
-            `UPDATE rm_sg_chronology SET occurred_at = $2 WHERE incident_id = $1 AND kind = 'reported'`,
-            [incident.data.incidentId, incident.data.value],
+            `UPDATE rm_sg_chronology SET occurred_at = $2 WHERE incident_id = $1 AND kind = 'reported'
+                AND ${guardPasses('rm_sg_incidents', '$1::uuid', '$3')}`,
+            [incident.data.incidentId, incident.data.value, revision],
           );
         }
+        await updateIncident(tx, event, { [column]: incident.data.value });
         break;
       }
       case 'SafeguardingIncidentEscalated':
-        changed = await updateIncident(tx, event, { escalated_at: at });
+        await updateIncident(tx, event, { escalated_at: at });
         break;
       case 'SafeguardingIncidentClaimed':
-        changed = await updateIncident(tx, event, { assigned_lead_id: incident.data.leadId });
+        await updateIncident(tx, event, { assigned_lead_id: incident.data.leadId });
         break;
       case 'SafeguardingIncidentReleased':
-        changed = await updateIncident(tx, event, { assigned_lead_id: null });
+        await updateIncident(tx, event, { assigned_lead_id: null });
         break;
     }
-    if (!changed) return;
-    const { kind, summary } = chronologyEntry(incident);
-    await tx.query(
-      `INSERT INTO rm_sg_chronology (position, student_id, incident_id, occurred_at, kind, summary, actor_id)
-       SELECT $1::bigint, s.value::uuid, i.id, $2, $3, $4, $5
-         FROM rm_sg_incidents i CROSS JOIN LATERAL jsonb_array_elements_text(i.student_ids) s
-        WHERE i.id = $6
-       ON CONFLICT (position, student_id) DO NOTHING`,
-      [event.position.toString(), when, kind, summary, by, incident.data.incidentId],
-    );
   },
 });

@@ -1,4 +1,4 @@
-import { defineProjection, guardedUpdate, guardedSet } from '../projection.js';
+import { defineProjection, guardedSet, guardPasses, rowAbsent } from '../projection.js';
 
 /**
  * Term calendars (issue 15 item 5, decision 0049): the terms and closure days of a network, or of one
@@ -83,33 +83,46 @@ export interface ClosureRow {
   reason: string;
 }
 
-async function replaceTerms(
-  tx: { query: (sql: string, p?: unknown[]) => Promise<unknown> },
-  id: string,
-  terms: TermDates[],
-) {
-  await tx.query('DELETE FROM rm_terms WHERE calendar_id = $1', [id]);
+type Tx = { query: (sql: string, p?: unknown[]) => Promise<unknown> };
+
+/**
+ * The condition of a child write of a calendar event, computed by SQL so the projection needs no
+ * answer first (decision 0070): `revision` null, only if the calendar row is not there yet (its insert
+ * follows); else only if the guarded update of the row to `revision`, which follows, will change it.
+ * `id` and `rev` are the statement's placeholders.
+ */
+const calendarWhen = (revision: string | null, id: string, rev: string) =>
+  revision === null ? rowAbsent('rm_term_calendars', id) : guardPasses('rm_term_calendars', id, rev);
+
+async function replaceTerms(tx: Tx, id: string, terms: TermDates[], revision: string | null) {
+  const guard = revision === null ? [] : [revision];
+  await tx.query(
+    `DELETE FROM rm_terms WHERE calendar_id = $1 AND ${calendarWhen(revision, '$1::uuid', '$2')}`,
+    [id, ...guard],
+  );
   if (terms.length === 0) return;
   await tx.query(
     `INSERT INTO rm_terms (calendar_id, position, name, first_day, last_day)
-     SELECT $1, t.ordinality - 1, t.name, t.first_day::date, t.last_day::date
-       FROM unnest($2::text[], $3::text[], $4::text[]) WITH ORDINALITY AS t(name, first_day, last_day, ordinality)`,
-    [id, terms.map((t) => t.name), terms.map((t) => t.firstDay), terms.map((t) => t.lastDay)],
+     SELECT $1::uuid, t.ordinality - 1, t.name, t.first_day::date, t.last_day::date
+       FROM unnest($2::text[], $3::text[], $4::text[]) WITH ORDINALITY AS t(name, first_day, last_day, ordinality)
+      WHERE ${calendarWhen(revision, '$1::uuid', '$5')}`,
+    [id, terms.map((t) => t.name), terms.map((t) => t.firstDay), terms.map((t) => t.lastDay), ...guard],
   );
 }
 
-async function replaceClosures(
-  tx: { query: (sql: string, p?: unknown[]) => Promise<unknown> },
-  id: string,
-  closures: ClosureDay[],
-) {
-  await tx.query('DELETE FROM rm_closures WHERE calendar_id = $1', [id]);
+async function replaceClosures(tx: Tx, id: string, closures: ClosureDay[], revision: string | null) {
+  const guard = revision === null ? [] : [revision];
+  await tx.query(
+    `DELETE FROM rm_closures WHERE calendar_id = $1 AND ${calendarWhen(revision, '$1::uuid', '$2')}`,
+    [id, ...guard],
+  );
   if (closures.length === 0) return;
   await tx.query(
     `INSERT INTO rm_closures (calendar_id, date, reason)
-     SELECT $1, c.date::date, c.reason FROM unnest($2::text[], $3::text[]) AS c(date, reason)
+     SELECT $1::uuid, c.date::date, c.reason FROM unnest($2::text[], $3::text[]) AS c(date, reason)
+      WHERE ${calendarWhen(revision, '$1::uuid', '$4')}
      ON CONFLICT DO NOTHING`,
-    [id, closures.map((c) => c.date), closures.map((c) => c.reason)],
+    [id, closures.map((c) => c.date), closures.map((c) => c.reason), ...guard],
   );
 }
 
@@ -149,14 +162,14 @@ export const termCalendarsProjection = defineProjection<TermCalendarEvent>()({
     const at = e.metadata.occurredAt;
     switch (e.type) {
       case 'TermCalendarCreated': {
-        const { rows } = await tx.query(
+        // Terms and closures first, only if the calendar row is not there yet (its insert follows).
+        await replaceTerms(tx, e.data.calendarId, e.data.terms, null);
+        await replaceClosures(tx, e.data.calendarId, e.data.closures, null);
+        await tx.query(
           `INSERT INTO rm_term_calendars (id, network_id, customer_id, name, created_at, updated_at, version)
-           VALUES ($1, $2, $3, $4, $5, $5, $6::bigint) ON CONFLICT (id) DO NOTHING RETURNING id`,
+           VALUES ($1, $2, $3, $4, $5, $5, $6::bigint) ON CONFLICT (id) DO NOTHING`,
           [e.data.calendarId, e.data.networkId, e.data.customerId, e.data.name, at, revision],
         );
-        if (rows.length === 0) return;
-        await replaceTerms(tx, e.data.calendarId, e.data.terms);
-        await replaceClosures(tx, e.data.calendarId, e.data.closures);
         return;
       }
       case 'TermCalendarRenamed':
@@ -165,13 +178,14 @@ export const termCalendarsProjection = defineProjection<TermCalendarEvent>()({
           updated_at: at,
         });
         return;
+      // The child rows first, under the condition the guarded update that follows passes.
       case 'TermCalendarTermsChanged':
-        if (await guardedUpdate(tx, 'rm_term_calendars', e.data.calendarId, revision, { updated_at: at }))
-          await replaceTerms(tx, e.data.calendarId, e.data.terms);
+        await replaceTerms(tx, e.data.calendarId, e.data.terms, revision);
+        await guardedSet(tx, 'rm_term_calendars', e.data.calendarId, revision, { updated_at: at });
         return;
       case 'TermCalendarClosuresChanged':
-        if (await guardedUpdate(tx, 'rm_term_calendars', e.data.calendarId, revision, { updated_at: at }))
-          await replaceClosures(tx, e.data.calendarId, e.data.closures);
+        await replaceClosures(tx, e.data.calendarId, e.data.closures, revision);
+        await guardedSet(tx, 'rm_term_calendars', e.data.calendarId, revision, { updated_at: at });
         return;
     }
   },

@@ -106,7 +106,8 @@ describe.each(targets)('WriteBehindTx on $name', (target) => {
       // A read sees every write before it.
       const { rows } = await tx.query<{ n: number }>(`SELECT count(*)::int AS n FROM wb_rows`);
       expect(rows[0]!.n).toBe(6);
-      // Rows 2-5 and the replay join row 1; row 6 comes after the UPDATE, the upserts (DO UPDATE) never merge.
+      // Rows 2-5 and the replay join row 1; row 6 comes after the UPDATE; the upserts of wb_totals do not
+      // merge (their key is no placeholder).
       expect(tx.stats.merged).toBe(5);
     });
     const { rows } = await sql.query(`SELECT id, name, tags FROM wb_rows ORDER BY id`);
@@ -119,6 +120,104 @@ describe.each(targets)('WriteBehindTx on $name', (target) => {
       { id: 6, name: 'r6', tags: [] },
     ]);
     expect((await sql.query(`SELECT n FROM wb_totals`)).rows).toEqual([{ n: 5 }]);
+  });
+
+  it('merges upserts (DO UPDATE) whose keys differ, and starts a new statement at a repeated key', async () => {
+    const upsert = `INSERT INTO wb_totals (name, n) VALUES ($1, $2::int)
+      ON CONFLICT (name) DO UPDATE SET n = wb_totals.n * 10 + EXCLUDED.n WHERE wb_totals.n < 1000`;
+    await sql.query(`INSERT INTO wb_totals (name, n) VALUES ('b', 1), ('big', 5000)`);
+    await sql.transaction(async (direct) => {
+      const tx = new WriteBehindTx(direct);
+      await tx.query(upsert, ['a', 1]); // new row
+      await tx.query(upsert, ['b', 2]); // joins: b = 12
+      await tx.query(upsert, ['big', 3]); // joins: the WHERE keeps 5000
+      await tx.query(upsert, ['A', 4]); // a key differing only in case: not merged (new statement)
+      await tx.query(upsert, ['a', 5]); // 'a' again: a third statement, after the first (a = 15)
+      await tx.query(upsert, ['c', 6]); // joins the last statement
+      // A key given by an expression is never merged.
+      await tx.query(
+        `INSERT INTO wb_totals (name, n) VALUES (lower($1), $2::int) ON CONFLICT (name) DO UPDATE SET n = EXCLUDED.n`,
+        ['D', 7],
+      );
+      await tx.query(
+        `INSERT INTO wb_totals (name, n) VALUES (lower($1), $2::int) ON CONFLICT (name) DO UPDATE SET n = EXCLUDED.n`,
+        ['E', 8],
+      );
+      await tx.flush();
+      expect(tx.stats).toMatchObject({ deferred: 8, merged: 3, scripts: 1 });
+    });
+    const { rows } = await sql.query(`SELECT name, n FROM wb_totals ORDER BY name COLLATE "C"`);
+    expect(rows).toEqual([
+      { name: 'A', n: 4 },
+      { name: 'a', n: 15 },
+      { name: 'b', n: 12 },
+      { name: 'big', n: 5000 },
+      { name: 'c', n: 6 },
+      { name: 'd', n: 7 },
+      { name: 'e', n: 8 },
+    ]);
+  });
+
+  it('merges UPDATEs of one text whose keys differ, typed as the single statements are', async () => {
+    await sql.exec(`DROP TABLE IF EXISTS wb_marks;
+      CREATE TABLE wb_marks (lesson uuid, student int, mark text, at timestamptz, tags jsonb NOT NULL DEFAULT '[]',
+        n int NOT NULL DEFAULT 0, version bigint NOT NULL DEFAULT 0, PRIMARY KEY (lesson, student))`);
+    const lesson = '8d6c3c0e-5b1a-4a57-9f3e-0c2d7e0b1a11';
+    await sql.query(
+      `INSERT INTO wb_marks (lesson, student, version) SELECT $1, s, 1 FROM generate_series(1, 250) s`,
+      [lesson],
+    );
+    const mark = `UPDATE wb_marks SET mark = $3, at = $4, tags = tags || $5::jsonb, n = n + 1, version = $6::bigint
+      WHERE lesson = $1 AND student = $2 AND version < $6::bigint`;
+    await sql.transaction(async (direct) => {
+      const tx = new WriteBehindTx(direct);
+      for (let s = 1; s <= 250; s++)
+        await tx.query(mark, [
+          lesson.toUpperCase(),
+          s,
+          s % 2 ? 'P' : null,
+          new Date(Date.UTC(2026, 0, 1, 9, s)),
+          '["m"]',
+          2,
+        ]);
+      // A repeated key waits for a statement of its own, after the first; a stale version changes nothing.
+      await tx.query(mark, [lesson, 1, 'L', '2026-01-02T10:00:00+01:00', '["again"]', 3]);
+      await tx.query(mark, [lesson, 2, 'X', null, '["stale"]', 1]);
+      // Keys that are not uuids, integers or dates (equal values might be written differently) are not merged.
+      await tx.query(`UPDATE wb_marks SET mark = $3 WHERE lesson = $1 AND mark = $2`, [lesson, 'none', 'x']);
+      await tx.query(`UPDATE wb_marks SET mark = $3 WHERE lesson = $1 AND mark = $2`, [lesson, 'nil', 'y']);
+      // An UPDATE with a placeholder nothing types is sent as it is.
+      await tx.query(`UPDATE wb_marks SET n = n + $2 WHERE lesson = $1 AND student = 3`, [lesson, 10]);
+      await tx.query(`UPDATE wb_marks SET n = n + $2 WHERE lesson = $1 AND student = 4`, [lesson, 10]);
+      await tx.flush();
+      // 250 rows in statements of at most 100 (100, 100, 50); student 1 again and student 2 join the
+      // third (it comes after the first), the four others are not merged.
+      expect(tx.stats).toMatchObject({ deferred: 256, merged: 249, scripts: 1 });
+    });
+    const { rows } = await sql.query<Record<string, unknown>>(
+      `SELECT student, mark, at, tags, n, version::int AS version FROM wb_marks WHERE student IN (1, 2, 3, 4, 250) ORDER BY student`,
+    );
+    expect(rows).toEqual([
+      {
+        student: 1,
+        mark: 'L',
+        at: new Date('2026-01-02T09:00:00Z'),
+        tags: ['m', 'again'],
+        n: 2,
+        version: 3,
+      },
+      { student: 2, mark: null, at: new Date(Date.UTC(2026, 0, 1, 9, 2)), tags: ['m'], n: 1, version: 2 },
+      { student: 3, mark: 'P', at: new Date(Date.UTC(2026, 0, 1, 9, 3)), tags: ['m'], n: 11, version: 2 },
+      { student: 4, mark: null, at: new Date(Date.UTC(2026, 0, 1, 9, 4)), tags: ['m'], n: 11, version: 2 },
+      {
+        student: 250,
+        mark: null,
+        at: new Date(Date.UTC(2026, 0, 1, 13, 10)),
+        tags: ['m'],
+        n: 1,
+        version: 2,
+      },
+    ]);
   });
 
   it('answers a write with no rows at once and reports its error at the flush', async () => {

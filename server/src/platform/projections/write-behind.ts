@@ -1,17 +1,25 @@
 import type { SqlExecutor } from '../sql/sql-client.js';
-import { inlineParams } from '../sql/sql-literal.js';
+import { inlineParams, sqlLiteral } from '../sql/sql-literal.js';
 
 /** Statements (rows of merged INSERTs counted singly) held before they are sent as one script. */
 export const WRITE_BEHIND_STATEMENTS = 1000;
 const WRITE_BEHIND_CHARS = 1 << 21;
+/** UPDATEs merged into one at most (each is a UNION ALL branch, which the server parses recursively). */
+const MERGED_UPDATE_ROWS = 100;
 
 interface Statement {
   /** The statement as the projection wrote it (placeholders, no values): what it may read or write. */
   readonly template: string;
   /** For a mergeable INSERT: its text without the row, and the table; else null. */
   readonly insert: { key: string; table: string; head: string; tail: string } | null;
+  /** For a mergeable UPDATE: how to write several as one; `parts` then holds each one's values. */
+  readonly update: MergeableUpdate | null;
+  /** An UPDATE's own inlined text, sent as it is when no other joined it. */
+  readonly single: string | null;
   /** The statement's rows (an INSERT's inlined tuples) or its one inlined text. */
   readonly parts: string[];
+  /** For a merged upsert (ON CONFLICT ... DO UPDATE): the conflict keys of its rows, all different. */
+  readonly keys: Set<string> | null;
 }
 
 /**
@@ -28,7 +36,11 @@ interface Statement {
  * CONFLICT DO NOTHING; no sub-SELECT in the row) become one multi-row INSERT, the set-based write a
  * rebuild needs. A row joins an earlier INSERT only when no statement between them names that table,
  * so nothing that could read or change the table is overtaken: the effect is that of the statements
- * in their order.
+ * in their order. An upsert (`ON CONFLICT (cols) DO UPDATE ...`, its update without parameters or
+ * sub-SELECTs) merges too, as long as the rows of one statement have different conflict keys (each
+ * key column given by a bare placeholder): then no row of the statement touches another's row, and
+ * each sees the table as its own statement would have (decision 0070). A row whose key is already in
+ * the statement starts a new one after it.
  *
  * A projection thus gets set-at-a-time speed from plain per-event code.
  */
@@ -49,17 +61,68 @@ export class WriteBehindTx implements SqlExecutor {
     }
     this.stats.deferred++;
     const insert = mergeableInsert(sql);
+    const update = insert ? null : mergeableUpdate(sql);
     if (insert) {
       const row = inlineParams(insert.row, params ?? []);
+      const key = insert.keyParams ? conflictKey(insert.keyParams, params ?? []) : null;
       const into = this.mergeTarget(insert.key, insert.table);
-      if (into) {
+      if (into && (key === null || !into.keys!.has(key))) {
         into.parts.push(row);
+        into.keys?.add(key!);
         this.stats.merged++;
-      } else this.pending.push({ template: sql, insert, parts: [row] });
+      } else
+        this.pending.push({
+          template: sql,
+          insert,
+          update: null,
+          single: null,
+          parts: [row],
+          keys: key === null ? null : new Set([key]),
+        });
       this.chars += row.length;
+    } else if (update) {
+      const values = inlineParams(update.values, params ?? []);
+      const key = updateKey(update.keyParams, params ?? []);
+      const into = key === null ? null : this.mergeTarget(update.key, update.table);
+      if (key === null) {
+        // A key that could equal another written differently: sent on its own (see updateKey).
+        const text = inlineParams(sql, params ?? []);
+        this.pending.push({
+          template: sql,
+          insert: null,
+          update: null,
+          single: null,
+          parts: [text],
+          keys: null,
+        });
+        this.chars += text.length;
+      } else if (into && !into.keys!.has(key) && into.parts.length < MERGED_UPDATE_ROWS) {
+        into.parts.push(values);
+        into.keys!.add(key);
+        this.stats.merged++;
+        this.chars += values.length;
+      } else {
+        const single = inlineParams(sql, params ?? []);
+        this.pending.push({
+          template: sql,
+          insert: null,
+          update,
+          single,
+          parts: [values],
+          keys: new Set([key]),
+        });
+        this.chars += single.length + values.length;
+      }
     } else {
       const text = inlineParams(sql, params ?? []);
-      this.pending.push({ template: sql, insert: null, parts: [text] });
+      this.pending.push({
+        template: sql,
+        insert: null,
+        update: null,
+        single: null,
+        parts: [text],
+        keys: null,
+      });
       this.chars += text.length;
     }
     this.rows++;
@@ -76,7 +139,15 @@ export class WriteBehindTx implements SqlExecutor {
   async flush(): Promise<void> {
     if (this.pending.length === 0) return;
     const script = this.pending
-      .map((s) => (s.insert ? `${s.insert.head}${s.parts.join(',\n')}${s.insert.tail}` : s.parts[0]))
+      .map((s) =>
+        s.insert
+          ? `${s.insert.head}${s.parts.join(',\n')}${s.insert.tail}`
+          : s.update
+            ? s.parts.length === 1
+              ? s.single
+              : mergedUpdate(s.update, s.parts)
+            : s.parts[0],
+      )
       .join(';\n');
     this.pending = [];
     this.rows = 0;
@@ -97,7 +168,7 @@ export class WriteBehindTx implements SqlExecutor {
     const word = tableWord(table);
     for (let i = this.pending.length - 1; i >= 0; i--) {
       const s = this.pending[i]!;
-      if (s.insert?.key === key) return s;
+      if ((s.insert ?? s.update)?.key === key) return s;
       if (word.test(s.template)) return null;
     }
     return null;
@@ -150,8 +221,20 @@ function outermost(sql: string): string {
   return out;
 }
 
-const INSERT_HEAD = /^\s*INSERT\s+INTO\s+([A-Za-z_][A-Za-z0-9_]*)\s*\([^()]*\)\s*VALUES\s*\(/i;
+const INSERT_HEAD = /^\s*INSERT\s+INTO\s+([A-Za-z_][A-Za-z0-9_]*)\s*\(([^()]*)\)\s*VALUES\s*\(/i;
 const DO_NOTHING = /^\s*(ON\s+CONFLICT\s*(\([^()]*\))?\s*DO\s+NOTHING\s*)?$/i;
+const DO_UPDATE = /^\s*ON\s+CONFLICT\s*\(([^()]*)\)\s*DO\s+UPDATE\s+SET\b/i;
+/** A row value that is one placeholder (with a cast, or not): `$3`, `$3::bigint`. */
+const BARE_PARAM = /^\$(\d+)(\s*::\s*[A-Za-z_][A-Za-z0-9_ ]*(\[\])?)?$/;
+
+/**
+ * The conflict key of an upsert's row, from its key parameters: the literals as the server gets them,
+ * lower-cased (ids are uuids; for a text key this can only call two different keys the same, which
+ * merely stops a merge).
+ */
+function conflictKey(keyParams: readonly number[], params: readonly unknown[]): string {
+  return keyParams.map((n) => sqlLiteral(params[n - 1]).toLowerCase()).join('\u0000');
+}
 
 const parsedInserts = new Map<string, ReturnType<typeof parseInsert>>();
 
@@ -165,9 +248,15 @@ function mergeableInsert(sql: string) {
   return parsed;
 }
 
-function parseInsert(
-  sql: string,
-): { key: string; table: string; head: string; row: string; tail: string } | null {
+function parseInsert(sql: string): {
+  key: string;
+  table: string;
+  head: string;
+  row: string;
+  tail: string;
+  /** For an upsert: the placeholders ($n) of its conflict key columns; null for other INSERTs. */
+  keyParams: number[] | null;
+} | null {
   const head = INSERT_HEAD.exec(sql);
   if (!head) return null;
   const open = head[0].length - 1;
@@ -175,10 +264,59 @@ function parseInsert(
   if (close === -1) return null;
   const row = sql.slice(open, close + 1);
   const tail = sql.slice(close + 1);
-  if (!DO_NOTHING.test(tail) || /\bSELECT\b/i.test(row)) return null;
+  if (/\bSELECT\b/i.test(row)) return null;
   const prefix = sql.slice(0, open);
   if (prefix.includes('$')) return null;
-  return { key: `${prefix}\u0000${tail}`, table: head[1]!, head: prefix, row, tail };
+  let keyParams: number[] | null = null;
+  if (!DO_NOTHING.test(tail)) {
+    keyParams = upsertKeyParams(head[2]!, row, tail);
+    if (!keyParams) return null;
+  }
+  return { key: `${prefix}\u0000${tail}`, table: head[1]!, head: prefix, row, tail, keyParams };
+}
+
+/**
+ * For `INSERT INTO t (columns) VALUES row ON CONFLICT (keys) DO UPDATE ...`: the placeholder numbers of
+ * the key columns' values, when each is a bare placeholder and the update has no placeholder and no
+ * sub-SELECT (so one update text serves every row); else null (not merged).
+ */
+function upsertKeyParams(columnList: string, row: string, tail: string): number[] | null {
+  const upsert = DO_UPDATE.exec(tail);
+  if (!upsert || tail.includes('$') || /\bSELECT\b/i.test(tail)) return null;
+  const columns = columnList.split(',').map((c) => c.trim().toLowerCase());
+  const values = topLevelItems(row.slice(1, -1));
+  if (values === null || values.length !== columns.length) return null;
+  const keys: number[] = [];
+  for (const key of upsert[1]!.split(',').map((c) => c.trim().toLowerCase())) {
+    const value = values[columns.indexOf(key)];
+    const param = value === undefined ? null : BARE_PARAM.exec(value);
+    if (!param) return null;
+    keys.push(Number(param[1]));
+  }
+  return keys.length > 0 ? keys : null;
+}
+
+/** The comma-separated items of `list` outside parentheses and quotes, trimmed; null if unbalanced. */
+function topLevelItems(list: string): string[] | null {
+  const items: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < list.length; i++) {
+    const c = list[i];
+    if (c === "'" || c === '"') {
+      const end = list.indexOf(c, i + 1);
+      if (end === -1) return null;
+      i = end;
+    } else if (c === '(') depth++;
+    else if (c === ')') depth--;
+    else if (c === ',' && depth === 0) {
+      items.push(list.slice(start, i).trim());
+      start = i + 1;
+    }
+  }
+  if (depth !== 0) return null;
+  items.push(list.slice(start).trim());
+  return items;
 }
 
 /** Index of the parenthesis closing the one at `open`, skipping quoted text; -1 if none. */
@@ -194,4 +332,157 @@ function matchingParen(sql: string, open: number): number {
     else if (c === ')' && --depth === 0) return i;
   }
   return -1;
+}
+
+/**
+ * The key of a mergeable UPDATE's row, or null when a key value is not in a form where different
+ * texts mean different values (a uuid, compared lower-cased; an integer; a date; NULL). Two UPDATEs
+ * whose keys are equal values written differently would match one row twice in the merged statement,
+ * and only one would count, so those are never merged. (An upsert needs no such care: the server
+ * refuses to touch a row twice, and the runner then applies the batch event by event.)
+ */
+function updateKey(keyParams: readonly number[], params: readonly unknown[]): string | null {
+  const parts: string[] = [];
+  for (const n of keyParams) {
+    const literal = sqlLiteral(params[n - 1]).toLowerCase();
+    if (!CANONICAL_KEY.test(literal)) return null;
+    parts.push(literal);
+  }
+  return parts.join('\u0000');
+}
+
+const CANONICAL_KEY =
+  /^(null|'[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}'|'-?(0|[1-9][0-9]{0,17})'|'[0-9]{4}-[0-9]{2}-[0-9]{2}')$/;
+
+/**
+ * A single-table `UPDATE t SET ... WHERE ...` that several of the same text can be sent as one
+ * (decision 0070): no FROM, no sub-SELECT, a WHERE of AND-ed conditions of which at least one is
+ * `column = $n` (the key), and every placeholder typed by the statement itself, either as the value a
+ * column is set to or compared with (`column = $n`) or by a cast (`$n::type`).
+ *
+ * Several become `UPDATE t SET ... FROM (SELECT <typed nulls> FROM t WHERE false UNION ALL SELECT
+ * <values> UNION ALL ...) AS wb_v WHERE ...`, each placeholder replaced by its column of `wb_v`. The
+ * first branch gives each column its type (an untyped literal of a later branch is read as that type,
+ * as it is when it is a parameter of the single statement). They are merged only while their keys
+ * differ (and only keys written canonically: `updateKey`), so each row of `t` matches at most one
+ * row of values and is updated once, from the state the separate statements would have seen: the
+ * same effect.
+ */
+interface MergeableUpdate {
+  key: string;
+  table: string;
+  /** `SELECT $a, $b, ...`: the values of one statement, in the order of `wb_v`'s columns. */
+  values: string;
+  /** `SELECT <type source> AS wb_pN, ...`: the typed first branch. */
+  typed: string;
+  /** SET and WHERE with each `$n` replaced by `wb_v.wb_pN`. */
+  set: string;
+  where: string;
+  keyParams: number[];
+}
+
+function mergedUpdate(u: MergeableUpdate, parts: readonly string[]): string {
+  return `UPDATE ${u.table} SET ${u.set} FROM (${u.typed} FROM ${u.table} WHERE false${parts
+    .map((p) => `\nUNION ALL ${p}`)
+    .join('')}) AS wb_v WHERE ${u.where}`;
+}
+
+const UPDATE_HEAD = /^\s*UPDATE\s+([A-Za-z_][A-Za-z0-9_]*)\s+SET\s+/i;
+const ASSIGNMENT = /^([A-Za-z_][A-Za-z0-9_]*)\s*=\s*([\s\S]+)$/;
+const CAST_PARAM = /\$(\d+)::([A-Za-z_][A-Za-z0-9_]*(\[\])?)/g;
+
+const parsedUpdates = new Map<string, MergeableUpdate | null>();
+
+function mergeableUpdate(sql: string): MergeableUpdate | null {
+  let parsed = parsedUpdates.get(sql);
+  if (parsed === undefined) {
+    parsed = parseUpdate(sql);
+    if (parsedUpdates.size < 10_000) parsedUpdates.set(sql, parsed);
+  }
+  return parsed;
+}
+
+function parseUpdate(sql: string): MergeableUpdate | null {
+  const head = UPDATE_HEAD.exec(sql);
+  if (!head || /\bSELECT\b/i.test(sql) || sql.includes(';')) return null;
+  const table = head[1]!;
+  const body = sql.slice(head[0].length);
+  const words = topLevelWords(body);
+  if (words === null || words.some((w) => /^(FROM|OR|RETURNING|USING)$/i.test(w.word))) return null;
+  const wheres = words.filter((w) => /^WHERE$/i.test(w.word));
+  if (wheres.length !== 1) return null;
+  const setText = body.slice(0, wheres[0]!.at);
+  const whereText = body.slice(wheres[0]!.at + 5);
+  const assignments = topLevelItems(setText);
+  if (assignments === null) return null;
+  // AND-ed conditions: split at the top-level ANDs of the WHERE.
+  const ands = words.filter((w) => /^AND$/i.test(w.word) && w.at > wheres[0]!.at).map((w) => w.at);
+  const conditions: string[] = [];
+  let from = wheres[0]!.at + 5;
+  for (const at of ands) {
+    conditions.push(body.slice(from, at).trim());
+    from = at + 3;
+  }
+  conditions.push(body.slice(from).trim());
+  // What types each placeholder: a column it is set to or compared with, or its cast.
+  const sources = new Map<number, string>();
+  const keyParams: number[] = [];
+  for (const [items, isWhere] of [
+    [assignments, false],
+    [conditions, true],
+  ] as const) {
+    for (const item of items) {
+      const a = ASSIGNMENT.exec(item);
+      if (!a) continue;
+      const param = BARE_PARAM.exec(a[2]!.trim());
+      if (!param) continue;
+      const n = Number(param[1]);
+      if (!param[2]) sources.set(n, a[1]!);
+      if (isWhere) keyParams.push(n);
+    }
+  }
+  for (const m of sql.matchAll(CAST_PARAM))
+    if (!sources.has(Number(m[1]))) sources.set(Number(m[1]), `NULL::${m[2]}`);
+  const used = placeholders(sql);
+  if (used === null || used.length === 0 || keyParams.length === 0) return null;
+  if (used.some((n) => !sources.has(n))) return null;
+  const rename = (text: string) => text.replace(/\$(\d+)/g, (_m, n: string) => `wb_v.wb_p${n}`);
+  return {
+    key: `UPDATE\u0000${sql}`,
+    table,
+    values: `SELECT ${used.map((n) => `$${n}`).join(', ')}`,
+    typed: `SELECT ${used.map((n) => `${sources.get(n)} AS wb_p${n}`).join(', ')}`,
+    set: rename(setText),
+    where: rename(whereText),
+    keyParams,
+  };
+}
+
+/** The words of `sql` outside parentheses and quotes, with their offsets; null if it has a `$` in quotes. */
+function topLevelWords(sql: string): { word: string; at: number }[] | null {
+  const words: { word: string; at: number }[] = [];
+  let depth = 0;
+  for (let i = 0; i < sql.length; i++) {
+    const c = sql[i]!;
+    if (c === "'" || c === '"') {
+      const end = sql.indexOf(c, i + 1);
+      if (end === -1 || sql.slice(i, end).includes('$')) return null;
+      i = end;
+    } else if (c === '(') depth++;
+    else if (c === ')') depth--;
+    else if (depth === 0 && /[A-Za-z_]/.test(c) && (i === 0 || !/[A-Za-z0-9_$.]/.test(sql[i - 1]!))) {
+      let j = i;
+      while (j < sql.length && /[A-Za-z0-9_]/.test(sql[j]!)) j++;
+      words.push({ word: sql.slice(i, j), at: i });
+      i = j - 1;
+    }
+  }
+  return words;
+}
+
+/** The placeholder numbers of `sql`, ascending and distinct (quoted text holds none: see topLevelWords). */
+function placeholders(sql: string): number[] | null {
+  const found = new Set<number>();
+  for (const m of sql.matchAll(/\$(\d+)/g)) found.add(Number(m[1]));
+  return [...found].sort((a, b) => a - b);
 }
