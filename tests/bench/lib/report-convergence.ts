@@ -247,6 +247,7 @@ export async function reportConvergence(
   target: TargetKind,
   rounds: number,
   progress: (m: string) => void,
+  warmUpRounds = Math.min(30, Math.ceil(rounds / 10)),
 ): Promise<Measurement[]> {
   if (!REFERENCE_SERVER) throw new Error('@y/websocket-server is not installed (npm install in tests/)');
   let portal: PortalProcess | null = null;
@@ -295,14 +296,19 @@ export async function reportConvergence(
     const latencies = { subject: [] as number[], reference: [] as number[] };
     const blocks = Math.min(10, rounds);
     const perBlock = Math.ceil(rounds / blocks);
-    const done = { subject: 0, reference: 0 };
+    const typed = { subject: 0, reference: 0 };
+    // Untimed warm-up rounds on each side first: the portal's checks are compiled by the JIT while
+    // they run, and the first rounds measured that instead of the steady state.
+    progress(`${target}: ${warmUpRounds} untimed warm-up rounds per side`);
+    for (const side of ['subject', 'reference'] as const)
+      for (let i = 0; i < warmUpRounds; i++) await round(editors[side], typed[side]++, side);
     progress(`${target}: 12 editors (10 editing, 2 suggesting) × ${rounds} rounds per side`);
     for (let block = 0; block < blocks; block++) {
       const order =
         block % 2 === 0 ? (['subject', 'reference'] as const) : (['reference', 'subject'] as const);
       for (const side of order)
-        for (let i = 0; i < perBlock && done[side] < rounds; i++)
-          latencies[side].push(await round(editors[side], done[side]++, side));
+        for (let i = 0; i < perBlock && latencies[side].length < rounds; i++)
+          latencies[side].push(await round(editors[side], typed[side]++, side));
     }
     const closed = sides.subject.filter((p) => !p.wsconnected).length;
     const out: Measurement[] = [];
@@ -316,7 +322,7 @@ export async function reportConvergence(
         subject: {
           ...timing(latencies.subject.length, s),
           rate: Math.round(s * 10) / 10,
-          how: `portal /collab, half-term-report in QA: 10 editing connections (the claimer; section check) + 2 suggest-only (the writer; baseline check), each types 1 character at once, until all 12 have all; p${q} over ${rounds} rounds`,
+          how: `portal /collab, half-term-report in QA: 10 editing connections (the claimer; section check) + 2 suggest-only (the writer; baseline check), each types 1 character at once, until all 12 have all; p${q} over ${rounds} rounds after ${warmUpRounds} untimed`,
         },
         baseline: {
           ...timing(latencies.reference.length, b),
