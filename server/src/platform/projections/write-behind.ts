@@ -61,7 +61,10 @@ export class WriteBehindTx implements SqlExecutor {
     }
     this.stats.deferred++;
     const insert = mergeableInsert(sql);
-    const update = insert ? null : mergeableUpdate(sql);
+    const parsedUpdate = insert ? null : mergeableUpdate(sql);
+    // A key that could equal another written differently is sent on its own (see updateKey).
+    const key = parsedUpdate ? updateKey(parsedUpdate.keyParams, params ?? []) : null;
+    const update = key === null ? null : parsedUpdate;
     if (insert) {
       const row = inlineParams(insert.row, params ?? []);
       const key = insert.keyParams ? conflictKey(insert.keyParams, params ?? []) : null;
@@ -80,23 +83,10 @@ export class WriteBehindTx implements SqlExecutor {
           keys: key === null ? null : new Set([key]),
         });
       this.chars += row.length;
-    } else if (update) {
+    } else if (update && key !== null) {
       const values = inlineParams(update.values, params ?? []);
-      const key = updateKey(update.keyParams, params ?? []);
-      const into = key === null ? null : this.mergeTarget(update.key, update.table);
-      if (key === null) {
-        // A key that could equal another written differently: sent on its own (see updateKey).
-        const text = inlineParams(sql, params ?? []);
-        this.pending.push({
-          template: sql,
-          insert: null,
-          update: null,
-          single: null,
-          parts: [text],
-          keys: null,
-        });
-        this.chars += text.length;
-      } else if (into && !into.keys!.has(key) && into.parts.length < MERGED_UPDATE_ROWS) {
+      const into = this.mergeTarget(update.key, update.table);
+      if (into && !into.keys!.has(key) && into.parts.length < MERGED_UPDATE_ROWS) {
         into.parts.push(values);
         into.keys!.add(key);
         this.stats.merged++;
