@@ -48,6 +48,19 @@ export interface Projection {
   applyBatch?(events: readonly ProjectionEvent[], tx: ProjectionTx): Promise<void>;
 }
 
+/** The mark `queryIndex` puts on an index's DDL. */
+export const QUERY_INDEX_MARK = '/* query index: built after a rebuild has caught up */';
+
+/**
+ * Marks a non-unique index that only the read queries use: no statement of the projection's `apply`
+ * finds rows through it. When the projection is built from the first event, the runner creates such
+ * an index once, after the catch-up, instead of updating it for every row (decision 0073). An index
+ * an `apply` statement looks rows up by must stay unmarked: without it that statement scans the table.
+ */
+export function queryIndex(ddl: string): string {
+  return `${QUERY_INDEX_MARK}\n${ddl}`;
+}
+
 /** The events a typed projection handles: a union of `{ type, data }`. */
 export type EventShape = { type: string; data: unknown };
 

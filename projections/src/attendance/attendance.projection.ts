@@ -1,4 +1,4 @@
-import { defineProjection, guardedSet, type ProjectionTx } from '../projection.js';
+import { defineProjection, guardedSet, queryIndex, type ProjectionTx } from '../projection.js';
 import type { LessonCancelledData } from '../lessons/lessons.projection.js';
 import { ERASED } from '../users/user-events.js';
 import type {
@@ -153,12 +153,20 @@ export const attendanceProjection = defineProjection<Handled>()({
        version         bigint NOT NULL,
        PRIMARY KEY (lesson_id, student_id)
      )`,
-    `CREATE INDEX IF NOT EXISTS rm_register_entries_student ON rm_register_entries (student_id, starts_at)`,
-    `CREATE INDEX IF NOT EXISTS rm_register_entries_customer ON rm_register_entries (customer_id, starts_at)`,
-    `CREATE INDEX IF NOT EXISTS rm_register_entries_programme ON rm_register_entries (programme_id, starts_at)`,
-    `CREATE INDEX IF NOT EXISTS rm_register_entries_group ON rm_register_entries (group_id, starts_at)`,
-    `CREATE INDEX IF NOT EXISTS rm_register_entries_pending ON rm_register_entries (starts_at)
-       WHERE mark = 'absent_pending' AND NOT voided`,
+    queryIndex(
+      `CREATE INDEX IF NOT EXISTS rm_register_entries_student ON rm_register_entries (student_id, starts_at)`,
+    ),
+    queryIndex(
+      `CREATE INDEX IF NOT EXISTS rm_register_entries_customer ON rm_register_entries (customer_id, starts_at)`,
+    ),
+    queryIndex(
+      `CREATE INDEX IF NOT EXISTS rm_register_entries_programme ON rm_register_entries (programme_id, starts_at)`,
+    ),
+    queryIndex(
+      `CREATE INDEX IF NOT EXISTS rm_register_entries_group ON rm_register_entries (group_id, starts_at)`,
+    ),
+    queryIndex(`CREATE INDEX IF NOT EXISTS rm_register_entries_pending ON rm_register_entries (starts_at)
+       WHERE mark = 'absent_pending' AND NOT voided`),
     `CREATE TABLE IF NOT EXISTS rm_attendance_amendments (
        id           uuid PRIMARY KEY,
        lesson_id    uuid NOT NULL,
@@ -172,7 +180,9 @@ export const attendanceProjection = defineProjection<Handled>()({
        source       text NOT NULL,
        position     bigint NOT NULL
      )`,
-    `CREATE INDEX IF NOT EXISTS rm_attendance_amendments_lesson ON rm_attendance_amendments (lesson_id, position)`,
+    queryIndex(
+      `CREATE INDEX IF NOT EXISTS rm_attendance_amendments_lesson ON rm_attendance_amendments (lesson_id, position)`,
+    ),
     `CREATE INDEX IF NOT EXISTS rm_attendance_amendments_by ON rm_attendance_amendments ((amended_by->>'id'), amended_at)`,
     `CREATE TABLE IF NOT EXISTS rm_planned_absences (
        id              uuid PRIMARY KEY,
@@ -187,7 +197,9 @@ export const attendanceProjection = defineProjection<Handled>()({
        created_at      timestamptz NOT NULL,
        version         bigint NOT NULL
      )`,
-    `CREATE INDEX IF NOT EXISTS rm_planned_absences_student ON rm_planned_absences (student_id, from_date)`,
+    queryIndex(
+      `CREATE INDEX IF NOT EXISTS rm_planned_absences_student ON rm_planned_absences (student_id, from_date)`,
+    ),
   ],
   handles: [
     'RegisterOpened',

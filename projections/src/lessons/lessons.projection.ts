@@ -1,4 +1,4 @@
-import { defineProjection, guardedSet } from '../projection.js';
+import { defineProjection, guardedSet, queryIndex } from '../projection.js';
 
 /**
  * Schedules (`schedule-{id}`: a weekly rule of a programme's group) and lessons (`lesson-{id}`: one
@@ -257,7 +257,7 @@ export const lessonsProjection = defineProjection<LessonEvent | ScheduleEvent>()
        updated_at       timestamptz NOT NULL,
        version          bigint NOT NULL
      )`,
-    `CREATE INDEX IF NOT EXISTS rm_schedules_programme ON rm_schedules (programme_id, id)`,
+    queryIndex(`CREATE INDEX IF NOT EXISTS rm_schedules_programme ON rm_schedules (programme_id, id)`),
     `CREATE TABLE IF NOT EXISTS rm_lessons (
        id                uuid PRIMARY KEY,
        kind              text NOT NULL,
@@ -282,11 +282,11 @@ export const lessonsProjection = defineProjection<LessonEvent | ScheduleEvent>()
        updated_at        timestamptz NOT NULL,
        version           bigint NOT NULL
      )`,
-    `CREATE INDEX IF NOT EXISTS rm_lessons_starts ON rm_lessons (starts_at, id)`,
-    `CREATE INDEX IF NOT EXISTS rm_lessons_teacher ON rm_lessons (teacher_id, starts_at)`,
-    `CREATE INDEX IF NOT EXISTS rm_lessons_cover ON rm_lessons (cover_teacher_id, starts_at)`,
-    `CREATE INDEX IF NOT EXISTS rm_lessons_group ON rm_lessons (group_id, starts_at)`,
-    `CREATE INDEX IF NOT EXISTS rm_lessons_schedule ON rm_lessons (schedule_id, local_date)`,
+    queryIndex(`CREATE INDEX IF NOT EXISTS rm_lessons_starts ON rm_lessons (starts_at, id)`),
+    queryIndex(`CREATE INDEX IF NOT EXISTS rm_lessons_teacher ON rm_lessons (teacher_id, starts_at)`),
+    queryIndex(`CREATE INDEX IF NOT EXISTS rm_lessons_cover ON rm_lessons (cover_teacher_id, starts_at)`),
+    queryIndex(`CREATE INDEX IF NOT EXISTS rm_lessons_group ON rm_lessons (group_id, starts_at)`),
+    queryIndex(`CREATE INDEX IF NOT EXISTS rm_lessons_schedule ON rm_lessons (schedule_id, local_date)`),
   ],
   handles: [...SCHEDULE_EVENT_TYPES, ...LESSON_EVENT_TYPES],
   async apply(e, tx) {

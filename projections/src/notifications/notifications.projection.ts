@@ -1,4 +1,4 @@
-import { defineProjection } from '../projection.js';
+import { defineProjection, queryIndex } from '../projection.js';
 import type { IncidentEvent } from '../safeguarding/safeguarding-events.js';
 import type { UserEvent } from '../users/user-events.js';
 import type { LessonAudience, LessonEvent } from '../lessons/lessons.projection.js';
@@ -141,7 +141,9 @@ export const notificationsProjection = defineProjection<Handled>()({
        detail     jsonb,
        PRIMARY KEY (user_id, event_id)
      )`,
-    `CREATE INDEX IF NOT EXISTS rm_notifications_inbox ON rm_notifications (user_id, position DESC)`,
+    queryIndex(
+      `CREATE INDEX IF NOT EXISTS rm_notifications_inbox ON rm_notifications (user_id, position DESC)`,
+    ),
     `CREATE TABLE IF NOT EXISTS rm_notification_reads (
        user_id  uuid PRIMARY KEY,
        position bigint NOT NULL

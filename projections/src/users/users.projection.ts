@@ -4,6 +4,7 @@ import {
   jsonbRemoveByIds,
   jsonbUpsertById,
   jsonbSet,
+  queryIndex,
   sqlSet,
   type ProjectionEvent,
   type ProjectionTx,
@@ -174,15 +175,15 @@ export const usersProjection = defineProjection({
        updated_at                 timestamptz NOT NULL,
        version                    bigint NOT NULL
      )`,
-    `CREATE INDEX IF NOT EXISTS rm_users_customer ON rm_users (customer_id)`,
-    `CREATE INDEX IF NOT EXISTS rm_users_due_deactivation ON rm_users (scheduled_for_deactivation)
-       WHERE scheduled_for_deactivation IS NOT NULL`,
+    queryIndex(`CREATE INDEX IF NOT EXISTS rm_users_customer ON rm_users (customer_id)`),
+    queryIndex(`CREATE INDEX IF NOT EXISTS rm_users_due_deactivation ON rm_users (scheduled_for_deactivation)
+       WHERE scheduled_for_deactivation IS NOT NULL`),
     // The user list (GET /users/, exports): status and type filters, the usual sorts with the id
     // tie-break (also the exports' keyset), and trigram indexes for the text search (ILIKE '%text%').
-    `CREATE INDEX IF NOT EXISTS rm_users_status ON rm_users (status, user_type)`,
-    `CREATE INDEX IF NOT EXISTS rm_users_full_name ON rm_users (full_name, id)`,
-    `CREATE INDEX IF NOT EXISTS rm_users_last_name ON rm_users (last_name, id)`,
-    `CREATE INDEX IF NOT EXISTS rm_users_created_at ON rm_users (created_at, id)`,
+    queryIndex(`CREATE INDEX IF NOT EXISTS rm_users_status ON rm_users (status, user_type)`),
+    queryIndex(`CREATE INDEX IF NOT EXISTS rm_users_full_name ON rm_users (full_name, id)`),
+    queryIndex(`CREATE INDEX IF NOT EXISTS rm_users_last_name ON rm_users (last_name, id)`),
+    queryIndex(`CREATE INDEX IF NOT EXISTS rm_users_created_at ON rm_users (created_at, id)`),
     // What the list's text search matches: name, login and e-mail in lower case, one column, so that
     // one trigram index serves `search_text LIKE '%text%'` (cheaper than three ILIKEs even unindexed).
     `ALTER TABLE rm_users ADD COLUMN IF NOT EXISTS search_text text GENERATED ALWAYS AS (

@@ -196,6 +196,32 @@ export function runEventStoreContract(target: ContractTarget): void {
       expect(await store.headPosition()).toBe(all[3]!.position);
     });
 
+    it(`${target.name}: readAll with types leaves out no event of those types (decision 0073)`, async () => {
+      const head = await store.headPosition();
+      const a = streamName();
+      const wanted = `Wanted${randomUUID().slice(0, 8)}`;
+      await store.append(
+        a,
+        [0, 1, 2, 3, 4, 5, 6].map((n) => event(n % 3 === 0 ? wanted : 'Unwanted', { n })),
+        { expectedRevision: 'no_stream' },
+      );
+      // Pages of 2 of the wanted type until none is left: the adapter may return other types too.
+      const seen: number[] = [];
+      let from = head;
+      for (;;) {
+        const page = await store.readAll({ fromPosition: from, maxCount: 2, types: [wanted] });
+        if (page.length === 0) break;
+        for (let i = 1; i < page.length; i++) expect(page[i]!.position > page[i - 1]!.position).toBe(true);
+        seen.push(...page.filter((e) => e.type === wanted).map((e) => (e.data as { n: number }).n));
+        from = page[page.length - 1]!.position;
+      }
+      expect(seen).toEqual([0, 3, 6]);
+      if (store.kind !== 'eventstoredb') {
+        const first = await store.readAll({ fromPosition: head, maxCount: 10, types: [wanted] });
+        expect(first.map((e) => e.type)).toEqual([wanted, wanted, wanted]);
+      }
+    });
+
     it(`${target.name}: subscribeToAll catches up, then delivers live appends, honouring the filter`, async () => {
       const head = await store.headPosition();
       const stream = streamName('subscribed');

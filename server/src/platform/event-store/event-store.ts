@@ -63,6 +63,13 @@ export interface ReadAllOptions {
   /** Exclusive: events with a position strictly greater are returned. 0n (default) reads from the start. */
   fromPosition?: bigint;
   maxCount?: number;
+  /**
+   * Only events of these types are needed (the projection runner's catch-up, decision 0073): an
+   * adapter that can filter on the server returns only those, `maxCount` of them; one that cannot
+   * (EventStoreDB) may return others too, and the caller skips them. Either way no event of these
+   * types after `fromPosition` is left out of a page.
+   */
+  types?: readonly string[];
 }
 
 export interface SubscriptionFilter {

@@ -368,6 +368,46 @@ describe.each(targets)('ProjectionRunner on $name', (target) => {
     }
   });
 
+  it(`${target.name}: a projection rebuilt alone reads only the events it handles and ends at the head`, async () => {
+    const name = `p_${randomUUID().slice(0, 8)}`;
+    await appendCounted(store, 2, 5);
+    // The log ends with events no projection here handles.
+    const head = (
+      await store.append(
+        `other-${randomUUID()}`,
+        Array.from({ length: 30 }, () => ({ id: randomUUID(), type: 'NotCounted', data: {} })),
+        { expectedRevision: 'no_stream' },
+      )
+    ).position;
+    const types = new Set<string>();
+    let read = 0;
+    const watched: EventStore = Object.create(store) as EventStore;
+    watched.readAll = async (options) => {
+      const page = await store.readAll(options);
+      read += page.length;
+      for (const e of page) types.add(e.type);
+      return page;
+    };
+    // Another projection, at the head, handles the other events and is not rebuilt.
+    const other = { ...counterProjection(1, `${name}_o`), handles: ['NotCounted'] };
+    const runner = new ProjectionRunner(watched, sql, [counterProjection(1, name), other], {
+      log: recordingLog(),
+      batchSize: 20,
+    });
+    await runner.rebuild();
+    types.clear();
+    read = 0;
+    const result = await runner.rebuild([name]);
+    expect([...types]).toEqual(['Counted']);
+    expect(result.events).toBe(read);
+    const { rows } = await sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${name}_applied`);
+    expect(rows[0]!.n).toBe(read);
+    // Caught up although its last event is far behind the head: health and read-your-writes agree.
+    const status = await runner.status();
+    expect(status.projections.find((p) => p.name === name)).toMatchObject({ position: head, lag: 0n });
+    expect(await runner.waitForPosition(head, 1_000)).toBe(true);
+  });
+
   it(`${target.name}: records an event a projection cannot apply as a dead letter and applies the rest`, async () => {
     const log = recordingLog();
     const name = `p_${randomUUID().slice(0, 8)}`;

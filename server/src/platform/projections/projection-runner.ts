@@ -1,4 +1,4 @@
-import type { Projection } from '@portal/projections';
+import { QUERY_INDEX_MARK, type Projection } from '@portal/projections';
 import type { EventStore, RecordedEvent, Subscription } from '../event-store/event-store.js';
 import type { SqlClient, SqlExecutor, SqlSession } from '../sql/sql-client.js';
 import type { Log } from '../logging/logger.js';
@@ -484,8 +484,13 @@ export class ProjectionRunner {
     options: { role?: BatchRole; takeTurns?: boolean; halted?: () => boolean } = {},
   ): Promise<number> {
     const { role = 'live', takeTurns = false, halted = () => this.stopped } = options;
+    // When only some projections are behind (one rebuilt, or built beside its live tables), only the
+    // events they handle are read and decrypted (decision 0073). All of them behind read everything,
+    // so that an event of a type no projection knows is still logged.
+    const behind = [...checkpoints].filter(([, position]) => position < until).map(([name]) => name);
+    const types = behind.length < this.projections.length ? this.typesOf(behind) : undefined;
     const read = (fromPosition: bigint) => {
-      const page = this.store.readAll({ fromPosition, maxCount: this.batchSize });
+      const page = this.store.readAll({ fromPosition, maxCount: this.batchSize, types });
       page.catch(() => {}); // awaited below; this only keeps an unused read's failure from going unhandled
       return page;
     };
@@ -503,7 +508,38 @@ export class ProjectionRunner {
       else await this.applyBatch(session, page, checkpoints, role);
       count += page.length;
     }
+    // The events after the last one read, up to `until`, are none of theirs: the checkpoints move
+    // there too, so the projections count as caught up (health, read-your-writes) without a new event.
+    if (!halted()) {
+      if (takeTurns) await this.exclusive(() => this.advanceTo(session, checkpoints, until, role));
+      else await this.advanceTo(session, checkpoints, until, role);
+    }
     return count;
+  }
+
+  /** The event types any of the named projections handles. */
+  private typesOf(names: Iterable<string>): string[] {
+    const wanted = new Set(names);
+    const types = new Set<string>();
+    for (const p of this.projections) if (wanted.has(p.name)) for (const t of p.handles) types.add(t);
+    return [...types];
+  }
+
+  /** Moves the checkpoints below `position` to it, with no event applied (see `catchUp`). */
+  private async advanceTo(
+    session: SqlSession,
+    checkpoints: Map<string, bigint>,
+    position: bigint,
+    role: BatchRole,
+  ): Promise<void> {
+    const behind = new Map([...checkpoints].filter(([, p]) => p < position));
+    if (behind.size === 0) return;
+    await session.transaction((tx) => this.moveCheckpoints(tx, behind, position));
+    for (const name of behind.keys()) checkpoints.set(name, position);
+    if (role === 'build') return;
+    this.watcher.advance(
+      min([...checkpoints].filter(([name]) => !this.building.has(name)).map(([, p]) => p)),
+    );
   }
 
   /**
@@ -626,6 +662,15 @@ export class ProjectionRunner {
       }
     }
     await tx.flush();
+    await this.moveCheckpoints(direct, checkpoints, last);
+  }
+
+  /** Moves the checkpoints (live or build) of `checkpoints` to `last`, and tells the waiting readers. */
+  private async moveCheckpoints(
+    direct: SqlExecutor,
+    checkpoints: Map<string, bigint>,
+    last: bigint,
+  ): Promise<void> {
     const names = [...checkpoints.keys()].filter((n) => !this.building.has(n));
     const builds = [...checkpoints.keys()].filter((n) => this.building.has(n));
     if (names.length > 0)
@@ -658,14 +703,15 @@ function batchApplier(
 }
 
 /**
- * Schema statements a rebuild from the first event runs only once it has caught up (decision 0063):
- * GIN indexes (text search), which no projection reads while it applies events and which cost as much
- * per row as the rest of it. Unique indexes never wait: ON CONFLICT needs them.
+ * Schema statements a rebuild from the first event runs only once it has caught up: GIN indexes (text
+ * search, decision 0063), which no projection reads while it applies events and which cost as much
+ * per row as the rest of it, and the indexes a projection marks as used by its queries only
+ * (`queryIndex`, decision 0073). Unique indexes never wait: ON CONFLICT needs them.
  */
 export function builtAfterCatchUp(ddl: string): boolean {
   return (
     /\bCREATE\s+INDEX\b/i.test(ddl) &&
-    /\bUSING\s+gin\b/i.test(ddl) &&
+    (/\bUSING\s+gin\b/i.test(ddl) || ddl.startsWith(QUERY_INDEX_MARK)) &&
     !/\b(UNIQUE|CREATE\s+TABLE)\b/i.test(ddl)
   );
 }

@@ -213,9 +213,15 @@ export class PostgresEventStore implements EventStore {
   }
 
   async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
+    const params: unknown[] = [(options.fromPosition ?? 0n).toString(), options.maxCount ?? 1000];
+    let where = 'es_events.position > $1::bigint';
+    if (options.types) {
+      params.push([...options.types]);
+      where += ' AND es_events.type = ANY($3::text[])';
+    }
     const { rows } = await this.sql.query<EventRow>(
-      `SELECT ${COLUMNS} FROM es_events WHERE es_events.position > $1::bigint ORDER BY es_events.position LIMIT $2::int`,
-      [(options.fromPosition ?? 0n).toString(), options.maxCount ?? 1000],
+      `SELECT ${COLUMNS} FROM es_events WHERE ${where} ORDER BY es_events.position LIMIT $2::int`,
+      params,
     );
     return rows.map(toRecorded);
   }
