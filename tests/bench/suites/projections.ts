@@ -16,7 +16,6 @@ import { PostgresEventStore } from '../../../server/src/platform/event-store/pos
 import {
   DEFAULT_BATCH_SIZE,
   ProjectionRunner,
-  builtAfterCatchUp,
 } from '../../../server/src/platform/projections/projection-runner.js';
 import { PgliteSqlClient } from '../../../server/src/platform/sql/pglite-client.js';
 import type { SqlClient } from '../../../server/src/platform/sql/sql-client.js';
@@ -34,6 +33,7 @@ import {
 } from '../lib/measure.js';
 import type { BenchSuite, Measurement, SuiteContext, TargetKind } from '../lib/suite.js';
 import { openBenchDatabase } from '../lib/targets.js';
+import { copyTable, deferredIndexNames, type RawTable } from '../lib/raw-tables.js';
 
 /** Sizes at BENCH_SCALE=1. */
 const SIZES = {
@@ -260,47 +260,12 @@ class LogWriter {
   }
 }
 
-/** The names of the indexes the runner builds after a rebuild has caught up. */
-function deferredIndexNames(projections: readonly Projection[]): Set<string> {
-  const names = projections.flatMap((p) =>
-    p.schema
-      .filter(builtAfterCatchUp)
-      .map((ddl) => /CREATE\s+INDEX\s+(?:IF\s+NOT\s+EXISTS\s+)?(\w+)/i.exec(ddl)?.[1]),
-  );
-  return new Set(names.filter((n): n is string => n !== undefined));
-}
-
-/**
- * Makes a raw copy of each table the projections own, with its columns, defaults and indexes; the
- * indexes the runner builds after the catch-up are left for the end (`deferred`).
- */
-async function rawTables(sql: SqlClient, projections: readonly Projection[]) {
+/** Makes a raw copy of each table the projections own (`copyTable`). */
+async function rawTables(sql: SqlClient, projections: readonly Projection[]): Promise<RawTable[]> {
   const later = deferredIndexNames(projections);
-  const tables: { table: string; raw: string; columns: string[]; deferred: string[] }[] = [];
-  for (const p of projections) {
-    for (const table of p.tables) {
-      const raw = `raw_${table}`;
-      await sql.exec(
-        `DROP TABLE IF EXISTS ${raw}; CREATE TABLE ${raw} (LIKE ${table} INCLUDING ALL EXCLUDING INDEXES)`,
-      );
-      const { rows: indexes } = await sql.query<{ indexname: string; indexdef: string }>(
-        `SELECT indexname, indexdef FROM pg_indexes WHERE tablename = $1 AND schemaname = 'public'`,
-        [table],
-      );
-      const deferred: string[] = [];
-      for (const i of indexes) {
-        const ddl = i.indexdef.replace(/^CREATE (UNIQUE )?INDEX \S+ ON \S+/, `CREATE $1INDEX ON ${raw}`);
-        if (later.has(i.indexname)) deferred.push(ddl);
-        else await sql.query(ddl);
-      }
-      const { rows: cols } = await sql.query<{ column_name: string }>(
-        `SELECT column_name FROM information_schema.columns
-          WHERE table_name = $1 AND is_generated = 'NEVER' ORDER BY ordinal_position`,
-        [table],
-      );
-      tables.push({ table, raw, columns: cols.map((c) => c.column_name), deferred });
-    }
-  }
+  const tables: RawTable[] = [];
+  for (const p of projections)
+    for (const table of p.tables) tables.push(await copyTable(sql, table, `raw_${table}`, later));
   return tables;
 }
 

@@ -43,6 +43,16 @@ describe('inlineParams', () => {
   it('refuses a placeholder without a parameter', () => {
     expect(() => inlineParams('SELECT $2', ['only one'])).toThrow('No parameter for $2');
   });
+
+  it('inlines a text it has seen before with the new values ($1 and $10 told apart)', () => {
+    const sql = `UPDATE t SET a = $1, b = $10, c = '$1' WHERE id = $2`;
+    const params = (v: string) => [v, 'k', 3, 4, 5, 6, 7, 8, 9, `${v}!`];
+    expect(inlineParams(sql, params('x'))).toBe(`UPDATE t SET a = 'x', b = 'x!', c = '$1' WHERE id = 'k'`);
+    expect(inlineParams(sql, params("o'y"))).toBe(
+      `UPDATE t SET a = 'o''y', b = 'o''y!', c = '$1' WHERE id = 'k'`,
+    );
+    expect(() => inlineParams(sql, ['too few'])).toThrow('No parameter for $10');
+  });
 });
 
 describe.each(targets)('WriteBehindTx on $name', (target) => {

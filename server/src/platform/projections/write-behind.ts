@@ -184,6 +184,18 @@ const ANSWERS = /\bRETURNING\b/i;
  * INSERT/UPDATE/DELETE): it can only succeed, answering no rows, or fail.
  */
 function answersNothing(sql: string): boolean {
+  let answer = answers.get(sql);
+  if (answer === undefined) {
+    answer = writesOnly(sql);
+    if (answers.size < 10_000) answers.set(sql, answer);
+  }
+  return answer;
+}
+
+/** `answersNothing` by statement text (a projection sends the same texts again and again). */
+const answers = new Map<string, boolean>();
+
+function writesOnly(sql: string): boolean {
   if (sql.includes(';')) return false;
   const outer = outermost(sql);
   if (ANSWERS.test(outer)) return false;

@@ -47,50 +47,58 @@ function arrayLiteral(items: readonly unknown[]): string {
  */
 export function inlineParams(sql: string, params: readonly unknown[] = []): string {
   if (params.length === 0 && !sql.includes('$')) return sql;
-  let out = '';
+  let parts = templates.get(sql);
+  if (parts === undefined) {
+    parts = placeholderParts(sql);
+    if (templates.size < 10_000) templates.set(sql, parts);
+  }
+  let out = parts[0] as string;
+  for (let k = 1; k < parts.length; k += 2) {
+    const index = parts[k] as number;
+    if (index < 0 || index >= params.length) throw new Error(`No parameter for $${index + 1}`);
+    out += sqlLiteral(params[index]) + (parts[k + 1] as string);
+  }
+  return out;
+}
+
+/** Statement texts split at their placeholders (memoized: a projection sends the same texts again). */
+const templates = new Map<string, (string | number)[]>();
+
+/**
+ * `sql` split at its placeholders: text, placeholder index (n - 1), text, ..., text. Placeholders are
+ * only recognised outside string literals, quoted identifiers, dollar-quoted bodies and comments.
+ */
+function placeholderParts(sql: string): (string | number)[] {
+  const parts: (string | number)[] = [];
+  let from = 0;
   let i = 0;
   const n = sql.length;
   while (i < n) {
     const c = sql[i]!;
-    if (c === "'" || c === '"') {
-      const end = closingQuote(sql, i, c);
-      out += sql.slice(i, end);
-      i = end;
-    } else if (c === '-' && sql[i + 1] === '-') {
+    if (c === "'" || c === '"') i = closingQuote(sql, i, c);
+    else if (c === '-' && sql[i + 1] === '-') {
       const end = sql.indexOf('\n', i);
-      const stop = end === -1 ? n : end;
-      out += sql.slice(i, stop);
-      i = stop;
+      i = end === -1 ? n : end;
     } else if (c === '/' && sql[i + 1] === '*') {
       const end = sql.indexOf('*/', i + 2);
-      const stop = end === -1 ? n : end + 2;
-      out += sql.slice(i, stop);
-      i = stop;
+      i = end === -1 ? n : end + 2;
     } else if (c === '$') {
       const digits = /^\$(\d+)/.exec(sql.slice(i, i + 12));
       if (digits && !isIdentifierChar(sql[i - 1])) {
-        const index = Number(digits[1]) - 1;
-        if (index < 0 || index >= params.length) throw new Error(`No parameter for $${digits[1]}`);
-        out += sqlLiteral(params[index]);
+        parts.push(sql.slice(from, i), Number(digits[1]) - 1);
         i += digits[0].length;
+        from = i;
         continue;
       }
       const tag = /^\$([A-Za-z_][A-Za-z0-9_]*)?\$/.exec(sql.slice(i, i + 64));
       if (tag) {
         const end = sql.indexOf(tag[0], i + tag[0].length);
-        const stop = end === -1 ? n : end + tag[0].length;
-        out += sql.slice(i, stop);
-        i = stop;
-      } else {
-        out += c;
-        i += 1;
-      }
-    } else {
-      out += c;
-      i += 1;
-    }
+        i = end === -1 ? n : end + tag[0].length;
+      } else i += 1;
+    } else i += 1;
   }
-  return out;
+  parts.push(sql.slice(from));
+  return parts;
 }
 
 /** Index just past the quote that closes the one at `start` (a doubled quote is part of the text). */
