@@ -271,6 +271,13 @@ describe('PgliteWorkerSqlClient: lifetime', () => {
     expect((await before).rows).toEqual([{ v: 1 }]);
     await expect(sql.query('SELECT 1')).rejects.toThrow('The embedded database is closed');
     await sql.close(); // twice is fine
+
+    // A listener stopped while (or after) the database closes: nothing to stop, no error.
+    const other = await PgliteWorkerSqlClient.open();
+    const unlisten = await other.listen('closing_channel', () => {});
+    const closed = other.close();
+    await unlisten();
+    await closed;
   });
 
   it('a worker that dies rejects every waiting call with a clear error, and every later one', async () => {

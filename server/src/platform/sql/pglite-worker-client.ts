@@ -130,7 +130,12 @@ export class PgliteWorkerSqlClient implements SqlClient {
       if (stopped) return;
       stopped = true;
       this.listeners.delete(id);
-      await this.call({ op: 'unlisten', listener: id }, `UNLISTEN ${channel}`);
+      // Closing the database ends its LISTENs: nothing left to stop (a shutdown may stop a listener
+      // while another part of it closes the database).
+      if (this.closing || this.stopped) return;
+      await this.call({ op: 'unlisten', listener: id }, `UNLISTEN ${channel}`).catch((e: unknown) => {
+        if (!this.closing) throw e;
+      });
     };
   }
 
