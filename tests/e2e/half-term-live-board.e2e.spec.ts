@@ -127,6 +127,8 @@ test("a QA reviewer's direct edit in review is logged in the timeline", async ({
   test.setTimeout(90_000);
   const writer = await writerSignedIn(browser);
   await writer.goto(`/half-term-report/${reportId}`);
+  // Sign the text once the editor holds it: the hash sent is the one of the synced document.
+  await expect(saveState(writer)).toHaveText('Saved ✓', { timeout: 10_000 });
   await writer.getByRole('button', { name: 'Submit for QA' }).click();
   await expect(writer.getByTestId('report-state')).toHaveText('Submitted');
 

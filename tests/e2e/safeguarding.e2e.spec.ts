@@ -45,6 +45,8 @@ test('a teacher reports a concern, the lead sees it arrive live, acknowledges it
     permissions: ['USER_IS_ADMIN', 'CAN_ACCESS_SAFEGUARDING'],
   });
   expect(granted.status).toBe(200);
+  // The guard reads permissions from the read model: read (with X-Min-Position) until it has the grant.
+  await api(request, admin, 'GET', '/api/v1/users/me');
   const typeName = `Online safety ${suffix}`;
   const type = await api(request, admin, 'POST', '/api/v1/safeguarding-incident-types/', {
     name: typeName,

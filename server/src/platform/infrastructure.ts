@@ -3,6 +3,7 @@ import type { EventStore } from './event-store/event-store.js';
 import { PostgresEventStore } from './event-store/postgres/postgres-event-store.js';
 import type { SqlClient } from './sql/sql-client.js';
 import { PgliteSqlClient } from './sql/pglite-client.js';
+import { PgliteWorkerSqlClient } from './sql/pglite-worker-client.js';
 import { PgSqlClient } from './sql/pg-client.js';
 import { DirectoryLockedError } from './sql/directory-lock.js';
 import { PERSONAL_DATA_RULES, PERSON_FIELD_RULES } from '@portal/projections';
@@ -54,7 +55,10 @@ export async function openInfrastructure(config: AppConfig): Promise<Infrastruct
 async function openSql(config: AppConfig): Promise<SqlClient> {
   if (!config.databaseUrl) {
     try {
-      return await PgliteSqlClient.open(config.dataDir);
+      // In a worker thread by default, so its statements do not block this event loop (decision 0072).
+      return config.pgliteWorker
+        ? await PgliteWorkerSqlClient.open(config.dataDir)
+        : await PgliteSqlClient.open(config.dataDir);
     } catch (e) {
       if (e instanceof DirectoryLockedError) throw new StartupError(e.message);
       throw new StartupError(

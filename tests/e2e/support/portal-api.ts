@@ -14,6 +14,12 @@ export async function tokenFor(request: APIRequestContext, email: string, passwo
 export const adminToken = (request: APIRequestContext) =>
   tokenFor(request, SUPERUSER.email, SUPERUSER.password);
 
+/**
+ * Read-your-writes as the client does it (client/src/shared/api/client.ts): the highest `position` a
+ * command answered goes as `X-Min-Position` on the next reads, so they see the read models with it.
+ */
+let lastWritePosition: bigint | null = null;
+
 export async function api<T = unknown>(
   request: APIRequestContext,
   token: string,
@@ -21,13 +27,18 @@ export async function api<T = unknown>(
   path: string,
   data?: unknown,
 ): Promise<{ status: number; body: T }> {
-  const res = await request.fetch(`${E2E_BASE_URL}${path}`, {
-    method,
-    headers: { RequestVerificationToken: token },
-    data,
-  });
+  const headers: Record<string, string> = { RequestVerificationToken: token };
+  if (method === 'GET' && lastWritePosition !== null)
+    headers['X-Min-Position'] = lastWritePosition.toString();
+  const res = await request.fetch(`${E2E_BASE_URL}${path}`, { method, headers, data });
   const text = await res.text();
-  return { status: res.status(), body: (text ? JSON.parse(text) : undefined) as T };
+  const body = (text ? JSON.parse(text) : undefined) as T;
+  const position = (body as { position?: unknown } | undefined)?.position;
+  if (method !== 'GET' && typeof position === 'string' && /^\d{1,19}$/.test(position)) {
+    const p = BigInt(position);
+    if (lastWritePosition === null || p > lastWritePosition) lastWritePosition = p;
+  }
+  return { status: res.status(), body };
 }
 
 export async function createCustomer(

@@ -1,3 +1,4 @@
+import { types } from 'node:util';
 import { once } from 'node:events';
 import { finished } from 'node:stream/promises';
 import type { Response } from 'express';
@@ -22,7 +23,7 @@ const FORMULA_START = /^[=+\-@\t\r]/;
  */
 export function csvCell(value: Cell): string {
   if (value === null || value === undefined) return '';
-  if (value instanceof Date) return value.toISOString();
+  if (types.isDate(value)) return value.toISOString(); // (a Date of any realm: see sql-literal.ts)
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
   return FORMULA_START.test(value) ? `'${value}` : value;
 }

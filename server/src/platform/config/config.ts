@@ -11,6 +11,8 @@ const schema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default('0.0.0.0'),
   DATA_DIR: z.string().default('./data'),
+  /** Embedded mode: run PGlite in a worker thread, off the event loop (decision 0072); false = in-process. */
+  PGLITE_WORKER: z.enum(['true', 'false']).default('true'),
   DATABASE_URL: z
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// connection string')
@@ -94,6 +96,8 @@ export interface AppConfig {
   host: string;
   mode: StoreMode;
   dataDir: string;
+  /** Embedded mode: PGlite in a worker thread (true) or in this thread (decision 0072). */
+  pgliteWorker: boolean;
   /** `publicBaseUrl`: PUBLIC_URL when set (behind a proxy), else storage URLs use the request's host. */
   storage: { dir: string; maxUploadBytes: number; urlTtlSeconds: number; publicBaseUrl: string | null };
   databaseUrl: string | null;
@@ -164,6 +168,7 @@ export function loadConfig(
     host: c.HOST,
     mode,
     dataDir: resolve(c.DATA_DIR),
+    pgliteWorker: c.PGLITE_WORKER === 'true',
     storage: {
       dir: resolve(c.STORAGE_DIR ?? join(c.DATA_DIR, 'storage')),
       maxUploadBytes: c.STORAGE_MAX_UPLOAD_BYTES,

@@ -9,6 +9,13 @@ describe('configuration', () => {
     expect(c.dataDir.endsWith('/data')).toBe(true);
   });
 
+  it('runs the embedded PGlite in a worker thread unless PGLITE_WORKER=false (decision 0072)', () => {
+    expect(loadConfig({}).pgliteWorker).toBe(true);
+    expect(loadConfig({ PGLITE_WORKER: 'true' }).pgliteWorker).toBe(true);
+    expect(loadConfig({ PGLITE_WORKER: 'false' }).pgliteWorker).toBe(false);
+    expect(() => loadConfig({ PGLITE_WORKER: 'no' })).toThrow(/PGLITE_WORKER/);
+  });
+
   it('picks server mode with DATABASE_URL and production mode with EVENTSTORE_CONNECTION_STRING', () => {
     const pw = { FIRST_SUPERUSER_PASSWORD: 'long enough secret' };
     expect(loadConfig({ ...pw, DATABASE_URL: 'postgres://u@h/db' }).mode).toBe('server');

@@ -7,7 +7,7 @@ import type { EventData, EventStore, RecordedEvent, Subscription } from './event
 import { ConcurrencyError } from './errors.js';
 
 export interface ContractTarget {
-  name: 'pglite' | 'postgres' | 'eventstoredb';
+  name: 'pglite' | 'pglite-worker' | 'postgres' | 'eventstoredb';
   open(): Promise<EventStore>;
   teardown?(): Promise<void>;
 }

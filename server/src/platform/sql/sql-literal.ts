@@ -1,3 +1,4 @@
+import { types } from 'node:util';
 import pg from 'pg';
 
 /**
@@ -19,7 +20,8 @@ function prepared(value: unknown): string | null {
     return String(value);
   if (typeof value !== 'object') throw new TypeError(`A ${typeof value} cannot be a SQL parameter`);
   if (ArrayBuffer.isView(value)) return `\\x${bytesHex(value)}`;
-  if (value instanceof Date) return value.toISOString();
+  // isDate, not instanceof: a row's Date may come from another realm (the PGlite worker's rows under jest).
+  if (types.isDate(value)) return value.toISOString();
   if (Array.isArray(value)) return arrayLiteral(value);
   return JSON.stringify(value);
 }
