@@ -12,7 +12,7 @@ const schema = z.object({
   HOST: z.string().default('0.0.0.0'),
   DATA_DIR: z.string().default('./data'),
   /** Embedded mode: run PGlite in a worker thread, off the event loop (decision 0072); false = in-process. */
-  PGLITE_WORKER: z.enum(['true', 'false']).default('true'),
+  PGLITE_WORKER: z.enum(['true', 'false']).default('false'),
   DATABASE_URL: z
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// connection string')

@@ -9,8 +9,8 @@ describe('configuration', () => {
     expect(c.dataDir.endsWith('/data')).toBe(true);
   });
 
-  it('runs the embedded PGlite in a worker thread unless PGLITE_WORKER=false (decision 0072)', () => {
-    expect(loadConfig({}).pgliteWorker).toBe(true);
+  it('runs the embedded PGlite in the main thread unless PGLITE_WORKER=true (decision 0072)', () => {
+    expect(loadConfig({}).pgliteWorker).toBe(false);
     expect(loadConfig({ PGLITE_WORKER: 'true' }).pgliteWorker).toBe(true);
     expect(loadConfig({ PGLITE_WORKER: 'false' }).pgliteWorker).toBe(false);
     expect(() => loadConfig({ PGLITE_WORKER: 'no' })).toThrow(/PGLITE_WORKER/);
