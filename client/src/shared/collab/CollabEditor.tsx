@@ -14,6 +14,7 @@ import { useSession } from '../session';
 import {
   EDIT_REFUSED,
   openCollabDocument,
+  textSettled,
   type CollabSession,
   type CollabStatus,
   type RefusedEdit,
@@ -47,6 +48,8 @@ export interface CollabEditorProps {
   onEditor?: (editor: Editor | null) => void;
   /** Told when the server refused one of this user's edits (it was kept; the editor starts again). */
   onRefused?: (edit: RefusedEdit) => void;
+  /** Told whether the text shown is the server's (`textSettled`), each time that changes. */
+  onSettled?: (settled: boolean) => void;
 }
 
 interface Peer {
@@ -83,6 +86,7 @@ export default function CollabEditor({
   guardSections = false,
   onEditor,
   onRefused,
+  onSettled,
 }: CollabEditorProps) {
   const token = useSession((state) => state.token);
   const userId = useSession((state) => String(state.user?.id ?? ''));
@@ -154,6 +158,13 @@ export default function CollabEditor({
       opened.destroy();
     };
   }, [documentName, token, userId, generation]);
+
+  const settled = textSettled({ status, synced, unsaved, readOnly: readOnly || closed !== null });
+  const onSettledRef = useRef(onSettled);
+  onSettledRef.current = onSettled;
+  useEffect(() => {
+    onSettledRef.current?.(settled);
+  }, [settled]);
 
   if (!session) return <EditorLoading />;
   return (

@@ -92,6 +92,20 @@ export class SaveTracker {
   }
 }
 
+/**
+ * Whether what this browser shows is the server's text: connected and synced, and, for a user who
+ * edits, everything typed here confirmed as stored. A hash of the text signed before that (submit,
+ * approve, publish) would be refused as not the stored text.
+ */
+export function textSettled(state: {
+  status: CollabStatus;
+  synced: boolean;
+  unsaved: boolean;
+  readOnly: boolean;
+}): boolean {
+  return state.status === 'connected' && state.synced && (state.readOnly || !state.unsaved);
+}
+
 /** `step2`/`update` for a y-websocket sync message that carries document changes, else null. */
 export function syncMessageKind(data: unknown): 'step2' | 'update' | null {
   const bytes = data instanceof Uint8Array ? data : data instanceof ArrayBuffer ? new Uint8Array(data) : null;

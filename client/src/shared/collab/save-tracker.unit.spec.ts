@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import * as encoding from 'lib0/encoding';
 import * as syncProtocol from 'y-protocols/sync';
 import * as Y from 'yjs';
-import { SaveTracker, syncMessageKind } from './collab-connection';
+import { SaveTracker, syncMessageKind, textSettled } from './collab-connection';
 
 /** The browser's side of the "saved" acknowledgement (decision 0067). */
 describe('SaveTracker', () => {
@@ -93,5 +93,26 @@ describe('syncMessageKind', () => {
     );
     expect(syncMessageKind(new Uint8Array([1, 2, 3]))).toBeNull();
     expect(syncMessageKind('hello')).toBeNull();
+  });
+});
+
+describe('textSettled: when the text shown may be signed (submit, approve, publish)', () => {
+  const base = { status: 'connected' as const, synced: true, unsaved: false, readOnly: false };
+
+  it('is the server text once connected, synced and everything typed here is stored', () => {
+    expect(textSettled(base)).toBe(true);
+  });
+
+  it('is not while connecting, offline, closed or before the first sync', () => {
+    expect(textSettled({ ...base, status: 'connecting' })).toBe(false);
+    expect(textSettled({ ...base, status: 'disconnected' })).toBe(false);
+    expect(textSettled({ ...base, status: 'closed' })).toBe(false);
+    expect(textSettled({ ...base, synced: false })).toBe(false);
+  });
+
+  it('waits for the save of what an editor typed, but not for a reader, who sends nothing', () => {
+    expect(textSettled({ ...base, unsaved: true })).toBe(false);
+    expect(textSettled({ ...base, unsaved: true, readOnly: true })).toBe(true);
+    expect(textSettled({ ...base, unsaved: true, readOnly: true, synced: false })).toBe(false);
   });
 });

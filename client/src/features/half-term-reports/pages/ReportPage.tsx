@@ -151,7 +151,16 @@ export function ContentView({ node }: { node: ContentNode }): ReactNode {
   }
 }
 
-function Workflow({ report, hashOf }: { report: ReportDetail; hashOf: () => Promise<string> }) {
+function Workflow({
+  report,
+  hashOf,
+  waitingForText,
+}: {
+  report: ReportDetail;
+  hashOf: () => Promise<string>;
+  /** The open editor's text is not yet the server's: a signature of it would be refused. */
+  waitingForText: boolean;
+}) {
   const action = useReportAction();
   const [asking, setAsking] = useState<string | null>(null);
   const [returnTo, setReturnTo] = useState<string | null>('writer');
@@ -173,12 +182,18 @@ function Workflow({ report, hashOf }: { report: ReportDetail; hashOf: () => Prom
             variant={SIGNED.has(name) || name.endsWith('claim') ? 'filled' : 'default'}
             color={name === 'discard' || name.startsWith('lead/revoke') ? 'red' : undefined}
             loading={action.isPending && action.variables?.action === name}
+            disabled={waitingForText && SIGNED.has(name)}
             onClick={() => (WITH_REASON.has(name) ? setAsking(name) : void run(name))}
           >
             {LABELS[name] ?? name}
           </Button>
         ))}
       </Group>
+      {waitingForText && report.actions.some((name) => SIGNED.has(name)) && (
+        <Text size="xs" c="dimmed" role="status">
+          Waiting for the text to be saved before it can be signed…
+        </Text>
+      )}
       {action.error && (
         <Alert color="red" role="alert" title="Not done">
           {actionErrorText(action.error)}
@@ -458,6 +473,7 @@ export function ReportPage() {
   const [doc, setDoc] = useState<Y.Doc | null>(null);
   const [editor, setEditor] = useState<Editor | null>(null);
   const [refused, setRefused] = useState<RefusedEdit | null>(null);
+  const [textSettled, setTextSettled] = useState(false);
   // A writer opening a draft gets its facts refreshed once (the button refreshes again on demand).
   const refreshed = useRef<string | null>(null);
   const mayRefresh = query.data?.actions.includes('refresh-facts') ?? false;
@@ -512,7 +528,9 @@ export function ReportPage() {
             </Text>
           </Group>
         </Stack>
-        {!partner && <Workflow report={report} hashOf={hashOf} />}
+        {!partner && (
+          <Workflow report={report} hashOf={hashOf} waitingForText={doc !== null && !textSettled} />
+        )}
       </Group>
       <Grid>
         <Grid.Col span={{ base: 12, md: 8 }}>
@@ -569,6 +587,7 @@ export function ReportPage() {
                     onDocument={setDoc}
                     onEditor={setEditor}
                     onRefused={setRefused}
+                    onSettled={setTextSettled}
                   />
                 </Suspense>
               </Stack>
