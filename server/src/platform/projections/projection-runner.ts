@@ -537,8 +537,14 @@ export class ProjectionRunner {
     await session.transaction((tx) => this.moveCheckpoints(tx, behind, position));
     for (const name of behind.keys()) checkpoints.set(name, position);
     if (role === 'build') return;
+    this.advanceReaders(checkpoints);
+  }
+
+  /** Wakes the readers waiting for positions the live projections have now passed. */
+  private advanceReaders(checkpoints: Map<string, bigint>): void {
+    // A projection built beside its live tables does not hold readers back: they read its old tables.
     this.watcher.advance(
-      min([...checkpoints].filter(([name]) => !this.building.has(name)).map(([, p]) => p)),
+      min([...checkpoints].filter(([name]) => !this.building.has(name)).map(([, position]) => position)),
     );
   }
 
@@ -566,10 +572,7 @@ export class ProjectionRunner {
     }
     for (const [name, position] of checkpoints) if (position < last) checkpoints.set(name, last);
     if (role === 'build') return;
-    // A projection built beside its live tables does not hold readers back: they read its old tables.
-    this.watcher.advance(
-      min([...checkpoints].filter(([name]) => !this.building.has(name)).map(([, position]) => position)),
-    );
+    this.advanceReaders(checkpoints);
     this.announce(batch);
   }
 
