@@ -9,7 +9,8 @@
  * PROFILE_TARGET pglite | postgres; PROFILE_EVENTS the log's size (the demo log copied as by the
  * `projections` bench); PROFILE_ONLY=a,b only those projections; PROFILE_BATCH the runner's batch size;
  * PROFILE_ALL=1 also counts each projection's statements by text; PROFILE_EACH=1 sends every statement
- * on its own and times it (what each kind of statement costs; the rebuild itself is then slower).
+ * on its own and times it (what each kind of statement costs; the rebuild itself is then slower);
+ * PROFILE_CPU=file.cpuprofile writes a V8 CPU profile of the rebuild alone (not of filling the log).
  * The time of a projection includes sending what it left waiting (it is flushed when the next
  * projection starts); what the last one of a batch leaves is sent by the runner, in "rest".
  */
@@ -34,6 +35,7 @@ interface Row {
   deferred: number;
   scripts: number;
   merged: number;
+  executed: number;
   reads: Map<string, number>;
   all: Map<string, number>;
   each: Map<string, { n: number; ms: number }>;
@@ -65,7 +67,9 @@ try {
   const runner = new ProjectionRunner(timedStore, db.sql, projections, { log: silentLog, batchSize });
   const t = performance.now();
   const cpu = process.cpuUsage();
+  const cpuProfile = process.env.PROFILE_CPU ? await startCpuProfile() : null;
   const result = await runner.rebuild();
+  if (cpuProfile) await cpuProfile(process.env.PROFILE_CPU!);
   const total = performance.now() - t;
   const used = process.cpuUsage(cpu);
   const applyMs = [...rows.values()].reduce((s, r) => s + r.ms, 0);
@@ -83,6 +87,7 @@ try {
     'deferred'.padStart(9),
     'scripts'.padStart(8),
     'merged'.padStart(7),
+    'exec'.padStart(7),
     ' top direct statements',
   );
   for (const [name, r] of [...rows].sort((a, b) => b[1].ms - a[1].ms)) {
@@ -100,6 +105,7 @@ try {
       String(r.deferred).padStart(9),
       String(r.scripts).padStart(8),
       String(r.merged).padStart(7),
+      String(r.executed).padStart(7),
       ' ',
       top,
     );
@@ -135,6 +141,7 @@ function profiled(p: Projection, rows: Map<string, Row>): Projection {
     deferred: 0,
     scripts: 0,
     merged: 0,
+    executed: 0,
     reads: new Map(),
     all: new Map(),
     each: new Map(),
@@ -200,6 +207,22 @@ function profiled(p: Projection, rows: Map<string, Row>): Projection {
     row.deferred += wb.stats.deferred - before.deferred;
     row.scripts += wb.stats.scripts - before.scripts;
     row.merged += wb.stats.merged - before.merged;
+    row.executed += wb.stats.executed - before.executed;
   };
   return Object.assign(Object.create(p) as Projection, { apply, applyBatch: undefined });
+}
+
+/** Starts V8's CPU profiler; the function returned stops it and writes the profile to `path`. */
+async function startCpuProfile(): Promise<(path: string) => Promise<void>> {
+  const { Session } = await import('node:inspector/promises');
+  const { writeFile } = await import('node:fs/promises');
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  return async (path) => {
+    const { profile } = await session.post('Profiler.stop');
+    await writeFile(path, JSON.stringify(profile));
+    session.disconnect();
+  };
 }

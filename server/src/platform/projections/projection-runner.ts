@@ -15,6 +15,7 @@ import {
 } from './checkpoints.js';
 import { CheckpointWatcher } from './checkpoint-watcher.js';
 import { WriteBehindTx } from './write-behind.js';
+import { PreparedStatements } from './prepared-statements.js';
 
 /** Events applied per transaction unless told otherwise (larger pages rebuild faster on PostgreSQL). */
 export const DEFAULT_BATCH_SIZE = 1000;
@@ -73,6 +74,8 @@ export class ProjectionRunner {
   private deferredIndexes: { ddl: string; schema: string | null }[] = [];
   /** Projections whose new version is being built beside the live tables: name → build schema. */
   private readonly building = new Map<string, string>();
+  /** The statements prepared on each session the runner applies events on (decision 0074). */
+  private readonly preparedOn = new WeakMap<SqlSession, PreparedStatements>();
   /** Highest position already announced to `onApplied` listeners (or committed before this process led). */
   private announcedUpTo = 0n;
   /** The tail of the batches applied so far: the live loop and the build loop take turns (`exclusive`). */
@@ -214,7 +217,7 @@ export class ProjectionRunner {
         await session.query('SELECT pg_advisory_unlock($1)', [LEADER_LOCK_KEY]).catch(() => {});
       }
     } finally {
-      await session.release();
+      await this.release(session);
     }
   }
 
@@ -244,7 +247,7 @@ export class ProjectionRunner {
           await this.subscription?.close();
           await session?.query('SELECT pg_advisory_unlock($1)', [LEADER_LOCK_KEY]).catch(() => {});
         }
-        await session?.release();
+        if (session) await this.release(session);
       }
       if (!this.stopped) await this.pause(this.standbyRetryMs);
     }
@@ -334,8 +337,22 @@ export class ProjectionRunner {
         for (const [name, position] of builds) live.set(name, position);
       });
     } finally {
-      await session.release();
+      await this.release(session);
     }
+  }
+
+  /** The statements prepared on `session`. */
+  private prepared(session: SqlSession): PreparedStatements {
+    let prepared = this.preparedOn.get(session);
+    if (!prepared) this.preparedOn.set(session, (prepared = new PreparedStatements()));
+    return prepared;
+  }
+
+  /** Gives a session back, first freeing what was prepared on it (its connection may serve others). */
+  private async release(session: SqlSession): Promise<void> {
+    await this.preparedOn.get(session)?.deallocate(session);
+    this.preparedOn.delete(session);
+    await session.release();
   }
 
   /** Runs `fn` once the batch being applied (by either loop) has committed; the next one waits for it. */
@@ -561,14 +578,18 @@ export class ProjectionRunner {
   ): Promise<void> {
     const last = batch[batch.length - 1]!.position;
     try {
-      await session.transaction((tx) => this.applyEvents(tx, batch, checkpoints, last, false));
+      await session.transaction((tx) =>
+        this.applyEvents(tx, batch, checkpoints, last, false, this.prepared(session)),
+      );
     } catch (firstError) {
       // Find the event that fails, record it as a dead letter and apply the rest (one savepoint per event).
       this.options.log.warn(
         { err: firstError, upTo: last.toString() },
         'batch failed; retrying event by event',
       );
-      await session.transaction((tx) => this.applyEvents(tx, batch, checkpoints, last, true));
+      await session.transaction((tx) =>
+        this.applyEvents(tx, batch, checkpoints, last, true, this.prepared(session)),
+      );
     }
     for (const [name, position] of checkpoints) if (position < last) checkpoints.set(name, last);
     if (role === 'build') return;
@@ -597,9 +618,10 @@ export class ProjectionRunner {
     checkpoints: Map<string, bigint>,
     last: bigint,
     isolate: boolean,
+    prepared: PreparedStatements,
   ): Promise<void> {
     // Projections write through a write-behind transaction: their plain writes travel as one script.
-    const tx = new WriteBehindTx(direct);
+    const tx = new WriteBehindTx(direct, prepared);
     // Each projection's events of this batch, in order. A projection only touches its own tables, so
     // applying one projection's events before another's has the same effect as interleaving them.
     const perProjection = new Map<Projection, RecordedEvent[]>();

@@ -1,5 +1,6 @@
 import type { SqlExecutor } from '../sql/sql-client.js';
 import { inlineParams, sqlLiteral } from '../sql/sql-literal.js';
+import type { PreparedStatements } from './prepared-statements.js';
 
 /** Statements (rows of merged INSERTs counted singly) held before they are sent as one script. */
 export const WRITE_BEHIND_STATEMENTS = 1000;
@@ -20,6 +21,8 @@ interface Statement {
   readonly parts: string[];
   /** For a merged upsert (ON CONFLICT ... DO UPDATE): the conflict keys of its rows, all different. */
   readonly keys: Set<string> | null;
+  /** The parameters of the statement (of its first row, when rows joined it). */
+  readonly params: readonly unknown[];
 }
 
 /**
@@ -49,9 +52,16 @@ export class WriteBehindTx implements SqlExecutor {
   private rows = 0;
   private chars = 0;
   /** Statements deferred, merged into an earlier INSERT, sent directly; scripts sent. */
-  readonly stats = { deferred: 0, merged: 0, direct: 0, scripts: 0 };
+  readonly stats = { deferred: 0, merged: 0, direct: 0, scripts: 0, executed: 0 };
 
-  constructor(private readonly tx: SqlExecutor) {}
+  /**
+   * `prepared`: the statements prepared on the session `tx` belongs to; a statement sent on its own
+   * (no other joined it) whose text is prepared there goes as `EXECUTE` (decision 0074).
+   */
+  constructor(
+    private readonly tx: SqlExecutor,
+    private readonly prepared: PreparedStatements | null = null,
+  ) {}
 
   async query<Row = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<{ rows: Row[] }> {
     if (!answersNothing(sql)) {
@@ -60,6 +70,7 @@ export class WriteBehindTx implements SqlExecutor {
       return this.tx.query<Row>(sql, params);
     }
     this.stats.deferred++;
+    this.prepared?.used(sql);
     const insert = mergeableInsert(sql);
     const parsedUpdate = insert ? null : mergeableUpdate(sql);
     // A key that could equal another written differently is sent on its own (see updateKey).
@@ -81,6 +92,7 @@ export class WriteBehindTx implements SqlExecutor {
           single: null,
           parts: [row],
           keys: key === null ? null : new Set([key]),
+          params: params ?? [],
         });
       this.chars += row.length;
     } else if (update && key !== null) {
@@ -100,6 +112,7 @@ export class WriteBehindTx implements SqlExecutor {
           single,
           parts: [values],
           keys: new Set([key]),
+          params: params ?? [],
         });
         this.chars += single.length + values.length;
       }
@@ -112,6 +125,7 @@ export class WriteBehindTx implements SqlExecutor {
         single: null,
         parts: [text],
         keys: null,
+        params: params ?? [],
       });
       this.chars += text.length;
     }
@@ -128,22 +142,32 @@ export class WriteBehindTx implements SqlExecutor {
   /** Sends what waits, as one script; its first error is thrown here. */
   async flush(): Promise<void> {
     if (this.pending.length === 0) return;
-    const script = this.pending
-      .map((s) =>
-        s.insert
-          ? `${s.insert.head}${s.parts.join(',\n')}${s.insert.tail}`
-          : s.update
-            ? s.parts.length === 1
-              ? s.single
-              : mergedUpdate(s.update, s.parts)
-            : s.parts[0],
-      )
-      .join(';\n');
+    if (this.prepared?.hasDue) await this.prepared.prepareDue(this.tx);
+    const script = this.pending.map((s) => this.text(s)).join(';\n');
     this.pending = [];
     this.rows = 0;
     this.chars = 0;
     this.stats.scripts++;
-    await this.tx.script(script);
+    try {
+      await this.tx.script(script);
+    } catch (e) {
+      this.prepared?.failed(e);
+      throw e;
+    }
+  }
+
+  /** What is sent for a waiting statement: its rows merged, an EXECUTE of its prepared text, or itself. */
+  private text(s: Statement): string {
+    if (s.parts.length > 1)
+      return s.insert
+        ? `${s.insert.head}${s.parts.join(',\n')}${s.insert.tail}`
+        : mergedUpdate(s.update!, s.parts);
+    const executed = this.prepared?.execute(s.template, s.params);
+    if (executed) {
+      this.stats.executed++;
+      return executed;
+    }
+    return s.insert ? `${s.insert.head}${s.parts[0]}${s.insert.tail}` : s.update ? s.single! : s.parts[0]!;
   }
 
   /** Drops what waits (its event failed and is rolled back). */

@@ -49,11 +49,7 @@ function arrayLiteral(items: readonly unknown[]): string {
  */
 export function inlineParams(sql: string, params: readonly unknown[] = []): string {
   if (params.length === 0 && !sql.includes('$')) return sql;
-  let parts = templates.get(sql);
-  if (parts === undefined) {
-    parts = placeholderParts(sql);
-    if (templates.size < 10_000) templates.set(sql, parts);
-  }
+  const parts = splitAtPlaceholders(sql);
   let out = parts[0] as string;
   for (let k = 1; k < parts.length; k += 2) {
     const index = parts[k] as number;
@@ -61,6 +57,26 @@ export function inlineParams(sql: string, params: readonly unknown[] = []): stri
     out += sqlLiteral(params[index]) + (parts[k + 1] as string);
   }
   return out;
+}
+
+/**
+ * The number of parameters the server gives `sql` when it is prepared: its highest placeholder
+ * (`$3` alone means three, two of them unused). Placeholders in quotes or comments do not count.
+ */
+export function placeholderCount(sql: string): number {
+  const parts = splitAtPlaceholders(sql);
+  let highest = 0;
+  for (let k = 1; k < parts.length; k += 2) highest = Math.max(highest, (parts[k] as number) + 1);
+  return highest;
+}
+
+function splitAtPlaceholders(sql: string): (string | number)[] {
+  let parts = templates.get(sql);
+  if (parts === undefined) {
+    parts = placeholderParts(sql);
+    if (templates.size < 10_000) templates.set(sql, parts);
+  }
+  return parts;
 }
 
 /** Statement texts split at their placeholders (memoized: a projection sends the same texts again). */
