@@ -655,7 +655,7 @@ export class ProjectionRunner {
           if (schema) await direct.query('SET LOCAL search_path TO DEFAULT');
           await direct.query('RELEASE SAVEPOINT projection_event');
         } catch (e) {
-          tx.discard();
+          await tx.discard();
           // Also undoes this event's search_path (SET LOCAL is rolled back with the savepoint).
           await direct.query('ROLLBACK TO SAVEPOINT projection_event');
           const message = e instanceof Error ? e.message : String(e);

@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import type { SqlClient, SqlExecutor, SqlSession } from '../sql/sql-client.js';
-import { inlineParams, placeholderCount } from '../sql/sql-literal.js';
+import pg from 'pg';
+import { escapeLiteral, inlineParams, placeholderCount } from '../sql/sql-literal.js';
 import { PreparedStatements } from './prepared-statements.js';
 import { sqlTargets } from '../testing/sql-targets.js';
 import { WriteBehindTx } from './write-behind.js';
@@ -272,6 +273,23 @@ describe.each(targets)('WriteBehindTx on $name', (target) => {
       const { rows } = await tx.query(`UPDATE wb_rows SET name = $2 WHERE id = $1 RETURNING name`, [1, 'b']);
       expect(rows).toEqual([{ name: 'b' }]);
     });
+  });
+});
+
+describe('escapeLiteral', () => {
+  it('writes the same literal as pg.escapeLiteral', () => {
+    for (const text of [
+      '',
+      'plain',
+      "O'Brien",
+      "''",
+      'C:\\temp',
+      "a\\'b",
+      '\\',
+      'Zoë ✓ 日本 $1 -- /*',
+      '\n\t',
+    ])
+      expect(escapeLiteral(text)).toBe(pg.escapeLiteral(text));
   });
 });
 

@@ -15,13 +15,12 @@ interface Statement {
   readonly insert: { key: string; table: string; head: string; tail: string } | null;
   /** For a mergeable UPDATE: how to write several as one; `parts` then holds each one's values. */
   readonly update: MergeableUpdate | null;
-  /** An UPDATE's own inlined text, sent as it is when no other joined it. */
-  readonly single: string | null;
-  /** The statement's rows (an INSERT's inlined tuples) or its one inlined text. */
+  /** A mergeable statement's rows (an INSERT's inlined tuples, an UPDATE's values); else empty. */
   readonly parts: string[];
   /** For a merged upsert (ON CONFLICT ... DO UPDATE): the conflict keys of its rows, all different. */
   readonly keys: Set<string> | null;
-  /** The parameters of the statement (of its first row, when rows joined it). */
+  /** The parameters of the statement (of its first row, when rows joined it): alone, it is sent as
+   * an EXECUTE of its prepared text or inlined, when the script is written. */
   readonly params: readonly unknown[];
 }
 
@@ -49,6 +48,8 @@ interface Statement {
  */
 export class WriteBehindTx implements SqlExecutor {
   private pending: Statement[] = [];
+  /** The script sent last while the projection goes on (see `send`), until it is waited for. */
+  private running: Promise<void> | null = null;
   private rows = 0;
   private chars = 0;
   /** Statements deferred, merged into an earlier INSERT, sent directly; scripts sent. */
@@ -89,7 +90,6 @@ export class WriteBehindTx implements SqlExecutor {
           template: sql,
           insert,
           update: null,
-          single: null,
           parts: [row],
           keys: key === null ? null : new Set([key]),
           params: params ?? [],
@@ -104,33 +104,29 @@ export class WriteBehindTx implements SqlExecutor {
         this.stats.merged++;
         this.chars += values.length;
       } else {
-        const single = inlineParams(sql, params ?? []);
         this.pending.push({
           template: sql,
           insert: null,
           update,
-          single,
           parts: [values],
           keys: new Set([key]),
           params: params ?? [],
         });
-        this.chars += single.length + values.length;
+        this.chars += sql.length + values.length;
       }
     } else {
-      const text = inlineParams(sql, params ?? []);
       this.pending.push({
         template: sql,
         insert: null,
         update: null,
-        single: null,
-        parts: [text],
+        parts: [],
         keys: null,
         params: params ?? [],
       });
-      this.chars += text.length;
+      this.chars += sql.length + paramChars(params);
     }
     this.rows++;
-    if (this.rows >= WRITE_BEHIND_STATEMENTS || this.chars >= WRITE_BEHIND_CHARS) await this.flush();
+    if (this.rows >= WRITE_BEHIND_STATEMENTS || this.chars >= WRITE_BEHIND_CHARS) await this.send();
     return { rows: [] };
   }
 
@@ -139,8 +135,19 @@ export class WriteBehindTx implements SqlExecutor {
     await this.tx.script(sql);
   }
 
-  /** Sends what waits, as one script; its first error is thrown here. */
+  /** Sends what waits, as one script, and waits for everything sent; the first error is thrown here. */
   async flush(): Promise<void> {
+    await this.send();
+    await this.settle();
+  }
+
+  /**
+   * Sends what waits without waiting for the server to run it (decision 0074): the projection goes on
+   * writing the next statements while the database runs these. The script sent before must have
+   * succeeded first (its error is thrown here), so scripts run one at a time, in order.
+   */
+  private async send(): Promise<void> {
+    await this.settle();
     if (this.pending.length === 0) return;
     if (this.prepared?.hasDue) await this.prepared.prepareDue(this.tx);
     const script = this.pending.map((s) => this.text(s)).join(';\n');
@@ -148,12 +155,19 @@ export class WriteBehindTx implements SqlExecutor {
     this.rows = 0;
     this.chars = 0;
     this.stats.scripts++;
-    try {
-      await this.tx.script(script);
-    } catch (e) {
+    const running = this.tx.script(script).catch((e: unknown) => {
       this.prepared?.failed(e);
       throw e;
-    }
+    });
+    running.catch(() => {}); // its error is thrown by the next settle, not left unhandled meanwhile
+    this.running = running;
+  }
+
+  /** Waits for the script sent last, if any; throws its error. */
+  private async settle(): Promise<void> {
+    const running = this.running;
+    this.running = null;
+    await running;
   }
 
   /** What is sent for a waiting statement: its rows merged, an EXECUTE of its prepared text, or itself. */
@@ -167,14 +181,15 @@ export class WriteBehindTx implements SqlExecutor {
       this.stats.executed++;
       return executed;
     }
-    return s.insert ? `${s.insert.head}${s.parts[0]}${s.insert.tail}` : s.update ? s.single! : s.parts[0]!;
+    return s.insert ? `${s.insert.head}${s.parts[0]}${s.insert.tail}` : inlineParams(s.template, s.params);
   }
 
-  /** Drops what waits (its event failed and is rolled back). */
-  discard(): void {
+  /** Drops what waits (its event failed and is rolled back), once a script still running has ended. */
+  async discard(): Promise<void> {
     this.pending = [];
     this.rows = 0;
     this.chars = 0;
+    await this.settle().catch(() => {});
   }
 
   /** The waiting INSERT of the same text that a new row may join, if nothing after it names the table. */
@@ -187,6 +202,13 @@ export class WriteBehindTx implements SqlExecutor {
     }
     return null;
   }
+}
+
+/** About how long `params` are inlined (for the buffer's size; a string's own length, others short). */
+function paramChars(params: readonly unknown[] | undefined): number {
+  let n = 0;
+  if (params) for (const p of params) n += typeof p === 'string' ? p.length + 2 : 24;
+  return n;
 }
 
 const tableWords = new Map<string, RegExp>();

@@ -1,5 +1,4 @@
 import { types } from 'node:util';
-import pg from 'pg';
 
 /**
  * A parameter value as a SQL literal, converted as `pg` converts a parameter for the extended
@@ -10,7 +9,17 @@ import pg from 'pg';
  */
 export function sqlLiteral(value: unknown): string {
   const text = prepared(value);
-  return text === null ? 'NULL' : pg.escapeLiteral(text);
+  return text === null ? 'NULL' : escapeLiteral(text);
+}
+
+/**
+ * `pg.escapeLiteral` without building the result a character at a time (it runs for every value of
+ * every statement a rebuild inlines): quotes doubled, and, when there is a backslash, backslashes
+ * doubled and the literal written as E'...' after a space. The same text as `pg.escapeLiteral`.
+ */
+export function escapeLiteral(text: string): string {
+  const quoted = text.includes("'") ? text.replace(/'/g, "''") : text;
+  return text.includes('\\') ? ` E'${quoted.replace(/\\/g, '\\\\')}'` : `'${quoted}'`;
 }
 
 function prepared(value: unknown): string | null {
