@@ -45,6 +45,11 @@ interface Statement {
  * the statement starts a new one after it.
  *
  * A projection thus gets set-at-a-time speed from plain per-event code.
+ *
+ * Decision 0074: a script sent because the buffer is full is not waited for; the projection writes
+ * the next one meanwhile, and its error comes at the next send or flush (scripts still run one after
+ * the other, in order). A statement sent alone whose text is prepared on the session goes as
+ * `EXECUTE` of it (`PreparedStatements`).
  */
 export class WriteBehindTx implements SqlExecutor {
   private pending: Statement[] = [];
