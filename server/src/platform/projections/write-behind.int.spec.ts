@@ -248,6 +248,19 @@ describe.each(targets)('WriteBehindTx on $name', (target) => {
     expect((await sql.query(`SELECT count(*)::int AS n FROM wb_rows`)).rows).toEqual([{ n: 0 }]);
   });
 
+  it('writes a value as it was when the statement was written, though the caller changes it after', async () => {
+    await sql.transaction(async (direct) => {
+      const tx = new WriteBehindTx(direct);
+      await tx.query(`INSERT INTO wb_rows (id, name) VALUES (1, 'a')`);
+      const tags = { list: ['first'] };
+      // Not merged (a repeated key would start a new statement; one UPDATE alone is inlined at the flush).
+      await tx.query(`UPDATE wb_rows SET tags = $2::jsonb WHERE id = $1 AND $3::int = 1`, [1, tags, 1]);
+      tags.list.push('changed after');
+      await tx.flush();
+    });
+    expect((await sql.query(`SELECT tags FROM wb_rows`)).rows).toEqual([{ tags: { list: ['first'] } }]);
+  });
+
   it('tells a data-modifying WITH (waits) from a WITH that reads (answers at once)', async () => {
     await sql.transaction(async (direct) => {
       const tx = new WriteBehindTx(direct);

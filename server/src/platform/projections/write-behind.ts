@@ -1,5 +1,5 @@
 import type { SqlExecutor } from '../sql/sql-client.js';
-import { inlineParams, sqlLiteral } from '../sql/sql-literal.js';
+import { inlineParams, snapshotParams, sqlLiteral } from '../sql/sql-literal.js';
 import type { PreparedStatements } from './prepared-statements.js';
 
 /** Statements (rows of merged INSERTs counted singly) held before they are sent as one script. */
@@ -19,8 +19,11 @@ interface Statement {
   readonly parts: string[];
   /** For a merged upsert (ON CONFLICT ... DO UPDATE): the conflict keys of its rows, all different. */
   readonly keys: Set<string> | null;
-  /** The parameters of the statement (of its first row, when rows joined it): alone, it is sent as
-   * an EXECUTE of its prepared text or inlined, when the script is written. */
+  /**
+   * The parameters of the statement (of its first row, when rows joined it), objects already turned
+   * into their text (`snapshotParams`): alone, the statement is sent as an EXECUTE of its prepared
+   * text or inlined when the script is written.
+   */
   readonly params: readonly unknown[];
 }
 
@@ -97,7 +100,7 @@ export class WriteBehindTx implements SqlExecutor {
           update: null,
           parts: [row],
           keys: key === null ? null : new Set([key]),
-          params: params ?? [],
+          params: snapshotParams(params),
         });
       this.chars += row.length;
     } else if (update && key !== null) {
@@ -115,7 +118,7 @@ export class WriteBehindTx implements SqlExecutor {
           update,
           parts: [values],
           keys: new Set([key]),
-          params: params ?? [],
+          params: snapshotParams(params),
         });
         this.chars += sql.length + values.length;
       }
@@ -126,7 +129,7 @@ export class WriteBehindTx implements SqlExecutor {
         update: null,
         parts: [],
         keys: null,
-        params: params ?? [],
+        params: snapshotParams(params),
       });
       this.chars += sql.length + paramChars(params);
     }

@@ -22,6 +22,21 @@ export function escapeLiteral(text: string): string {
   return text.includes('\\') ? ` E'${quoted.replace(/\\/g, '\\\\')}'` : `'${quoted}'`;
 }
 
+/**
+ * `params` as they are now: each object (a JSON value, an array, a Date, bytes) replaced by the text
+ * `sqlLiteral` would quote, so a caller changing the object afterwards cannot change a statement that
+ * is inlined later; `sqlLiteral` of the result is the same as of `params`.
+ */
+export function snapshotParams(params: readonly unknown[] | undefined): readonly unknown[] {
+  if (!params || params.length === 0) return [];
+  const copy = params.slice();
+  for (let i = 0; i < copy.length; i++) {
+    const value = copy[i];
+    if (typeof value === 'object' && value !== null) copy[i] = prepared(value);
+  }
+  return copy;
+}
+
 function prepared(value: unknown): string | null {
   if (value === null || value === undefined) return null;
   if (typeof value === 'string') return value;
