@@ -287,6 +287,142 @@ describe.each(targets)('WriteBehindTx on $name', (target) => {
       expect(rows).toEqual([{ name: 'b' }]);
     });
   });
+
+  describe('with prepared statements', () => {
+    beforeEach(async () => {
+      await sql.exec(`DROP SCHEMA IF EXISTS wb_build CASCADE`);
+    });
+
+    // Prepared statements belong to a connection: each test writes through one session, as the runner does.
+    let session: SqlSession;
+    beforeEach(async () => {
+      session = await sql.session();
+    });
+    afterEach(async () => {
+      await session.release();
+    });
+
+    /** Runs `write` in a transaction on the test's session, through a write-behind that uses `prepared`. */
+    function onSession(
+      prepared: PreparedStatements,
+      write: (tx: WriteBehindTx, direct: SqlExecutor) => Promise<void>,
+    ): Promise<WriteBehindTx> {
+      return session.transaction(async (direct) => {
+        const tx = new WriteBehindTx(direct, prepared);
+        await write(tx, direct);
+        await tx.flush();
+        return tx;
+      });
+    }
+
+    const append = `UPDATE wb_rows SET name = $2, tags = tags || $3::jsonb WHERE id = $1`;
+
+    it('sends a text used again and again as EXECUTE of a statement prepared once, with the same effect', async () => {
+      const prepared = new PreparedStatements();
+      const columns = VALUES.map(([c]) => c);
+      const insert = `INSERT INTO wb_values (${columns.join(', ')}) VALUES (${columns.map((_, i) => `$${i + 1}`).join(', ')})`;
+      const tx = await onSession(prepared, async (tx) => {
+        await tx.query(`INSERT INTO wb_rows (id, name) VALUES (1, 'a')`);
+        for (let i = 1; i <= 6; i++) {
+          // The same key each time: no merge, each waits for the one before.
+          await tx.query(append, [1, `name ${i}`, JSON.stringify([i])]);
+          await tx.query(
+            insert,
+            VALUES.map(([, , v]) => v),
+          );
+          // A statement naming wb_values between the rows keeps them apart (not merged).
+          await tx.query(`UPDATE wb_values SET t_null = NULL WHERE false`);
+          await tx.flush();
+        }
+      });
+      // From the third use on, each of the three texts is an EXECUTE (3 x 4 of the 18).
+      expect(prepared.stats).toEqual({ prepared: 3, refused: 0 });
+      expect(tx.stats).toMatchObject({ deferred: 19, merged: 0, executed: 12 });
+      expect((await sql.query(`SELECT name, tags FROM wb_rows`)).rows).toEqual([
+        { name: 'name 6', tags: [1, 2, 3, 4, 5, 6] },
+      ]);
+      const { rows } = await sql.query<Record<string, unknown>>(`SELECT * FROM wb_values`);
+      expect(rows).toHaveLength(6);
+      for (const row of rows)
+        for (const [column, , , expected] of VALUES) {
+          const got = row[column];
+          if (expected instanceof Date) expect(new Date(got as string).getTime()).toBe(expected.getTime());
+          else if (Buffer.isBuffer(expected)) expect(Buffer.from(got as Uint8Array)).toEqual(expected);
+          else expect(typeof got === 'bigint' ? String(got) : got).toEqual(expected);
+        }
+    });
+
+    it('keeps what it prepared across transactions, also one rolled back', async () => {
+      const prepared = new PreparedStatements();
+      await sql.query(`INSERT INTO wb_rows (id, name) VALUES (1, 'a')`);
+      await expect(
+        onSession(prepared, async (tx) => {
+          for (let i = 1; i <= 3; i++) await tx.query(append, [1, `x${i}`, '[0]']);
+          await tx.flush();
+          throw new Error('the batch fails after the PREPARE');
+        }),
+      ).rejects.toThrow('the batch fails');
+      expect(prepared.stats.prepared).toBe(1);
+      const tx = await onSession(prepared, async (tx) => {
+        await tx.query(append, [1, 'b', '["kept"]']);
+      });
+      expect(tx.stats.executed).toBe(1);
+      expect((await sql.query(`SELECT name, tags FROM wb_rows`)).rows).toEqual([
+        { name: 'b', tags: ['kept'] },
+      ]);
+    });
+
+    it('sends a text the server cannot prepare inlined, and the transaction goes on', async () => {
+      const prepared = new PreparedStatements();
+      await sql.query(`INSERT INTO wb_rows (id, name) VALUES (1, 'a'), (2, 'b')`);
+      // Nothing tells the server the type of $2 in `$2 IS NULL`; as an untyped literal it is fine.
+      const rename = `UPDATE wb_rows SET name = name || '!' WHERE id = $1 AND $2 IS NULL`;
+      const tx = await onSession(prepared, async (tx) => {
+        for (let i = 0; i < 4; i++) {
+          await tx.query(rename, [1, null]);
+          await tx.query(rename, [2, 'not null']);
+          await tx.flush();
+        }
+      });
+      expect(prepared.stats).toEqual({ prepared: 0, refused: 1 });
+      expect(tx.stats.executed).toBe(0);
+      expect((await sql.query(`SELECT id, name FROM wb_rows ORDER BY id`)).rows).toEqual([
+        { id: 1, name: 'a!!!!' },
+        { id: 2, name: 'b' },
+      ]);
+    });
+
+    it('writes to the table on the search_path of the moment (a projection built in its own schema)', async () => {
+      const prepared = new PreparedStatements();
+      await sql.exec(`CREATE SCHEMA wb_build; CREATE TABLE wb_build.wb_rows (LIKE public.wb_rows INCLUDING ALL);
+        INSERT INTO wb_rows (id, name) VALUES (1, 'live'); INSERT INTO wb_build.wb_rows (id, name) VALUES (1, 'build')`);
+      await onSession(prepared, async (tx) => {
+        for (let i = 1; i <= 3; i++) await tx.query(append, [1, 'live', JSON.stringify([i])]);
+      });
+      const tx = await onSession(prepared, async (tx, direct) => {
+        await direct.query('SET LOCAL search_path TO wb_build, public');
+        await tx.query(append, [1, 'build', '["b"]']);
+      });
+      expect(tx.stats.executed).toBe(1);
+      expect((await sql.query(`SELECT tags FROM public.wb_rows`)).rows).toEqual([{ tags: [1, 2, 3] }]);
+      expect((await sql.query(`SELECT tags FROM wb_build.wb_rows`)).rows).toEqual([{ tags: ['b'] }]);
+    });
+
+    it('fails once when a prepared statement is gone, then prepares it anew', async () => {
+      const prepared = new PreparedStatements();
+      await sql.query(`INSERT INTO wb_rows (id, name) VALUES (1, 'a')`);
+      const write = (name: string) =>
+        onSession(prepared, (tx) => tx.query(append, [1, name, '[]']).then(() => {}));
+      for (let i = 0; i < 4; i++) await write(`n${i}`);
+      expect(prepared.stats.prepared).toBe(1);
+      await session.query('DEALLOCATE ALL');
+      await expect(write('lost')).rejects.toMatchObject({ code: '26000' });
+      await write('again');
+      for (let i = 0; i < 3; i++) await write(`m${i}`);
+      expect(prepared.stats.prepared).toBe(2);
+      expect((await sql.query(`SELECT name FROM wb_rows`)).rows).toEqual([{ name: 'm2' }]);
+    });
+  });
 });
 
 describe('escapeLiteral', () => {
@@ -310,149 +446,5 @@ describe('placeholderCount', () => {
   it('is the highest placeholder outside quotes and comments', () => {
     expect(placeholderCount(`UPDATE t SET a = $1, b = '$9' WHERE id = $3 -- $12`)).toBe(3);
     expect(placeholderCount(`DELETE FROM t`)).toBe(0);
-  });
-});
-
-describe.each(targets)('WriteBehindTx with prepared statements on $name', (target) => {
-  let sql: SqlClient;
-  beforeAll(async () => {
-    sql = await target.open();
-  });
-  afterAll(async () => {
-    await sql.close();
-    await target.close();
-  });
-  beforeEach(async () => {
-    await sql.exec(`DROP TABLE IF EXISTS wb_rows, wb_values; DROP SCHEMA IF EXISTS wb_build CASCADE;
-      CREATE TABLE wb_rows (id int PRIMARY KEY, name text NOT NULL, tags jsonb NOT NULL DEFAULT '[]');
-      CREATE TABLE wb_values (${VALUES.map(([c, t]) => `${c} ${t}`).join(', ')})`);
-  });
-
-  // Prepared statements belong to a connection: each test writes through one session, as the runner does.
-  let session: SqlSession;
-  beforeEach(async () => {
-    session = await sql.session();
-  });
-  afterEach(async () => {
-    await session.release();
-  });
-
-  /** Runs `write` in a transaction on the test's session, through a write-behind that uses `prepared`. */
-  function onSession(
-    prepared: PreparedStatements,
-    write: (tx: WriteBehindTx, direct: SqlExecutor) => Promise<void>,
-  ): Promise<WriteBehindTx> {
-    return session.transaction(async (direct) => {
-      const tx = new WriteBehindTx(direct, prepared);
-      await write(tx, direct);
-      await tx.flush();
-      return tx;
-    });
-  }
-
-  const append = `UPDATE wb_rows SET name = $2, tags = tags || $3::jsonb WHERE id = $1`;
-
-  it('sends a text used again and again as EXECUTE of a statement prepared once, with the same effect', async () => {
-    const prepared = new PreparedStatements();
-    const columns = VALUES.map(([c]) => c);
-    const insert = `INSERT INTO wb_values (${columns.join(', ')}) VALUES (${columns.map((_, i) => `$${i + 1}`).join(', ')})`;
-    const tx = await onSession(prepared, async (tx) => {
-      await tx.query(`INSERT INTO wb_rows (id, name) VALUES (1, 'a')`);
-      for (let i = 1; i <= 6; i++) {
-        // The same key each time: no merge, each waits for the one before.
-        await tx.query(append, [1, `name ${i}`, JSON.stringify([i])]);
-        await tx.query(
-          insert,
-          VALUES.map(([, , v]) => v),
-        );
-        // A statement naming wb_values between the rows keeps them apart (not merged).
-        await tx.query(`UPDATE wb_values SET t_null = NULL WHERE false`);
-        await tx.flush();
-      }
-    });
-    // From the third use on, each of the three texts is an EXECUTE (3 x 4 of the 18).
-    expect(prepared.stats).toEqual({ prepared: 3, refused: 0 });
-    expect(tx.stats).toMatchObject({ deferred: 19, merged: 0, executed: 12 });
-    expect((await sql.query(`SELECT name, tags FROM wb_rows`)).rows).toEqual([
-      { name: 'name 6', tags: [1, 2, 3, 4, 5, 6] },
-    ]);
-    const { rows } = await sql.query<Record<string, unknown>>(`SELECT * FROM wb_values`);
-    expect(rows).toHaveLength(6);
-    for (const row of rows)
-      for (const [column, , , expected] of VALUES) {
-        const got = row[column];
-        if (expected instanceof Date) expect(new Date(got as string).getTime()).toBe(expected.getTime());
-        else if (Buffer.isBuffer(expected)) expect(Buffer.from(got as Uint8Array)).toEqual(expected);
-        else expect(typeof got === 'bigint' ? String(got) : got).toEqual(expected);
-      }
-  });
-
-  it('keeps what it prepared across transactions, also one rolled back', async () => {
-    const prepared = new PreparedStatements();
-    await sql.query(`INSERT INTO wb_rows (id, name) VALUES (1, 'a')`);
-    await expect(
-      onSession(prepared, async (tx) => {
-        for (let i = 1; i <= 3; i++) await tx.query(append, [1, `x${i}`, '[0]']);
-        await tx.flush();
-        throw new Error('the batch fails after the PREPARE');
-      }),
-    ).rejects.toThrow('the batch fails');
-    expect(prepared.stats.prepared).toBe(1);
-    const tx = await onSession(prepared, async (tx) => {
-      await tx.query(append, [1, 'b', '["kept"]']);
-    });
-    expect(tx.stats.executed).toBe(1);
-    expect((await sql.query(`SELECT name, tags FROM wb_rows`)).rows).toEqual([{ name: 'b', tags: ['kept'] }]);
-  });
-
-  it('sends a text the server cannot prepare inlined, and the transaction goes on', async () => {
-    const prepared = new PreparedStatements();
-    await sql.query(`INSERT INTO wb_rows (id, name) VALUES (1, 'a'), (2, 'b')`);
-    // Nothing tells the server the type of $2 in `$2 IS NULL`; as an untyped literal it is fine.
-    const rename = `UPDATE wb_rows SET name = name || '!' WHERE id = $1 AND $2 IS NULL`;
-    const tx = await onSession(prepared, async (tx) => {
-      for (let i = 0; i < 4; i++) {
-        await tx.query(rename, [1, null]);
-        await tx.query(rename, [2, 'not null']);
-        await tx.flush();
-      }
-    });
-    expect(prepared.stats).toEqual({ prepared: 0, refused: 1 });
-    expect(tx.stats.executed).toBe(0);
-    expect((await sql.query(`SELECT id, name FROM wb_rows ORDER BY id`)).rows).toEqual([
-      { id: 1, name: 'a!!!!' },
-      { id: 2, name: 'b' },
-    ]);
-  });
-
-  it('writes to the table on the search_path of the moment (a projection built in its own schema)', async () => {
-    const prepared = new PreparedStatements();
-    await sql.exec(`CREATE SCHEMA wb_build; CREATE TABLE wb_build.wb_rows (LIKE public.wb_rows INCLUDING ALL);
-      INSERT INTO wb_rows (id, name) VALUES (1, 'live'); INSERT INTO wb_build.wb_rows (id, name) VALUES (1, 'build')`);
-    await onSession(prepared, async (tx) => {
-      for (let i = 1; i <= 3; i++) await tx.query(append, [1, 'live', JSON.stringify([i])]);
-    });
-    const tx = await onSession(prepared, async (tx, direct) => {
-      await direct.query('SET LOCAL search_path TO wb_build, public');
-      await tx.query(append, [1, 'build', '["b"]']);
-    });
-    expect(tx.stats.executed).toBe(1);
-    expect((await sql.query(`SELECT tags FROM public.wb_rows`)).rows).toEqual([{ tags: [1, 2, 3] }]);
-    expect((await sql.query(`SELECT tags FROM wb_build.wb_rows`)).rows).toEqual([{ tags: ['b'] }]);
-  });
-
-  it('fails once when a prepared statement is gone, then prepares it anew', async () => {
-    const prepared = new PreparedStatements();
-    await sql.query(`INSERT INTO wb_rows (id, name) VALUES (1, 'a')`);
-    const write = (name: string) =>
-      onSession(prepared, (tx) => tx.query(append, [1, name, '[]']).then(() => {}));
-    for (let i = 0; i < 4; i++) await write(`n${i}`);
-    expect(prepared.stats.prepared).toBe(1);
-    await session.query('DEALLOCATE ALL');
-    await expect(write('lost')).rejects.toMatchObject({ code: '26000' });
-    await write('again');
-    for (let i = 0; i < 3; i++) await write(`m${i}`);
-    expect(prepared.stats.prepared).toBe(2);
-    expect((await sql.query(`SELECT name FROM wb_rows`)).rows).toEqual([{ name: 'm2' }]);
   });
 });
