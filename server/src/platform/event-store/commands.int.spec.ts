@@ -170,4 +170,102 @@ describe('Commands: the one write loop, on the real PGlite event store', () => {
     await commands.appendDecided(counter, { id, command, state, events, metadata: { actorId: 'y' } });
     expect((await commands.load(counter, id)).state).toBe(6);
   });
+
+  describe('folded states kept between commands (decision 0075)', () => {
+    /** The real store, recording each readStream's options. */
+    const recording = (inner: EventStore) => {
+      const reads: { stream: string; fromRevision?: bigint | number }[] = [];
+      const wrapped: EventStore = Object.create(inner) as EventStore;
+      wrapped.readStream = (stream, options) => {
+        reads.push({ stream, fromRevision: options?.fromRevision });
+        return inner.readStream(stream, options);
+      };
+      return { wrapped, reads };
+    };
+
+    it('reads only the events after the state it folded last time, and answers the same state', async () => {
+      const { wrapped, reads } = recording(store);
+      const cached = new Commands(wrapped);
+      const id = randomUUID();
+      for (let i = 1; i <= 5; i++) await cached.run(counter, { type: 'Add', id, by: i }, {});
+      expect(reads.map((r) => r.fromRevision)).toEqual([undefined, 0n, 1n, 2n, 3n]);
+      expect((await cached.load(counter, id)).state).toBe(15);
+      expect((await new Commands(store).load(counter, id)).state).toBe(15);
+    });
+
+    it('folds in what another process appended since', async () => {
+      const mine = new Commands(store);
+      const theirs = new Commands(store);
+      const id = randomUUID();
+      await mine.run(counter, { type: 'Add', id, by: 1 }, {});
+      await theirs.run(counter, { type: 'Add', id, by: 2 }, {});
+      await store.append(`counter-${id}`, [{ id: randomUUID(), type: 'Added', data: { by: 4 } }], {
+        expectedRevision: 'any',
+      });
+      await expect(mine.run(counter, { type: 'Add', id, by: 1, max: 7 }, {})).rejects.toMatchObject({
+        code: 'COUNTER_FULL',
+      });
+      expect((await mine.run(counter, { type: 'Add', id, by: 1 }, {})).state).toBe(8);
+    });
+
+    it('reads the whole stream again when the remembered last event is not in it (another database)', async () => {
+      const otherSql = await PgliteSqlClient.open();
+      const other = await PostgresEventStore.create(otherSql);
+      try {
+        let current: EventStore = store;
+        const switching = Object.create(store) as EventStore;
+        switching.readStream = (stream, options) => current.readStream(stream, options);
+        switching.append = (stream, events, options) => current.append(stream, events, options);
+        const cached = new Commands(switching);
+        const id = randomUUID();
+        await cached.run(counter, { type: 'Add', id, by: 5 }, {});
+        await cached.run(counter, { type: 'Add', id, by: 5 }, {});
+        current = other;
+        await other.append(`counter-${id}`, [{ id: randomUUID(), type: 'Added', data: { by: 1 } }], {
+          expectedRevision: 'no_stream',
+        });
+        await other.append(`counter-${id}`, [{ id: randomUUID(), type: 'Added', data: { by: 2 } }], {
+          expectedRevision: 0n,
+        });
+        expect((await cached.load(counter, id)).state).toBe(3);
+        expect((await cached.run(counter, { type: 'Add', id, by: 1 }, {})).state).toBe(4);
+      } finally {
+        await other.close();
+        await otherSql.close();
+      }
+    });
+
+    it('keeps two aggregates over one stream apart', async () => {
+      const id = randomUUID();
+      const count: Aggregate<number, CounterCommand, CounterEvent> = { ...counter, evolve: (n) => n + 1 };
+      await commands.run(counter, { type: 'Add', id, by: 3 }, {});
+      await commands.run(counter, { type: 'Add', id, by: 4 }, {});
+      expect((await commands.load(count, id)).state).toBe(2);
+      expect((await commands.load(counter, id)).state).toBe(7);
+      await commands.run(counter, { type: 'Add', id, by: 1 }, {});
+      expect((await commands.load(count, id)).state).toBe(3);
+    });
+
+    it('starts each command from a copy: an evolve that changes its state in place cannot change the next one', async () => {
+      type Bag = { items: number[] };
+      const bag: Aggregate<Bag, CounterCommand, CounterEvent> = {
+        stream: (id) => `bag-${id}`,
+        idOf: (c) => c.id,
+        initialState: () => ({ items: [] }),
+        evolve: (s, e) => {
+          s.items.push(e.data.by);
+          return s;
+        },
+        decide: (c) => (c.type === 'Add' ? [{ type: 'Added', data: { by: c.by } }] : []),
+      };
+      const id = randomUUID();
+      const first = await commands.run(bag, { type: 'Add', id, by: 1 }, {});
+      expect(first.state.items).toEqual([1]);
+      first.state.items.push(99);
+      expect((await commands.run(bag, { type: 'Add', id, by: 2 }, {})).state.items).toEqual([1, 2]);
+      const { state } = await commands.load(bag, id);
+      state.items.length = 0;
+      expect((await commands.load(bag, id)).state.items).toEqual([1, 2]);
+    });
+  });
 });

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { Aggregate, AppendContext, DomainEvent } from './aggregate.js';
 import { ConcurrencyError } from './errors.js';
+import { FoldedStates } from './folded-states.js';
 import {
   EVENT_STORE,
   type EventMetadata,
@@ -42,6 +43,9 @@ export interface RunOptions {
  */
 @Injectable()
 export class Commands {
+  /** States folded by earlier commands: a command reads only the events after them (decision 0075). */
+  private readonly folded = new FoldedStates();
+
   constructor(@Inject(EVENT_STORE) private readonly store: EventStore) {}
 
   async run<S, C, E extends DomainEvent>(
@@ -57,13 +61,17 @@ export class Commands {
       const events = aggregate.decide(command, state);
       if (events.length === 0) return { position: (last?.position ?? 0n).toString(), events, state };
       try {
-        const position = await this.write(
+        const stream = aggregate.stream(id);
+        const written = await this.write(
           aggregate,
-          { id, stream: aggregate.stream(id), command, state, events, metadata },
+          { id, stream, command, state, events, metadata },
           last,
           last ? last.revision : 'no_stream',
         );
-        return { position, events, state: events.reduce((s, e) => aggregate.evolve(s, e), state) };
+        const after = events.reduce((s, e) => aggregate.evolve(s, e), state);
+        // The append checked the revision, so these events directly follow the state decided on.
+        this.folded.keep(aggregate.evolve, stream, { state: after, last: written.last });
+        return { position: written.position, events, state: after };
       } catch (e) {
         if (e instanceof ConcurrencyError && attempt < retries) continue;
         throw e;
@@ -73,10 +81,36 @@ export class Commands {
 
   /** The aggregate's current state, for a check before a command (e.g. to refuse early). */
   async load<S, C, E extends DomainEvent>(aggregate: Aggregate<S, C, E>, id: string): Promise<Loaded<S>> {
-    const recorded = await this.store.readStream(aggregate.stream(id));
-    let state = aggregate.initialState();
-    for (const e of recorded) state = aggregate.evolve(state, { type: e.type, data: e.data } as E);
-    return { state, last: recorded.at(-1) };
+    const stream = aggregate.stream(id);
+    const kind = aggregate.evolve;
+    const kept = this.folded.get(kind, stream);
+    if (kept) {
+      // The tail, from the remembered last event on: if that event is not there any more (the stream
+      // is not the one remembered), fold the whole stream again.
+      const tail = await this.store.readStream(stream, { fromRevision: kept.last.revision });
+      if (tail[0]?.id === kept.last.id) return this.fold(aggregate, stream, kept.state as S, tail, 1);
+      this.folded.forget(kind, stream);
+    }
+    return this.fold(aggregate, stream, aggregate.initialState(), await this.store.readStream(stream), 0);
+  }
+
+  /** Folds `recorded` from index `from` on into `state`, and keeps the result for the next command. */
+  private fold<S, C, E extends DomainEvent>(
+    aggregate: Aggregate<S, C, E>,
+    stream: string,
+    initial: S,
+    recorded: RecordedEvent[],
+    from: number,
+  ): Loaded<S> {
+    let state = initial;
+    for (let i = from; i < recorded.length; i++) {
+      const e = recorded[i]!;
+      state = aggregate.evolve(state, { type: e.type, data: e.data } as E);
+    }
+    const last = recorded.at(-1);
+    if (last && recorded.length > from)
+      this.folded.keep(aggregate.evolve, stream, { state, last: { id: last.id, revision: last.revision } });
+    return { state, last };
   }
 
   /**
@@ -90,7 +124,13 @@ export class Commands {
   ): Promise<string> {
     if (aggregate.linkMetadata) throw new Error('appendDecided cannot link events; use run');
     if (context.events.length === 0) throw new Error('appendDecided needs events');
-    return this.write(aggregate, { ...context, stream: aggregate.stream(context.id) }, undefined, 'any');
+    const written = await this.write(
+      aggregate,
+      { ...context, stream: aggregate.stream(context.id) },
+      undefined,
+      'any',
+    );
+    return written.position;
   }
 
   private async write<S, C, E extends DomainEvent>(
@@ -98,21 +138,18 @@ export class Commands {
     context: AppendContext<S, C, E>,
     last: RecordedEvent | undefined,
     expectedRevision: ExpectedRevision,
-  ): Promise<string> {
+  ): Promise<{ position: string; last: { id: string; revision: bigint } }> {
     const links = aggregate.linkMetadata?.(last, context.events);
     await aggregate.beforeAppend?.(context);
-    const result = await this.store.append(
-      context.stream,
-      context.events.map((e, i) => ({
-        id: randomUUID(),
-        type: e.type,
-        data: e.data,
-        metadata: { ...context.metadata, ...links?.[i] },
-      })),
-      { expectedRevision },
-    );
+    const events = context.events.map((e, i) => ({
+      id: randomUUID(),
+      type: e.type,
+      data: e.data,
+      metadata: { ...context.metadata, ...links?.[i] },
+    }));
+    const result = await this.store.append(context.stream, events, { expectedRevision });
     const position = result.position.toString();
     await aggregate.afterAppend?.({ ...context, position });
-    return position;
+    return { position, last: { id: events.at(-1)!.id, revision: result.nextExpectedRevision } };
   }
 }
