@@ -93,12 +93,12 @@ export class CustomFields {
     values: Record<string, unknown> | undefined,
     mode: 'create' | 'update',
   ): Promise<Record<string, CustomFieldValue> | undefined> {
-    const { fields } = await this.read();
     // A request that sends no values (a CSV import, a partner adding a user: neither can know the
     // admin-only definitions) creates the user without them; the details page flags the missing
     // required ones. Values that are sent are checked, and on create they must include the required ones.
     if (values === undefined) return undefined;
-    return checkCustomFieldValues(fields, values ?? {}, mode);
+    const { fields } = await this.read();
+    return checkCustomFieldValues(fields, values, mode);
   }
 }
 
