@@ -96,7 +96,9 @@ export async function startApp(
       bufferLogs: false,
       abortOnError: false,
     });
-    app.enableShutdownHooks();
+    // No `enableShutdownHooks()`: the process entry (`main.ts`) handles the signals and calls `close()`,
+    // which stops the projection runner before the app. Nest's own signal handler started a second
+    // teardown beside it (decision 0072, "Two shutdowns at once").
     app.disable('x-powered-by');
     app.set('trust proxy', 'loopback');
     // First, so every answer carries them: pages, static files, API answers and errors (decision 0039).
