@@ -264,5 +264,7 @@ test('add user: required markers, server field errors on the fields, then the ne
   await page.goBack();
   // Other e2e files add teachers too: find her by name rather than by her place on page 1.
   await page.getByRole('searchbox', { name: 'Search' }).fill('Teachwell');
-  await expect(page.getByRole('table', { name: 'Teachers' }).getByText('Tina Teachwell').first()).toBeVisible();
+  await expect(
+    page.getByRole('table', { name: 'Teachers' }).getByText('Tina Teachwell').first(),
+  ).toBeVisible();
 });

@@ -31,7 +31,9 @@ try {
     get.push(performance.now() - t0);
   }
   const f = (xs: number[], p: number) => percentile(xs, p).toFixed(1);
-  console.log(`${target}: PUT /users/{id} × ${count}: p50 ${f(times, 50)} ms, p90 ${f(times, 90)} ms, p99 ${f(times, 99)} ms`);
+  console.log(
+    `${target}: PUT /users/{id} × ${count}: p50 ${f(times, 50)} ms, p90 ${f(times, 90)} ms, p99 ${f(times, 99)} ms`,
+  );
   console.log(`${target}: GET /users/me × 100: p50 ${f(get, 50)} ms, p99 ${f(get, 99)} ms`);
 } finally {
   await portal.stop();

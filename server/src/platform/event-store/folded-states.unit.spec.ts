@@ -41,7 +41,11 @@ describe('FoldedStates', () => {
     expect(first).toEqual({ items: [1], map: new Map([['k', { n: 1 }]]), at: new Date(5) });
     first.items.push(3);
     first.map.get('k')!.n = 2;
-    expect(states.get(kind, 's')!.state).toEqual({ items: [1], map: new Map([['k', { n: 1 }]]), at: new Date(5) });
+    expect(states.get(kind, 's')!.state).toEqual({
+      items: [1],
+      map: new Map([['k', { n: 1 }]]),
+      at: new Date(5),
+    });
   });
 
   it('does not keep a state it cannot copy, and forgets the one it had', () => {
