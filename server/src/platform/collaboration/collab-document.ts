@@ -10,6 +10,7 @@ import { CollabConnection } from './collab-connection.js';
 import { CloseCode, MessageType, type DocumentName } from './collab.protocol.js';
 import { DocumentPersistence } from './document-persistence.js';
 import type { DocumentKind, LoadedDocument } from './document-kinds.js';
+import { UpdateBatch } from './update-batch.js';
 
 /** Transaction origin of updates that came from another process. */
 export const FROM_PEER = Symbol('collab:from-peer');
@@ -43,7 +44,7 @@ export class CollabDocument {
   unloadTimer: NodeJS.Timeout | null = null;
   unloading: Promise<void> | null = null;
   /** Updates accepted since the last flush. */
-  private pending: Uint8Array[] = [];
+  private readonly pending = new UpdateBatch();
   private pendingActors = new Set<string>();
   /** Connections waiting for a `saved` acknowledgement, with the count of their messages it will cover. */
   private unacked = new Map<CollabConnection, number>();
@@ -406,7 +407,7 @@ export class CollabDocument {
 
   /** Number of accepted updates not yet persisted. */
   get unflushed(): number {
-    return this.pending.length;
+    return this.pending.count;
   }
 
   /**
@@ -421,10 +422,9 @@ export class CollabDocument {
     const run = this.flushing.then(async () => {
       const acks = this.unacked;
       this.unacked = new Map();
-      if (this.pending.length === 0) return this.sendAcks(acks);
-      const batch = this.pending;
+      if (this.pending.count === 0) return this.sendAcks(acks);
+      const batch = this.pending.take();
       const actors = [...this.pendingActors];
-      this.pending = [];
       this.pendingActors = new Set();
       try {
         await this.persistence.append(this.doc, batch, actors);
@@ -435,7 +435,7 @@ export class CollabDocument {
             this.log.error({ err: e, document: this.name.name }, 'collaboration: after-persist hook failed'),
           );
       } catch (e) {
-        this.pending = batch.concat(this.pending);
+        this.pending.putBack(batch);
         for (const a of actors) this.pendingActors.add(a);
         for (const [conn, seq] of acks) if (!this.unacked.has(conn)) this.unacked.set(conn, seq);
         this.log.error(

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import * as Y from 'yjs';
 import type { EventStore, RecordedEvent } from '../event-store/event-store.js';
 import { ConcurrencyError } from '../event-store/errors.js';
+import type { TakenUpdates } from './update-batch.js';
 import {
   DOCUMENT_SNAPSHOT_TAKEN,
   DOCUMENT_UPDATED,
@@ -20,15 +21,20 @@ export const toBase64 = (u: Uint8Array) =>
 export const fromBase64 = (s: string) => new Uint8Array(Buffer.from(s, 'base64'));
 
 /**
- * A document's history in the event store: `DocumentUpdated` events (batched Yjs updates) and, every
- * `snapshotEvery` client updates, a `DocumentSnapshotTaken` event with the whole state, so loading
- * reads backwards to the last snapshot and applies only what follows it.
+ * A document's history in the event store: `DocumentUpdated` events (batched Yjs updates) and, after
+ * `snapshotEvery` client updates (see `snapshotDue`), a `DocumentSnapshotTaken` event with the whole
+ * state, so loading reads backwards to the last snapshot and applies only what follows it.
  */
 export class DocumentPersistence {
   /** Revision of the last event of the stream that this process has applied (null: no stream). */
   revision: bigint | null = null;
   /** Client updates persisted since the last snapshot. */
   updatesSinceSnapshot = 0;
+  /** `DocumentUpdated` events since the last snapshot, and the bytes of their updates. */
+  eventsSinceSnapshot = 0;
+  bytesSinceSnapshot = 0;
+  /** Size of the last snapshot's state (0: none known to this process). */
+  snapshotBytes = 0;
   /** Events read by the last `load` (for diagnostics and tests). */
   lastLoad = { events: 0, fromSnapshot: false };
 
@@ -43,8 +49,8 @@ export class DocumentPersistence {
     let snapshot: RecordedEvent | null = null;
     let head: bigint | null = null;
     let from: bigint | undefined;
-    // A snapshot is due every `snapshotEvery` client updates, and an event holds at least one: the last
-    // snapshot is normally within the first `snapshotEvery + 1` events from the head. Reading a whole
+    // A snapshot is due after `snapshotEvery` events at the latest (`snapshotDue`): the last snapshot
+    // is normally within the first `snapshotEvery + 1` events from the head. Reading a whole
     // page there would read (and decode) several older snapshots for nothing.
     let pageSize = Math.min(PAGE, this.snapshotEvery + 2);
     for (;;) {
@@ -70,19 +76,16 @@ export class DocumentPersistence {
       pageSize = PAGE;
     }
     tail.reverse();
-    let count = 0;
+    this.sinceSnapshot(0);
     doc.transact(() => {
-      if (snapshot)
-        Y.applyUpdate(doc, fromBase64((snapshot.data as DocumentSnapshotTakenData).state), FROM_STORE);
-      for (const e of tail) {
-        if (e.type !== DOCUMENT_UPDATED) continue;
-        const data = e.data as DocumentUpdatedData;
-        Y.applyUpdate(doc, fromBase64(data.update), FROM_STORE);
-        count += data.updates;
+      if (snapshot) {
+        const state = fromBase64((snapshot.data as DocumentSnapshotTakenData).state);
+        Y.applyUpdate(doc, state, FROM_STORE);
+        this.snapshotBytes = state.byteLength;
       }
+      for (const e of tail) if (e.type === DOCUMENT_UPDATED) this.applyUpdated(doc, e);
     }, FROM_STORE);
     this.revision = head;
-    this.updatesSinceSnapshot = count;
     this.lastLoad = { events: tail.length + (snapshot ? 1 : 0), fromSnapshot: snapshot !== null };
   }
 
@@ -97,13 +100,11 @@ export class DocumentPersistence {
       if (events.length === 0) return;
       doc.transact(() => {
         for (const e of events) {
-          if (e.type === DOCUMENT_UPDATED) {
-            const data = e.data as DocumentUpdatedData;
-            Y.applyUpdate(doc, fromBase64(data.update), FROM_STORE);
-            this.updatesSinceSnapshot += data.updates;
-          } else if (e.type === DOCUMENT_SNAPSHOT_TAKEN) {
-            Y.applyUpdate(doc, fromBase64((e.data as DocumentSnapshotTakenData).state), FROM_STORE);
-            this.updatesSinceSnapshot = 0;
+          if (e.type === DOCUMENT_UPDATED) this.applyUpdated(doc, e);
+          else if (e.type === DOCUMENT_SNAPSHOT_TAKEN) {
+            const state = fromBase64((e.data as DocumentSnapshotTakenData).state);
+            Y.applyUpdate(doc, state, FROM_STORE);
+            this.sinceSnapshot(state.byteLength);
           }
           this.revision = e.revision;
         }
@@ -116,9 +117,9 @@ export class DocumentPersistence {
    * Appends a batch of client updates with the expected revision; on a concurrent append by another
    * process, applies the new tail to `doc` and retries. Takes a snapshot when due.
    */
-  async append(doc: Y.Doc, updates: Uint8Array[], actors: string[]): Promise<void> {
-    const merged = updates.length === 1 ? updates[0]! : Y.mergeUpdates(updates);
-    const data: DocumentUpdatedData = { update: toBase64(merged), updates: updates.length };
+  async append(doc: Y.Doc, batch: TakenUpdates, actors: string[]): Promise<void> {
+    const merged = batch.parts.length === 1 ? batch.parts[0]! : Y.mergeUpdates(batch.parts);
+    const data: DocumentUpdatedData = { update: toBase64(merged), updates: batch.count };
     const metadata = { actorId: actors.length === 1 ? actors[0]! : null, actors };
     const id = randomUUID();
     for (let attempt = 0; ; attempt++) {
@@ -137,16 +138,19 @@ export class DocumentPersistence {
         await this.catchUp(doc);
       }
     }
-    this.updatesSinceSnapshot += updates.length;
-    if (this.updatesSinceSnapshot >= this.snapshotEvery) await this.snapshot(doc);
+    this.updatesSinceSnapshot += batch.count;
+    this.eventsSinceSnapshot++;
+    this.bytesSinceSnapshot += merged.byteLength;
+    if (this.snapshotDue()) await this.snapshot(doc);
   }
 
   /** Writes the whole state; a concurrent append simply postpones it to the next batch. */
   async snapshot(doc: Y.Doc): Promise<void> {
     const covers = this.revision;
     if (covers === null) return;
+    const state = Y.encodeStateAsUpdate(doc);
     const data: DocumentSnapshotTakenData = {
-      state: toBase64(Y.encodeStateAsUpdate(doc)),
+      state: toBase64(state),
       coversRevision: covers.toString(),
     };
     try {
@@ -156,9 +160,40 @@ export class DocumentPersistence {
         { expectedRevision: covers },
       );
       this.revision = result.nextExpectedRevision;
-      this.updatesSinceSnapshot = 0;
+      this.sinceSnapshot(state.byteLength);
     } catch (e) {
       if (!(e instanceof ConcurrencyError)) throw e;
     }
+  }
+
+  /**
+   * A snapshot is due once `snapshotEvery` client updates were persisted since the last one. When
+   * those came in a few large batches (many editors typing at once) it waits until the batches hold
+   * half the last snapshot's bytes, or `snapshotEvery` events (decision 0076): a load then applies at
+   * most `snapshotEvery` events and about half a snapshot besides the snapshot, as before, and a busy
+   * document is no longer encoded whole and written at every flush.
+   */
+  private snapshotDue(): boolean {
+    if (this.updatesSinceSnapshot < this.snapshotEvery) return false;
+    return (
+      this.eventsSinceSnapshot >= this.snapshotEvery || this.bytesSinceSnapshot * 2 >= this.snapshotBytes
+    );
+  }
+
+  /** Starts counting from a snapshot of `bytes` (0: none). */
+  private sinceSnapshot(bytes: number): void {
+    this.snapshotBytes = bytes;
+    this.updatesSinceSnapshot = 0;
+    this.eventsSinceSnapshot = 0;
+    this.bytesSinceSnapshot = 0;
+  }
+
+  private applyUpdated(doc: Y.Doc, e: RecordedEvent): void {
+    const data = e.data as DocumentUpdatedData;
+    const update = fromBase64(data.update);
+    Y.applyUpdate(doc, update, FROM_STORE);
+    this.updatesSinceSnapshot += data.updates;
+    this.eventsSinceSnapshot++;
+    this.bytesSinceSnapshot += update.byteLength;
   }
 }
