@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { Aggregate, AppendContext, DomainEvent } from './aggregate.js';
 import { ConcurrencyError } from './errors.js';
-import { FoldedStates } from './folded-states.js';
+import { FoldedStates, type FoldedState } from './folded-states.js';
 import {
   EVENT_STORE,
   type EventMetadata,
@@ -138,7 +138,7 @@ export class Commands {
     context: AppendContext<S, C, E>,
     last: RecordedEvent | undefined,
     expectedRevision: ExpectedRevision,
-  ): Promise<{ position: string; last: { id: string; revision: bigint } }> {
+  ): Promise<{ position: string; last: FoldedState['last'] }> {
     const links = aggregate.linkMetadata?.(last, context.events);
     await aggregate.beforeAppend?.(context);
     const events = context.events.map((e, i) => ({
