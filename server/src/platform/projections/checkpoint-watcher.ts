@@ -5,7 +5,9 @@ const POLL_MS = 200;
 
 /**
  * Knows how far the projections have got (the lowest checkpoint), in any process: the leader tells it
- * directly, other processes hear the checkpoint NOTIFY and also poll while someone is waiting.
+ * directly, other processes hear the checkpoint NOTIFY and also poll while someone is waiting. In the
+ * leading process the NOTIFY is its own and says nothing it was not told already, so it is not followed
+ * by a query there (`toldDirectly`): on PGlite that query took the one thread after every batch.
  */
 export class CheckpointWatcher {
   private known = -1n;
@@ -16,11 +18,15 @@ export class CheckpointWatcher {
   constructor(
     private readonly sql: SqlClient,
     private readonly projections: readonly { name: string; version: number }[],
+    /** True while this process applies the batches itself and calls `advance` after each. */
+    private readonly toldDirectly: () => boolean = () => false,
   ) {}
 
   async start(): Promise<void> {
     if (this.unlisten) return;
-    this.unlisten = await this.sql.listen(CHECKPOINT_CHANNEL, () => void this.refresh());
+    this.unlisten = await this.sql.listen(CHECKPOINT_CHANNEL, () => {
+      if (!this.toldDirectly()) void this.refresh().catch(() => {});
+    });
   }
 
   async stop(): Promise<void> {

@@ -9,6 +9,7 @@ import type { SqlClient } from '../sql/sql-client.js';
 import { createTestDatabase, type TestDatabase } from '../testing/postgres-test-database.js';
 import { recordingLog } from '../testing/recording-log.js';
 import { waitFor } from '../testing/wait-for.js';
+import { CheckpointWatcher } from './checkpoint-watcher.js';
 import { ProjectionRunner } from './projection-runner.js';
 import { counterProjection } from './testing/counter.projection.js';
 import { sqlTargets } from '../testing/sql-targets.js';
@@ -94,6 +95,47 @@ describe.each(targets)('ProjectionRunner on $name', (target) => {
       expect(await runner.waitForPosition(last + 1_000_000n, 300)).toBe(false);
       expect(Date.now() - started).toBeGreaterThanOrEqual(290);
     } finally {
+      await runner.stop();
+    }
+  });
+
+  it(`${target.name}: the leader is told its own checkpoints (no query on its NOTIFY); a watcher elsewhere hears them`, async () => {
+    // Counts the watchers' checkpoint queries (a SqlClient that passes everything on).
+    let minQueries = 0;
+    const counting: SqlClient = Object.create(sql) as SqlClient;
+    counting.query = (text, params) => {
+      if (text.includes('min(position)')) minQueries++;
+      return sql.query(text, params);
+    };
+    const name = `p_${randomUUID().slice(0, 8)}`;
+    const runner = new ProjectionRunner(store, counting, [counterProjection(1, name)], {
+      log: recordingLog(),
+      batchSize: 20,
+      standbyRetryMs: 200,
+    });
+    const elsewhere = new CheckpointWatcher(counting, [{ name, version: 1 }]);
+    await runner.start();
+    await elsewhere.start();
+    try {
+      await waitFor('leading', () => runner.isLeader);
+      expect(await runner.waitForPosition(await store.headPosition(), 10_000)).toBe(true);
+      minQueries = 0;
+      const last = await appendCounted(store, 3, 30);
+      await waitFor('the leader applied', () => runner.watcher.position >= last);
+      await waitFor('the other watcher heard', () => elsewhere.position >= last);
+      // Every checkpoint query was the other watcher's: 3 appends in batches of 20, each NOTIFY heard once.
+      expect(minQueries).toBeGreaterThan(0);
+      const others = minQueries;
+      await new Promise((r) => setTimeout(r, 100));
+      expect(minQueries).toBe(others);
+      await elsewhere.stop();
+      minQueries = 0;
+      const more = await appendCounted(store, 2, 25);
+      await waitFor('the leader applied more', () => runner.watcher.position >= more);
+      await new Promise((r) => setTimeout(r, 100));
+      expect(minQueries).toBe(0);
+    } finally {
+      await elsewhere.stop();
       await runner.stop();
     }
   });

@@ -96,6 +96,7 @@ export class ProjectionRunner {
     this.watcher = new CheckpointWatcher(
       sql,
       projections.map((p) => ({ name: p.name, version: p.version })),
+      () => this.leading,
     );
   }
 
