@@ -31,10 +31,18 @@ interface EventRow {
 const COLUMNS = 'position::text, id::text, stream, revision::text, type, data, metadata, created_at';
 
 /** An append waiting for its turn (see `PostgresEventStore.drain`). */
+/** An event as es_append takes it (metadata completed by `append`). */
+interface StoredEvent {
+  id: string;
+  type: string;
+  data: unknown;
+  metadata: Record<string, unknown>;
+}
+
 interface PendingAppend {
   stream: string;
   expected: string;
-  events: unknown[];
+  events: StoredEvent[];
   resolve(result: AppendResult): void;
   reject(error: unknown): void;
 }
@@ -43,6 +51,13 @@ interface AppendRow {
   status: string;
   out_revision: string;
   out_position: string;
+}
+
+/** es_append's record in PostgreSQL's text form, `(status,revision,position)`. */
+function appendRowOf(text: string): AppendRow {
+  const m = /^\(([a-z_]+),(-?\d+),(-?\d+)\)$/.exec(text);
+  if (!m) throw new Error(`es_append returned an unexpected record: ${text}`);
+  return { status: m[1]!, out_revision: m[2]!, out_position: m[3]! };
 }
 
 /**
@@ -158,13 +173,33 @@ export class PostgresEventStore implements EventStore {
     );
   }
 
+  /**
+   * One append, one statement: a one-event append (the usual one) passes the event's fields as typed
+   * parameters to es_append_one, others the events as a JSON array to es_append. The function is
+   * called as a value (its record as text), not as a table in FROM, which builds a tuplestore for its
+   * one row. Both together were a quarter of a single append on PGlite (issue 19, decision 0077).
+   */
   private async writeOne(append: PendingAppend): Promise<void> {
     try {
-      const { rows } = await this.sql.query<AppendRow>(
-        'SELECT status, out_revision::text, out_position::text FROM es_append($1, $2, $3::jsonb)',
-        [append.stream, append.expected, JSON.stringify(append.events)],
-      );
-      this.settle(append, rows[0]);
+      const { rows } =
+        append.events.length === 1
+          ? await this.sql.query<{ r: string }>(
+              'SELECT es_append_one($1, $2, $3::uuid, $4, $5::jsonb, $6::jsonb)::text AS r',
+              [
+                append.stream,
+                append.expected,
+                append.events[0]!.id,
+                append.events[0]!.type,
+                JSON.stringify(append.events[0]!.data),
+                JSON.stringify(append.events[0]!.metadata),
+              ],
+            )
+          : await this.sql.query<{ r: string }>('SELECT es_append($1, $2, $3::jsonb)::text AS r', [
+              append.stream,
+              append.expected,
+              JSON.stringify(append.events),
+            ]);
+      this.settle(append, rows[0] && appendRowOf(rows[0].r));
     } catch (e) {
       append.reject(e);
     }

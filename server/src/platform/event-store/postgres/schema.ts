@@ -24,6 +24,9 @@ export function eventStoreSchema(kind: 'pglite' | 'postgres'): string {
   const notify = server
     ? `PERFORM pg_notify('${APPEND_CHANNEL}', (v_first + v_count - 1)::text);`
     : '-- PGlite: the appending process signals its own stores';
+  const notifyOne = server
+    ? `PERFORM pg_notify('${APPEND_CHANNEL}', v_pos::text);`
+    : '-- PGlite: the appending process signals its own stores';
   return /* sql */ `
 CREATE SEQUENCE IF NOT EXISTS es_position_seq;
 
@@ -53,6 +56,59 @@ BEGIN
 END
 $fn$;
 
+-- Whether a stream at revision p_current (NULL: no stream) is what p_expected asks for.
+CREATE OR REPLACE FUNCTION es_expected_matches(p_expected text, p_current bigint)
+RETURNS boolean LANGUAGE sql IMMUTABLE AS $fn$
+  SELECT p_expected = 'any'
+      OR (p_expected = 'no_stream' AND p_current IS NULL)
+      OR (p_expected = 'stream_exists' AND p_current IS NOT NULL)
+      OR (p_expected ~ '^[0-9]+$' AND p_current IS NOT NULL AND p_current = p_expected::bigint)
+$fn$;
+
+-- The usual append, one event, its fields as typed parameters: no JSON array to take apart
+-- (issue 19: a fifth of a single append on PGlite went to the array and the function scan).
+CREATE OR REPLACE FUNCTION es_append_one(p_stream text, p_expected text, p_id uuid, p_type text,
+  p_data jsonb, p_metadata jsonb,
+  OUT status text, OUT out_revision bigint, OUT out_position bigint)
+LANGUAGE plpgsql AS $fn$
+DECLARE
+  v_current bigint;
+  v_mine    boolean;
+  v_pos     bigint;
+  v_rev     bigint;
+BEGIN
+  ${lock}
+  SELECT e.revision INTO v_current FROM es_events e WHERE e.stream = p_stream ORDER BY e.revision DESC LIMIT 1;
+
+  -- An id already stored: an append retried with the same id is answered as it was ('idempotent');
+  -- an id stored by another stream is refused ('duplicate_id'). One index lookup.
+  SELECT e.stream = p_stream, e.position, e.revision INTO v_mine, v_pos, v_rev
+    FROM es_events e WHERE e.id = p_id;
+  IF FOUND THEN
+    IF v_mine THEN
+      status := 'idempotent'; out_revision := v_rev; out_position := v_pos;
+    ELSE
+      status := 'duplicate_id'; out_revision := coalesce(v_current, -1); out_position := 0;
+    END IF;
+    RETURN;
+  END IF;
+
+  IF NOT es_expected_matches(p_expected, v_current) THEN
+    status := 'conflict'; out_revision := coalesce(v_current, -1); out_position := 0;
+    RETURN;
+  END IF;
+
+  v_pos := nextval('es_position_seq');
+  INSERT INTO es_events (position, id, stream, revision, type, data, metadata)
+  VALUES (v_pos, p_id, p_stream, coalesce(v_current, -1) + 1, p_type, p_data, p_metadata);
+  ${notifyOne}
+  status := 'ok';
+  out_revision := coalesce(v_current, -1) + 1;
+  out_position := v_pos;
+END
+$fn$;
+
+-- Any number of events as a JSON array (es_append_many's appends); one event goes to es_append_one.
 CREATE OR REPLACE FUNCTION es_append(p_stream text, p_expected text, p_events jsonb,
   OUT status text, OUT out_revision bigint, OUT out_position bigint)
 LANGUAGE plpgsql AS $fn$
@@ -60,32 +116,26 @@ DECLARE
   v_current bigint;
   v_count   int := jsonb_array_length(p_events);
   v_one     jsonb;
-  v_mine    boolean;
   v_found   int;
   v_stored  int;
   v_pos     bigint;
   v_rev     bigint;
   v_first   bigint;
 BEGIN
+  IF v_count = 1 THEN
+    v_one := p_events->0;
+    SELECT o.status, o.out_revision, o.out_position INTO status, out_revision, out_position
+      FROM es_append_one(p_stream, p_expected, (v_one->>'id')::uuid, v_one->>'type', v_one->'data',
+                         v_one->'metadata') o;
+    RETURN;
+  END IF;
+
   ${lock}
   SELECT e.revision INTO v_current FROM es_events e WHERE e.stream = p_stream ORDER BY e.revision DESC LIMIT 1;
 
   -- Event ids already stored: an append retried with the same ids is answered as it was
   -- ('idempotent'); ids stored by another append are refused ('duplicate_id').
-  IF v_count = 1 THEN
-    -- The usual append, one event: one index lookup, and the row is written from it directly below.
-    v_one := p_events->0;
-    SELECT e.stream = p_stream, e.position, e.revision INTO v_mine, v_pos, v_rev
-      FROM es_events e WHERE e.id = (v_one->>'id')::uuid;
-    IF FOUND THEN
-      IF v_mine THEN
-        status := 'idempotent'; out_revision := v_rev; out_position := v_pos;
-      ELSE
-        status := 'duplicate_id'; out_revision := coalesce(v_current, -1); out_position := 0;
-      END IF;
-      RETURN;
-    END IF;
-  ELSIF v_count > 1 THEN
+  IF v_count > 1 THEN
     -- One index lookup per event id. The LATERAL ... LIMIT 1 cannot be flattened into a join, which
     -- the planner could plan (and cache for the session) as a scan of the whole of es_events when the
     -- table was small or its statistics stale (PGlite never runs autovacuum).
@@ -108,12 +158,7 @@ BEGIN
     END IF;
   END IF;
 
-  IF NOT (
-       p_expected = 'any'
-    OR (p_expected = 'no_stream' AND v_current IS NULL)
-    OR (p_expected = 'stream_exists' AND v_current IS NOT NULL)
-    OR (p_expected ~ '^[0-9]+$' AND v_current IS NOT NULL AND v_current = p_expected::bigint)
-  ) THEN
+  IF NOT es_expected_matches(p_expected, v_current) THEN
     status := 'conflict'; out_revision := coalesce(v_current, -1); out_position := 0;
     RETURN;
   END IF;
@@ -127,22 +172,16 @@ BEGIN
   END IF;
 
   v_first := nextval('es_position_seq');
-  IF v_count = 1 THEN
-    INSERT INTO es_events (position, id, stream, revision, type, data, metadata)
-    VALUES (v_first, (v_one->>'id')::uuid, p_stream, coalesce(v_current, -1) + 1,
-            v_one->>'type', v_one->'data', v_one->'metadata');
-  ELSE
-    PERFORM setval('es_position_seq', v_first + v_count - 1);
-    INSERT INTO es_events (position, id, stream, revision, type, data, metadata)
-    SELECT v_first + x.ord - 1,
-           (x.e->>'id')::uuid,
-           p_stream,
-           coalesce(v_current, -1) + x.ord,
-           x.e->>'type',
-           x.e->'data',
-           x.e->'metadata'
-      FROM jsonb_array_elements(p_events) WITH ORDINALITY AS x(e, ord);
-  END IF;
+  PERFORM setval('es_position_seq', v_first + v_count - 1);
+  INSERT INTO es_events (position, id, stream, revision, type, data, metadata)
+  SELECT v_first + x.ord - 1,
+         (x.e->>'id')::uuid,
+         p_stream,
+         coalesce(v_current, -1) + x.ord,
+         x.e->>'type',
+         x.e->'data',
+         x.e->'metadata'
+    FROM jsonb_array_elements(p_events) WITH ORDINALITY AS x(e, ord);
 
   ${notify}
   status := 'ok';
