@@ -54,7 +54,7 @@ interface AppendRow {
 }
 
 /** es_append's record in PostgreSQL's text form, `(status,revision,position)`. */
-function appendRowOf(text: string): AppendRow {
+export function appendRowOf(text: string): AppendRow {
   const m = /^\(([a-z_]+),(-?\d+),(-?\d+)\)$/.exec(text);
   if (!m) throw new Error(`es_append returned an unexpected record: ${text}`);
   return { status: m[1]!, out_revision: m[2]!, out_position: m[3]! };
