@@ -303,12 +303,19 @@ export async function reportConvergence(
     for (const side of ['subject', 'reference'] as const)
       for (let i = 0; i < warmUpRounds; i++) await round(editors[side], typed[side]++, side);
     progress(`${target}: 12 editors (10 editing, 2 suggesting) × ${rounds} rounds per side`);
+    // PORTAL_PROFILE_ON_SIGNAL (tests/support/portal-process.ts): profile the measured rounds only.
+    const profiling = !!process.env.PORTAL_PROFILE_ON_SIGNAL;
+    if (profiling) process.kill(portal.pid, 'SIGWINCH');
     for (let block = 0; block < blocks; block++) {
       const order =
         block % 2 === 0 ? (['subject', 'reference'] as const) : (['reference', 'subject'] as const);
       for (const side of order)
         for (let i = 0; i < perBlock && latencies[side].length < rounds; i++)
           latencies[side].push(await round(editors[side], typed[side]++, side));
+    }
+    if (profiling) {
+      process.kill(portal.pid, 'SIGWINCH');
+      await new Promise((r) => setTimeout(r, 2000)); // the profile is written before the portal stops
     }
     const closed = sides.subject.filter((p) => !p.wsconnected).length;
     const out: Measurement[] = [];

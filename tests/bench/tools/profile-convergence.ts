@@ -5,6 +5,7 @@
  *
  *   PROFILE_TARGET=pglite|postgres PROFILE_ROUNDS=300 node --conditions=source --import tsx tests/bench/tools/profile-convergence.ts
  *   PORTAL_NODE_FLAGS="--cpu-prof --cpu-prof-dir=/tmp/prof" ... (CPU profile of the portal, written on exit)
+ *   PORTAL_PROFILE_ON_SIGNAL=/tmp/rounds.cpuprofile ... (CPU profile of the measured rounds only, decision 0076)
  */
 import { reportConvergence } from '../lib/report-convergence.js';
 
