@@ -5,10 +5,11 @@ import { useEffect } from 'react';
 import { queryRootFor } from '@portal/projections/streams';
 import { useSession } from '../session';
 import { connectLive, onLiveMessage } from './live-connection';
+import { refreshOnLive } from './refresh-on-live';
 
 /**
  * Keeps the tab's one live connection open while signed in, and turns `live` messages into cache
- * invalidations so lists and details refetch in place.
+ * invalidations so lists and details refetch in place (`refreshOnLive`).
  */
 export function useLive(onSessionRejected: () => void): void {
   const token = useSession((state) => state.token);
@@ -22,7 +23,7 @@ export function useLive(onSessionRejected: () => void): void {
     });
     const unsubscribe = onLiveMessage((message) => {
       const root = queryRootFor(message.stream);
-      if (root) void queryClient.invalidateQueries({ queryKey: [root] });
+      if (root) void refreshOnLive(queryClient, root);
     });
     return () => {
       unsubscribe();
