@@ -138,9 +138,7 @@ export class DocumentPersistence {
         await this.catchUp(doc);
       }
     }
-    this.updatesSinceSnapshot += batch.count;
-    this.eventsSinceSnapshot++;
-    this.bytesSinceSnapshot += merged.byteLength;
+    this.countEvent(batch.count, merged.byteLength);
     if (this.snapshotDue()) await this.snapshot(doc);
   }
 
@@ -192,8 +190,13 @@ export class DocumentPersistence {
     const data = e.data as DocumentUpdatedData;
     const update = fromBase64(data.update);
     Y.applyUpdate(doc, update, FROM_STORE);
-    this.updatesSinceSnapshot += data.updates;
+    this.countEvent(data.updates, update.byteLength);
+  }
+
+  /** One more `DocumentUpdated` event since the last snapshot, of `updates` client updates in `bytes`. */
+  private countEvent(updates: number, bytes: number): void {
+    this.updatesSinceSnapshot += updates;
     this.eventsSinceSnapshot++;
-    this.bytesSinceSnapshot += update.byteLength;
+    this.bytesSinceSnapshot += bytes;
   }
 }

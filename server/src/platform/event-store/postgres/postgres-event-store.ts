@@ -30,7 +30,6 @@ interface EventRow {
 
 const COLUMNS = 'position::text, id::text, stream, revision::text, type, data, metadata, created_at';
 
-/** An append waiting for its turn (see `PostgresEventStore.drain`). */
 /** An event as es_append takes it (metadata completed by `append`). */
 interface StoredEvent {
   id: string;
@@ -39,6 +38,7 @@ interface StoredEvent {
   metadata: Record<string, unknown>;
 }
 
+/** An append waiting for its turn (see `PostgresEventStore.drain`). */
 interface PendingAppend {
   stream: string;
   expected: string;
@@ -181,24 +181,18 @@ export class PostgresEventStore implements EventStore {
    */
   private async writeOne(append: PendingAppend): Promise<void> {
     try {
-      const { rows } =
-        append.events.length === 1
-          ? await this.sql.query<{ r: string }>(
-              'SELECT es_append_one($1, $2, $3::uuid, $4, $5::jsonb, $6::jsonb)::text AS r',
-              [
-                append.stream,
-                append.expected,
-                append.events[0]!.id,
-                append.events[0]!.type,
-                JSON.stringify(append.events[0]!.data),
-                JSON.stringify(append.events[0]!.metadata),
-              ],
-            )
-          : await this.sql.query<{ r: string }>('SELECT es_append($1, $2, $3::jsonb)::text AS r', [
-              append.stream,
-              append.expected,
-              JSON.stringify(append.events),
-            ]);
+      const { stream, expected, events } = append;
+      const [one] = events.length === 1 ? events : [];
+      const { rows } = one
+        ? await this.sql.query<{ r: string }>(
+            'SELECT es_append_one($1, $2, $3::uuid, $4, $5::jsonb, $6::jsonb)::text AS r',
+            [stream, expected, one.id, one.type, JSON.stringify(one.data), JSON.stringify(one.metadata)],
+          )
+        : await this.sql.query<{ r: string }>('SELECT es_append($1, $2, $3::jsonb)::text AS r', [
+            stream,
+            expected,
+            JSON.stringify(events),
+          ]);
       this.settle(append, rows[0] && appendRowOf(rows[0].r));
     } catch (e) {
       append.reject(e);
