@@ -29,6 +29,8 @@ type Entry = { student_id: string; mark: string | null; [k: string]: unknown };
 describe.each(portalModes)('attendance: registers, ledger, reasons, $name', (mode) => {
   let portal: TestPortal;
   const ids: Record<string, string> = {};
+  /** The UTC date of the lesson `ids.now` (set with it). */
+  let nowDate = '';
   const tokens: Record<string, string> = {};
   const today = todayIn(TZ);
   const nextMonday = addDays(weekStartOf(today), 7);
@@ -186,9 +188,10 @@ describe.each(portalModes)('attendance: registers, ledger, reasons, $name', (mod
     ids.groupB = p.groupIds[1]!;
     // A lesson that started 90 minutes ago (UTC wall clock), one ten days ago, and one next week.
     const start = new Date(Date.now() - 90 * 60_000);
+    nowDate = start.toISOString().slice(0, 10);
     ids.now = await lesson({
       timezone: 'UTC',
-      local_date: start.toISOString().slice(0, 10),
+      local_date: nowDate,
       local_start: start.toISOString().slice(11, 16),
     });
     ids.old = await lesson({ local_date: addDays(today, -10), local_start: '08:00' });
@@ -502,7 +505,8 @@ describe.each(portalModes)('attendance: registers, ledger, reasons, $name', (mod
   });
 
   it('the day’s board shows registers and absences still without a reason', async () => {
-    const board = await portal.call('GET', '/attendance/today?timezone=UTC', tokens.ada);
+    // The day of the lesson that started 90 minutes ago: yesterday, in a run just after midnight.
+    const board = await portal.call('GET', `/attendance/today?timezone=UTC&date=${nowDate}`, tokens.ada);
     expect(board.status).toBe(200);
     const lessons = board.body.lessons as Json[];
     expect(lessons.find((l) => l.lesson_id === ids.now)).toMatchObject({
@@ -513,7 +517,7 @@ describe.each(portalModes)('attendance: registers, ledger, reasons, $name', (mod
     const pending = board.body.absences_without_reason as Json[];
     expect(pending.map((p) => [p.lesson_id, p.student_id])).toEqual([[ids.old, ids.ann]]);
     // Teacher Theo teaches none of them.
-    const theirs = await portal.call('GET', '/attendance/today?timezone=UTC', tokens.theo);
+    const theirs = await portal.call('GET', `/attendance/today?timezone=UTC&date=${nowDate}`, tokens.theo);
     expect(theirs.body.lessons).toEqual([]);
     expect((await portal.call('GET', '/attendance/today', tokens.ann)).status).toBe(403);
     const codes = await portal.call('GET', '/attendance/codes?date=2024-01-10', tokens.tess);
