@@ -29,6 +29,43 @@ async function api<T>(
   return (await res.json()) as T;
 }
 
+/** A student of a new school with a one-page profile (progress 30). */
+async function profiledStudent(request: APIRequestContext, token: string) {
+  const suffix = Date.now().toString(36);
+  const customer = await api<{ id: string }>(request, token, 'POST', '/customers/', {
+    name: `Birch ${suffix}`,
+  });
+  const student = await api<{ id: string }>(request, token, 'POST', '/users/', {
+    email: `pupil.${suffix}@example.org`,
+    first_name: 'Robin',
+    last_name: `Ash${suffix}`,
+    user_type: 'student',
+    customer_id: customer.id,
+  });
+  const profile = await api<{ id: string }>(request, token, 'POST', '/one-page-profiles/', {
+    user_id: student.id,
+    preferred_name: 'Rob',
+    year_group: 'Year 8',
+    favourite_subjects: ['Art'],
+    progress: 30,
+  });
+  madeStudents.push(student.id);
+  return { suffix, profile };
+}
+
+// The student list is shared by every e2e file (users-list counts it): each test's student is taken out
+// of it (soft delete, ADR 0015) after the test, whether it passed or not.
+const madeStudents: string[] = [];
+test.afterEach(async ({ request }) => {
+  const token = await adminToken(request);
+  for (const id of madeStudents.splice(0)) {
+    const removed = await request.delete(`${E2E_BASE_URL}/api/v1/users/${id}`, {
+      headers: { RequestVerificationToken: token },
+    });
+    expect(removed.status()).toBe(200);
+  }
+});
+
 async function signIn(page: Page): Promise<void> {
   await page.goto('/login');
   await page.getByRole('textbox', { name: 'Email' }).fill(SUPERUSER.email);
@@ -72,24 +109,7 @@ test('one-page profiles: list with progress, edit a profile, and a progress abov
   request,
 }) => {
   const token = await adminToken(request);
-  const suffix = Date.now().toString(36);
-  const customer = await api<{ id: string }>(request, token, 'POST', '/customers/', {
-    name: `Birch ${suffix}`,
-  });
-  const student = await api<{ id: string }>(request, token, 'POST', '/users/', {
-    email: `pupil.${suffix}@example.org`,
-    first_name: 'Robin',
-    last_name: `Ash${suffix}`,
-    user_type: 'student',
-    customer_id: customer.id,
-  });
-  const profile = await api<{ id: string }>(request, token, 'POST', '/one-page-profiles/', {
-    user_id: student.id,
-    preferred_name: 'Rob',
-    year_group: 'Year 8',
-    favourite_subjects: ['Art'],
-    progress: 30,
-  });
+  const { suffix, profile } = await profiledStudent(request, token);
 
   await signIn(page);
   await page.goto('/users/one-page-profiles');
@@ -118,10 +138,4 @@ test('one-page profiles: list with progress, edit a profile, and a progress abov
     data: { progress: 101 },
   });
   expect(refused.status()).toBe(422);
-
-  // The student list is shared by every e2e file: take the test's student out of it (soft delete, ADR 0015).
-  const removed = await request.delete(`${E2E_BASE_URL}/api/v1/users/${student.id}`, {
-    headers: { RequestVerificationToken: token },
-  });
-  expect(removed.status()).toBe(200);
 });

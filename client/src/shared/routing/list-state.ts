@@ -1,5 +1,5 @@
-import { useCallback, useMemo, useRef } from 'react';
-import { useSearchParams } from 'react-router-dom';
+import { useCallback, useContext, useMemo, useRef } from 'react';
+import { UNSAFE_DataRouterContext, useLocation, useSearchParams } from 'react-router-dom';
 import { DEFAULT_PER_PAGE, PER_PAGE_OPTIONS } from '../pagination';
 
 /**
@@ -73,11 +73,30 @@ export function writeListState<F extends Record<string, string>>(
   return out;
 }
 
+/** What `listStillShown` needs of a data router: its live location (not the one last rendered). */
+export interface RouterLocation {
+  state: { location: { pathname: string } };
+}
+
+/**
+ * Whether the router is still at the list's own path. A data router's location moves as soon as a
+ * navigation starts, and React Router renders the next page in a transition: until it commits, the
+ * list is still mounted and its timers run. A write that comes due then (the debounced search) is
+ * resolved against the router's new location and lands on the next page as `?q=…` (a CI run on a
+ * loaded machine: a row opened just before the search was due). Such a write is dropped: the list was
+ * left. Without a data router (a MemoryRouter) nothing moves under the list.
+ */
+export function listStillShown(router: RouterLocation | null | undefined, pathname: string): boolean {
+  return !router || router.state.location.pathname === pathname;
+}
+
 /** `readListState` / `writeListState` over the current address. */
 export function useListState<F extends Record<string, string> = Record<never, string>>(
   defaults: ListDefaults<F> = {},
 ): [ListState<F>, (patch: Partial<ListState<F>>) => void] {
   const [params, setParams] = useSearchParams();
+  const router = useContext(UNSAFE_DataRouterContext)?.router;
+  const { pathname } = useLocation();
   // The address as last written: two changes before the next render (a debounced search and a
   // filter click) both land, instead of the second starting from the render's stale query.
   const latest = useRef(params);
@@ -87,11 +106,12 @@ export function useListState<F extends Record<string, string> = Record<never, st
   const state = useMemo(() => readListState(params, defaults), [params, key]);
   const set = useCallback(
     (patch: Partial<ListState<F>>) => {
+      if (!listStillShown(router, pathname)) return;
       const next = writeListState(latest.current, patch, defaults);
       latest.current = next;
       setParams(next, { replace: true });
     },
-    [setParams, key],
+    [setParams, key, router, pathname],
   );
   return [state, set];
 }
