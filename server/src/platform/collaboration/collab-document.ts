@@ -9,6 +9,7 @@ import { BusMessage, type BusMessageType, type CollabBus } from './collab-bus.js
 import { CollabConnection } from './collab-connection.js';
 import { CloseCode, MessageType, type DocumentName } from './collab.protocol.js';
 import { DocumentPersistence } from './document-persistence.js';
+import { applyToShadow } from './shadow-copy.js';
 import type { DocumentKind, LoadedDocument } from './document-kinds.js';
 import { UpdateBatch } from './update-batch.js';
 
@@ -192,18 +193,8 @@ export class CollabDocument {
       this.shadow = new Y.Doc({ gc: true });
       Y.applyUpdate(this.shadow, Y.encodeStateAsUpdate(this.doc));
     }
-    // The shared types the update changed (Yjs's `transaction.changed`: types that existed before and
-    // gained, lost or changed an item or attribute), for a kind's cheap pre-check.
-    let changed: ChangedType[] = [];
-    const seeChanges = (tr: Y.Transaction) => {
-      changed = [...tr.changed.keys()];
-    };
-    this.shadow.on('afterTransaction', seeChanges);
-    try {
-      Y.applyUpdate(this.shadow, update);
-    } finally {
-      this.shadow.off('afterTransaction', seeChanges);
-    }
+    // The shared types the update changed, for a kind's cheap pre-check.
+    const changed: ChangedType[] = applyToShadow(this.shadow, update);
     let reason: string | null;
     try {
       reason = this.kind!.validateUpdate!({

@@ -1,0 +1,28 @@
+import * as Y from 'yjs';
+import type { ChangedType } from '@portal/projections';
+
+/**
+ * Applies a connection's update to the shadow copy (the document with every accepted update, where an
+ * update is tried before the document takes it) and returns the shared types it changed: Yjs's
+ * `transaction.changed`, types that existed before and gained, lost or changed an item or attribute.
+ *
+ * The update is applied inside a transaction marked local (decision 0078). A transaction that carries
+ * remote changes makes Yjs clean up the formatting of every changed text that gained a formatting
+ * item: a walk over the whole text that copies a Map per item, the largest single allocation of a
+ * suggesting editor's keystroke. The document does that clean-up when it takes the update, and its
+ * result (deletions of redundant formatting items, if any) reaches the shadow as a change from
+ * elsewhere, so on the shadow it is repeated work. A redundant formatting item changes no text and no
+ * attribute the checks read (`toDelta` gives the same delta). The one other thing Yjs does for a remote
+ * transaction, dropping the search markers of changed lists and texts (their cached positions may be
+ * stale), is done here.
+ */
+export function applyToShadow(shadow: Y.Doc, update: Uint8Array): ChangedType[] {
+  let changed: ChangedType[] = [];
+  shadow.transact((tr) => {
+    Y.applyUpdate(shadow, update); // joins this transaction, and marks it remote
+    changed = [...tr.changed.keys()];
+    for (const type of changed) if (type._searchMarker) type._searchMarker.length = 0;
+    tr.local = true;
+  });
+  return changed;
+}
