@@ -366,9 +366,11 @@ function hasModification(content: ContentNode): boolean {
   );
 }
 
+/** Plain loops: this runs over every text node of each changed block on every suggest-only check. */
 function hasMark(node: ContentNode, type: string): boolean {
-  if ((node.marks ?? []).some((m) => m.type === type)) return true;
-  return (node.content ?? []).some((c) => hasMark(c, type));
+  if (node.marks) for (const m of node.marks) if (m.type === type) return true;
+  if (node.content) for (const c of node.content) if (hasMark(c, type)) return true;
+  return false;
 }
 
 /**

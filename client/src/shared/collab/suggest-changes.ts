@@ -73,7 +73,9 @@ export const Deletion = Mark.create({
 export const Modification = Mark.create({
   name: 'modification',
   inclusive: false,
-  excludes: 'deletion insertion',
+  // Excludes itself as the other two do: y-prosemirror stores a mark that does not under a hashed name
+  // (`modification--…`), which the server's formatting rule would not recognise.
+  excludes: 'deletion insertion modification',
   addAttributes: () => ({
     ...idAttr,
     type: { default: null },

@@ -119,4 +119,21 @@ describe('suggest-only invariant (editor → Yjs → server check)', () => {
     const deleted = suggest(state, state.tr.delete(1, 1 + 'Teacher comment'.length), qa);
     expect(checkSuggestOnly(server(state), server(deleted), QA)).toEqual({ ok: false, reason: 'sections' });
   });
+
+  it('refuses on the server a formatting suggestion that did not come through the editor', () => {
+    const before = start();
+    // What a client that skips the editor's refusal could send: bold, marked as the QA's modification.
+    const mark = schema.marks.modification!.create({
+      id: `u${QA}.n.1`,
+      type: 'attr',
+      attrName: 'bold',
+      previousValue: null,
+      newValue: true,
+    });
+    const after = before.apply(before.tr.addMark(PARA, PARA + 4, mark));
+    expect(checkSuggestOnly(server(before), server(after), QA)).toEqual({ ok: false, reason: 'formatting' });
+    // A text that already held one is not refused for it again (only a new one is).
+    const more = after.apply(after.tr.insertText('x', PARA + 10));
+    expect(checkSuggestOnly(server(after), server(more), QA)).toEqual({ ok: false, reason: 'direct_edit' });
+  });
 });
