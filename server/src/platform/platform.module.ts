@@ -4,6 +4,7 @@ import type { AppConfig } from './config/config.js';
 import type { Infrastructure } from './infrastructure.js';
 import type { Log } from './logging/logger.js';
 import { ProjectionRunner } from './projections/projection-runner.js';
+import { DOCUMENT_SNAPSHOT_TAKEN, DOCUMENT_UPDATED } from './collaboration/collab.protocol.js';
 import { SessionService } from './auth/session.service.js';
 import { MailOutbox } from './mail/mail-outbox.js';
 import { Commands } from './event-store/commands.js';
@@ -30,6 +31,8 @@ export class PlatformModule implements OnApplicationShutdown {
     PlatformModule.context = context;
     const runner = new ProjectionRunner(context.infra.eventStore, context.infra.sql, allProjections, {
       log: context.log.child({ component: 'projections' }),
+      // A co-edited document's Yjs bytes: only its own stream's readers decode them (decision 0080).
+      payloadFreeEventTypes: [DOCUMENT_UPDATED, DOCUMENT_SNAPSHOT_TAKEN],
     });
     const providers = [
       { provide: APP_CONFIG, useValue: context.config },

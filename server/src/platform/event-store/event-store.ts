@@ -70,6 +70,11 @@ export interface ReadAllOptions {
    * types after `fromPosition` is left out of a page.
    */
   types?: readonly string[];
+  /**
+   * Events of these types are wanted without their payload (decision 0080): an adapter that can leave
+   * it out on the server delivers them with `data` null; one that cannot delivers it anyway.
+   */
+  withoutData?: readonly string[];
 }
 
 export interface SubscriptionFilter {
@@ -83,6 +88,8 @@ export interface SubscribeToAllOptions {
   /** Exclusive; events after this position are delivered. 0n (default) delivers everything. */
   fromPosition?: bigint;
   filter?: SubscriptionFilter;
+  /** As `ReadAllOptions.withoutData`: these types may arrive with `data` null. */
+  withoutData?: readonly string[];
 }
 
 /**

@@ -191,6 +191,42 @@ describe.each(targets)('ProjectionRunner on $name', (target) => {
     expect(again).toEqual([]);
   });
 
+  it(`${target.name}: reads payload-free event types without their data, announces them and does not warn (decision 0080)`, async () => {
+    const name = `p_${randomUUID().slice(0, 8)}`;
+    const log = recordingLog();
+    const bulky = `Bulky${randomUUID().slice(0, 8)}`;
+    const runner = new ProjectionRunner(store, sql, [counterProjection(1, name)], {
+      log,
+      batchSize: 20,
+      standbyRetryMs: 200,
+      // 'Counted' is handled by the projection: it is read in full even if named here.
+      payloadFreeEventTypes: [bulky, 'Counted'],
+    });
+    const seen: { type: string; data: unknown }[] = [];
+    runner.onApplied((events) => seen.push(...events.map((e) => ({ type: e.type, data: e.data }))));
+    await runner.start();
+    try {
+      const stream = `counter-${randomUUID()}`;
+      const r = await store.append(
+        stream,
+        [counted(1), { id: randomUUID(), type: bulky, data: { bytes: 'x'.repeat(1000) } }, counted(2)],
+        { expectedRevision: 'no_stream' },
+      );
+      expect(await runner.waitForPosition(r.position, 10_000)).toBe(true);
+      await waitFor('the batch to be announced', () => seen.length >= 3);
+      expect(seen.filter((e) => e.type === bulky)).toEqual([{ type: bulky, data: null }]);
+      expect(seen.filter((e) => e.type === 'Counted').map((e) => e.data)).toEqual([{ n: 1 }, { n: 2 }]);
+      const totals = await sql.query<{ total: string }>(
+        `SELECT total::text FROM ${name}_totals WHERE stream = $1`,
+        [stream],
+      );
+      expect(totals.rows).toEqual([{ total: '3' }]);
+      expect(log.entries.filter((e) => e.msg === 'skipping event of unknown type')).toEqual([]);
+    } finally {
+      await runner.stop();
+    }
+  });
+
   /** Waits until the runner's status shows `name` at `version`, serving its own tables, at `position`. */
   const swappedIn = (runner: ProjectionRunner, version: number, position: bigint) =>
     waitFor(

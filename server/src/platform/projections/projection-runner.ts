@@ -28,6 +28,13 @@ export interface ProjectionRunnerOptions {
   standbyRetryMs?: number;
   /** Event types that exist but no projection handles (skipped silently; other unknown types are logged). */
   knownEventTypes?: Iterable<string>;
+  /**
+   * Event types whose payload neither a projection nor an `onApplied` listener reads (decision 0080):
+   * the runner reads them without `data` (their bytes can be large, e.g. a co-edited document's
+   * updates and snapshots). A type some projection handles is read in full all the same. They count
+   * as known types.
+   */
+  payloadFreeEventTypes?: Iterable<string>;
 }
 
 /** Told about the events of each committed batch (see `ProjectionRunner.onApplied`). */
@@ -63,6 +70,8 @@ export class ProjectionRunner {
   private readonly standbyRetryMs: number;
   private readonly byType = new Map<string, Projection[]>();
   private readonly known: Set<string>;
+  /** Types the runner reads without their payload (`payloadFreeEventTypes`, none a projection handles). */
+  private readonly payloadFree: string[];
   private stopped = false;
   private leading = false;
   private loop: Promise<void> | null = null;
@@ -92,7 +101,8 @@ export class ProjectionRunner {
     for (const p of projections) {
       for (const type of p.handles) this.byType.set(type, [...(this.byType.get(type) ?? []), p]);
     }
-    this.known = new Set([...this.byType.keys(), ...(options.knownEventTypes ?? [])]);
+    this.payloadFree = [...(options.payloadFreeEventTypes ?? [])].filter((t) => !this.byType.has(t));
+    this.known = new Set([...this.byType.keys(), ...(options.knownEventTypes ?? []), ...this.payloadFree]);
     this.watcher = new CheckpointWatcher(
       sql,
       projections.map((p) => ({ name: p.name, version: p.version })),
@@ -280,7 +290,10 @@ export class ProjectionRunner {
     if (this.stopped) return;
     await this.buildDeferredIndexes(session, null);
     // With every projection being built, the live loop only waits for the builds to join it.
-    const sub = this.store.subscribeToAll({ fromPosition: live.size > 0 ? min(live.values()) : head });
+    const sub = this.store.subscribeToAll({
+      fromPosition: live.size > 0 ? min(live.values()) : head,
+      withoutData: this.payloadFree,
+    });
     this.subscription = sub;
     // `stop()` closes the subscription it finds: one made after it was called must close itself.
     if (this.stopped) {
@@ -508,7 +521,12 @@ export class ProjectionRunner {
     const behind = [...checkpoints].filter(([, position]) => position < until).map(([name]) => name);
     const types = behind.length < this.projections.length ? this.typesOf(behind) : undefined;
     const read = (fromPosition: bigint) => {
-      const page = this.store.readAll({ fromPosition, maxCount: this.batchSize, types });
+      const page = this.store.readAll({
+        fromPosition,
+        maxCount: this.batchSize,
+        types,
+        withoutData: this.payloadFree,
+      });
       page.catch(() => {}); // awaited below; this only keeps an unused read's failure from going unhandled
       return page;
     };

@@ -28,7 +28,10 @@ interface EventRow {
   created_at: Date | string;
 }
 
-const COLUMNS = 'position::text, id::text, stream, revision::text, type, data, metadata, created_at';
+/** The columns of an event row; `data` may be an expression (decision 0080 leaves some payloads out). */
+const columnsWith = (data: string) =>
+  `position::text, id::text, stream, revision::text, type, ${data}, metadata, created_at`;
+const COLUMNS = columnsWith('data');
 
 /** An event as es_append takes it (metadata completed by `append`). */
 interface StoredEvent {
@@ -246,10 +249,17 @@ export class PostgresEventStore implements EventStore {
     let where = 'es_events.position > $1::bigint';
     if (options.types) {
       params.push([...options.types]);
-      where += ' AND es_events.type = ANY($3::text[])';
+      where += ` AND es_events.type = ANY($${params.length}::text[])`;
+    }
+    let columns = COLUMNS;
+    if (options.withoutData?.length) {
+      params.push([...options.withoutData]);
+      columns = columnsWith(
+        `CASE WHEN es_events.type = ANY($${params.length}::text[]) THEN NULL ELSE data END AS data`,
+      );
     }
     const { rows } = await this.sql.query<EventRow>(
-      `SELECT ${COLUMNS} FROM es_events WHERE ${where} ORDER BY es_events.position LIMIT $2::int`,
+      `SELECT ${columns} FROM es_events WHERE ${where} ORDER BY es_events.position LIMIT $2::int`,
       params,
     );
     return rows.map(toRecorded);
@@ -258,7 +268,8 @@ export class PostgresEventStore implements EventStore {
   subscribeToAll(options: SubscribeToAllOptions = {}): Subscription {
     const sub = new PollingSubscription({
       fromPosition: options.fromPosition ?? 0n,
-      read: (from, max) => this.readAll({ fromPosition: from, maxCount: max }),
+      read: (from, max) =>
+        this.readAll({ fromPosition: from, maxCount: max, withoutData: options.withoutData }),
       accept: (e) => matchesFilter(e, options.filter),
       signal: this.appended,
       onClose: () => this.subscriptions.delete(sub),
