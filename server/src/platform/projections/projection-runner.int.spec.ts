@@ -227,6 +227,41 @@ describe.each(targets)('ProjectionRunner on $name', (target) => {
     }
   });
 
+  it(`${target.name}: a batch nothing applies moves the checkpoints in memory only on an embedded store, and status still counts it (decision 0081)`, async () => {
+    const name = `p_${randomUUID().slice(0, 8)}`;
+    const runner = runnerFor(name);
+    const stored = async () =>
+      BigInt(
+        (
+          await sql.query<{ p: string }>('SELECT position::text AS p FROM proj_checkpoints WHERE name = $1', [
+            name,
+          ])
+        ).rows[0]!.p,
+      );
+    await runner.start();
+    try {
+      const applied = await appendCounted(store, 1, 1);
+      expect(await runner.waitForPosition(applied, 10_000)).toBe(true);
+      const other = await store.append(
+        `other-${randomUUID()}`,
+        [{ id: randomUUID(), type: 'NotCounted', data: {} }],
+        { expectedRevision: 'no_stream' },
+      );
+      // Readers waiting for the event are answered, and the runner's status is at it.
+      expect(await runner.waitForPosition(other.position, 10_000)).toBe(true);
+      const status = (await runner.status()).projections.find((p) => p.name === name)!;
+      expect(status.position).toBe(other.position);
+      expect(status.lag).toBe(0n);
+      // Stored: only on PostgreSQL (other processes read it); on PGlite it waits for the next batch.
+      expect(await stored()).toBe(sql.kind === 'pglite' ? applied : other.position);
+      const next = await appendCounted(store, 1, 1);
+      expect(await runner.waitForPosition(next, 10_000)).toBe(true);
+      expect(await stored()).toBe(next);
+    } finally {
+      await runner.stop();
+    }
+  });
+
   /** Waits until the runner's status shows `name` at `version`, serving its own tables, at `position`. */
   const swappedIn = (runner: ProjectionRunner, version: number, position: bigint) =>
     waitFor(

@@ -70,6 +70,11 @@ export class ProjectionRunner {
   private readonly standbyRetryMs: number;
   private readonly byType = new Map<string, Projection[]>();
   private readonly known: Set<string>;
+  /**
+   * The live loop's checkpoints while this process leads: on an embedded store they may be ahead of
+   * the stored ones by events nothing applies (decision 0081), and `status` reports them.
+   */
+  private liveCheckpoints: Map<string, bigint> | null = null;
   /** Types the runner reads without their payload (`payloadFreeEventTypes`, none a projection handles). */
   private readonly payloadFree: string[];
   private stopped = false;
@@ -174,7 +179,10 @@ export class ProjectionRunner {
         const c = byName.get(p.name);
         const build = buildOf.get(p.name);
         const beside = build?.version === p.version && c !== undefined && c.version !== p.version;
-        const position = beside ? build.position : c && c.version === p.version ? c.position : 0n;
+        let position = beside ? build.position : c && c.version === p.version ? c.position : 0n;
+        const inMemory =
+          beside || !c || c.version !== p.version ? undefined : this.liveCheckpoints?.get(p.name);
+        if (inMemory !== undefined && inMemory > position) position = inMemory;
         return {
           name: p.name,
           version: p.version,
@@ -290,6 +298,7 @@ export class ProjectionRunner {
     if (this.stopped) return;
     await this.buildDeferredIndexes(session, null);
     // With every projection being built, the live loop only waits for the builds to join it.
+    this.liveCheckpoints = live;
     const sub = this.store.subscribeToAll({
       fromPosition: live.size > 0 ? min(live.values()) : head,
       withoutData: this.payloadFree,
@@ -318,6 +327,7 @@ export class ProjectionRunner {
     } finally {
       followed = true;
       await building;
+      this.liveCheckpoints = null;
     }
     if (build.failure) throw build.failure;
   }
@@ -596,6 +606,16 @@ export class ProjectionRunner {
     role: BatchRole = 'live',
   ): Promise<void> {
     const last = batch[batch.length - 1]!.position;
+    if (role === 'live' && this.sql.kind === 'pglite' && !this.appliesAny(batch, checkpoints)) {
+      // Nothing to apply (e.g. a co-edited document's updates): on an embedded store, whose one
+      // process is the only reader of the checkpoints, they move in memory only (decision 0081). The
+      // next batch that applies something writes them past these events; after a restart they are
+      // read again and applied to nothing.
+      for (const [name, position] of checkpoints) if (position < last) checkpoints.set(name, last);
+      this.advanceReaders(checkpoints);
+      this.announce(batch);
+      return;
+    }
     try {
       await session.transaction((tx) =>
         this.applyEvents(tx, batch, checkpoints, last, false, this.prepared(session)),
@@ -614,6 +634,16 @@ export class ProjectionRunner {
     if (role === 'build') return;
     this.advanceReaders(checkpoints);
     this.announce(batch);
+  }
+
+  /** Whether some projection in `checkpoints` has an event of `batch` to apply. */
+  private appliesAny(batch: readonly RecordedEvent[], checkpoints: Map<string, bigint>): boolean {
+    for (const event of batch)
+      for (const projection of this.byType.get(event.type) ?? []) {
+        const checkpoint = checkpoints.get(projection.name);
+        if (checkpoint !== undefined && event.position > checkpoint) return true;
+      }
+    return false;
   }
 
   private announce(batch: readonly RecordedEvent[]): void {
