@@ -304,7 +304,10 @@ export class HalfTermReportsSetup implements OnModuleInit, OnModuleDestroy {
    */
   private async suggestionEvents(doc: LoadedDocument, actors: string[]): Promise<void> {
     const before = doc.memo.get(LAST_CONTENT) as ContentNode | undefined;
-    const after = this.contentOf(doc.doc);
+    // The text the last check kept is the document's when nothing changed it since (the shadow copy's
+    // conversion): the document's own paragraphs are then not converted again at each flush.
+    const kept = doc.memo.get(CONTENT_AT_VERSION) as { version: number; content: ContentNode } | undefined;
+    const after = kept?.version === doc.version ? kept.content : this.contentOf(doc.doc);
     doc.memo.set(LAST_CONTENT, after);
     if (!before) return;
     const { made, resolved } = suggestionChanges(before, after);

@@ -179,7 +179,7 @@ export class CollabDocument {
   }
 
   get loadedView(): LoadedDocument {
-    return { id: this.name.id, doc: this.doc, memo: this.memo };
+    return { id: this.name.id, doc: this.doc, memo: this.memo, version: this.version };
   }
 
   /**

@@ -11,6 +11,8 @@ export interface LoadedDocument {
   doc: Y.Doc;
   /** The kind's own memory for this loaded document (e.g. the text at the last flush). */
   memo: Map<string, unknown>;
+  /** The document's state as `UpdateCheck.version` counts it (what a check kept for it is current). */
+  version: number;
 }
 
 /** One update from a writing connection, before it is applied (decision 0060). */
