@@ -320,31 +320,14 @@ export type SuggestOnlyCheck =
 /** At most this many suggestions resolved in one update are told apart (2^n combinations). */
 const MAX_RESOLVED = 8;
 
-/** Two marks' or nodes' attributes alike (the JSON shape: values compared by their JSON when not primitive). */
-function sameAttrs(a: Record<string, unknown> | undefined, b: Record<string, unknown> | undefined): boolean {
-  if (a === b) return true;
-  if (!a || !b) return false;
-  let count = 0; // counted rather than `Object.keys`: this runs for every node compared
-  for (const k in a) {
-    count++;
-    const x = a[k];
-    const y = b[k];
-    if (x === y) {
-      if (x === undefined && !(k in b)) return false;
-      continue;
-    }
-    if (typeof x !== 'object' || typeof y !== 'object' || x === null || y === null) return false;
-    if (JSON.stringify(x) !== JSON.stringify(y)) return false;
-  }
-  for (const _ in b) count--;
-  return count === 0;
-}
+/** Two attribute objects alike as the full check compares them (their JSON). */
+const sameJson = (a: unknown, b: unknown) => a === b || JSON.stringify(a) === JSON.stringify(b);
 
-/** Two inline nodes alike: type, text, attributes and marks (in order). */
+/** Two inline nodes alike: type, text, attributes and marks (in order), by their JSON. */
 function sameInline(a: ContentNode, b: ContentNode): boolean {
   if (a === b) return true;
   if (a.type !== b.type || a.text !== b.text || a.content || b.content) return false;
-  return sameAttrs(a.attrs, b.attrs) && sameNodeMarks(a, b);
+  return sameJson(a.attrs, b.attrs) && sameMarks(a.marks, b.marks);
 }
 
 /** The id of a text node's one suggestion mark when it is an insertion (and no deletion or modification). */
@@ -372,21 +355,10 @@ const unitsOf = (nodes: ContentNode[]): Unit[] => {
   return units;
 };
 
-/** Two nodes' marks alike (in order). */
-const sameNodeMarks = (a: ContentNode, b: ContentNode) => {
-  if (a === b) return true;
-  const ma = a.marks ?? [];
-  const mb = b.marks ?? [];
-  if (ma.length !== mb.length) return false;
-  for (let i = 0; i < ma.length; i++)
-    if (ma[i]!.type !== mb[i]!.type || !sameAttrs(ma[i]!.attrs, mb[i]!.attrs)) return false;
-  return true;
-};
-
 const sameUnit = (a: Unit, b: Unit) =>
   a.ch === null || b.ch === null
     ? a.ch === b.ch && sameInline(a.node, b.node)
-    : a.ch === b.ch && sameNodeMarks(a.node, b.node);
+    : a.ch === b.ch && sameMarks(a.node.marks, b.node.marks);
 
 /**
  * The differing middle of one block's inline nodes, `was` before and `now` after (the nodes the two
@@ -452,9 +424,9 @@ function joinsPrevious(blocks: ContentNode[], i: number): boolean {
  * user's own id), in paragraphs that stay paragraphs, with no suggestion vanishing and no change to
  * how rejecting every suggestion joins blocks. The full check then answers `{ ok: true, resolved: []
  * }` (the baseline is the same: rejecting drops exactly the text that changed). It compares each
- * changed block's inline nodes from both ends and looks only at the part that differs, without
- * building anything, where the full check walks every changed paragraph four times and copies it
- * (suggestions, formatting, baseline, normalised JSON). False means "not known": the full check runs.
+ * changed block's inline nodes from both ends (attributes and marks by their JSON, as the full check
+ * compares them) and looks only at the part that differs, where the full check walks every changed
+ * paragraph four times and copies it (suggestions, formatting, baseline, normalised JSON). False means "not known": the full check runs.
  * Only for a text whose template sections the update is known to keep (an insertion accepted into a
  * heading would retitle a section).
  */
@@ -462,7 +434,7 @@ export function onlyOwnInsertionsChanged(before: ContentNode, after: ContentNode
   const bs = before.content ?? [];
   const as = after.content ?? [];
   if (before.type !== after.type || bs.length !== as.length || before.text || after.text) return false;
-  if (!sameAttrs(before.attrs, after.attrs) || before.marks || after.marks) return false;
+  if (!sameJson(before.attrs, after.attrs) || before.marks || after.marks) return false;
   let changed = false;
   for (let i = 0; i < bs.length; i++) {
     const b = bs[i]!;
@@ -470,7 +442,7 @@ export function onlyOwnInsertionsChanged(before: ContentNode, after: ContentNode
     if (a === b) continue;
     changed = true;
     if (b.type !== a.type || !isTextblock(b) || !isTextblock(a) || b.marks || a.marks) return false;
-    if (!sameAttrs(b.attrs, a.attrs)) return false;
+    if (!sameJson(b.attrs, a.attrs)) return false;
     const nb = b.content ?? [];
     const na = a.content ?? [];
     let start = 0;

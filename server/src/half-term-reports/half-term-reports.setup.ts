@@ -196,9 +196,7 @@ export class HalfTermReportsSetup implements OnModuleInit, OnModuleDestroy {
           keepAfter(this.contentOf(check.after));
           return null;
         }
-        const kept = check.memo?.get(CONTENT_AT_VERSION) as
-          { version: number; content: ContentNode } | undefined;
-        const before = kept && kept.version === check.version ? kept.content : this.contentOf(check.before);
+        const before = (check.memo && keptContent(check.memo, check.version)) ?? this.contentOf(check.before);
         const after = this.contentOf(check.after);
         const reason = validateReportUpdate(check, { before, after }, { sectionsKept });
         if (reason !== null) return reason;
@@ -306,8 +304,7 @@ export class HalfTermReportsSetup implements OnModuleInit, OnModuleDestroy {
     const before = doc.memo.get(LAST_CONTENT) as ContentNode | undefined;
     // The text the last check kept is the document's when nothing changed it since (the shadow copy's
     // conversion): the document's own paragraphs are then not converted again at each flush.
-    const kept = doc.memo.get(CONTENT_AT_VERSION) as { version: number; content: ContentNode } | undefined;
-    const after = kept?.version === doc.version ? kept.content : this.contentOf(doc.doc);
+    const after = keptContent(doc.memo, doc.version) ?? this.contentOf(doc.doc);
     doc.memo.set(LAST_CONTENT, after);
     if (!before) return;
     const { made, resolved } = suggestionChanges(before, after);
@@ -349,5 +346,11 @@ export class HalfTermReportsSetup implements OnModuleInit, OnModuleDestroy {
 const LAST_CONTENT = 'content-at-last-flush';
 /** The text after the last accepted update, with the document version it belongs to. */
 const CONTENT_AT_VERSION = 'content-at-version';
+
+/** The text a check kept for the document at `version`, if it is for that version. */
+function keptContent(memo: Map<string, unknown>, version: number | undefined): ContentNode | undefined {
+  const kept = memo.get(CONTENT_AT_VERSION) as { version: number; content: ContentNode } | undefined;
+  return version !== undefined && kept?.version === version ? kept.content : undefined;
+}
 /** The document version at which the text is known to hold its template sections. */
 const SECTIONS_HELD_AT = 'sections-held-at';

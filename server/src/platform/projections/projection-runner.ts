@@ -606,29 +606,27 @@ export class ProjectionRunner {
     role: BatchRole = 'live',
   ): Promise<void> {
     const last = batch[batch.length - 1]!.position;
-    if (role === 'live' && this.sql.kind === 'pglite' && !this.appliesAny(batch, checkpoints)) {
-      // Nothing to apply (e.g. a co-edited document's updates): on an embedded store, whose one
-      // process is the only reader of the checkpoints, they move in memory only (decision 0081). The
-      // next batch that applies something writes them past these events; after a restart they are
-      // read again and applied to nothing.
-      for (const [name, position] of checkpoints) if (position < last) checkpoints.set(name, last);
-      this.advanceReaders(checkpoints);
-      this.announce(batch);
-      return;
-    }
-    try {
-      await session.transaction((tx) =>
-        this.applyEvents(tx, batch, checkpoints, last, false, this.prepared(session)),
-      );
-    } catch (firstError) {
-      // Find the event that fails, record it as a dead letter and apply the rest (one savepoint per event).
-      this.options.log.warn(
-        { err: firstError, upTo: last.toString() },
-        'batch failed; retrying event by event',
-      );
-      await session.transaction((tx) =>
-        this.applyEvents(tx, batch, checkpoints, last, true, this.prepared(session)),
-      );
+    // Nothing to apply (e.g. a co-edited document's updates) on an embedded store, whose one process
+    // is the only reader of the checkpoints: they move in memory only (decision 0081). The next batch
+    // that applies something writes them past these events; after a restart they are read again and
+    // applied to nothing.
+    const inMemoryOnly =
+      role === 'live' && this.sql.kind === 'pglite' && !this.appliesAny(batch, checkpoints);
+    if (!inMemoryOnly) {
+      try {
+        await session.transaction((tx) =>
+          this.applyEvents(tx, batch, checkpoints, last, false, this.prepared(session)),
+        );
+      } catch (firstError) {
+        // Find the event that fails, record it as a dead letter and apply the rest (one savepoint per event).
+        this.options.log.warn(
+          { err: firstError, upTo: last.toString() },
+          'batch failed; retrying event by event',
+        );
+        await session.transaction((tx) =>
+          this.applyEvents(tx, batch, checkpoints, last, true, this.prepared(session)),
+        );
+      }
     }
     for (const [name, position] of checkpoints) if (position < last) checkpoints.set(name, last);
     if (role === 'build') return;
