@@ -32,7 +32,7 @@ import { toBase64 } from '../platform/collaboration/document-persistence.js';
 import { EVENT_STORE } from '../platform/tokens.js';
 import type { EventStore, RecordedEvent } from '../platform/event-store/event-store.js';
 import { LiveServer } from '../platform/live/live-server.js';
-import { textChange, validateReportUpdate } from './report-text-rules.js';
+import { textChange, typedOwnSuggestion, validateReportUpdate } from './report-text-rules.js';
 import { LiveRooms, RoomPolicy, type Delivery } from '../platform/live/room-policy.js';
 import type { SqlClient } from '../platform/sql/sql-client.js';
 import { SQL_CLIENT } from '../platform/tokens.js';
@@ -191,9 +191,20 @@ export class HalfTermReportsSetup implements OnModuleInit, OnModuleDestroy {
           if (check.version !== undefined)
             check.memo?.set(CONTENT_AT_VERSION, { version: check.version + 1, content });
         };
+        // A suggest-only keystroke that only typed the user's own insertion suggestion is accepted
+        // from what it typed (decision 0082), without converting the text.
+        if (
+          sectionsKept &&
+          check.suggestOnly &&
+          check.insertions &&
+          typedOwnSuggestion(check.insertions, check.actor.userId, check.after.getXmlFragment('default'))
+        ) {
+          holdNext();
+          return null;
+        }
         if (sectionsKept && !check.suggestOnly && this.directEditKey(check) === null) {
           holdNext();
-          keepAfter(this.contentOf(check.after));
+          // The text is converted when something reads it (a full check, the flush's suggestion events).
           return null;
         }
         const before = (check.memo && keptContent(check.memo, check.version)) ?? this.contentOf(check.before);

@@ -3,7 +3,6 @@ import * as encoding from 'lib0/encoding';
 import * as awarenessProtocol from 'y-protocols/awareness';
 import * as syncProtocol from 'y-protocols/sync';
 import * as Y from 'yjs';
-import type { ChangedType } from '@portal/projections';
 import type { Log } from '../logging/logger.js';
 import { BusMessage, type BusMessageType, type CollabBus } from './collab-bus.js';
 import { CollabConnection } from './collab-connection.js';
@@ -193,8 +192,9 @@ export class CollabDocument {
       this.shadow = new Y.Doc({ gc: true });
       Y.applyUpdate(this.shadow, Y.encodeStateAsUpdate(this.doc));
     }
-    // The shared types the update changed, for a kind's cheap pre-check.
-    const changed: ChangedType[] = applyToShadow(this.shadow, update);
+    // The shared types the update changed, and for a suggest-only connection what it typed, for a
+    // kind's cheap pre-checks.
+    const { changed, insertions } = applyToShadow(this.shadow, update, { insertions: conn.suggestOnly });
     let reason: string | null;
     try {
       reason = this.kind!.validateUpdate!({
@@ -206,6 +206,7 @@ export class CollabDocument {
         version: this.version,
         memo: this.memo,
         changed,
+        insertions,
       });
     } catch (e) {
       this.log.error({ err: e, document: this.name.name }, 'collaboration: validating an update failed');

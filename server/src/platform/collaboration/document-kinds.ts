@@ -3,6 +3,7 @@ import type { ChangedType, DocumentEditor } from '@portal/projections';
 import type * as Y from 'yjs';
 import type { Actor } from '../auth/request-context.js';
 import type { RecordedEvent } from '../event-store/event-store.js';
+import type { InsertedRun } from './text-insertions.js';
 
 /** A document loaded in this process, as its kind's hooks see it. */
 export interface LoadedDocument {
@@ -39,6 +40,12 @@ export interface UpdateCheck {
    * parent). Lets a kind skip a full check when only parts it does not guard changed (decision 0071).
    */
   changed?: readonly ChangedType[];
+  /**
+   * For a suggest-only connection: the characters the update typed when typing into texts that were
+   * there is all it did, else null (`textInsertions`, decision 0082). Lets a kind accept a keystroke
+   * without converting the text.
+   */
+  insertions?: readonly InsertedRun[] | null;
 }
 
 /** An update the server did not apply: refused by the kind, or sent by a read-only connection. */

@@ -139,7 +139,12 @@ export class DocumentPersistence {
       }
     }
     this.countEvent(batch.count, merged.byteLength);
-    if (this.snapshotDue()) await this.snapshot(doc);
+    if (!this.snapshotDue()) return;
+    // On the embedded database a statement's work runs on this thread and its promise settles at
+    // once, so the append and the snapshot would block the event loop as one piece: the editors'
+    // messages that arrived meanwhile are handled between the two (decision 0082).
+    await new Promise((resolve) => setImmediate(resolve));
+    await this.snapshot(doc);
   }
 
   /** Writes the whole state; a concurrent append simply postpones it to the next batch. */

@@ -1,5 +1,6 @@
 import * as Y from 'yjs';
 import type { ChangedType } from '@portal/projections';
+import { textInsertions, type InsertedRun } from './text-insertions.js';
 
 /**
  * Applies a connection's update to the shadow copy (the document with every accepted update, where an
@@ -15,14 +16,23 @@ import type { ChangedType } from '@portal/projections';
  * attribute the checks read (`toDelta` gives the same delta). The one other thing Yjs does for a remote
  * transaction, dropping the search markers of changed lists and texts (their cached positions may be
  * stale), is done here.
+ *
+ * With `insertions`, also tells what the update typed when typing is all it did (`textInsertions`,
+ * decision 0082; read inside the transaction, before Yjs merges the new items into older ones).
  */
-export function applyToShadow(shadow: Y.Doc, update: Uint8Array): ChangedType[] {
+export function applyToShadow(
+  shadow: Y.Doc,
+  update: Uint8Array,
+  options: { insertions?: boolean } = {},
+): { changed: ChangedType[]; insertions?: InsertedRun[] | null } {
   let changed: ChangedType[] = [];
+  let insertions: InsertedRun[] | null | undefined;
   shadow.transact((tr) => {
     Y.applyUpdate(shadow, update); // joins this transaction, and marks it remote
     changed = [...tr.changed.keys()];
     for (const type of changed) if (type._searchMarker) type._searchMarker.length = 0;
     tr.local = true;
+    if (options.insertions) insertions = textInsertions(tr, shadow);
   });
-  return changed;
+  return { changed, insertions };
 }

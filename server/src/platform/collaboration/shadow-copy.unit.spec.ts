@@ -19,7 +19,7 @@ function serverPair() {
     Y.applyUpdate(shadow, u);
   });
   const receive = (update: Uint8Array) => {
-    const changed = applyToShadow(shadow, update);
+    const { changed } = applyToShadow(shadow, update);
     Y.applyUpdate(doc, update, FROM_CONNECTION);
     return changed;
   };

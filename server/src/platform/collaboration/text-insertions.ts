@@ -1,0 +1,115 @@
+import * as Y from 'yjs';
+
+/** Characters one update inserted into a text (one Yjs item), with the formatting they carry. */
+export interface InsertedRun {
+  /** The text they are in (a text that existed before the update). */
+  text: Y.XmlText;
+  /** Their formatting attributes as `toDelta` gives them (attribute name to value). */
+  attributes: Readonly<Record<string, unknown>>;
+  /** Nothing visible comes before them in `text`. */
+  first: boolean;
+  /** Nothing visible comes after them in `text`. */
+  last: boolean;
+}
+
+/**
+ * What one update did when all it did was type (decision 0082): the characters it inserted into texts
+ * that existed before it, or null when it did anything else — deleted anything that was there, added
+ * anything but characters and formatting marks (an element, an embed, a new text, an attribute of a
+ * type), changed the formatting of a character that was there, or left structs waiting for others.
+ * An empty list: it changed nothing visible (it only added formatting marks that were there already,
+ * or things it deleted itself).
+ *
+ * Call it inside the transaction that applied the update, after `applyUpdate` and before the
+ * transaction ends: Yjs merges adjacent items of one client when a transaction ends, and a character
+ * typed after one's own earlier text would then be part of an item that was there before. `new`
+ * below means an item of a clock at or past the transaction's `beforeState`.
+ *
+ * Each changed text is walked once, keeping the formatting in force as `toDelta` does (a format item
+ * sets or, with null, clears its attribute for what follows), and for each attribute a new format
+ * item set, the value it had at that point before the update. A character that was there must see
+ * the same value in both, compared by JSON as the report checks compare marks.
+ */
+export function textInsertions(tr: Y.Transaction, doc: Y.Doc): InsertedRun[] | null {
+  const store = doc.store;
+  if (store.pendingStructs !== null || store.pendingDs !== null) return null;
+  const before = tr.beforeState;
+  const clockBefore = (client: number) => before.get(client) ?? 0;
+  // Nothing that was there was deleted (what the update inserted and deleted itself is invisible).
+  for (const [client, deletes] of tr.deleteSet.clients)
+    for (const d of deletes) if (d.clock < clockBefore(client)) return null;
+  const changed: ReadonlyMap<unknown, unknown> = tr.changed;
+  // Every new struct is a character run, a formatting mark or deleted content, in a text that was there.
+  const texts = new Set<Y.XmlText>();
+  /** The clients with new structs, and the clock their new structs start at. */
+  const typing = new Map<number, number>();
+  for (const [client, structs] of store.clients) {
+    const from = clockBefore(client);
+    const last = structs[structs.length - 1];
+    if (!last || last.id.clock + last.length <= from) continue;
+    typing.set(client, from);
+    for (let i = Y.findIndexSS(structs, from); i < structs.length; i++) {
+      const item = structs[i]!;
+      if (!(item instanceof Y.Item) || item.parentSub !== null) return null;
+      const c = item.content;
+      if (!(c instanceof Y.ContentString || c instanceof Y.ContentFormat || c instanceof Y.ContentDeleted))
+        return null;
+      const parent = item.parent;
+      if (!(parent instanceof Y.XmlText) || !changed.has(parent)) return null;
+      texts.add(parent);
+    }
+  }
+  for (const type of tr.changed.keys()) if (!(type instanceof Y.XmlText) || !texts.has(type)) return null;
+  // A keystroke's items are of one client: told apart from the others by two comparisons.
+  let isNew = (item: Y.Item) => item.id.clock >= clockBefore(item.id.client);
+  if (typing.size === 1) {
+    const [client, from] = [...typing][0]!;
+    isNew = (item) => item.id.client === client && item.id.clock >= from;
+  }
+  const runs: InsertedRun[] = [];
+  for (const text of texts) if (!walk(text, isNew, runs)) return null;
+  return runs;
+}
+
+/**
+ * Adds the text's new visible characters to `runs`; false when a character that was there changed.
+ * `isNew` tells an item of the update from one that was there.
+ */
+function walk(text: Y.XmlText, isNew: (item: Y.Item) => boolean, runs: InsertedRun[]): boolean {
+  const after = new Map<string, unknown>();
+  // For each attribute a new formatting mark set, its value before the update at this point of the
+  // walk (undefined: not set); an attribute leaves when a mark that was there sets it again for both.
+  const overridden = new Map<string, unknown>();
+  let visibleSeen = false;
+  let lastRun: InsertedRun | null = null;
+  for (let n = text._start; n !== null; n = n.right) {
+    if (n.deleted) continue;
+    const c = n.content;
+    const added = isNew(n);
+    if (c instanceof Y.ContentFormat) {
+      if (added) {
+        if (!overridden.has(c.key)) overridden.set(c.key, after.get(c.key));
+      } else overridden.delete(c.key);
+      if (c.value === null) after.delete(c.key);
+      else after.set(c.key, c.value);
+      continue;
+    }
+    // `toDelta` gives characters and embeds; the report's text keeps the characters only, so only
+    // characters count as something before or after a run.
+    const characters = c instanceof Y.ContentString && c.str !== '';
+    if (added) {
+      // Only characters are new here (textInsertions refused anything else).
+      lastRun = { text, attributes: Object.fromEntries(after), first: !visibleSeen, last: false };
+      runs.push(lastRun);
+    } else {
+      for (const [key, was] of overridden) if (!sameJson(after.get(key), was)) return false;
+      if (characters) lastRun = null;
+    }
+    if (characters) visibleSeen = true;
+  }
+  if (lastRun) lastRun.last = true;
+  return true;
+}
+
+const sameJson = (a: unknown, b: unknown) =>
+  a === b || (a !== undefined && b !== undefined && JSON.stringify(a) === JSON.stringify(b));
