@@ -172,15 +172,14 @@ export class DocumentPersistence {
   /**
    * A snapshot is due once `snapshotEvery` client updates were persisted since the last one. When
    * those came in a few large batches (many editors typing at once) it waits until the batches hold
-   * half the last snapshot's bytes, or `snapshotEvery` events (decision 0076): a load then applies at
-   * most `snapshotEvery` events and about half a snapshot besides the snapshot, as before, and a busy
-   * document is no longer encoded whole and written at every flush.
+   * as many bytes as the last snapshot, or `snapshotEvery` events (decisions 0076, 0082): a load then
+   * applies at most `snapshotEvery` events and about a snapshot's bytes besides the snapshot, and a
+   * busy document is no longer encoded whole and written at every flush (on PGlite, writing a
+   * 100 KB snapshot blocks the event loop for 5–10 ms).
    */
   private snapshotDue(): boolean {
     if (this.updatesSinceSnapshot < this.snapshotEvery) return false;
-    return (
-      this.eventsSinceSnapshot >= this.snapshotEvery || this.bytesSinceSnapshot * 2 >= this.snapshotBytes
-    );
+    return this.eventsSinceSnapshot >= this.snapshotEvery || this.bytesSinceSnapshot >= this.snapshotBytes;
   }
 
   /** Starts counting from a snapshot of `bytes` (0: none). */

@@ -41,13 +41,12 @@ export function textInsertions(tr: Y.Transaction, doc: Y.Doc): InsertedRun[] | n
   const changed: ReadonlyMap<unknown, unknown> = tr.changed;
   // Every new struct is a character run, a formatting mark or deleted content, in a text that was there.
   const texts = new Set<Y.XmlText>();
-  /** The clients with new structs, and the clock their new structs start at. */
-  const typing = new Map<number, number>();
+  /** The update's items (a keystroke's are one or a few). */
+  const added = new Set<Y.Item>();
   for (const [client, structs] of store.clients) {
     const from = clockBefore(client);
     const last = structs[structs.length - 1];
     if (!last || last.id.clock + last.length <= from) continue;
-    typing.set(client, from);
     for (let i = Y.findIndexSS(structs, from); i < structs.length; i++) {
       const item = structs[i]!;
       if (!(item instanceof Y.Item) || item.parentSub !== null) return null;
@@ -57,15 +56,12 @@ export function textInsertions(tr: Y.Transaction, doc: Y.Doc): InsertedRun[] | n
       const parent = item.parent;
       if (!(parent instanceof Y.XmlText) || !changed.has(parent)) return null;
       texts.add(parent);
+      added.add(item);
     }
   }
   for (const type of tr.changed.keys()) if (!(type instanceof Y.XmlText) || !texts.has(type)) return null;
-  // A keystroke's items are of one client: told apart from the others by two comparisons.
-  let isNew = (item: Y.Item) => item.id.clock >= clockBefore(item.id.client);
-  if (typing.size === 1) {
-    const [client, from] = [...typing][0]!;
-    isNew = (item) => item.id.client === client && item.id.clock >= from;
-  }
+  // Told apart by identity: reading each item's id on the walk costs more than the set.
+  const isNew = (item: Y.Item) => added.has(item);
   const runs: InsertedRun[] = [];
   for (const text of texts) if (!walk(text, isNew, runs)) return null;
   return runs;
@@ -102,7 +98,8 @@ function walk(text: Y.XmlText, isNew: (item: Y.Item) => boolean, runs: InsertedR
       lastRun = { text, attributes: Object.fromEntries(after), first: !visibleSeen, last: false };
       runs.push(lastRun);
     } else {
-      for (const [key, was] of overridden) if (!sameJson(after.get(key), was)) return false;
+      if (overridden.size > 0)
+        for (const [key, was] of overridden) if (!sameJson(after.get(key), was)) return false;
       if (characters) lastRun = null;
     }
     if (characters) visibleSeen = true;
