@@ -8,7 +8,7 @@ import {
   type ContentNode,
 } from '@portal/projections';
 import type { UpdateCheck } from '../platform/collaboration/document-kinds.js';
-import type { InsertedRun } from '../platform/collaboration/text-insertions.js';
+import { applyFormat, type InsertedRun } from '../platform/collaboration/text-insertions.js';
 
 /**
  * The server's rule for one update to a report's text (decision 0060): nobody deletes, retitles or
@@ -107,8 +107,7 @@ function edgeFreeOfInsertion(block: Y.XmlElement | Y.XmlText | null, side: 'firs
     if (n.deleted) continue;
     const c = n.content;
     if (c instanceof Y.ContentFormat) {
-      if (c.value === null) attributes.delete(c.key);
-      else attributes.set(c.key, c.value);
+      applyFormat(attributes, c);
       continue;
     }
     // The text's inline nodes are its non-empty character runs (`reportContentOf` leaves out embeds).

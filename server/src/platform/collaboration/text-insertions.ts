@@ -60,18 +60,17 @@ export function textInsertions(tr: Y.Transaction, doc: Y.Doc): InsertedRun[] | n
     }
   }
   for (const type of tr.changed.keys()) if (!(type instanceof Y.XmlText) || !texts.has(type)) return null;
-  // Told apart by identity: reading each item's id on the walk costs more than the set.
-  const isNew = (item: Y.Item) => added.has(item);
   const runs: InsertedRun[] = [];
-  for (const text of texts) if (!walk(text, isNew, runs)) return null;
+  for (const text of texts) if (!walk(text, added, runs)) return null;
   return runs;
 }
 
 /**
  * Adds the text's new visible characters to `runs`; false when a character that was there changed.
- * `isNew` tells an item of the update from one that was there.
+ * `added` holds the update's items: told apart by identity, since reading each item's id on the walk
+ * costs more than the set.
  */
-function walk(text: Y.XmlText, isNew: (item: Y.Item) => boolean, runs: InsertedRun[]): boolean {
+function walk(text: Y.XmlText, added: ReadonlySet<Y.Item>, runs: InsertedRun[]): boolean {
   const after = new Map<string, unknown>();
   // For each attribute a new formatting mark set, its value before the update at this point of the
   // walk (undefined: not set); an attribute leaves when a mark that was there sets it again for both.
@@ -81,19 +80,18 @@ function walk(text: Y.XmlText, isNew: (item: Y.Item) => boolean, runs: InsertedR
   for (let n = text._start; n !== null; n = n.right) {
     if (n.deleted) continue;
     const c = n.content;
-    const added = isNew(n);
+    const isNew = added.has(n);
     if (c instanceof Y.ContentFormat) {
-      if (added) {
+      if (isNew) {
         if (!overridden.has(c.key)) overridden.set(c.key, after.get(c.key));
       } else overridden.delete(c.key);
-      if (c.value === null) after.delete(c.key);
-      else after.set(c.key, c.value);
+      applyFormat(after, c);
       continue;
     }
     // `toDelta` gives characters and embeds; the report's text keeps the characters only, so only
     // characters count as something before or after a run.
     const characters = c instanceof Y.ContentString && c.str !== '';
-    if (added) {
+    if (isNew) {
       // Only characters are new here (textInsertions refused anything else).
       lastRun = { text, attributes: Object.fromEntries(after), first: !visibleSeen, last: false };
       runs.push(lastRun);
@@ -106,6 +104,12 @@ function walk(text: Y.XmlText, isNew: (item: Y.Item) => boolean, runs: InsertedR
   }
   if (lastRun) lastRun.last = true;
   return true;
+}
+
+/** The formatting in force after a format item, as `toDelta` keeps it: null clears the attribute. */
+export function applyFormat(attributes: Map<string, unknown>, format: Y.ContentFormat): void {
+  if (format.value === null) attributes.delete(format.key);
+  else attributes.set(format.key, format.value);
 }
 
 const sameJson = (a: unknown, b: unknown) =>
