@@ -8,7 +8,7 @@ import { BusMessage, type BusMessageType, type CollabBus } from './collab-bus.js
 import { CollabConnection } from './collab-connection.js';
 import { CloseCode, MessageType, type DocumentName } from './collab.protocol.js';
 import { DocumentPersistence } from './document-persistence.js';
-import { applyToShadow } from './shadow-copy.js';
+import { applyToDocument, applyToShadow } from './shadow-copy.js';
 import type { DocumentKind, LoadedDocument } from './document-kinds.js';
 import { UpdateBatch } from './update-batch.js';
 
@@ -148,7 +148,7 @@ export class CollabDocument {
             return;
           }
           if (this.kind?.validateUpdate && !this.validate(conn, update)) return;
-          Y.applyUpdate(this.doc, update, conn);
+          applyToDocument(this.doc, update, conn);
           this.version++;
           if (conn.acks) this.awaitSave(conn, seq);
         } else {
@@ -342,7 +342,7 @@ export class CollabDocument {
 
   private applyPeer(type: BusMessageType, payload: Uint8Array): void {
     try {
-      if (type === BusMessage.update) Y.applyUpdate(this.doc, payload, FROM_PEER);
+      if (type === BusMessage.update) applyToDocument(this.doc, payload, FROM_PEER);
       else if (type === BusMessage.awareness)
         awarenessProtocol.applyAwarenessUpdate(this.awareness, payload, FROM_PEER);
       else if (type === BusMessage.syncRequest) {

@@ -30,9 +30,37 @@ export function applyToShadow(
   shadow.transact((tr) => {
     Y.applyUpdate(shadow, update); // joins this transaction, and marks it remote
     changed = [...tr.changed.keys()];
-    for (const type of changed) if (type._searchMarker) type._searchMarker.length = 0;
-    tr.local = true;
+    markLocal(tr);
     if (options.insertions) insertions = textInsertions(tr, shadow);
   });
   return { changed, insertions };
+}
+
+/**
+ * Applies an update the shadow accepted (or one from another process) to the document itself, without
+ * Yjs's whole-text formatting walk when the update deletes nothing (decision 0083). That walk, run after
+ * every remote transaction that inserts a formatting item (every suggestion keystroke), cleans only the
+ * formatting items before a text's first character in Yjs 13.6 (see 0078), and every client runs the
+ * same clean-up on its own copy and sends what it deletes. An update that deletes keeps Yjs's clean-up
+ * as it is (the contextless clean-up after deletions does remove items). So does one that carries the
+ * document's own client id: Yjs then gives the document a new one, so that the server's own edits
+ * (`SERVER_EDIT`) never reuse a clock a client has used.
+ */
+export function applyToDocument(doc: Y.Doc, update: Uint8Array, origin: unknown): void {
+  doc.transact((tr) => {
+    Y.applyUpdate(doc, update); // joins this transaction, and marks it remote
+    if (tr.deleteSet.clients.size > 0) return;
+    if (Y.getState(doc.store, doc.clientID) !== (tr.beforeState.get(doc.clientID) ?? 0)) return;
+    markLocal(tr);
+  }, origin);
+}
+
+/**
+ * Marks a transaction that applied an update local, so Yjs skips its formatting clean-up, and does the
+ * one other thing Yjs does for a remote transaction: drops the search markers (cached index positions)
+ * of the lists and texts it changed, which may be stale.
+ */
+function markLocal(tr: Y.Transaction): void {
+  for (const type of tr.changed.keys()) if (type._searchMarker) type._searchMarker.length = 0;
+  tr.local = true;
 }

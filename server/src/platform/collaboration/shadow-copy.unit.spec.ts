@@ -1,17 +1,19 @@
 import { describe, expect, it } from '@jest/globals';
 import * as Y from 'yjs';
-import { applyToShadow } from './shadow-copy.js';
+import { applyToDocument, applyToShadow } from './shadow-copy.js';
 
 const FROM_CONNECTION = Symbol('connection');
 
 /**
  * The server's pair as `CollabDocument` keeps it: each connection update is tried on the shadow
- * (`applyToShadow`) and then applied to the document; whatever else changes the document (Yjs's own
- * formatting clean-up among it) joins the shadow as an ordinary update.
+ * (`applyToShadow`) and then applied to the document (`applyToDocument`); whatever else changes the
+ * document (Yjs's own formatting clean-up among it) joins the shadow as an ordinary update. `plain`
+ * takes every update with Yjs's `applyUpdate` as it is, as a reference.
  */
 function serverPair() {
   const doc = new Y.Doc({ gc: true });
   const shadow = new Y.Doc({ gc: true });
+  const plain = new Y.Doc({ gc: true });
   let fromElsewhere = 0;
   doc.on('update', (u: Uint8Array, origin: unknown) => {
     if (origin === FROM_CONNECTION) return;
@@ -20,10 +22,11 @@ function serverPair() {
   });
   const receive = (update: Uint8Array) => {
     const { changed } = applyToShadow(shadow, update);
-    Y.applyUpdate(doc, update, FROM_CONNECTION);
+    applyToDocument(doc, update, FROM_CONNECTION);
+    Y.applyUpdate(plain, update);
     return changed;
   };
-  return { doc, shadow, receive, fromElsewhere: () => fromElsewhere };
+  return { doc, shadow, plain, receive, fromElsewhere: () => fromElsewhere };
 }
 
 /** An editor: its own doc, and every update it makes. */
@@ -43,7 +46,7 @@ const deltaOf = (doc: Y.Doc) =>
     .toArray()
     .map((p) => ((p as Y.XmlElement).firstChild as Y.XmlText).toDelta() as unknown);
 
-describe('the shadow copy (decision 0078)', () => {
+describe('the shadow copy and the document (decisions 0078, 0083)', () => {
   it('reads the same text as the document while editors type, delete, format and suggest at once', () => {
     let seed = 7;
     const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
@@ -70,6 +73,8 @@ describe('the shadow copy (decision 0078)', () => {
       const all = Y.encodeStateAsUpdate(server.doc);
       for (const e of editors) Y.applyUpdate(e.doc, all, 'server');
       expect(deltaOf(server.shadow)).toEqual(deltaOf(server.doc));
+      expect(deltaOf(server.doc)).toEqual(deltaOf(server.plain));
+      for (const e of editors) expect(deltaOf(e.doc)).toEqual(deltaOf(server.doc));
     }
     // Yjs cleaned up the document's formatting (concurrent formatting and deletions leave redundant
     // formatting items) and the clean-up reached the shadow: both hold the same items and deletions.
@@ -106,6 +111,7 @@ describe('the shadow copy (decision 0078)', () => {
     for (const u of author.sent.splice(0)) server.receive(u);
     const shadowList = server.shadow.getArray<Y.Map<number>>('list');
     expect(shadowList.get(150).get('n')).toBe(150); // reading by index leaves a search marker near 150
+    expect(server.doc.getArray<Y.Map<number>>('list').get(150).get('n')).toBe(150);
 
     const other = client(server.doc);
     other.doc.getArray<Y.Map<number>>('list').insert(
@@ -115,5 +121,20 @@ describe('the shadow copy (decision 0078)', () => {
     for (const u of other.sent.splice(0)) server.receive(u);
     expect(shadowList.get(150).get('n')).toBe(147);
     expect(server.doc.getArray<Y.Map<number>>('list').get(150).get('n')).toBe(147);
+  });
+
+  it('gives the document a new client id when an update uses its own, as Yjs does for a remote change', () => {
+    const server = serverPair();
+    const own = server.doc.clientID;
+    const impostor = new Y.Doc();
+    impostor.clientID = own;
+    impostor.getXmlFragment('default').insert(0, [new Y.XmlElement('paragraph')]);
+    server.receive(Y.encodeStateAsUpdate(impostor));
+    expect(server.doc.clientID).not.toBe(own);
+    // The server's own edit then cannot reuse a clock the impostor has used: every copy stays equal.
+    server.doc.getXmlFragment('default').insert(1, [new Y.XmlElement('heading')]);
+    Y.applyUpdate(impostor, Y.encodeStateAsUpdate(server.doc));
+    expect(impostor.getXmlFragment('default').length).toBe(2);
+    expect(server.doc.getXmlFragment('default').length).toBe(2);
   });
 });
