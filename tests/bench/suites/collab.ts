@@ -117,6 +117,7 @@ async function runTarget(ctx: SuiteContext, target: TargetKind): Promise<void> {
   const edits = scaled(SIZES.edits, ctx.scale, 20);
   const blocks = Math.min(SIZES.blocks, edits);
   const perBlock = Math.ceil(edits / blocks);
+  const warmUp = Math.min(30, Math.ceil(edits / 10));
   const storedUpdates = scaled(SIZES.storedUpdates, ctx.scale, 1_000);
   const startedAt = new Date();
   const measurements: Measurement[] = [];
@@ -162,12 +163,17 @@ async function runTarget(ctx: SuiteContext, target: TargetKind): Promise<void> {
     ref.editors = openEditors(`ws://127.0.0.1:${port}`, room, editors, null);
     await Promise.all([ready(subject), ready(ref)]);
 
-    ctx.progress(`${target}: ${editors} editors × ${edits} edits per side in ${blocks} alternating blocks`);
     const index = { subject: 0, reference: 0 };
+    // Untimed warm-up rounds on each side first, as in the reports suite: the first rounds measured
+    // the JIT compiling each server's path (the portal's longest rounds were rounds 0–5, 1.5–2× the
+    // steady state) rather than co-editing.
+    ctx.progress(`${target}: ${warmUp} untimed warm-up rounds per side`);
+    for (const side of [subject, ref]) for (let i = 0; i < warmUp; i++) await round(side, index[side.name]++);
+    ctx.progress(`${target}: ${editors} editors × ${edits} edits per side in ${blocks} alternating blocks`);
     for (let block = 0; block < blocks; block++) {
       const order = block % 2 === 0 ? [subject, ref] : [ref, subject];
       for (const side of order)
-        for (let i = 0; i < perBlock && index[side.name] < edits; i++)
+        for (let i = 0; i < perBlock && index[side.name] < warmUp + edits; i++)
           side.latencies.push(await round(side, index[side.name]++));
     }
     // The document stays open: memory now minus memory before it was opened.
@@ -187,7 +193,7 @@ async function runTarget(ctx: SuiteContext, target: TargetKind): Promise<void> {
         subject: {
           ...timing(subject.latencies.length, s),
           rate: Math.round(s * 10) / 10,
-          how: `portal /collab (y-websocket protocol, persisted in batches): ${editors} editors each append 1 item at once, until all ${editors} have all; p${p} over ${edits} rounds`,
+          how: `portal /collab (y-websocket protocol, persisted in batches): ${editors} editors each append 1 item at once, until all ${editors} have all; p${p} over ${edits} rounds after ${warmUp} untimed`,
         },
         baseline: {
           ...timing(ref.latencies.length, b),
@@ -210,7 +216,7 @@ async function runTarget(ctx: SuiteContext, target: TargetKind): Promise<void> {
           count: 1,
           ms: Math.round(rss.subject * 10) / 10,
           rate: Math.round(rss.subject * 10) / 10,
-          how: `portal server RSS with the document open (${edits * editors} items, ${editors} connections) minus RSS before it was opened`,
+          how: `portal server RSS with the document open (${(warmUp + edits) * editors} items, ${editors} connections) minus RSS before it was opened`,
         },
         baseline: {
           count: 1,
@@ -238,7 +244,7 @@ async function runTarget(ctx: SuiteContext, target: TargetKind): Promise<void> {
     startedAt: startedAt.toISOString(),
     durationMs: Date.now() - startedAt.getTime(),
     environment: benchEnvironment(),
-    sizes: { editors, edits, blocks, storedUpdates, storedSnapshotEvery: STORED_SNAPSHOT_EVERY },
+    sizes: { editors, edits, warmUp, blocks, storedUpdates, storedSnapshotEvery: STORED_SNAPSHOT_EVERY },
     measurements,
     notes: [
       'Latency and memory figures: the "rate" columns hold ms or MB, and the ratio is subject/baseline (lower is better).',
