@@ -27,6 +27,12 @@ export function atLeastRate(m: Measurement, min: number): GoalResult {
 }
 
 /** Scales a documented size, never below `min`. */
+/**
+ * Untimed warm-up rounds before a latency measurement of `rounds` rounds (a tenth, at most 30): the
+ * first rounds measure the JIT compiling each server's path rather than the steady state.
+ */
+export const warmUpRounds = (rounds: number) => Math.min(30, Math.ceil(rounds / 10));
+
 export function scaled(size: number, scale: number, min = 1): number {
   return Math.max(min, Math.round(size * scale));
 }

@@ -17,7 +17,7 @@ import { WebsocketProvider } from 'y-websocket';
 import * as Y from 'yjs';
 import { createTestDatabase } from '../../../server/src/platform/testing/postgres-test-database.js';
 import { api, login, startPortal, type PortalProcess } from '../../support/portal-processes.js';
-import { measurement, timing } from './measure.js';
+import { measurement, timing, warmUpRounds } from './measure.js';
 import { freePort, percentile, REFERENCE_SERVER, spawnReady, type ReadyProcess } from './processes.js';
 import type { Measurement, TargetKind } from './suite.js';
 
@@ -247,7 +247,7 @@ export async function reportConvergence(
   target: TargetKind,
   rounds: number,
   progress: (m: string) => void,
-  warmUpRounds = Math.min(30, Math.ceil(rounds / 10)),
+  warmUps = warmUpRounds(rounds),
 ): Promise<Measurement[]> {
   if (!REFERENCE_SERVER) throw new Error('@y/websocket-server is not installed (npm install in tests/)');
   let portal: PortalProcess | null = null;
@@ -299,9 +299,9 @@ export async function reportConvergence(
     const typed = { subject: 0, reference: 0 };
     // Untimed warm-up rounds on each side first: the portal's checks are compiled by the JIT while
     // they run, and the first rounds measured that instead of the steady state.
-    progress(`${target}: ${warmUpRounds} untimed warm-up rounds per side`);
+    progress(`${target}: ${warmUps} untimed warm-up rounds per side`);
     for (const side of ['subject', 'reference'] as const)
-      for (let i = 0; i < warmUpRounds; i++) await round(editors[side], typed[side]++, side);
+      for (let i = 0; i < warmUps; i++) await round(editors[side], typed[side]++, side);
     progress(`${target}: 12 editors (10 editing, 2 suggesting) × ${rounds} rounds per side`);
     // PORTAL_PROFILE_ON_SIGNAL (tests/support/portal-process.ts): profile the measured rounds only.
     const profiling = !!process.env.PORTAL_PROFILE_ON_SIGNAL;
@@ -329,7 +329,7 @@ export async function reportConvergence(
         subject: {
           ...timing(latencies.subject.length, s),
           rate: Math.round(s * 10) / 10,
-          how: `portal /collab, half-term-report in QA: 10 editing connections (the claimer; section check) + 2 suggest-only (the writer; baseline check), each types 1 character at once, until all 12 have all; p${q} over ${rounds} rounds after ${warmUpRounds} untimed`,
+          how: `portal /collab, half-term-report in QA: 10 editing connections (the claimer; section check) + 2 suggest-only (the writer; baseline check), each types 1 character at once, until all 12 have all; p${q} over ${rounds} rounds after ${warmUps} untimed`,
         },
         baseline: {
           ...timing(latencies.reference.length, b),

@@ -22,7 +22,7 @@ import {
 } from '../../../server/src/platform/collaboration/document-persistence.js';
 import { login, startPortal, type PortalProcess } from '../../support/portal-processes.js';
 import { portalStoreEnv } from '../lib/portal-store.js';
-import { measurement, scaled, timed, timing, benchEnvironment } from '../lib/measure.js';
+import { measurement, scaled, timed, timing, benchEnvironment, warmUpRounds } from '../lib/measure.js';
 import {
   freePort,
   percentile,
@@ -117,7 +117,7 @@ async function runTarget(ctx: SuiteContext, target: TargetKind): Promise<void> {
   const edits = scaled(SIZES.edits, ctx.scale, 20);
   const blocks = Math.min(SIZES.blocks, edits);
   const perBlock = Math.ceil(edits / blocks);
-  const warmUp = Math.min(30, Math.ceil(edits / 10));
+  const warmUp = warmUpRounds(edits);
   const storedUpdates = scaled(SIZES.storedUpdates, ctx.scale, 1_000);
   const startedAt = new Date();
   const measurements: Measurement[] = [];

@@ -71,10 +71,10 @@ export function textInsertions(
     }
   }
   for (const type of tr.changed.keys()) if (!(type instanceof Y.XmlText) || !texts.has(type)) return null;
-  const keys = options.fullWalk ? new WeakMap<Y.XmlText, Set<string>>() : formatKeysOf(doc);
+  const keys = options.fullWalk ? null : formatKeysOf(doc);
   const runs: InsertedRun[] = [];
   for (const [text, { one, count }] of texts) {
-    const known = options.fullWalk ? undefined : keys.get(text);
+    const known = keys?.get(text);
     const start = known && startBefore(one, added, known);
     const walked = start ? walk(text, added, start, count) : null;
     if (walked === false) return null;
@@ -82,7 +82,7 @@ export function textInsertions(
       walkCounts.near++;
       runs.push(...walked);
     } else {
-      if (!options.fullWalk) walkCounts.whole++;
+      if (keys) walkCounts.whole++;
       // No keys known yet for this text, or one of the update's items lies further back: from the start.
       const found = new Set<string>();
       const whole = walk(
@@ -94,7 +94,7 @@ export function textInsertions(
       );
       if (!whole) return null;
       runs.push(...whole);
-      keys.set(text, found);
+      keys?.set(text, found);
     }
   }
   return runs;
@@ -112,10 +112,9 @@ export const walkCounts = { near: 0, whole: 0 };
 const formatKeys = new WeakMap<Y.Doc, WeakMap<Y.XmlText, Set<string>>>();
 
 function formatKeysOf(doc: Y.Doc): WeakMap<Y.XmlText, Set<string>> {
-  let keys = formatKeys.get(doc);
-  if (keys) return keys;
+  const known = formatKeys.get(doc);
+  if (known) return known;
   const byText = new WeakMap<Y.XmlText, Set<string>>();
-  keys = byText;
   formatKeys.set(doc, byText);
   doc.on('afterTransaction', (tr: Y.Transaction) => {
     for (const [client, clock] of tr.afterState) {
@@ -129,7 +128,7 @@ function formatKeysOf(doc: Y.Doc): WeakMap<Y.XmlText, Set<string>> {
       }
     }
   });
-  return keys;
+  return byText;
 }
 
 /** Where a walk starts: at `item`, with the formatting in force there and whether a character comes before. */
@@ -221,6 +220,7 @@ function walk(
   if (lastRun) lastRun.last = true;
   return runs;
 }
+
 /** The formatting in force after a format item, as `toDelta` keeps it: null clears the attribute. */
 export function applyFormat(attributes: Map<string, unknown>, format: Y.ContentFormat): void {
   if (format.value === null) attributes.delete(format.key);
