@@ -17,6 +17,24 @@ export const FROM_PEER = Symbol('collab:from-peer');
 /** Transaction origin of a change the server itself makes (e.g. a report's facts, decision 0068). */
 export const SERVER_EDIT = Symbol('collab:server-edit');
 
+/** A pause in the connections' messages this long lets a due flush run (decision 0085). */
+export const FLUSH_QUIET_MS = 2;
+/** A due flush waits for such a pause at most this long. */
+export const FLUSH_MAX_WAIT_MS = 100;
+
+/**
+ * How long a due flush should still wait (0: flush now). The timer set `flushMs` after a batch began
+ * ends at `now`; the last message from a connection arrived at `lastInputAt`. Persisting in a pause
+ * rather than amid a burst of keystrokes keeps its work out of the editors' round trips, and the
+ * batch is flushed `FLUSH_MAX_WAIT_MS` after it was due at the latest.
+ */
+export function quietFlushWait(now: number, lastInputAt: number, dueSince: number, flushMs: number): number {
+  const quietFor = now - lastInputAt;
+  if (quietFor >= FLUSH_QUIET_MS) return 0;
+  const left = dueSince + flushMs + FLUSH_MAX_WAIT_MS - now;
+  return left <= 0 ? 0 : Math.min(FLUSH_QUIET_MS - quietFor, left);
+}
+
 export interface DocumentOptions {
   flushMs: number;
   snapshotEvery: number;
@@ -49,6 +67,9 @@ export class CollabDocument {
   /** Connections waiting for a `saved` acknowledgement, with the count of their messages it will cover. */
   private unacked = new Map<CollabConnection, number>();
   private flushTimer: NodeJS.Timeout | null = null;
+  /** When the flush timer was set, and when a connection's last message arrived (`performance.now()`). */
+  private flushDueSince = 0;
+  private lastInputAt = 0;
   private flushing: Promise<void> = Promise.resolve();
   private peerQueue: [BusMessageType, Uint8Array][] | null = [];
   private closed = false;
@@ -125,6 +146,7 @@ export class CollabDocument {
 
   /** Handles one y-websocket message; throws on a malformed one (the connection closes). */
   private receive(conn: CollabConnection, data: Uint8Array): void {
+    this.lastInputAt = performance.now();
     const decoder = decoding.createDecoder(data);
     const type = decoding.readVarUint(decoder);
     switch (type) {
@@ -314,7 +336,7 @@ export class CollabDocument {
       this.pending.push(update);
       this.pendingActors.add(origin instanceof CollabConnection ? origin.actor.userId : this.serverActor);
       this.bus.publish(this.name.name, BusMessage.update, update);
-      if (!this.flushTimer) this.flushTimer = setTimeout(() => void this.flush(), this.options.flushMs);
+      this.scheduleFlush();
     }
   }
 
@@ -389,12 +411,30 @@ export class CollabDocument {
    */
   private awaitSave(conn: CollabConnection, seq: number): void {
     this.unacked.set(conn, seq);
-    if (!this.flushTimer) this.flushTimer = setTimeout(() => void this.flush(), this.options.flushMs);
+    this.scheduleFlush();
   }
 
   private sendAcks(acks: Map<CollabConnection, number>): void {
     for (const [conn, seq] of acks)
       if (!conn.closed) conn.send(message(MessageType.saved, (e) => encoding.writeVarUint(e, seq)));
+  }
+
+  private scheduleFlush(): void {
+    if (this.flushTimer) return;
+    this.flushDueSince = performance.now();
+    this.flushTimer = setTimeout(() => this.flushWhenQuiet(), this.options.flushMs);
+  }
+
+  /** The flush timer's end: flushes now, or once the connections pause (decision 0085). */
+  private flushWhenQuiet(): void {
+    const wait = quietFlushWait(
+      performance.now(),
+      this.lastInputAt,
+      this.flushDueSince,
+      this.options.flushMs,
+    );
+    if (wait > 0) this.flushTimer = setTimeout(() => this.flushWhenQuiet(), wait);
+    else void this.flush();
   }
 
   /** Number of accepted updates not yet persisted. */
