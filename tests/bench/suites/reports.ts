@@ -21,6 +21,8 @@ import { openBenchDatabase } from '../lib/targets.js';
 import { reportConvergence } from '../lib/report-convergence.js';
 
 const SIZES = { writers: 10, reviewers: 2, keystrokes: 300, reports: 20_000, queries: 200, rounds: 300 };
+/** Convergence sessions pooled for the percentiles (decision 0085). */
+const SESSIONS = 3;
 const GOALS = { queueP99Ms: 30, hookP99Ms: 5 };
 
 export const suite: BenchSuite = {
@@ -240,7 +242,9 @@ async function runOn(kind: TargetKind, ctx: SuiteContext, hook: Measurement): Pr
   }
   // After the QA queue's database is closed: on PGlite it lives in this process, beside the editors.
   const rounds = scaled(SIZES.rounds, ctx.scale, 20);
-  measurements.push(...(await reportConvergence(kind, rounds, (m) => ctx.progress(m))));
+  measurements.push(
+    ...(await reportConvergence(kind, rounds, (m) => ctx.progress(m), { sessions: SESSIONS })),
+  );
   return {
     suite: 'reports',
     target: kind,
@@ -256,12 +260,13 @@ async function runOn(kind: TargetKind, ctx: SuiteContext, hook: Measurement): Pr
       reports,
       queries,
       rounds,
+      sessions: SESSIONS,
     },
     measurements,
     notes: [
       `Seeding ${reports} reports by set-based SQL took ${Math.round(seedMs)} ms (not a measurement).`,
       'The validation measurement runs in-process (no database): the same figure is reported for each target.',
-      'Convergence: 10 editing connections (the QA claimer) and 2 suggest-only (the writer) on one report in QA through a portal server process, rounds alternating in blocks with @y/websocket-server; editors in the bench process.',
+      `Convergence: 10 editing connections (the QA claimer) and 2 suggest-only (the writer) on one report in QA through a portal server process, rounds alternating in blocks with @y/websocket-server; editors in the bench process; percentiles over ${SESSIONS} sessions (a fresh portal, reference server and report each) of ${rounds} rounds per side.`,
     ],
   };
 }
