@@ -157,21 +157,21 @@ async function runOn(kind: TargetKind, ctx: SuiteContext, hook: Measurement): Pr
     const seed = await timed(async () => {
       await db.sql.query(
         `INSERT INTO rm_report_timeframes (id, name, academic_year, half_term, network_id, timezone, period_from,
-         period_to, opens_at, submit_by, qa_by, release_at, closes_at, scope, created_at, updated_at, version)
-       VALUES ($1, 'Autumn 2', '2026/27', 'autumn_2', NULL, 'Europe/London', '2026-10-01', '2026-12-15',
-         '2026-11-01', '2026-11-20', '2026-11-27', '2026-12-01', NULL, '{}'::jsonb, now(), now(), 0)`,
+           period_to, opens_at, submit_by, qa_by, release_at, closes_at, scope, created_at, updated_at, version)
+         VALUES ($1, 'Autumn 2', '2026/27', 'autumn_2', NULL, 'Europe/London', '2026-10-01', '2026-12-15',
+           '2026-11-01', '2026-11-20', '2026-11-27', '2026-12-01', NULL, '{}'::jsonb, now(), now(), 0)`,
         [timeframe],
       );
       // States spread as in a busy week: a quarter waiting for QA, some in QA, the rest elsewhere.
       await db.sql.query(
         `INSERT INTO rm_half_term_reports (id, timeframe_id, student_id, programme_id, customer_id, writer_ids,
-         state, state_since, qa_claimed_by, created_at, updated_at, version)
-       SELECT gen_random_uuid(), $1::uuid, gen_random_uuid(), gen_random_uuid(), gen_random_uuid(),
-              jsonb_build_array(gen_random_uuid()::text),
-              (ARRAY['draft','submitted','in_qa','returned','qa_approved','published','submitted','draft'])[1 + i % 8],
-              now() - (i || ' minutes')::interval,
-              CASE WHEN i % 8 = 2 THEN gen_random_uuid() END, now(), now(), 0
-         FROM generate_series(1, $2::int) i`,
+           state, state_since, qa_claimed_by, created_at, updated_at, version)
+         SELECT gen_random_uuid(), $1::uuid, gen_random_uuid(), gen_random_uuid(), gen_random_uuid(),
+                jsonb_build_array(gen_random_uuid()::text),
+                (ARRAY['draft','submitted','in_qa','returned','qa_approved','published','submitted','draft'])[1 + i % 8],
+                now() - (i || ' minutes')::interval,
+                CASE WHEN i % 8 = 2 THEN gen_random_uuid() END, now(), now(), 0
+           FROM generate_series(1, $2::int) i`,
         [timeframe, reports],
       );
       await db.sql.exec('ANALYZE rm_half_term_reports');

@@ -23,16 +23,14 @@ export const FLUSH_QUIET_MS = 2;
 export const FLUSH_MAX_WAIT_MS = 100;
 
 /**
- * How long a due flush should still wait (0: flush now). The timer set `flushMs` after a batch began
- * ends at `now`; the last message from a connection arrived at `lastInputAt`. Persisting in a pause
- * rather than amid a burst of keystrokes keeps its work out of the editors' round trips, and the
- * batch is flushed `FLUSH_MAX_WAIT_MS` after it was due at the latest.
+ * How long a due flush should still wait (0: flush now): until the connections have been quiet for
+ * `FLUSH_QUIET_MS` since their last message (`lastInputAt`), but not past `deadline`. Persisting in a
+ * pause rather than amid a burst of keystrokes keeps its work out of the editors' round trips.
  */
-export function quietFlushWait(now: number, lastInputAt: number, dueSince: number, flushMs: number): number {
+export function quietFlushWait(now: number, lastInputAt: number, deadline: number): number {
   const quietFor = now - lastInputAt;
-  if (quietFor >= FLUSH_QUIET_MS) return 0;
-  const left = dueSince + flushMs + FLUSH_MAX_WAIT_MS - now;
-  return left <= 0 ? 0 : Math.min(FLUSH_QUIET_MS - quietFor, left);
+  if (quietFor >= FLUSH_QUIET_MS || now >= deadline) return 0;
+  return Math.min(FLUSH_QUIET_MS - quietFor, deadline - now);
 }
 
 export interface DocumentOptions {
@@ -67,8 +65,8 @@ export class CollabDocument {
   /** Connections waiting for a `saved` acknowledgement, with the count of their messages it will cover. */
   private unacked = new Map<CollabConnection, number>();
   private flushTimer: NodeJS.Timeout | null = null;
-  /** When the flush timer was set, and when a connection's last message arrived (`performance.now()`). */
-  private flushDueSince = 0;
+  /** When a due flush runs at the latest, and when a connection's last message arrived (`performance.now()`). */
+  private flushDeadline = 0;
   private lastInputAt = 0;
   private flushing: Promise<void> = Promise.resolve();
   private peerQueue: [BusMessageType, Uint8Array][] | null = [];
@@ -421,18 +419,13 @@ export class CollabDocument {
 
   private scheduleFlush(): void {
     if (this.flushTimer) return;
-    this.flushDueSince = performance.now();
+    this.flushDeadline = performance.now() + this.options.flushMs + FLUSH_MAX_WAIT_MS;
     this.flushTimer = setTimeout(() => this.flushWhenQuiet(), this.options.flushMs);
   }
 
   /** The flush timer's end: flushes now, or once the connections pause (decision 0085). */
   private flushWhenQuiet(): void {
-    const wait = quietFlushWait(
-      performance.now(),
-      this.lastInputAt,
-      this.flushDueSince,
-      this.options.flushMs,
-    );
+    const wait = quietFlushWait(performance.now(), this.lastInputAt, this.flushDeadline);
     if (wait > 0) this.flushTimer = setTimeout(() => this.flushWhenQuiet(), wait);
     else void this.flush();
   }

@@ -5,14 +5,15 @@ const FLUSH_MS = 250;
 
 /**
  * When the document's flush timer flushes (decision 0085): the timer set at `dueSince` ends
- * `FLUSH_MS` later and is set again for each wait `quietFlushWait` asks for, as `flushWhenQuiet` does;
+ * `FLUSH_MS` later (deadline `FLUSH_MAX_WAIT_MS` after that) and is set again for each wait
+ * `quietFlushWait` asks for, as `flushWhenQuiet` does;
  * `arrivals` are the times the connections' messages arrive.
  */
 function flushTime(arrivals: number[], dueSince = 0): number {
   let now = dueSince + FLUSH_MS;
   for (let timers = 0; timers < 10_000; timers++) {
     const last = Math.max(-Infinity, ...arrivals.filter((t) => t <= now));
-    const wait = quietFlushWait(now, last, dueSince, FLUSH_MS);
+    const wait = quietFlushWait(now, last, dueSince + FLUSH_MS + FLUSH_MAX_WAIT_MS);
     if (wait === 0) return now;
     expect(wait).toBeGreaterThan(0);
     now += wait;
@@ -38,7 +39,9 @@ describe('the flush waits for a pause in the editors’ messages (decision 0085)
     expect(t).toBeGreaterThanOrEqual(FLUSH_MS + 4 + FLUSH_QUIET_MS);
     expect(t).toBeLessThan(FLUSH_MS + 4 + FLUSH_QUIET_MS + 1);
     // Message just before the end: the wait is what is left of the pause.
-    expect(quietFlushWait(FLUSH_MS, FLUSH_MS - 0.5, 0, FLUSH_MS)).toBeCloseTo(FLUSH_QUIET_MS - 0.5);
+    expect(quietFlushWait(FLUSH_MS, FLUSH_MS - 0.5, FLUSH_MS + FLUSH_MAX_WAIT_MS)).toBeCloseTo(
+      FLUSH_QUIET_MS - 0.5,
+    );
   });
 
   it('finds a pause between rounds of typing', () => {
@@ -56,7 +59,11 @@ describe('the flush waits for a pause in the editors’ messages (decision 0085)
     expect(flushTime(neverQuiet, 37)).toBe(37 + FLUSH_MS + FLUSH_MAX_WAIT_MS);
     // The last wait never overshoots the deadline.
     expect(
-      quietFlushWait(FLUSH_MS + FLUSH_MAX_WAIT_MS - 0.25, FLUSH_MS + FLUSH_MAX_WAIT_MS - 0.5, 0, FLUSH_MS),
+      quietFlushWait(
+        FLUSH_MS + FLUSH_MAX_WAIT_MS - 0.25,
+        FLUSH_MS + FLUSH_MAX_WAIT_MS - 0.5,
+        FLUSH_MS + FLUSH_MAX_WAIT_MS,
+      ),
     ).toBe(0.25);
   });
 });
