@@ -209,3 +209,29 @@ function guardedStatement(
     params,
   };
 }
+
+/** A table's columns for `insertRows`: each column's SQL type (`uuid`, `text`, `jsonb`, `bigint`, ...). */
+export type ColumnTypes<Row> = { readonly [Column in keyof Row & string]: string };
+
+/**
+ * Inserts `rows` into `table` as one statement whatever their number (decision 0086): each column goes
+ * as one array, `unnest`ed into rows, so the server parses one literal per column instead of one per
+ * value. For an `applyBatch` that folds a batch's events into final rows in memory and writes each row
+ * once. A jsonb value is given as its JSON text (`JSON.stringify`), a timestamp as a Date or ISO text,
+ * a bigint as text. `conflict` follows the INSERT (`ON CONFLICT DO NOTHING` unless told otherwise).
+ */
+export async function insertRows<Column extends string>(
+  tx: ProjectionTx,
+  table: string,
+  columns: Readonly<Record<Column, string>>,
+  rows: readonly Readonly<Record<Column, unknown>>[],
+  conflict = 'ON CONFLICT DO NOTHING',
+): Promise<void> {
+  if (rows.length === 0) return;
+  const names = Object.keys(columns) as Column[];
+  await tx.query(
+    `INSERT INTO ${table} (${names.join(', ')})
+     SELECT * FROM unnest(${names.map((c, i) => `$${i + 1}::${columns[c]}[]`).join(', ')}) ${conflict}`,
+    names.map((c) => rows.map((r) => r[c] ?? null)),
+  );
+}

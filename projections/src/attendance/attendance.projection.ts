@@ -1,8 +1,17 @@
-import { defineProjection, guardedSet, queryIndex, type ProjectionTx } from '../projection.js';
+import {
+  defineProjection,
+  guardedSet,
+  insertRows,
+  queryIndex,
+  type ColumnTypes,
+  type ProjectionEvent,
+  type ProjectionTx,
+} from '../projection.js';
 import type { LessonCancelledData } from '../lessons/lessons.projection.js';
 import { ERASED } from '../users/user-events.js';
 import type {
   ActingPerson,
+  AttendanceMarkAmendedData,
   EntrySource,
   PlannedAbsenceEvent,
   RegisterEntry,
@@ -16,6 +25,9 @@ import type {
  * changes its student's row once), and one per amendment (`rm_attendance_amendments`, keyed by the
  * event id: append-only, a replay inserts nothing). Times of the lesson are copied onto the entries
  * so the attendance lists filter without a join.
+ *
+ * A batch (a rebuild's pages) folds the registers it opens in memory and writes each of their rows once
+ * with its final values (decision 0086): see `RegisterFold`.
  */
 
 export interface RegisterRow {
@@ -213,169 +225,169 @@ export const attendanceProjection = defineProjection<Handled>()({
     'LessonCancelled',
     'UserPersonalDataErased',
   ],
-  async apply(e, tx) {
-    const revision = e.revision.toString();
-    switch (e.type) {
-      case 'UserPersonalDataErased': {
-        // The person's name leaves the ledger and the registers; the facts they recorded stay
-        // (decision 0061). A rebuild reads "[erased]" from the event store itself.
-        const erased = JSON.stringify(ERASED);
-        for (const [table, column] of [
-          ['rm_register_entries', 'recorded_by'],
-          ['rm_attendance_amendments', 'amended_by'],
-          ['rm_planned_absences', 'recorded_by'],
-        ] as const)
-          await tx.query(
-            `UPDATE ${table} SET ${column} = jsonb_set(${column}, '{name}', $2::jsonb)
-              WHERE ${column}->>'id' = $1 AND ${column}->>'name' IS DISTINCT FROM $3`,
-            [e.data.userId, erased, ERASED],
-          );
-        return;
-      }
-      case 'RegisterOpened': {
-        const d = e.data;
-        // No answer awaited (write-behind, decision 0063): replaying this event inserts nothing, since
-        // register lines are never deleted and each insert keeps an existing row.
+  apply: applyEvent,
+  async applyBatch(events, tx) {
+    if (events.length < FOLD_FROM) {
+      for (const e of events) await applyEvent(e, tx);
+      return;
+    }
+    const fold = await RegisterFold.start(events, tx);
+    for (const e of events) {
+      if (e.type === 'UserPersonalDataErased') fold.erase(e.data.userId);
+      if (!fold.takes(e)) await applyEvent(e, tx);
+      // An amendment folded into its line still goes to the ledger by SQL, in turn.
+      else if (e.type === 'AttendanceMarkAmended') await insertAmendment(tx, e);
+    }
+    await fold.write(tx);
+  },
+});
+
+type Event = ProjectionEvent & Handled;
+
+async function applyEvent(e: Event, tx: ProjectionTx): Promise<void> {
+  const revision = e.revision.toString();
+  switch (e.type) {
+    case 'UserPersonalDataErased': {
+      // The person's name leaves the ledger and the registers; the facts they recorded stay
+      // (decision 0061). A rebuild reads "[erased]" from the event store itself.
+      const erased = JSON.stringify(ERASED);
+      for (const [table, column] of [
+        ['rm_register_entries', 'recorded_by'],
+        ['rm_attendance_amendments', 'amended_by'],
+        ['rm_planned_absences', 'recorded_by'],
+      ] as const)
         await tx.query(
-          `INSERT INTO rm_registers (lesson_id, customer_id, opened_at, version)
-           VALUES ($1, $2, $3, $4::bigint) ON CONFLICT (lesson_id) DO NOTHING`,
-          [d.lessonId, d.customerId, d.openedAt, revision],
+          `UPDATE ${table} SET ${column} = jsonb_set(${column}, '{name}', $2::jsonb)
+              WHERE ${column}->>'id' = $1 AND ${column}->>'name' IS DISTINCT FROM $3`,
+          [e.data.userId, erased, ERASED],
         );
-        const prefill = new Map(d.prefills.map((p) => [p.studentId, p]));
-        for (const line of d.roster) {
-          const p = prefill.get(line.studentId);
-          await tx.query(
-            `INSERT INTO rm_register_entries (lesson_id, student_id, customer_id, programme_id, group_id,
-               local_date, starts_at, duration_minutes, basis, prefill_reason, prefill_source, version)
-             VALUES ($1,$2,$3,$4,$5,$6,$7,$12,$8,$9,$10,$11::bigint) ON CONFLICT DO NOTHING`,
-            [
-              d.lessonId,
-              line.studentId,
-              d.customerId,
-              d.programmeId,
-              d.groupId,
-              d.localDate,
-              d.startsAt,
-              line.basis,
-              p?.absenceReason ?? null,
-              p?.source ?? null,
-              revision,
-              d.durationMinutes,
-            ],
-          );
-        }
-        return;
-      }
-      case 'GuestStudentAddedToRegister': {
-        const d = e.data;
-        // A copy of the register's first row gives the lesson's keys.
+      return;
+    }
+    case 'RegisterOpened': {
+      const d = e.data;
+      // No answer awaited (write-behind, decision 0063): replaying this event inserts nothing, since
+      // register lines are never deleted and each insert keeps an existing row.
+      await tx.query(
+        `INSERT INTO rm_registers (lesson_id, customer_id, opened_at, version)
+           VALUES ($1, $2, $3, $4::bigint) ON CONFLICT (lesson_id) DO NOTHING`,
+        [d.lessonId, d.customerId, d.openedAt, revision],
+      );
+      const prefill = new Map(d.prefills.map((p) => [p.studentId, p]));
+      for (const line of d.roster) {
+        const p = prefill.get(line.studentId);
         await tx.query(
           `INSERT INTO rm_register_entries (lesson_id, student_id, customer_id, programme_id, group_id,
+               local_date, starts_at, duration_minutes, basis, prefill_reason, prefill_source, version)
+             VALUES ($1,$2,$3,$4,$5,$6,$7,$12,$8,$9,$10,$11::bigint) ON CONFLICT DO NOTHING`,
+          [
+            d.lessonId,
+            line.studentId,
+            d.customerId,
+            d.programmeId,
+            d.groupId,
+            d.localDate,
+            d.startsAt,
+            line.basis,
+            p?.absenceReason ?? null,
+            p?.source ?? null,
+            revision,
+            d.durationMinutes,
+          ],
+        );
+      }
+      return;
+    }
+    case 'GuestStudentAddedToRegister': {
+      const d = e.data;
+      // A copy of the register's first row gives the lesson's keys.
+      await tx.query(
+        `INSERT INTO rm_register_entries (lesson_id, student_id, customer_id, programme_id, group_id,
              local_date, starts_at, duration_minutes, basis, home_group_id, version)
            SELECT lesson_id, $2, customer_id, programme_id, group_id, local_date, starts_at, duration_minutes, 'guest',
              $3, $4::bigint
              FROM rm_register_entries WHERE lesson_id = $1 LIMIT 1
            ON CONFLICT DO NOTHING`,
-          [d.lessonId, d.studentId, d.homeGroupId, revision],
-        );
-        return;
-      }
-      case 'AttendanceMarkRecorded': {
-        const d = e.data;
-        await updateEntry(tx, d.lessonId, d.studentId, revision, {
-          ...entrySet(d),
-          source: d.source,
-          recorded_at: d.recordedAt,
-          recorded_by: JSON.stringify(d.recordedBy),
-        });
-        return;
-      }
-      case 'AttendanceMarkAmended': {
-        const d = e.data;
-        // A replay inserts nothing and the line's version guard keeps `amendments` from counting twice.
-        await tx.query(
-          `INSERT INTO rm_attendance_amendments (id, lesson_id, student_id, customer_id, original, amended,
-             reason, amended_at, amended_by, source, position)
-           VALUES ($1,$2,$3,$4,$5::jsonb,$6::jsonb,$7,$8,$9::jsonb,$10,$11::bigint)
-           ON CONFLICT (id) DO NOTHING`,
-          [
-            e.id,
-            d.lessonId,
-            d.studentId,
-            d.customerId,
-            JSON.stringify(d.original),
-            JSON.stringify(d.amended),
-            d.reason,
-            d.amendedAt,
-            JSON.stringify(d.amendedBy),
-            d.source,
-            e.position.toString(),
-          ],
-        );
-        await tx.query(
-          `UPDATE rm_register_entries SET mark = $4, minutes_late = $5, minutes_missed = $6,
+        [d.lessonId, d.studentId, d.homeGroupId, revision],
+      );
+      return;
+    }
+    case 'AttendanceMarkRecorded': {
+      const d = e.data;
+      await updateEntry(tx, d.lessonId, d.studentId, revision, {
+        ...entrySet(d),
+        source: d.source,
+        recorded_at: d.recordedAt,
+        recorded_by: JSON.stringify(d.recordedBy),
+      });
+      return;
+    }
+    case 'AttendanceMarkAmended': {
+      const d = e.data;
+      // A replay inserts nothing and the line's version guard keeps `amendments` from counting twice.
+      await insertAmendment(tx, e);
+      await tx.query(
+        `UPDATE rm_register_entries SET mark = $4, minutes_late = $5, minutes_missed = $6,
              absence_reason = $7, suggested_code = $8, source = $9, recorded_at = $10, recorded_by = $11::jsonb,
              amendments = amendments + 1, version = $3::bigint
            WHERE lesson_id = $1 AND student_id = $2 AND version < $3::bigint`,
-          [
-            d.lessonId,
-            d.studentId,
-            revision,
-            d.amended.mark,
-            d.amended.minutesLate,
-            d.amended.minutesMissed,
-            d.amended.absenceReason,
-            d.amended.suggestedCode,
-            d.source,
-            d.amendedAt,
-            JSON.stringify(d.amendedBy),
-          ],
-        );
-        return;
-      }
-      case 'AbsenceReasonProvided':
-        // Before the student is marked it waits as a prefill; after, the amendment that comes with it changes the row.
-        await tx.query(
-          `UPDATE rm_register_entries SET prefill_reason = $4, prefill_source = 'partner', version = $3::bigint
+        [
+          d.lessonId,
+          d.studentId,
+          revision,
+          d.amended.mark,
+          d.amended.minutesLate,
+          d.amended.minutesMissed,
+          d.amended.absenceReason,
+          d.amended.suggestedCode,
+          d.source,
+          d.amendedAt,
+          JSON.stringify(d.amendedBy),
+        ],
+      );
+      return;
+    }
+    case 'AbsenceReasonProvided':
+      // Before the student is marked it waits as a prefill; after, the amendment that comes with it changes the row.
+      await tx.query(
+        `UPDATE rm_register_entries SET prefill_reason = $4, prefill_source = 'partner', version = $3::bigint
             WHERE lesson_id = $1 AND student_id = $2 AND version < $3::bigint`,
-          [e.data.lessonId, e.data.studentId, revision, e.data.absenceReason],
-        );
-        return;
-      case 'RegisterVoided':
-        await guardedVoid(tx, e.data.lessonId, revision);
-        return;
-      case 'LessonCancelled':
-        await guardedVoid(tx, e.data.lessonId, revision);
-        return;
-      case 'PlannedAbsenceRecorded': {
-        const d = e.data;
-        await tx.query(
-          `INSERT INTO rm_planned_absences (id, student_id, customer_id, from_date, to_date, absence_reason, note,
+        [e.data.lessonId, e.data.studentId, revision, e.data.absenceReason],
+      );
+      return;
+    case 'RegisterVoided':
+      await guardedVoid(tx, e.data.lessonId, revision);
+      return;
+    case 'LessonCancelled':
+      await guardedVoid(tx, e.data.lessonId, revision);
+      return;
+    case 'PlannedAbsenceRecorded': {
+      const d = e.data;
+      await tx.query(
+        `INSERT INTO rm_planned_absences (id, student_id, customer_id, from_date, to_date, absence_reason, note,
              recorded_by, created_at, version)
            VALUES ($1,$2,$3,$4,$5,$6,$7,$8::jsonb,$9,$10::bigint) ON CONFLICT (id) DO NOTHING`,
-          [
-            d.plannedAbsenceId,
-            d.studentId,
-            d.customerId,
-            d.from,
-            d.to,
-            d.absenceReason,
-            d.note,
-            JSON.stringify(d.recordedBy),
-            e.metadata.occurredAt,
-            revision,
-          ],
-        );
-        return;
-      }
-      case 'PlannedAbsenceWithdrawn':
-        await guardedSet(tx, 'rm_planned_absences', e.data.plannedAbsenceId, revision, {
-          withdrawn: true,
-        });
-        return;
+        [
+          d.plannedAbsenceId,
+          d.studentId,
+          d.customerId,
+          d.from,
+          d.to,
+          d.absenceReason,
+          d.note,
+          JSON.stringify(d.recordedBy),
+          e.metadata.occurredAt,
+          revision,
+        ],
+      );
+      return;
     }
-  },
-});
+    case 'PlannedAbsenceWithdrawn':
+      await guardedSet(tx, 'rm_planned_absences', e.data.plannedAbsenceId, revision, {
+        withdrawn: true,
+      });
+      return;
+  }
+}
 
 /** A cancelled lesson's register (if any) no longer counts; its rows stay. */
 async function guardedVoid(tx: ProjectionTx, lessonId: string, revision: string): Promise<void> {
@@ -385,3 +397,312 @@ async function guardedVoid(tx: ProjectionTx, lessonId: string, revision: string)
   );
   await tx.query(`UPDATE rm_register_entries SET voided = true WHERE lesson_id = $1`, [lessonId]);
 }
+
+/** Records an amendment in the ledger; a replay inserts nothing (the row is keyed by the event id). */
+async function insertAmendment(
+  tx: ProjectionTx,
+  e: ProjectionEvent & { type: 'AttendanceMarkAmended'; data: AttendanceMarkAmendedData },
+): Promise<void> {
+  const d = e.data;
+  await tx.query(
+    `INSERT INTO rm_attendance_amendments (id, lesson_id, student_id, customer_id, original, amended,
+       reason, amended_at, amended_by, source, position)
+     VALUES ($1,$2,$3,$4,$5::jsonb,$6::jsonb,$7,$8,$9::jsonb,$10,$11::bigint)
+     ON CONFLICT (id) DO NOTHING`,
+    [
+      e.id,
+      d.lessonId,
+      d.studentId,
+      d.customerId,
+      JSON.stringify(d.original),
+      JSON.stringify(d.amended),
+      d.reason,
+      d.amendedAt,
+      JSON.stringify(d.amendedBy),
+      d.source,
+      e.position.toString(),
+    ],
+  );
+}
+
+/** Batches smaller than this (the live loop's: one command's events) are applied event by event. */
+export const FOLD_FROM = 16;
+
+/** A register row held in memory by `RegisterFold`. */
+interface FoldedRegister {
+  lesson_id: string;
+  customer_id: string;
+  opened_at: string;
+  voided: boolean;
+  version: bigint;
+}
+
+/** A register line held in memory by `RegisterFold` (jsonb as its object until written). */
+type FoldedEntry = Omit<RegisterEntryRow, 'starts_at' | 'recorded_at' | 'recorded_by' | 'version'> & {
+  starts_at: string;
+  recorded_at: string | null;
+  recorded_by: ActingPerson | null;
+  version: bigint;
+};
+
+const REGISTER_COLUMNS: ColumnTypes<FoldedRegister> = {
+  lesson_id: 'uuid',
+  customer_id: 'uuid',
+  opened_at: 'timestamptz',
+  voided: 'boolean',
+  version: 'bigint',
+};
+
+const ENTRY_COLUMNS: ColumnTypes<FoldedEntry> = {
+  lesson_id: 'uuid',
+  student_id: 'uuid',
+  customer_id: 'uuid',
+  programme_id: 'uuid',
+  group_id: 'uuid',
+  local_date: 'text',
+  starts_at: 'timestamptz',
+  duration_minutes: 'int',
+  basis: 'text',
+  home_group_id: 'uuid',
+  mark: 'text',
+  minutes_late: 'int',
+  minutes_missed: 'int',
+  absence_reason: 'text',
+  suggested_code: 'text',
+  source: 'text',
+  prefill_reason: 'text',
+  prefill_source: 'text',
+  recorded_at: 'timestamptz',
+  recorded_by: 'jsonb',
+  amendments: 'int',
+  voided: 'boolean',
+  version: 'bigint',
+};
+
+/** The lesson an event of a lesson stream is about (null for other events). */
+function lessonOf(e: Event): string | null {
+  switch (e.type) {
+    case 'RegisterOpened':
+    case 'GuestStudentAddedToRegister':
+    case 'AttendanceMarkRecorded':
+    case 'AttendanceMarkAmended':
+    case 'AbsenceReasonProvided':
+    case 'RegisterVoided':
+    case 'LessonCancelled':
+      return e.data.lessonId.toLowerCase();
+    default:
+      return null;
+  }
+}
+
+/**
+ * The registers of a batch's lessons that had no register row when the batch began (decision 0086).
+ * Each row of such a lesson (its register, its lines) exists only through this batch's events, so the
+ * events are applied to rows in memory, each with the same rule and guard as `applyEvent`'s SQL, and
+ * every row is written once, with its final values, when the batch ends: one statement per table
+ * instead of an INSERT and then an UPDATE per mark. In a rebuild that is nearly every register.
+ *
+ * Nothing else in the batch reads or writes those rows before they are written: the other lessons'
+ * events touch their own lessons' rows, a guest's line copies its own lesson's, and the one event that
+ * reaches across lessons, an erasure, is applied to the rows in memory too (its SQL, run in turn,
+ * changes the rows already in the tables). Amendments still go to their ledger by SQL, in order, so an
+ * erasure later in the batch finds them there. The effect is that of `applyEvent` for each in turn,
+ * which the projection contract checks (rebuild in one batch equals event by event).
+ */
+class RegisterFold {
+  private readonly registers = new Map<string, FoldedRegister>();
+  /** Per lesson, its lines by student, in the order they were inserted. */
+  private readonly entries = new Map<string, Map<string, FoldedEntry>>();
+
+  private constructor(private readonly absent: ReadonlySet<string>) {}
+
+  /** Reads which of the batch's lessons have no register row yet (one round trip). */
+  static async start(events: readonly Event[], tx: ProjectionTx): Promise<RegisterFold> {
+    const lessons = new Set<string>();
+    for (const e of events) {
+      const lesson = lessonOf(e);
+      if (lesson) lessons.add(lesson);
+    }
+    const absent = new Set(lessons);
+    if (lessons.size > 0) {
+      const { rows } = await tx.query<{ lesson_id: string }>(
+        `SELECT lesson_id::text AS lesson_id FROM rm_registers WHERE lesson_id = ANY($1::uuid[])`,
+        [[...lessons]],
+      );
+      for (const r of rows) absent.delete(r.lesson_id);
+    }
+    return new RegisterFold(absent);
+  }
+
+  /** Applies `e` in memory when it is about a lesson this fold holds; false leaves it to SQL. */
+  takes(e: Event): boolean {
+    const lesson = lessonOf(e);
+    if (lesson === null || !this.absent.has(lesson)) return false;
+    const revision = e.revision;
+    switch (e.type) {
+      case 'RegisterOpened': {
+        const d = e.data;
+        if (!this.registers.has(lesson))
+          this.registers.set(lesson, {
+            lesson_id: lesson,
+            customer_id: d.customerId,
+            opened_at: d.openedAt,
+            voided: false,
+            version: revision,
+          });
+        const lines = this.linesOf(lesson);
+        const prefill = new Map(d.prefills.map((p) => [p.studentId, p]));
+        for (const line of d.roster) {
+          const student = line.studentId.toLowerCase();
+          if (lines.has(student)) continue;
+          const p = prefill.get(line.studentId);
+          lines.set(student, {
+            ...blankEntry(lesson, student, revision),
+            customer_id: d.customerId,
+            programme_id: d.programmeId,
+            group_id: d.groupId,
+            local_date: d.localDate,
+            starts_at: d.startsAt,
+            duration_minutes: d.durationMinutes,
+            basis: line.basis,
+            prefill_reason: p?.absenceReason ?? null,
+            prefill_source: p?.source ?? null,
+          });
+        }
+        return true;
+      }
+      case 'GuestStudentAddedToRegister': {
+        const lines = this.linesOf(lesson);
+        const student = e.data.studentId.toLowerCase();
+        const first = lines.values().next().value;
+        if (first && !lines.has(student))
+          lines.set(student, {
+            ...blankEntry(lesson, student, revision),
+            customer_id: first.customer_id,
+            programme_id: first.programme_id,
+            group_id: first.group_id,
+            local_date: first.local_date,
+            starts_at: first.starts_at,
+            duration_minutes: first.duration_minutes,
+            basis: 'guest',
+            home_group_id: e.data.homeGroupId,
+          });
+        return true;
+      }
+      case 'AttendanceMarkRecorded': {
+        const d = e.data;
+        const line = this.line(lesson, d.studentId, revision);
+        if (line)
+          Object.assign(line, entrySet(d), {
+            source: d.source,
+            recorded_at: d.recordedAt,
+            recorded_by: d.recordedBy,
+            version: revision,
+          });
+        return true;
+      }
+      case 'AttendanceMarkAmended': {
+        const d = e.data;
+        const line = this.line(lesson, d.studentId, revision);
+        if (line)
+          Object.assign(line, entrySet(d.amended), {
+            source: d.source,
+            recorded_at: d.amendedAt,
+            recorded_by: d.amendedBy,
+            amendments: line.amendments + 1,
+            version: revision,
+          });
+        return true;
+      }
+      case 'AbsenceReasonProvided': {
+        const line = this.line(lesson, e.data.studentId, revision);
+        if (line)
+          Object.assign(line, {
+            prefill_reason: e.data.absenceReason,
+            prefill_source: 'partner',
+            version: revision,
+          });
+        return true;
+      }
+      case 'RegisterVoided':
+      case 'LessonCancelled': {
+        const register = this.registers.get(lesson);
+        if (register && register.version < revision)
+          Object.assign(register, { voided: true, version: revision });
+        for (const line of this.entries.get(lesson)?.values() ?? []) line.voided = true;
+        return true;
+      }
+      default:
+        return false;
+    }
+  }
+
+  /** An erasure reaches the lines in memory as its SQL reaches the rows in the tables. */
+  erase(userId: string): void {
+    for (const lines of this.entries.values())
+      for (const line of lines.values())
+        if (line.recorded_by?.id === userId && line.recorded_by.name !== ERASED)
+          line.recorded_by = { ...line.recorded_by, name: ERASED };
+  }
+
+  /** Writes every folded row, once, with its final values. */
+  async write(tx: ProjectionTx): Promise<void> {
+    await insertRows(tx, 'rm_registers', REGISTER_COLUMNS, [...this.registers.values()].map(withVersionText));
+    const lines: FoldedEntry[] = [];
+    for (const byStudent of this.entries.values()) lines.push(...byStudent.values());
+    await insertRows(
+      tx,
+      'rm_register_entries',
+      ENTRY_COLUMNS,
+      lines.map((l) => ({
+        ...withVersionText(l),
+        recorded_by: l.recorded_by === null ? null : JSON.stringify(l.recorded_by),
+      })),
+    );
+  }
+
+  private linesOf(lesson: string): Map<string, FoldedEntry> {
+    let lines = this.entries.get(lesson);
+    if (!lines) this.entries.set(lesson, (lines = new Map<string, FoldedEntry>()));
+    return lines;
+  }
+
+  /** The line an update of `revision` changes: it exists and is older (the SQL's version guard). */
+  private line(lesson: string, studentId: string, revision: bigint): FoldedEntry | null {
+    const line = this.entries.get(lesson)?.get(studentId.toLowerCase());
+    return line && line.version < revision ? line : null;
+  }
+}
+
+function blankEntry(lesson: string, student: string, revision: bigint): FoldedEntry {
+  return {
+    lesson_id: lesson,
+    student_id: student,
+    customer_id: '',
+    programme_id: '',
+    group_id: '',
+    local_date: '',
+    starts_at: '',
+    duration_minutes: 0,
+    basis: 'enrolled',
+    home_group_id: null,
+    mark: null,
+    minutes_late: null,
+    minutes_missed: null,
+    absence_reason: null,
+    suggested_code: null,
+    source: null,
+    prefill_reason: null,
+    prefill_source: null,
+    recorded_at: null,
+    recorded_by: null,
+    amendments: 0,
+    voided: false,
+    version: revision,
+  };
+}
+
+const withVersionText = <Row extends { version: bigint }>(row: Row) => ({
+  ...row,
+  version: row.version.toString(),
+});

@@ -68,6 +68,10 @@ export const suite: BenchSuite = {
     };
     ctx.progress('starting a portal with demo data to record its event log');
     const template = await demoLog();
+    // BENCH_PROJECTIONS=a,b: only those projections, each alone (no all-together row).
+    const only = process.env.BENCH_PROJECTIONS?.split(',').map((n) => n.trim());
+    const unknown = only?.filter((n) => !allProjections.some((p) => p.name === n)) ?? [];
+    if (unknown.length > 0) throw new Error(`BENCH_PROJECTIONS: no projection named ${unknown.join(', ')}`);
     ctx.progress(`demo log: ${template.length} events (copied with fresh ids up to ${sizes.allEvents})`);
     for (const kind of ctx.targets) {
       const started = Date.now();
@@ -84,16 +88,18 @@ export const suite: BenchSuite = {
         // Each projection is rebuilt as a version bump rebuilds it: the others are at the head.
         progress('building every projection (untimed) before rebuilding each on its own');
         await new ProjectionRunner(store, db.sql, allProjections, { log: silentLog }).rebuild();
-        for (const projection of allProjections) {
+        for (const projection of allProjections.filter((p) => !only || only.includes(p.name))) {
           progress(`rebuild ${projection.name}`);
           measurements.push(await benchRebuild(store, db.sql, [projection], written, projection.name));
         }
-        progress(`writing up to ${sizes.allEvents} events`);
-        written = await log.fill(sizes.allEvents);
-        progress(`rebuild of all ${allProjections.length} projections together`);
-        const all = await benchRebuild(store, db.sql, allProjections, written, 'all projections');
-        all.goals.push(atLeastRate(all, GOALS.rebuild[kind]));
-        measurements.push(all);
+        if (!only) {
+          progress(`writing up to ${sizes.allEvents} events`);
+          written = await log.fill(sizes.allEvents);
+          progress(`rebuild of all ${allProjections.length} projections together`);
+          const all = await benchRebuild(store, db.sql, allProjections, written, 'all projections');
+          all.goals.push(atLeastRate(all, GOALS.rebuild[kind]));
+          measurements.push(all);
+        }
         for (const m of measurements) m.goals.push(atLeastRatio(m, GOALS.ratio));
 
         notes.push(
