@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { USER_PERSONAL_DATA_RULE } from '@portal/projections';
+import { PERSON_FIELD_RULES, USER_PERSONAL_DATA_RULE } from '@portal/projections';
 import { runEventStoreContract } from '../event-store/event-store.contract.js';
 import type { EventStore, RecordedEvent } from '../event-store/event-store.js';
 import { PostgresEventStore } from '../event-store/postgres/postgres-event-store.js';
@@ -141,5 +141,39 @@ describe.each(sqlTargets('pii_store'))('ProtectingEventStore on $name', (target)
     expect(firstName(await page())).toBe('Cressida'); // within the TTL, c has not looked again
     clock += 1001;
     expect(firstName(await page())).toBe('[erased]');
+  });
+
+  it("a nested person field is encrypted and read back without changing the caller's event or its other fields", async () => {
+    const store = new ProtectingEventStore(raw, await PersonalDataVault.open(sql), [], PERSON_FIELD_RULES);
+    const teacher = randomUUID();
+    const data = {
+      lessonId: randomUUID(),
+      mark: 'present',
+      recordedBy: { id: teacher, name: 'Perpetua Pike', position: 'Teacher' },
+      roster: [{ studentId: randomUUID() }],
+    };
+    const given = structuredClone(data);
+    const stream = `lesson-${data.lessonId}`;
+    await store.append(stream, [{ id: randomUUID(), type: 'AttendanceMarkRecorded', data }], {
+      expectedRevision: 'no_stream',
+    });
+    expect(data).toEqual(given); // the caller's object is not changed
+    const stored = (await raw.readStream(stream))[0]!.data as typeof data;
+    expect(stored.recordedBy.name).toMatch(/^pii:v1:/);
+    expect(stored).toMatchObject({
+      mark: 'present',
+      roster: given.roster,
+      recordedBy: { id: teacher, position: 'Teacher' },
+    });
+    const [read] = await store.readStream(stream);
+    expect(read!.data).toEqual(given);
+    await store.vault.erase(teacher);
+    const [erased] = await new ProtectingEventStore(
+      raw,
+      await PersonalDataVault.open(sql),
+      [],
+      PERSON_FIELD_RULES,
+    ).readStream(stream);
+    expect(erased!.data).toEqual({ ...given, recordedBy: { ...given.recordedBy, name: '[erased]' } });
   });
 });

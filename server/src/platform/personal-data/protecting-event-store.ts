@@ -22,23 +22,48 @@ type Json = Record<string, unknown>;
 
 function getPath(data: unknown, path: string[]): { parent: Json; field: string } | null {
   let node: unknown = data;
-  for (const segment of path.slice(0, -1)) {
+  for (let i = 0; i < path.length - 1; i++) {
     if (node === null || typeof node !== 'object') return null;
-    node = (node as Json)[segment];
+    node = (node as Json)[path[i]!];
   }
   if (node === null || typeof node !== 'object') return null;
   return { parent: node as Json, field: path[path.length - 1]! };
 }
 
-/** A deep copy with `fn` applied to each personal field that is present (the input is not mutated). */
+/** `path` split at its dots, once per path text (the rules' few paths, read for every event). */
+const segmentsOf = new Map<string, string[]>();
+const segments = (path: string): string[] => {
+  let split = segmentsOf.get(path);
+  if (!split) segmentsOf.set(path, (split = path.split('.')));
+  return split;
+};
+
+/**
+ * `data` with `fn` applied to each personal field that is present; the input is not mutated. Only the
+ * objects on the way to a changed field are copied (shallowly); the rest is shared with the input,
+ * which no reader changes. (A deep copy of every event cost a tenth of a rebuild's reading.)
+ */
 function mapFields(data: unknown, paths: readonly string[], fn: (value: unknown) => unknown): unknown {
-  const copy = structuredClone(data);
+  let root = data;
+  /** The copies made so far, so two fields under one object share its copy. */
+  const copies = new Set<unknown>();
+  const copied = (node: Json): Json => {
+    if (copies.has(node)) return node;
+    const copy = (Array.isArray(node) ? [...(node as unknown[])] : { ...node }) as Json;
+    copies.add(copy);
+    return copy;
+  };
   for (const path of paths) {
-    const at = getPath(copy, path.split('.'));
-    if (!at || !(at.field in at.parent)) continue;
-    at.parent[at.field] = fn(at.parent[at.field]);
+    const keys = segments(path);
+    const found = getPath(root, keys);
+    if (!found || !(found.field in found.parent)) continue;
+    // Copy the objects from the root down to the field's parent, then set the field on the copy.
+    root = copied(root as Json);
+    let node = root as Json;
+    for (const key of keys.slice(0, -1)) node = node[key] = copied(node[key] as Json);
+    node[found.field] = fn(found.parent[found.field]);
   }
-  return copy;
+  return root;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -87,7 +112,7 @@ export class ProtectingEventStore implements EventStore {
     if (!rules) return [];
     const found: { rule: PersonFieldRule; subject: string }[] = [];
     for (const rule of rules) {
-      const at = getPath(e.data, rule.subject.split('.'));
+      const at = getPath(e.data, segments(rule.subject));
       const subject = at?.parent[at.field];
       if (typeof subject === 'string' && UUID.test(subject)) found.push({ rule, subject });
     }
