@@ -479,6 +479,16 @@ const ENTRY_COLUMNS: ColumnTypes<FoldedEntry> = {
   version: 'bigint',
 };
 
+/** The columns every line of one register has alike (copied from the opening, or by a guest from a line). */
+const LESSON_COLUMNS = [
+  'customer_id',
+  'programme_id',
+  'group_id',
+  'local_date',
+  'starts_at',
+  'duration_minutes',
+] as const satisfies readonly (keyof FoldedEntry)[];
+
 /** The lesson an event of a lesson stream is about (null for other events). */
 function lessonOf(e: Event): string | null {
   switch (e.type) {
@@ -658,6 +668,8 @@ class RegisterFold {
         ...withVersionText(l),
         recorded_by: l.recorded_by === null ? null : JSON.stringify(l.recorded_by),
       })),
+      // A register's lines share its lesson's columns: sent once per lesson.
+      { shared: { key: 'lesson_id', columns: LESSON_COLUMNS } },
     );
   }
 
