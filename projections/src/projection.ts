@@ -210,6 +210,13 @@ function guardedStatement(
   };
 }
 
+/**
+ * Batches with fewer events than this are applied event by event by the folding `applyBatch`es
+ * (decision 0086): the live loop's batches (one command's events) then cost what they did, without
+ * the fold's read.
+ */
+export const FOLD_FROM = 16;
+
 /** A table's columns for `insertRows`: each column's SQL type (`uuid`, `text`, `jsonb`, `bigint`, ...). */
 export type ColumnTypes<Row> = { readonly [Column in keyof Row & string]: string };
 

@@ -1,5 +1,6 @@
 import {
   defineProjection,
+  FOLD_FROM,
   guardedSet,
   insertRows,
   queryIndex,
@@ -424,9 +425,6 @@ async function insertAmendment(
     ],
   );
 }
-
-/** Batches smaller than this (the live loop's: one command's events) are applied event by event. */
-export const FOLD_FROM = 16;
 
 /** A register row held in memory by `RegisterFold`. */
 interface FoldedRegister {

@@ -1,5 +1,6 @@
 import {
   defineProjection,
+  FOLD_FROM,
   guardedSet,
   jsonbRemoveByIds,
   jsonbUpsertById,
@@ -18,6 +19,7 @@ import {
   type UserEvent,
   type UserProfileChanges,
 } from './user-events.js';
+import { UserFold } from './user-fold.js';
 
 export * from './user-events.js';
 
@@ -202,6 +204,16 @@ export const usersProjection = defineProjection({
      END $$`,
   ],
   handles: USER_EVENT_TYPES,
+  /** A batch folds the users it creates in memory and writes each row once (`UserFold`, decision 0086). */
+  async applyBatch(events: readonly ProjectionEvent[], tx: ProjectionTx) {
+    if (events.length < FOLD_FROM) {
+      for (const e of events) await this.apply(e, tx);
+      return;
+    }
+    const fold = await UserFold.start(events, tx, PROFILE_COLUMNS, erasedLogin);
+    for (const e of events) if (!(await fold.takes(e, tx))) await this.apply(e, tx);
+    await fold.write(tx);
+  },
   async apply(event: ProjectionEvent, tx) {
     const e = { type: event.type, data: event.data } as UserEvent;
     switch (e.type) {
