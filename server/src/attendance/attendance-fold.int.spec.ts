@@ -10,6 +10,8 @@ import {
 import type { SqlClient } from '../platform/sql/sql-client.js';
 import {
   applyEvents,
+  applyInBatches,
+  batchCuttings,
   projectionContract,
   record,
   resetProjection,
@@ -182,21 +184,12 @@ describe.each(sqlTargets('portal_attendance_fold'))('attendance projection in ba
     expect(byEvent['rm_attendance_amendments']).toHaveLength(2);
   });
 
-  it.each([
-    ['one batch', [history.length]],
-    ['batches of 16', Array.from({ length: Math.ceil(history.length / 16) }, () => 16)],
-    ['17, then the rest in small batches', [17, 3, 1, 6]],
-    ['a small batch, then one that continues the lessons', [5, history.length - 5]],
-  ])('%s through applyBatch give the rows event by event gives', async (_name, sizes) => {
-    expect(sizes.some((n) => n >= FOLD_FROM)).toBe(true);
-    await resetProjection(sql, attendanceProjection);
-    let at = 0;
-    for (const size of sizes) {
-      await applyEvents(sql, attendanceProjection, history.slice(at, at + size), 'batch');
-      at += size;
-    }
-    expect(await rowsOf(sql, attendanceProjection)).toEqual(byEvent);
-  });
+  it.each(batchCuttings(history.length, FOLD_FROM))(
+    '%s through applyBatch give the rows event by event gives',
+    async (_name, sizes) => {
+      expect(await applyInBatches(sql, attendanceProjection, history, sizes)).toEqual(byEvent);
+    },
+  );
 
   it('keeps the projection contract on this history (replays change nothing)', async () => {
     expect(await projectionContract(sql, attendanceProjection, history)).toEqual(byEvent);

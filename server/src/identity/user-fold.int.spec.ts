@@ -3,6 +3,8 @@ import { ERASED, FOLD_FROM, usersProjection, type ProjectionEvent } from '@porta
 import type { SqlClient } from '../platform/sql/sql-client.js';
 import {
   applyEvents,
+  applyInBatches,
+  batchCuttings,
   projectionContract,
   record,
   resetProjection,
@@ -147,21 +149,12 @@ describe.each(sqlTargets('portal_user_fold'))('users projection in batches on $n
     expect((dan!.contacts as unknown[]).length).toBe(1);
   });
 
-  it.each([
-    ['one batch', [history.length]],
-    ['batches of 16', Array.from({ length: Math.ceil(history.length / 16) }, () => 16)],
-    ['17, then small batches', [17, 3, 1, 11]],
-    ['a small batch, then one that continues the users', [2, history.length - 2]],
-  ])('%s through applyBatch give the rows event by event gives', async (_name, sizes) => {
-    expect(sizes.some((n) => n >= FOLD_FROM)).toBe(true);
-    await resetProjection(sql, usersProjection);
-    let at = 0;
-    for (const size of sizes) {
-      await applyEvents(sql, usersProjection, history.slice(at, at + size), 'batch');
-      at += size;
-    }
-    expect(await rowsOf(sql, usersProjection)).toEqual(byEvent);
-  });
+  it.each(batchCuttings(history.length, FOLD_FROM))(
+    '%s through applyBatch give the rows event by event gives',
+    async (_name, sizes) => {
+      expect(await applyInBatches(sql, usersProjection, history, sizes)).toEqual(byEvent);
+    },
+  );
 
   it('keeps the projection contract on this history (replays change nothing)', async () => {
     expect(await projectionContract(sql, usersProjection, history)).toEqual(byEvent);

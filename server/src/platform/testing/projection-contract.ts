@@ -121,3 +121,41 @@ export function record(
     };
   });
 }
+
+/**
+ * Ways to cut a history of `length` events into batches, for a projection whose `applyBatch` folds
+ * (decision 0086): all in one; batches of `FOLD_FROM`; one of `FOLD_FROM + 1` and then batches too
+ * small to fold; and a few events first, so the rest continues rows made by an earlier batch.
+ */
+export function batchCuttings(length: number, foldFrom: number): [string, number[]][] {
+  const small = [3, 1, foldFrom - 1];
+  const rest: number[] = [];
+  for (let left = length - (foldFrom + 1), i = 0; left > 0; i++) {
+    const n = Math.min(left, small[i % small.length]!);
+    rest.push(n);
+    left -= n;
+  }
+  return [
+    ['one batch', [length]],
+    [`batches of ${foldFrom}`, Array.from({ length: Math.ceil(length / foldFrom) }, () => foldFrom)],
+    [`${foldFrom + 1}, then batches too small to fold`, [foldFrom + 1, ...rest]],
+    ['a few events, then one batch that continues them', [3, length - 3]],
+  ];
+}
+
+/** Resets the projection and applies `history` through `applyBatch`, one transaction per batch of `sizes`. */
+export async function applyInBatches(
+  sql: SqlClient,
+  projection: Projection,
+  history: readonly ProjectionEvent[],
+  sizes: readonly number[],
+): Promise<Dump> {
+  await resetProjection(sql, projection);
+  let at = 0;
+  for (const size of sizes) {
+    await applyEvents(sql, projection, history.slice(at, at + size), 'batch');
+    at += size;
+  }
+  expect(at).toBeGreaterThanOrEqual(history.length);
+  return rowsOf(sql, projection);
+}
