@@ -486,6 +486,7 @@ const LESSON_COLUMNS = [
   'starts_at',
   'duration_minutes',
 ] as const satisfies readonly (keyof FoldedEntry)[];
+type LessonColumns = Pick<FoldedEntry, (typeof LESSON_COLUMNS)[number]>;
 
 /** The lesson an event of a lesson stream is about (null for other events). */
 function lessonOf(e: Event): string | null {
@@ -560,19 +561,20 @@ class RegisterFold {
           });
         const lines = this.linesOf(lesson);
         const prefill = new Map(d.prefills.map((p) => [p.studentId, p]));
+        const lessonColumns: LessonColumns = {
+          customer_id: d.customerId,
+          programme_id: d.programmeId,
+          group_id: d.groupId,
+          local_date: d.localDate,
+          starts_at: d.startsAt,
+          duration_minutes: d.durationMinutes,
+        };
         for (const line of d.roster) {
           const student = line.studentId.toLowerCase();
           if (lines.has(student)) continue;
           const p = prefill.get(line.studentId);
           lines.set(student, {
-            ...blankEntry(lesson, student, revision),
-            customer_id: d.customerId,
-            programme_id: d.programmeId,
-            group_id: d.groupId,
-            local_date: d.localDate,
-            starts_at: d.startsAt,
-            duration_minutes: d.durationMinutes,
-            basis: line.basis,
+            ...newLine(lesson, student, revision, lessonColumns, line.basis),
             prefill_reason: p?.absenceReason ?? null,
             prefill_source: p?.source ?? null,
           });
@@ -584,15 +586,9 @@ class RegisterFold {
         const student = e.data.studentId.toLowerCase();
         const first = lines.values().next().value;
         if (first && !lines.has(student))
+          // A copy of the register's first line gives the lesson's columns, as the SQL's does.
           lines.set(student, {
-            ...blankEntry(lesson, student, revision),
-            customer_id: first.customer_id,
-            programme_id: first.programme_id,
-            group_id: first.group_id,
-            local_date: first.local_date,
-            starts_at: first.starts_at,
-            duration_minutes: first.duration_minutes,
-            basis: 'guest',
+            ...newLine(lesson, student, revision, first, 'guest'),
             home_group_id: e.data.homeGroupId,
           });
         return true;
@@ -684,17 +680,24 @@ class RegisterFold {
   }
 }
 
-function blankEntry(lesson: string, student: string, revision: bigint): FoldedEntry {
+/** A new register line: its lesson's columns, its basis, nothing recorded yet. */
+function newLine(
+  lesson: string,
+  student: string,
+  revision: bigint,
+  lessonColumns: LessonColumns,
+  basis: FoldedEntry['basis'],
+): FoldedEntry {
   return {
     lesson_id: lesson,
     student_id: student,
-    customer_id: '',
-    programme_id: '',
-    group_id: '',
-    local_date: '',
-    starts_at: '',
-    duration_minutes: 0,
-    basis: 'enrolled',
+    customer_id: lessonColumns.customer_id,
+    programme_id: lessonColumns.programme_id,
+    group_id: lessonColumns.group_id,
+    local_date: lessonColumns.local_date,
+    starts_at: lessonColumns.starts_at,
+    duration_minutes: lessonColumns.duration_minutes,
+    basis,
     home_group_id: null,
     mark: null,
     minutes_late: null,

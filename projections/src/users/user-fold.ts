@@ -135,7 +135,7 @@ export class UserFold {
     }
     const user = this.folded.get(id);
     if (!user) return false;
-    const set = this.change(e);
+    const set = this.change(e, user.row);
     if (set === null) {
       await this.spill(id, tx);
       return false;
@@ -217,8 +217,10 @@ export class UserFold {
    * The columns an event sets on its user's row, as the SQL `update(...)` sets them; 'unchanged' for
    * events that leave the row alone; null for what the fold leaves to SQL.
    */
-  private change(e: Event): Partial<Record<Column, unknown>> | 'unchanged' | null {
-    const user = (id: string) => this.folded.get(id.toLowerCase())!.row;
+  private change(
+    e: Event,
+    row: Record<Column, unknown>,
+  ): Partial<Record<Column, unknown>> | 'unchanged' | null {
     switch (e.type) {
       case 'UserProfileUpdated': {
         const set: Partial<Record<Column, unknown>> = {};
@@ -233,7 +235,7 @@ export class UserFold {
         }
         const customFields = e.data.changes.customFields;
         if (customFields) {
-          const current = user(e.data.userId).custom_fields;
+          const current = row.custom_fields;
           if (!isObject(customFields) || !isObject(current)) return null;
           set.custom_fields = stripNulls({ ...current, ...(asJsonb(customFields) as object) });
         }
@@ -267,7 +269,7 @@ export class UserFold {
       case 'UserContactAdded':
       case 'UserContactUpdated': {
         const contact = contactOf(e.data);
-        const contacts = user(e.data.userId).contacts as { id?: unknown }[];
+        const contacts = row.contacts as { id?: unknown }[];
         // As jsonbUpsertById: every element with that id replaced, else the contact appended.
         const same = (c: { id?: unknown }) => c.id === contact.id;
         return {
@@ -277,7 +279,7 @@ export class UserFold {
         };
       }
       case 'UserContactRemoved': {
-        const contacts = user(e.data.userId).contacts as { id?: unknown }[];
+        const contacts = row.contacts as { id?: unknown }[];
         // As jsonbRemoveByIds: an element without an id does not pass its NOT (id = ANY(...)) either.
         return { contacts: contacts.filter((c) => c.id != null && c.id !== e.data.contactId) };
       }
