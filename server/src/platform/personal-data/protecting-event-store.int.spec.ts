@@ -8,6 +8,7 @@ import { PgliteSqlClient } from '../sql/pglite-client.js';
 import type { SqlClient } from '../sql/sql-client.js';
 import { sqlTargets } from '../testing/sql-targets.js';
 import { PersonalDataVault } from './personal-data-vault.js';
+import { DecryptionWorker, type DecryptRequest } from './decryption-worker.js';
 import { ProtectingEventStore } from './protecting-event-store.js';
 
 // The decorator keeps every guarantee of the port.
@@ -175,5 +176,92 @@ describe.each(sqlTargets('pii_store'))('ProtectingEventStore on $name', (target)
       PERSON_FIELD_RULES,
     ).readStream(stream);
     expect(erased!.data).toEqual({ ...given, recordedBy: { ...given.recordedBy, name: '[erased]' } });
+  });
+
+  it('a large read decrypts on the worker thread and reads exactly as one decrypted here: erased, tampered and plaintext values too', async () => {
+    const vault = await PersonalDataVault.open(sql);
+    const writer = new ProtectingEventStore(raw, vault, [USER_PERSONAL_DATA_RULE], PERSON_FIELD_RULES);
+    const ids = Array.from({ length: 6 }, () => randomUUID());
+    const { position } = await writer.append(`user-${ids[0]}`, [created(ids[0]!, 'Araminta')], {
+      expectedRevision: 'no_stream',
+    });
+    for (const [i, id] of ids.slice(1).entries())
+      await writer.append(`user-${id}`, [created(id, `Person${i}`)], { expectedRevision: 'no_stream' });
+    // A nested person field of a lesson event, named after the first user.
+    const lessonId = randomUUID();
+    await writer.append(
+      `lesson-${lessonId}`,
+      [
+        {
+          id: randomUUID(),
+          type: 'AttendanceMarkRecorded',
+          data: {
+            lessonId,
+            mark: 'present',
+            recordedBy: { id: ids[0], name: 'Araminta Example', position: 'Teacher' },
+          },
+        },
+      ],
+      { expectedRevision: 'no_stream' },
+    );
+    // Plaintext from before encryption; a value whose ciphertext was changed; an erased subject.
+    const legacy = randomUUID();
+    await raw.append(`user-${legacy}`, [created(legacy, 'Legacy')], { expectedRevision: 'no_stream' });
+    const [stored] = await raw.readStream(`user-${ids[1]}`);
+    const envelope = Buffer.from((stored!.data as { firstName: string }).firstName.slice(7), 'base64');
+    envelope[envelope.length - 1] = envelope[envelope.length - 1]! ^ 1;
+    await raw.append(
+      `user-${ids[1]}`,
+      [
+        {
+          id: randomUUID(),
+          type: 'UserProfileUpdated',
+          data: { userId: ids[1], changes: { firstName: `pii:v1:${envelope.toString('base64')}` } },
+        },
+      ],
+      { expectedRevision: 0n },
+    );
+    await vault.erase(ids[2]!);
+
+    class Counting extends DecryptionWorker {
+      values = 0;
+      override decrypt(requests: readonly DecryptRequest[]) {
+        this.values += requests.length;
+        return super.decrypt(requests);
+      }
+    }
+    const worker = new Counting();
+    const open = async (options: ConstructorParameters<typeof ProtectingEventStore>[4]) =>
+      new ProtectingEventStore(
+        raw,
+        await PersonalDataVault.open(sql),
+        [USER_PERSONAL_DATA_RULE],
+        PERSON_FIELD_RULES,
+        options,
+      );
+    const offThread = await open({ offThreadFrom: 1, worker });
+    const here = await open({ offThreadFrom: Infinity });
+    const read = (store: EventStore) => store.readAll({ fromPosition: position - 1n, maxCount: 100 });
+    const [a1, h1] = [await read(offThread), await read(here)];
+    expect(worker.values).toBeGreaterThanOrEqual(6 * 3); // names and e-mails of six users, the teacher's name
+    expect(a1).toEqual(h1);
+    const names = a1
+      .filter((e) => e.type === 'UserCreated')
+      .map((e) => (e.data as { firstName: string }).firstName);
+    expect(names).toEqual(['Araminta', 'Person0', '[erased]', 'Person2', 'Person3', 'Person4', 'Legacy']);
+    const mark = a1.find((e) => e.type === 'AttendanceMarkRecorded')!.data as {
+      recordedBy: { name: string };
+    };
+    expect(mark.recordedBy.name).toBe('Araminta Example');
+    const update = a1.find((e) => e.type === 'UserProfileUpdated')!.data as {
+      changes: { firstName: string };
+    };
+    expect(update.changes.firstName).toBe('[erased]'); // the tampered value is not shown
+    // Under the threshold nothing goes to the worker.
+    const counted = worker.values;
+    const few = await open({ offThreadFrom: 1000, worker });
+    expect(firstName(await few.readStream(`user-${ids[3]}`))).toBe('Person2');
+    expect(worker.values).toBe(counted);
+    await worker.close(); // the stores share `raw`, which afterAll closes
   });
 });

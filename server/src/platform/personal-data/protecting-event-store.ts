@@ -17,6 +17,7 @@ import {
   isEnvelope,
   type SubjectKey,
 } from './personal-data-vault.js';
+import { DecryptionWorker, UNREADABLE, type DecryptRequest } from './decryption-worker.js';
 
 type Json = Record<string, unknown>;
 
@@ -66,10 +67,32 @@ function mapFields(data: unknown, paths: readonly string[], fn: (value: unknown)
   return root;
 }
 
+/** A read with at least this many encrypted values decrypts them on the worker thread (decision 0087). */
+export const OFF_THREAD_FROM = 256;
+
+export interface ProtectingOptions {
+  /** How many encrypted values a read needs before they go to the worker thread (Infinity: never). */
+  offThreadFrom?: number;
+  /** The worker thread to decrypt on (tests pass one that counts its work); closed with the store. */
+  worker?: DecryptionWorker;
+}
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** The fields decrypted with the subject's key, "[erased]" once it is destroyed; the same object when untouched. */
-function revealFields(data: unknown, paths: readonly string[], subject: string, key: SubjectKey): unknown {
+/** Values a batch decrypted beforehand, by envelope (each envelope is unique: a random IV per value). */
+type Opened = ReadonlyMap<string, unknown>;
+
+/**
+ * The fields decrypted with the subject's key, "[erased]" once it is destroyed; the same object when
+ * untouched. A value found in `opened` was decrypted already (on the worker); others are decrypted here.
+ */
+function revealFields(
+  data: unknown,
+  paths: readonly string[],
+  subject: string,
+  key: SubjectKey,
+  opened: Opened | null,
+): unknown {
   let touched = false;
   const revealed = mapFields(data, paths, (value) => {
     if (!isEnvelope(value)) {
@@ -82,6 +105,8 @@ function revealFields(data: unknown, paths: readonly string[], subject: string, 
     }
     touched = true;
     if (!key) return ERASED;
+    const done = opened?.get(value);
+    if (done !== undefined) return done === UNREADABLE ? ERASED : done;
     try {
       return decryptValue(key, subject, value);
     } catch {
@@ -99,12 +124,19 @@ function revealFields(data: unknown, paths: readonly string[], subject: string, 
  * written before encryption existed (plaintext) read unchanged.
  */
 export class ProtectingEventStore implements EventStore {
+  private readonly worker: DecryptionWorker;
+  private readonly offThreadFrom: number;
+
   constructor(
     private readonly inner: EventStore,
     readonly vault: PersonalDataVault,
     private readonly rules: readonly PersonalDataRule[],
     private readonly personFields: Readonly<Record<string, readonly PersonFieldRule[]>> = {},
-  ) {}
+    options: ProtectingOptions = {},
+  ) {
+    this.offThreadFrom = options.offThreadFrom ?? OFF_THREAD_FROM;
+    this.worker = options.worker ?? new DecryptionWorker();
+  }
 
   /** The person ids named in an event's person fields (user ids only: `system` is no one). */
   private personSubjects(e: { type: string; data: unknown }): { rule: PersonFieldRule; subject: string }[] {
@@ -183,24 +215,63 @@ export class ProtectingEventStore implements EventStore {
     }
     if (subjects.size === 0) return events;
     const keys = await this.vault.keysFor(subjects);
-    return events.map((e) => this.revealPersons(this.revealOne(e, keys), keys));
+    const opened = await this.openOffThread(events, keys);
+    return events.map((e) => this.revealPersons(this.revealOne(e, keys, opened), keys, opened));
   }
 
-  private revealPersons(e: RecordedEvent, keys: Map<string, SubjectKey>): RecordedEvent {
+  /**
+   * A large read's encrypted values, decrypted on the worker thread while this one goes on (a
+   * rebuild applies the page before meanwhile); null for a small read, which is quicker decrypted here,
+   * or when the worker failed (then every value is decrypted here, as for a small read).
+   */
+  private async openOffThread(
+    events: RecordedEvent[],
+    keys: Map<string, SubjectKey>,
+  ): Promise<Opened | null> {
+    const requests: DecryptRequest[] = [];
+    const collect = (data: unknown, paths: readonly string[], subject: string) => {
+      const key = keys.get(subject);
+      if (!key) return;
+      for (const path of paths) {
+        const at = getPath(data, segments(path));
+        const value = at?.parent[at.field];
+        if (isEnvelope(value)) requests.push({ key, subject, envelope: value });
+      }
+    };
+    for (const e of events) {
+      const found = this.ruleFor(e.stream);
+      const paths = found?.rule.fields[e.type];
+      if (found && paths?.length) collect(e.data, paths, found.subject);
+      for (const { rule, subject } of this.personSubjects(e)) collect(e.data, rule.fields, subject);
+    }
+    if (requests.length < this.offThreadFrom) return null;
+    try {
+      const values = await this.worker.decrypt(requests);
+      return new Map(requests.map((r, i) => [r.envelope, values[i]]));
+    } catch {
+      return null;
+    }
+  }
+
+  private revealPersons(
+    e: RecordedEvent,
+    keys: Map<string, SubjectKey>,
+    opened: Opened | null,
+  ): RecordedEvent {
     let out = e;
     for (const { rule, subject } of this.personSubjects(e)) {
-      const data = revealFields(out.data, rule.fields, subject, keys.get(subject));
+      const data = revealFields(out.data, rule.fields, subject, keys.get(subject), opened);
       if (data !== out.data) out = { ...out, data };
     }
     return out;
   }
 
-  private revealOne(e: RecordedEvent, keys: Map<string, SubjectKey>): RecordedEvent {
+  private revealOne(e: RecordedEvent, keys: Map<string, SubjectKey>, opened: Opened | null): RecordedEvent {
     const found = this.ruleFor(e.stream);
     const paths = found?.rule.fields[e.type];
     if (!found || !paths?.length) return e;
     const { subject } = found;
-    const data = revealFields(e.data, paths, subject, keys.get(subject));
+    const data = revealFields(e.data, paths, subject, keys.get(subject), opened);
     return data === e.data ? e : { ...e, data };
   }
 
@@ -227,7 +298,8 @@ export class ProtectingEventStore implements EventStore {
     return this.inner.headPosition();
   }
 
-  close(): Promise<void> {
-    return this.inner.close();
+  async close(): Promise<void> {
+    await this.worker.close();
+    await this.inner.close();
   }
 }
