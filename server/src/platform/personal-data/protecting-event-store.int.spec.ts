@@ -221,6 +221,19 @@ describe.each(sqlTargets('pii_store'))('ProtectingEventStore on $name', (target)
       ],
       { expectedRevision: 0n },
     );
+    // A value copied into another subject's event: it does not open under that subject.
+    const [other] = await raw.readStream(`user-${ids[5]}`);
+    await raw.append(
+      `user-${ids[4]}`,
+      [
+        {
+          id: randomUUID(),
+          type: 'UserProfileUpdated',
+          data: { userId: ids[4], changes: { lastName: (other!.data as { firstName: string }).firstName } },
+        },
+      ],
+      { expectedRevision: 0n },
+    );
     await vault.erase(ids[2]!);
 
     class Counting extends DecryptionWorker {
@@ -257,6 +270,8 @@ describe.each(sqlTargets('pii_store'))('ProtectingEventStore on $name', (target)
       changes: { firstName: string };
     };
     expect(update.changes.firstName).toBe('[erased]'); // the tampered value is not shown
+    const copied = a1.find((e) => e.stream === `user-${ids[4]}` && e.type === 'UserProfileUpdated')!;
+    expect((copied.data as { changes: { lastName: string } }).changes.lastName).toBe('[erased]');
     // Under the threshold nothing goes to the worker.
     const counted = worker.values;
     const few = await open({ offThreadFrom: 1000, worker });

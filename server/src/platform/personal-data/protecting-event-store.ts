@@ -79,8 +79,13 @@ export interface ProtectingOptions {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** Values a batch decrypted beforehand, by envelope (each envelope is unique: a random IV per value). */
+/**
+ * Values a batch decrypted beforehand, by subject and envelope (`openedKey`). An envelope is unique (a
+ * random IV per value); the subject is part of the key so that a value copied into another subject's
+ * event is still checked against that subject, as decrypting it here would.
+ */
 type Opened = ReadonlyMap<string, unknown>;
+const openedKey = (subject: string, envelope: string) => `${subject} ${envelope}`;
 
 /**
  * The fields decrypted with the subject's key, "[erased]" once it is destroyed; the same object when
@@ -105,7 +110,7 @@ function revealFields(
     }
     touched = true;
     if (!key) return ERASED;
-    const done = opened?.get(value);
+    const done = opened?.get(openedKey(subject, value));
     if (done !== undefined) return done === UNREADABLE ? ERASED : done;
     try {
       return decryptValue(key, subject, value);
@@ -247,7 +252,7 @@ export class ProtectingEventStore implements EventStore {
     if (requests.length < this.offThreadFrom) return null;
     try {
       const values = await this.worker.decrypt(requests);
-      return new Map(requests.map((r, i) => [r.envelope, values[i]]));
+      return new Map(requests.map((r, i) => [openedKey(r.subject, r.envelope), values[i]]));
     } catch {
       return null;
     }
