@@ -77,6 +77,12 @@ export interface ProtectingOptions {
   worker?: DecryptionWorker;
 }
 
+/** Fields of an event encrypted under one subject's key. */
+interface PersonalPart {
+  paths: readonly string[];
+  subject: string;
+}
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
@@ -210,18 +216,38 @@ export class ProtectingEventStore implements EventStore {
   /** Decrypts a batch: erase events in it are noted first, then one key lookup for all subjects. */
   private async reveal(events: RecordedEvent[]): Promise<RecordedEvent[]> {
     const subjects = new Set<string>();
-    for (const e of events) {
-      for (const { subject } of this.personSubjects(e)) subjects.add(subject);
+    // What of each event is personal, worked out once per event (streams parsed, person ids found).
+    const personal = events.map((e) => {
       const found = this.ruleFor(e.stream);
-      if (!found) continue;
-      const { rule, subject } = found;
-      if (e.type === rule.erasedEventType) this.vault.markErased(subject);
-      if (rule.fields[e.type]?.length) subjects.add(subject);
-    }
+      if (found && e.type === found.rule.erasedEventType) this.vault.markErased(found.subject);
+      const parts = this.personalParts(e, found);
+      for (const part of parts) subjects.add(part.subject);
+      return parts;
+    });
     if (subjects.size === 0) return events;
     const keys = await this.vault.keysFor(subjects);
-    const opened = await this.openOffThread(events, keys);
-    return events.map((e) => this.revealPersons(this.revealOne(e, keys, opened), keys, opened));
+    const opened = await this.openOffThread(events, personal, keys);
+    return events.map((e, i) => {
+      let data = e.data;
+      for (const { paths, subject } of personal[i]!)
+        data = revealFields(data, paths, subject, keys.get(subject), opened);
+      return data === e.data ? e : { ...e, data };
+    });
+  }
+
+  /**
+   * The personal fields of an event, each with the subject whose key encrypts it: the fields its
+   * stream's rule marks for its type (the stream's subject), then its person fields (decision 0061).
+   */
+  private personalParts(
+    e: RecordedEvent,
+    found: { rule: PersonalDataRule; subject: string } | null,
+  ): PersonalPart[] {
+    const parts: PersonalPart[] = [];
+    const paths = found?.rule.fields[e.type];
+    if (found && paths?.length) parts.push({ paths, subject: found.subject });
+    for (const { rule, subject } of this.personSubjects(e)) parts.push({ paths: rule.fields, subject });
+    return parts;
   }
 
   /**
@@ -231,23 +257,20 @@ export class ProtectingEventStore implements EventStore {
    */
   private async openOffThread(
     events: RecordedEvent[],
+    personal: PersonalPart[][],
     keys: Map<string, SubjectKey>,
   ): Promise<Opened | null> {
     const requests: DecryptRequest[] = [];
-    const collect = (data: unknown, paths: readonly string[], subject: string) => {
-      const key = keys.get(subject);
-      if (!key) return;
-      for (const path of paths) {
-        const at = getPath(data, segments(path));
-        const value = at?.parent[at.field];
-        if (isEnvelope(value)) requests.push({ key, subject, envelope: value });
+    for (let i = 0; i < events.length; i++) {
+      for (const { paths, subject } of personal[i]!) {
+        const key = keys.get(subject);
+        if (!key) continue;
+        for (const path of paths) {
+          const at = getPath(events[i]!.data, segments(path));
+          const value = at?.parent[at.field];
+          if (isEnvelope(value)) requests.push({ key, subject, envelope: value });
+        }
       }
-    };
-    for (const e of events) {
-      const found = this.ruleFor(e.stream);
-      const paths = found?.rule.fields[e.type];
-      if (found && paths?.length) collect(e.data, paths, found.subject);
-      for (const { rule, subject } of this.personSubjects(e)) collect(e.data, rule.fields, subject);
     }
     if (requests.length < this.offThreadFrom) return null;
     try {
@@ -256,28 +279,6 @@ export class ProtectingEventStore implements EventStore {
     } catch {
       return null;
     }
-  }
-
-  private revealPersons(
-    e: RecordedEvent,
-    keys: Map<string, SubjectKey>,
-    opened: Opened | null,
-  ): RecordedEvent {
-    let out = e;
-    for (const { rule, subject } of this.personSubjects(e)) {
-      const data = revealFields(out.data, rule.fields, subject, keys.get(subject), opened);
-      if (data !== out.data) out = { ...out, data };
-    }
-    return out;
-  }
-
-  private revealOne(e: RecordedEvent, keys: Map<string, SubjectKey>, opened: Opened | null): RecordedEvent {
-    const found = this.ruleFor(e.stream);
-    const paths = found?.rule.fields[e.type];
-    if (!found || !paths?.length) return e;
-    const { subject } = found;
-    const data = revealFields(e.data, paths, subject, keys.get(subject), opened);
-    return data === e.data ? e : { ...e, data };
   }
 
   async readStream(stream: string, options?: ReadStreamOptions): Promise<RecordedEvent[]> {
