@@ -11,7 +11,9 @@
  * PROFILE_ALL=1 also counts each projection's statements by text; PROFILE_EACH=1 sends every statement
  * on its own and times it (what each kind of statement costs; the rebuild itself is then slower);
  * PROFILE_PLAIN=1 times the rebuild alone, without wrapping the projections (no table, no flush
- * between projections); PROFILE_CPU=file.cpuprofile writes a V8 CPU profile of the rebuild alone (not of filling the log).
+ * between projections; the wrapper times `apply` only, so use PLAIN for a projection whose
+ * `applyBatch` folds its batch); PROFILE_TYPES=1 with PROFILE_ONLY rebuilds those projections as the
+ * `projections` bench does (every projection built first, untimed; then only their event types read); PROFILE_CPU=file.cpuprofile writes a V8 CPU profile of the rebuild alone (not of filling the log).
  * The time of a projection includes sending what it left waiting (it is flushed when the next
  * projection starts); what the last one of a batch leaves is sent by the runner, in "rest".
  */
@@ -54,7 +56,7 @@ try {
   const written = await new LogWriter(store, template).fill(events);
   const rows = new Map<string, Row>();
   const projections = allProjections
-    .filter((p) => !only || only.includes(p.name))
+    .filter((p) => !only || only.includes(p.name) || process.env.PROFILE_TYPES)
     .map((p) => (process.env.PROFILE_PLAIN ? p : profiled(p, rows)));
   let readMs = 0;
   const timedStore: EventStore = Object.create(store) as EventStore;
@@ -66,10 +68,16 @@ try {
   };
   const batchSize = process.env.PROFILE_BATCH ? Number(process.env.PROFILE_BATCH) : undefined;
   const runner = new ProjectionRunner(timedStore, db.sql, projections, { log: silentLog, batchSize });
+  if (process.env.PROFILE_TYPES) {
+    // As the bench rebuilds one projection: the others at the head, only its event types read.
+    await new ProjectionRunner(store, db.sql, allProjections, { log: silentLog }).rebuild();
+    for (const r of rows.values()) Object.assign(r, { events: 0, ms: 0, direct: 0, deferred: 0 });
+    readMs = 0;
+  }
   const t = performance.now();
   const cpu = process.cpuUsage();
   const cpuProfile = process.env.PROFILE_CPU ? await startCpuProfile() : null;
-  const result = await runner.rebuild();
+  const result = await runner.rebuild(process.env.PROFILE_TYPES && only ? only : undefined);
   if (cpuProfile) await cpuProfile(process.env.PROFILE_CPU!);
   const total = performance.now() - t;
   const used = process.cpuUsage(cpu);
