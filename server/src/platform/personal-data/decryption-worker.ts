@@ -14,7 +14,7 @@ export const UNREADABLE: unique symbol = Symbol('unreadable');
 /**
  * The worker's code, run with `eval` so that it needs no file of its own beside the compiled or the
  * source module (jest, tsx and `dist/` resolve files differently). It must decrypt exactly as
- * `decryptValue` does; `decryption-worker.int.spec.ts` compares the two on good and bad values.
+ * `decryptValue` does; `decryption-worker.unit.spec.ts` compares the two on good and bad values.
  * Message in: { id, keys: Uint8Array[], subjects: string[], which: Int32Array (key/subject index per
  * value), envelopes: string[] }. Message out: { id, values: unknown[], unreadable: number[] }.
  */
