@@ -260,6 +260,10 @@ export class ProtectingEventStore implements EventStore {
     personal: PersonalPart[][],
     keys: Map<string, SubjectKey>,
   ): Promise<Opened | null> {
+    // A live event or a short stream cannot reach the threshold: no second walk of its fields.
+    let fields = 0;
+    for (const parts of personal) for (const part of parts) fields += part.paths.length;
+    if (fields < this.offThreadFrom) return null;
     const requests: DecryptRequest[] = [];
     for (let i = 0; i < events.length; i++) {
       for (const { paths, subject } of personal[i]!) {
