@@ -24,7 +24,9 @@ function runWorker(url: string, tag: string): Promise<string[]> {
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.on('error', reject);
-    child.on('exit', (code) => {
+    // 'close', not 'exit': 'exit' can come before the last of stdout has been read (a loaded CI
+    // machine once parsed an empty output here).
+    child.on('close', (code) => {
       if (code !== 0) return reject(new Error(`worker ${tag} exited with ${code}`));
       resolve(JSON.parse(out.trim().split('\n').pop()!) as string[]);
     });
