@@ -1,5 +1,12 @@
 import { expect, test } from '@playwright/test';
-import { adminToken, api, createCustomer, createUser, signedIn } from './support/portal-api.js';
+import {
+  adminToken,
+  api,
+  startedLessonUtc,
+  createCustomer,
+  createUser,
+  signedIn,
+} from './support/portal-api.js';
 
 // Registers (decision 0056): needs the programmes API for its setup; skipped where it is absent.
 const stamp = Date.now().toString(36);
@@ -74,15 +81,13 @@ test.beforeAll(async ({ request }) => {
     });
     expect(added.status, JSON.stringify(added.body)).toBeLessThan(300);
   }
-  // A lesson that started 20 minutes ago (UTC wall clock): its register is open.
-  const start = new Date(Date.now() - 20 * 60_000).toISOString();
+  // A lesson that has begun today (UTC wall clock): its register is open.
   const lesson = await api<{ id: string }>(request, token, 'POST', '/api/v1/lessons/', {
     programme_id: programme.body.id,
     group_id: group.body.id,
     teacher_id: teacherId,
     timezone: 'UTC',
-    local_date: start.slice(0, 10),
-    local_start: start.slice(11, 16),
+    ...startedLessonUtc(),
     duration_minutes: 60,
   });
   expect(lesson.status, JSON.stringify(lesson.body)).toBe(201);

@@ -1,5 +1,12 @@
 import { expect, test } from '@playwright/test';
-import { adminToken, api, createCustomer, createUser, signedIn } from './support/portal-api.js';
+import {
+  adminToken,
+  api,
+  startedLessonUtc,
+  createCustomer,
+  createUser,
+  signedIn,
+} from './support/portal-api.js';
 import { seriousViolations } from './support/walk.js';
 
 // A parent's "my child" page (issue 18, decision 0062): the child's timetable, attendance this half
@@ -38,6 +45,8 @@ test.beforeAll(async ({ request }) => {
     customer_id: customerId,
     customer_type: 'parent',
     password: PARENT.password,
+    // The timetable's week is the viewer's; UTC matches the lesson's wall clock below.
+    timezone: 'UTC',
   });
   const students: string[] = [];
   for (const name of [ANN, BEN]) {
@@ -77,15 +86,13 @@ test.beforeAll(async ({ request }) => {
     from: new Date(Date.now() - 2 * 86_400_000).toISOString().slice(0, 10),
   });
   expect(added.status, JSON.stringify(added.body)).toBeLessThan(300);
-  // A lesson that started 20 minutes ago (UTC wall clock), marked present.
-  const start = new Date(Date.now() - 20 * 60_000).toISOString();
+  // A lesson that has begun today (UTC wall clock), marked present.
   const lesson = await api<{ id: string }>(request, token, 'POST', '/api/v1/lessons/', {
     programme_id: programme.body.id,
     group_id: group.body.id,
     teacher_id: teacherId,
     timezone: 'UTC',
-    local_date: start.slice(0, 10),
-    local_start: start.slice(11, 16),
+    ...startedLessonUtc(),
     duration_minutes: 60,
   });
   expect(lesson.status, JSON.stringify(lesson.body)).toBe(201);

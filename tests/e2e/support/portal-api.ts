@@ -109,3 +109,16 @@ export async function signedIn(browser: Browser, email: string, password: string
   await expect(page).toHaveURL(/\/dashboard$/);
   return page;
 }
+
+/**
+ * The UTC wall-clock date and start of a lesson that has already begun: 20 minutes ago, but never
+ * before today's midnight (UTC), so the lesson stays in today's day and this week's timetable even
+ * when the test runs just after midnight on a Monday. Its register is open (it opens 60 minutes
+ * before the start).
+ */
+export function startedLessonUtc(now = Date.now()): { local_date: string; local_start: string } {
+  const midnight = new Date(now);
+  midnight.setUTCHours(0, 0, 0, 0);
+  const start = new Date(Math.max(now - 20 * 60_000, midnight.getTime())).toISOString();
+  return { local_date: start.slice(0, 10), local_start: start.slice(11, 16) };
+}
