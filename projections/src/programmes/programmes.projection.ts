@@ -1,4 +1,13 @@
-import { defineProjection, guardedSet, guardPasses, rowAbsent, type ProjectionTx } from '../projection.js';
+import {
+  defineProjection,
+  FOLD_FROM,
+  guardedSet,
+  guardPasses,
+  rowAbsent,
+  type ProjectionEvent,
+  type ProjectionTx,
+} from '../projection.js';
+import { GroupFold } from './group-fold.js';
 
 /**
  * The teaching backbone's first three aggregates (issue 15 items 3 and 4; docs/decisions/0051):
@@ -463,51 +472,63 @@ export const groupsProjection = defineProjection<GroupEvent>()({
     `CREATE INDEX IF NOT EXISTS rm_group_teachers_teacher ON rm_group_teachers (teacher_id)`,
   ],
   handles: GROUP_EVENT_TYPES,
-  async apply(e, tx) {
-    const revision = e.revision.toString();
-    const at = e.metadata.occurredAt;
-    const groupId = e.data.groupId;
-    if (e.type === 'GroupCreated') {
-      // The teachers first, only if the group row is not there yet (the insert below then happens).
-      await replaceTeachers(tx, groupId, e.data.teachers, null);
-      await tx.query(
-        `INSERT INTO rm_groups (id, programme_id, name, archived, created_at, updated_at, version)
-         VALUES ($1, $2, $3, false, $4, $4, $5::bigint) ON CONFLICT (id) DO NOTHING`,
-        [groupId, e.data.programmeId, e.data.name, at, revision],
-      );
+  apply: applyGroupEvent,
+  // A rebuild's batches fold the groups they create (decision 0088); a live batch goes event by event.
+  async applyBatch(events, tx) {
+    if (events.length < FOLD_FROM) {
+      for (const e of events) await applyGroupEvent(e, tx);
       return;
     }
-    // The group row's version guards its child rows too: a replayed event changes nothing. The child
-    // rows are written first, under the condition the guarded update below passes (decision 0070).
-    const set: Record<string, unknown> = { updated_at: at };
-    if (e.type === 'GroupRenamed') set.name = e.data.name;
-    switch (e.type) {
-      case 'StudentAddedToGroup':
-        await tx.query(
-          `INSERT INTO rm_group_students (group_id, student_id, from_date, to_date)
-           SELECT $1::uuid, $2::uuid, $3::date, NULL::date WHERE ${guardPasses('rm_groups', '$1::uuid', '$4')}
-           ON CONFLICT (group_id, student_id, from_date) DO NOTHING`,
-          [groupId, e.data.studentId, e.data.from, revision],
-        );
-        break;
-      case 'StudentRemovedFromGroup':
-        // Closes the open membership; earlier (closed) rows are history and never change.
-        await tx.query(
-          `UPDATE rm_group_students SET to_date = $3
-            WHERE group_id = $1 AND student_id = $2 AND to_date IS NULL
-              AND ${guardPasses('rm_groups', '$1::uuid', '$4')}`,
-          [groupId, e.data.studentId, e.data.to, revision],
-        );
-        break;
-      case 'GroupTeachersChanged':
-        await replaceTeachers(tx, groupId, e.data.teachers, revision);
-        break;
-      case 'GroupRenamed':
-        break;
-    }
-    await guardedSet(tx, 'rm_groups', groupId, revision, set);
+    const fold = await GroupFold.start(events, tx);
+    for (const e of events) if (!fold.takes(e)) await applyGroupEvent(e, tx);
+    await fold.write(tx);
   },
 });
+
+async function applyGroupEvent(e: ProjectionEvent & GroupEvent, tx: ProjectionTx): Promise<void> {
+  const revision = e.revision.toString();
+  const at = e.metadata.occurredAt;
+  const groupId = e.data.groupId;
+  if (e.type === 'GroupCreated') {
+    // The teachers first, only if the group row is not there yet (the insert below then happens).
+    await replaceTeachers(tx, groupId, e.data.teachers, null);
+    await tx.query(
+      `INSERT INTO rm_groups (id, programme_id, name, archived, created_at, updated_at, version)
+       VALUES ($1, $2, $3, false, $4, $4, $5::bigint) ON CONFLICT (id) DO NOTHING`,
+      [groupId, e.data.programmeId, e.data.name, at, revision],
+    );
+    return;
+  }
+  // The group row's version guards its child rows too: a replayed event changes nothing. The child
+  // rows are written first, under the condition the guarded update below passes (decision 0070).
+  const set: Record<string, unknown> = { updated_at: at };
+  if (e.type === 'GroupRenamed') set.name = e.data.name;
+  switch (e.type) {
+    case 'StudentAddedToGroup':
+      await tx.query(
+        `INSERT INTO rm_group_students (group_id, student_id, from_date, to_date)
+         SELECT $1::uuid, $2::uuid, $3::date, NULL::date WHERE ${guardPasses('rm_groups', '$1::uuid', '$4')}
+         ON CONFLICT (group_id, student_id, from_date) DO NOTHING`,
+        [groupId, e.data.studentId, e.data.from, revision],
+      );
+      break;
+    case 'StudentRemovedFromGroup':
+      // Closes the open membership; earlier (closed) rows are history and never change.
+      await tx.query(
+        `UPDATE rm_group_students SET to_date = $3
+          WHERE group_id = $1 AND student_id = $2 AND to_date IS NULL
+            AND ${guardPasses('rm_groups', '$1::uuid', '$4')}`,
+        [groupId, e.data.studentId, e.data.to, revision],
+      );
+      break;
+    case 'GroupTeachersChanged':
+      await replaceTeachers(tx, groupId, e.data.teachers, revision);
+      break;
+    case 'GroupRenamed':
+      break;
+  }
+  await guardedSet(tx, 'rm_groups', groupId, revision, set);
+}
 
 const ENROLMENT_COLUMNS: Record<keyof EnrolmentDetails | 'status', string> = {
   startDate: 'start_date',
