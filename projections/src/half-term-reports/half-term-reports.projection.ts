@@ -1,4 +1,12 @@
-import { defineProjection, guardedSet, jsonbSet } from '../projection.js';
+import {
+  defineProjection,
+  FOLD_FROM,
+  guardedSet,
+  jsonbSet,
+  type ProjectionEvent,
+  type ProjectionTx,
+} from '../projection.js';
+import { ReportFold, sqlReportWrites, type ReportWrites } from './report-writes.js';
 import {
   HALF_TERM_REPORT_EVENT_TYPES,
   REPORT_TEXT_EVENT_TYPES,
@@ -269,264 +277,266 @@ export const halfTermReportsProjection = defineProjection<
     ...REPORT_VIEW_EVENT_TYPES,
     ...REPORT_TEXT_EVENT_TYPES,
   ],
-  async apply(e, tx) {
-    const revision = e.revision.toString();
-    const at = e.metadata.occurredAt;
-    if (e.type === 'ReportSubmissionTimeframeCreated') {
-      const d = e.data;
-      const c = timeframeColumns(d);
-      await tx.query(
-        `INSERT INTO rm_report_timeframes (id, name, academic_year, half_term, network_id, timezone, period_from,
-           period_to, opens_at, submit_by, qa_by, release_at, closes_at, scope, created_at, updated_at, version,
-           reminder_offsets)
-         VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14::jsonb,$15,$15,$16::bigint,$17::jsonb)
-         ON CONFLICT (id) DO NOTHING`,
-        [
-          d.timeframeId,
-          c.name,
-          c.academic_year,
-          c.half_term,
-          c.network_id,
-          c.timezone,
-          c.period_from,
-          c.period_to,
-          c.opens_at,
-          c.submit_by,
-          c.qa_by,
-          c.release_at,
-          c.closes_at,
-          JSON.stringify(d.scope),
-          at,
-          revision,
-          JSON.stringify(d.reminderOffsets ?? DEFAULT_REMINDER_OFFSETS),
-        ],
-      );
+  apply: (e, tx) => applyEvent(e, tx, sqlReportWrites(tx)),
+  // A rebuild's batches fold the reports they create and insert their timeline lines together (decision
+  // 0088); a live batch goes event by event.
+  async applyBatch(events, tx) {
+    if (events.length < FOLD_FROM) {
+      for (const e of events) await applyEvent(e, tx, sqlReportWrites(tx));
       return;
     }
-    if (e.type === 'ReportSubmissionTimeframeChanged') {
-      await guardedSet(tx, 'rm_report_timeframes', e.data.timeframeId, revision, {
-        ...timeframeColumns(e.data),
-        scope: jsonbSet(e.data.scope),
-        reminder_offsets: jsonbSet(e.data.reminderOffsets ?? DEFAULT_REMINDER_OFFSETS),
-        updated_at: at,
-      });
-      return;
-    }
-    if (e.type === 'HalfTermReportViewedByPartner') {
-      await tx.query(
-        `INSERT INTO rm_half_term_report_views (event_id, report_id, viewer_id, revision, via, at)
-         VALUES ($1,$2,$3,$4,$5,$6) ON CONFLICT (event_id) DO NOTHING`,
-        [e.id, e.data.reportId, e.data.viewerId, e.data.revision, e.data.via, at],
-      );
-      return;
-    }
-    if (
-      e.type === 'HalfTermReportSuggestionMade' ||
-      e.type === 'HalfTermReportSuggestionAccepted' ||
-      e.type === 'HalfTermReportSuggestionRejected' ||
-      e.type === 'HalfTermReportEditRefused'
-    ) {
-      await applyTextEvent(e, tx, at);
-      return;
-    }
-    if (e.type === 'HalfTermReportDirectEditDuringReview') {
-      const d = e.data;
-      const change = [d.removed && `“${d.removed}”`, d.inserted && `“${d.inserted}”`].filter(Boolean);
-      await tx.query(
-        `INSERT INTO rm_half_term_report_timeline (event_id, report_id, type, by_user, reason, state, at, position)
-         VALUES ($1,$2,$3,$4,$5,$6,$7,$8::bigint) ON CONFLICT (event_id) DO NOTHING`,
-        [
-          e.id,
-          d.reportId,
-          e.type,
-          d.by,
-          change.join(' → ').slice(0, 200) || null,
-          d.state,
-          at,
-          e.position.toString(),
-        ],
-      );
-      return;
-    }
-    const d = e.data;
-    const by = 'by' in d ? d.by : null;
-    const reason = 'reason' in d ? d.reason : null;
-    const hash = 'hash' in d ? d.hash : null;
-    await tx.query(
-      `INSERT INTO rm_half_term_report_timeline (event_id, report_id, type, by_user, reason, state, hash,
-         revision, at, position)
-       VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10::bigint) ON CONFLICT (event_id) DO NOTHING`,
-      [
-        e.id,
-        d.reportId,
-        e.type,
-        by,
-        reason,
-        d.state,
-        hash,
-        'revision' in d ? d.revision : null,
-        at,
-        e.position.toString(),
-      ],
-    );
-    const common = { state: d.state, writer_ids: jsonbSet(d.writerIds), updated_at: at };
-    const moved = { ...common, state_since: at };
-    switch (e.type) {
-      case 'HalfTermReportCreated':
-        await tx.query(
-          `INSERT INTO rm_half_term_reports (id, timeframe_id, student_id, programme_id, customer_id, writer_ids,
-             state, state_since, lesson_counts, created_at, updated_at, version)
-           VALUES ($1,$2,$3,$4,$5,$6::jsonb,$7,$8,$9::jsonb,$8,$8,$10::bigint) ON CONFLICT (id) DO NOTHING`,
-          [
-            d.reportId,
-            d.timeframeId,
-            e.data.studentId,
-            e.data.programmeId,
-            d.customerId,
-            JSON.stringify(d.writerIds),
-            d.state,
-            at,
-            JSON.stringify(e.data.lessonCounts),
-            revision,
-          ],
-        );
-        return;
-      case 'HalfTermReportAssignmentChanged':
-        await guardedSet(tx, 'rm_half_term_reports', d.reportId, revision, {
-          ...common,
-          qa_reviewer_id: e.data.qaReviewerId,
-          lead_reviewer_id: e.data.leadReviewerId,
-        });
-        return;
-      case 'HalfTermReportSubmitted':
-        await guardedSet(tx, 'rm_half_term_reports', d.reportId, revision, {
-          ...moved,
-          content_hash: e.data.hash,
-          submitted_at: at,
-        });
-        return;
-      case 'HalfTermReportSubmissionWithdrawn':
-      case 'HalfTermReportRestored':
-        await guardedSet(tx, 'rm_half_term_reports', d.reportId, revision, moved);
-        return;
-      case 'HalfTermReportQaReviewClaimed':
-        await guardedSet(tx, 'rm_half_term_reports', d.reportId, revision, {
-          ...moved,
-          qa_claimed_by: e.data.by,
-        });
-        return;
-      case 'HalfTermReportQaReviewReleased':
-      case 'HalfTermReportChangesRequested':
-        await guardedSet(tx, 'rm_half_term_reports', d.reportId, revision, {
-          ...moved,
-          qa_claimed_by: null,
-        });
-        return;
-      case 'HalfTermReportQaApproved':
-        await guardedSet(tx, 'rm_half_term_reports', d.reportId, revision, {
-          ...moved,
-          content_hash: e.data.hash,
-          qa_approved_by: e.data.by,
-        });
-        return;
-      case 'HalfTermReportQaApprovalRevoked':
-        await guardedSet(tx, 'rm_half_term_reports', d.reportId, revision, {
-          ...moved,
-          qa_approved_by: null,
-          qa_claimed_by: e.data.by,
-        });
-        return;
-      case 'HalfTermReportLeadReviewClaimed':
-        await guardedSet(tx, 'rm_half_term_reports', d.reportId, revision, {
-          ...moved,
-          lead_claimed_by: e.data.by,
-        });
-        return;
-      case 'HalfTermReportLeadReviewReleased':
-        await guardedSet(tx, 'rm_half_term_reports', d.reportId, revision, {
-          ...moved,
-          lead_claimed_by: null,
-        });
-        return;
-      case 'HalfTermReportReturnedToQa':
-        await guardedSet(tx, 'rm_half_term_reports', d.reportId, revision, {
-          ...moved,
-          lead_claimed_by: null,
-          qa_approved_by: null,
-          qa_claimed_by: e.data.qaClaimedBy,
-        });
-        return;
-      case 'HalfTermReportReturnedToWriter':
-        await guardedSet(tx, 'rm_half_term_reports', d.reportId, revision, {
-          ...moved,
-          lead_claimed_by: null,
-          qa_approved_by: null,
-          qa_claimed_by: null,
-        });
-        return;
-      case 'HalfTermReportPublished':
-        await tx.query(
-          `INSERT INTO rm_half_term_report_revisions (report_id, revision, hash, canonical, document_revision,
-             published_by, qa_approved_by, published_at)
-           VALUES ($1,$2,$3,$4,$5,$6,$7,$8) ON CONFLICT (report_id, revision) DO NOTHING`,
-          [
-            d.reportId,
-            e.data.revision,
-            e.data.hash,
-            e.data.canonical,
-            e.data.documentRevision,
-            e.data.by,
-            e.data.qaApprovedBy,
-            at,
-          ],
-        );
-        await guardedSet(tx, 'rm_half_term_reports', d.reportId, revision, {
-          ...moved,
-          content_hash: e.data.hash,
-          published_revision: e.data.revision,
-          published_at: at,
-          lead_claimed_by: null,
-        });
-        return;
-      case 'HalfTermReportPublicationRevoked':
-        await tx.query(
-          `UPDATE rm_half_term_report_revisions SET revoked_at = $3, revoked_reason = $4
-            WHERE report_id = $1 AND revision = $2 AND revoked_at IS NULL`,
-          [d.reportId, e.data.revokedRevision, at, e.data.reason],
-        );
-        await guardedSet(tx, 'rm_half_term_reports', d.reportId, revision, {
-          ...moved,
-          revision: e.data.revokedRevision + 1,
-          published_revision: null,
-          lead_claimed_by: e.data.by,
-        });
-        return;
-      case 'HalfTermReportDiscarded':
-        await guardedSet(tx, 'rm_half_term_reports', d.reportId, revision, {
-          ...moved,
-          qa_claimed_by: null,
-          lead_claimed_by: null,
-        });
-        return;
-      case 'HalfTermReportDeadlineExtended':
-        await guardedSet(tx, 'rm_half_term_reports', d.reportId, revision, {
-          ...common,
-          extended_submit_by: e.data.submitBy,
-        });
-        return;
-      case 'HalfTermReportDeadlineMissed':
-        await guardedSet(tx, 'rm_half_term_reports', d.reportId, revision, {
-          ...common,
-          deadline_missed_at: at,
-          missed_submit_by: e.data.submitBy,
-        });
-        return;
-      case 'HalfTermReportFactsRefreshed':
-        await guardedSet(tx, 'rm_half_term_reports', d.reportId, revision, common);
-        return;
-    }
+    const fold = await ReportFold.start(events, tx);
+    for (const e of events) await applyEvent(e, tx, fold);
+    await fold.write();
   },
 });
+
+type Event = ProjectionEvent & (TimeframeEvent | HalfTermReportEvent | ReportViewEvent | ReportTextEvent);
+
+async function applyEvent(e: Event, tx: ProjectionTx, writes: ReportWrites): Promise<void> {
+  const revision = e.revision.toString();
+  const at = e.metadata.occurredAt;
+  if (e.type === 'ReportSubmissionTimeframeCreated') {
+    const d = e.data;
+    const c = timeframeColumns(d);
+    await tx.query(
+      `INSERT INTO rm_report_timeframes (id, name, academic_year, half_term, network_id, timezone, period_from,
+         period_to, opens_at, submit_by, qa_by, release_at, closes_at, scope, created_at, updated_at, version,
+         reminder_offsets)
+       VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14::jsonb,$15,$15,$16::bigint,$17::jsonb)
+       ON CONFLICT (id) DO NOTHING`,
+      [
+        d.timeframeId,
+        c.name,
+        c.academic_year,
+        c.half_term,
+        c.network_id,
+        c.timezone,
+        c.period_from,
+        c.period_to,
+        c.opens_at,
+        c.submit_by,
+        c.qa_by,
+        c.release_at,
+        c.closes_at,
+        JSON.stringify(d.scope),
+        at,
+        revision,
+        JSON.stringify(d.reminderOffsets ?? DEFAULT_REMINDER_OFFSETS),
+      ],
+    );
+    return;
+  }
+  if (e.type === 'ReportSubmissionTimeframeChanged') {
+    await guardedSet(tx, 'rm_report_timeframes', e.data.timeframeId, revision, {
+      ...timeframeColumns(e.data),
+      scope: jsonbSet(e.data.scope),
+      reminder_offsets: jsonbSet(e.data.reminderOffsets ?? DEFAULT_REMINDER_OFFSETS),
+      updated_at: at,
+    });
+    return;
+  }
+  if (e.type === 'HalfTermReportViewedByPartner') {
+    await tx.query(
+      `INSERT INTO rm_half_term_report_views (event_id, report_id, viewer_id, revision, via, at)
+       VALUES ($1,$2,$3,$4,$5,$6) ON CONFLICT (event_id) DO NOTHING`,
+      [e.id, e.data.reportId, e.data.viewerId, e.data.revision, e.data.via, at],
+    );
+    return;
+  }
+  if (
+    e.type === 'HalfTermReportSuggestionMade' ||
+    e.type === 'HalfTermReportSuggestionAccepted' ||
+    e.type === 'HalfTermReportSuggestionRejected' ||
+    e.type === 'HalfTermReportEditRefused'
+  ) {
+    await applyTextEvent(e, tx, at, writes);
+    return;
+  }
+  if (e.type === 'HalfTermReportDirectEditDuringReview') {
+    const d = e.data;
+    const change = [d.removed && `“${d.removed}”`, d.inserted && `“${d.inserted}”`].filter(Boolean);
+    await writes.timeline({
+      event_id: e.id,
+      report_id: d.reportId,
+      type: e.type,
+      by_user: d.by,
+      reason: change.join(' → ').slice(0, 200) || null,
+      state: d.state,
+      hash: null,
+      revision: null,
+      at,
+      position: e.position.toString(),
+    });
+    return;
+  }
+  const d = e.data;
+  await writes.timeline({
+    event_id: e.id,
+    report_id: d.reportId,
+    type: e.type,
+    by_user: 'by' in d ? d.by : null,
+    reason: 'reason' in d ? d.reason : null,
+    state: d.state,
+    hash: 'hash' in d ? d.hash : null,
+    revision: 'revision' in d ? d.revision : null,
+    at,
+    position: e.position.toString(),
+  });
+  const common = { state: d.state, writer_ids: d.writerIds, updated_at: at };
+  const moved = { ...common, state_since: at };
+  switch (e.type) {
+    case 'HalfTermReportCreated':
+      await writes.create({
+        id: d.reportId,
+        timeframe_id: d.timeframeId,
+        student_id: e.data.studentId,
+        programme_id: e.data.programmeId,
+        customer_id: d.customerId,
+        writer_ids: d.writerIds,
+        state: d.state,
+        state_since: at,
+        lesson_counts: e.data.lessonCounts,
+        created_at: at,
+        updated_at: at,
+        version: revision,
+      });
+      return;
+    case 'HalfTermReportAssignmentChanged':
+      await writes.set(d.reportId, e.revision, {
+        ...common,
+        qa_reviewer_id: e.data.qaReviewerId,
+        lead_reviewer_id: e.data.leadReviewerId,
+      });
+      return;
+    case 'HalfTermReportSubmitted':
+      await writes.set(d.reportId, e.revision, {
+        ...moved,
+        content_hash: e.data.hash,
+        submitted_at: at,
+      });
+      return;
+    case 'HalfTermReportSubmissionWithdrawn':
+    case 'HalfTermReportRestored':
+      await writes.set(d.reportId, e.revision, moved);
+      return;
+    case 'HalfTermReportQaReviewClaimed':
+      await writes.set(d.reportId, e.revision, {
+        ...moved,
+        qa_claimed_by: e.data.by,
+      });
+      return;
+    case 'HalfTermReportQaReviewReleased':
+    case 'HalfTermReportChangesRequested':
+      await writes.set(d.reportId, e.revision, {
+        ...moved,
+        qa_claimed_by: null,
+      });
+      return;
+    case 'HalfTermReportQaApproved':
+      await writes.set(d.reportId, e.revision, {
+        ...moved,
+        content_hash: e.data.hash,
+        qa_approved_by: e.data.by,
+      });
+      return;
+    case 'HalfTermReportQaApprovalRevoked':
+      await writes.set(d.reportId, e.revision, {
+        ...moved,
+        qa_approved_by: null,
+        qa_claimed_by: e.data.by,
+      });
+      return;
+    case 'HalfTermReportLeadReviewClaimed':
+      await writes.set(d.reportId, e.revision, {
+        ...moved,
+        lead_claimed_by: e.data.by,
+      });
+      return;
+    case 'HalfTermReportLeadReviewReleased':
+      await writes.set(d.reportId, e.revision, {
+        ...moved,
+        lead_claimed_by: null,
+      });
+      return;
+    case 'HalfTermReportReturnedToQa':
+      await writes.set(d.reportId, e.revision, {
+        ...moved,
+        lead_claimed_by: null,
+        qa_approved_by: null,
+        qa_claimed_by: e.data.qaClaimedBy,
+      });
+      return;
+    case 'HalfTermReportReturnedToWriter':
+      await writes.set(d.reportId, e.revision, {
+        ...moved,
+        lead_claimed_by: null,
+        qa_approved_by: null,
+        qa_claimed_by: null,
+      });
+      return;
+    case 'HalfTermReportPublished':
+      await tx.query(
+        `INSERT INTO rm_half_term_report_revisions (report_id, revision, hash, canonical, document_revision,
+           published_by, qa_approved_by, published_at)
+         VALUES ($1,$2,$3,$4,$5,$6,$7,$8) ON CONFLICT (report_id, revision) DO NOTHING`,
+        [
+          d.reportId,
+          e.data.revision,
+          e.data.hash,
+          e.data.canonical,
+          e.data.documentRevision,
+          e.data.by,
+          e.data.qaApprovedBy,
+          at,
+        ],
+      );
+      await writes.set(d.reportId, e.revision, {
+        ...moved,
+        content_hash: e.data.hash,
+        published_revision: e.data.revision,
+        published_at: at,
+        lead_claimed_by: null,
+      });
+      return;
+    case 'HalfTermReportPublicationRevoked':
+      await tx.query(
+        `UPDATE rm_half_term_report_revisions SET revoked_at = $3, revoked_reason = $4
+          WHERE report_id = $1 AND revision = $2 AND revoked_at IS NULL`,
+        [d.reportId, e.data.revokedRevision, at, e.data.reason],
+      );
+      await writes.set(d.reportId, e.revision, {
+        ...moved,
+        revision: e.data.revokedRevision + 1,
+        published_revision: null,
+        lead_claimed_by: e.data.by,
+      });
+      return;
+    case 'HalfTermReportDiscarded':
+      await writes.set(d.reportId, e.revision, {
+        ...moved,
+        qa_claimed_by: null,
+        lead_claimed_by: null,
+      });
+      return;
+    case 'HalfTermReportDeadlineExtended':
+      await writes.set(d.reportId, e.revision, {
+        ...common,
+        extended_submit_by: e.data.submitBy,
+      });
+      return;
+    case 'HalfTermReportDeadlineMissed':
+      await writes.set(d.reportId, e.revision, {
+        ...common,
+        deadline_missed_at: at,
+        missed_submit_by: e.data.submitBy,
+      });
+      return;
+    case 'HalfTermReportFactsRefreshed':
+      await writes.set(d.reportId, e.revision, common);
+      return;
+  }
+}
 
 type Tx = { query: (sql: string, params?: unknown[]) => Promise<unknown> };
 
@@ -538,6 +548,7 @@ async function applyTextEvent(
   },
   tx: Tx,
   at: Date | string,
+  writes: ReportWrites,
 ): Promise<void> {
   if (e.type === 'HalfTermReportEditRefused') {
     const d = e.data;
@@ -577,8 +588,5 @@ async function applyTextEvent(
         e.data.by,
       ],
     );
-  await tx.query(`UPDATE rm_half_term_reports SET unresolved_suggestions = $2 WHERE id = $1`, [
-    d.reportId,
-    d.open,
-  ]);
+  await writes.unresolved(d.reportId, d.open);
 }
