@@ -1,13 +1,17 @@
 import {
-  bigintSet,
   defineProjection,
+  FOLD_FROM,
   guardedSet,
-  guardPasses,
-  rowAbsent,
-  jsonbAppend,
   type ProjectionEvent,
   type ProjectionTx,
 } from '../projection.js';
+import {
+  Append,
+  IncidentFold,
+  sqlIncidentWrites,
+  type IncidentSet,
+  type IncidentWrites,
+} from './incident-writes.js';
 import {
   INCIDENT_EVENT_TYPES,
   INCIDENT_TYPE_EVENT_TYPES,
@@ -144,24 +148,6 @@ export function chronologyEntry(e: IncidentEvent): { kind: string; summary: stri
   }
 }
 
-/**
- * Applies `set` to the incident row once (`guardedSet`), stamping `updated_at` (when it happened)
- * and `position` (the incident's last event).
- */
-function updateIncident(tx: ProjectionTx, event: ProjectionEvent, set: Record<string, unknown>) {
-  return guardedSet(
-    tx,
-    'rm_sg_incidents',
-    (event.data as { incidentId: string }).incidentId,
-    event.revision,
-    {
-      ...set,
-      updated_at: event.metadata.occurredAt,
-      position: bigintSet(event.position),
-    },
-  );
-}
-
 export const safeguardingProjection = defineProjection({
   name: 'safeguarding',
   version: 1,
@@ -226,190 +212,155 @@ export const safeguardingProjection = defineProjection({
     `CREATE INDEX IF NOT EXISTS rm_sg_views_incident ON rm_sg_views (incident_id, position)`,
   ],
   handles: SAFEGUARDING_EVENT_TYPES,
-  async apply(event: ProjectionEvent, tx) {
-    const e = { type: event.type, data: event.data } as AnyEvent;
-    const at = event.metadata.occurredAt;
-    const revision = event.revision.toString();
-    const by = event.metadata.actorId ?? null;
-    switch (e.type) {
-      case 'SafeguardingIncidentTypeCreated':
-        await tx.query(
-          `INSERT INTO rm_sg_incident_types (id, name, guidance, created_at, updated_at, version)
-           VALUES ($1, $2, $3, $4, $4, $5::bigint) ON CONFLICT (id) DO NOTHING`,
-          [e.data.typeId, e.data.name, e.data.guidance, at, revision],
-        );
-        return;
-      case 'SafeguardingIncidentTypeUpdated':
-        await guardedSet(tx, 'rm_sg_incident_types', e.data.typeId, revision, {
-          ...(e.data.name != null ? { name: e.data.name } : {}),
-          ...(e.data.guidance != null ? { guidance: e.data.guidance } : {}),
-          updated_at: at,
-        });
-        return;
-      case 'SafeguardingIncidentTypeRetired':
-        await guardedSet(tx, 'rm_sg_incident_types', e.data.typeId, revision, {
-          retired: true,
-          updated_at: at,
-        });
-        return;
-      case 'SafeguardingIncidentViewed':
-        await tx.query(
-          `INSERT INTO rm_sg_views (position, incident_id, viewer_id, via, viewed_at)
-           VALUES ($1::bigint, $2, $3, $4, $5) ON CONFLICT (position) DO NOTHING`,
-          [event.position.toString(), e.data.incidentId, e.data.viewerId, e.data.via, at],
-        );
-        return;
-      default:
-        break;
+  apply: (event, tx) => applyEvent(event, tx, sqlIncidentWrites(tx)),
+  // A rebuild's batches fold the incidents they report (decision 0088); a live batch goes event by event.
+  async applyBatch(events, tx) {
+    if (events.length < FOLD_FROM) {
+      for (const e of events) await applyEvent(e, tx, sqlIncidentWrites(tx));
+      return;
     }
-    const incident = e;
-    if (incident.type !== 'SafeguardingIncidentReported') {
-      // The step's chronology lines first, only if the guarded update of the incident row that follows
-      // will change it (decision 0070): computed by SQL, so nothing waits for an answer.
-      const { kind, summary } = chronologyEntry(incident);
-      await tx.query(
-        `INSERT INTO rm_sg_chronology (position, student_id, incident_id, occurred_at, kind, summary, actor_id)
-         SELECT $1::bigint, s.value::uuid, i.id, $2, $3, $4, $5
-           FROM rm_sg_incidents i CROSS JOIN LATERAL jsonb_array_elements_text(i.student_ids) s
-          WHERE i.id = $6 AND i.version < $7::bigint
-         ON CONFLICT (position, student_id) DO NOTHING`,
-        [event.position.toString(), at, kind, summary, by, incident.data.incidentId, revision],
-      );
-    }
-    switch (incident.type) {
-      case 'SafeguardingIncidentReported': {
-        const d = incident.data;
-        // Its chronology lines first, only if the incident row is not there yet (its insert follows).
-        const { kind, summary } = chronologyEntry(incident);
-        await tx.query(
-          `INSERT INTO rm_sg_chronology (position, student_id, incident_id, occurred_at, kind, summary, actor_id)
-           SELECT $1::bigint, s.id, $6::uuid, $2, $3, $4, $5
-             FROM unnest($7::uuid[]) WITH ORDINALITY AS s(id, n)
-            WHERE ${rowAbsent('rm_sg_incidents', '$6::uuid')}
-            ORDER BY s.n
-           ON CONFLICT (position, student_id) DO NOTHING`,
-          [
-            event.position.toString(),
-            d.occurredAt,
-            kind,
-            summary,
-            by,
-            d.incidentId,
-            d.students.map((s) => s.studentId),
-          ],
-        );
-        await tx.query(
-          `INSERT INTO rm_sg_incidents (id, status, risk_level, reporter_id, student_ids, customer_ids, type_ids,
-                                        occurred_at, reported_at, lesson_id, description, immediate_action,
-                                        lead_told_verbally, updated_at, version, position)
-           VALUES ($1, 'reported', $2, $3, $4::jsonb, $5::jsonb, $6::jsonb, $7, $8, $9, $10, $11, $12, $8,
-                   $13::bigint, $14::bigint)
-           ON CONFLICT (id) DO NOTHING`,
-          [
-            d.incidentId,
-            d.riskLevel,
-            d.reporterId,
-            JSON.stringify(d.students.map((s) => s.studentId)),
-            JSON.stringify([...new Set(d.students.flatMap((s) => (s.customerId ? [s.customerId] : [])))]),
-            JSON.stringify(d.typeIds),
-            d.occurredAt,
-            at,
-            d.lessonId,
-            d.description,
-            d.immediateAction,
-            d.leadToldVerbally,
-            revision,
-            event.position.toString(),
-          ],
-        );
-        return;
-      }
-      case 'SafeguardingIncidentAcknowledged':
-        await updateIncident(tx, event, {
-          status: 'acknowledged',
-          acknowledged_at: at,
-          acknowledged_by: incident.data.leadId,
-        });
-        break;
-      case 'SafeguardingIncidentReviewStarted':
-        await updateIncident(tx, event, {
-          status: 'under_review',
-          assigned_lead_id: incident.data.leadId,
-        });
-        break;
-      case 'SafeguardingIncidentActionAdded': {
-        const d = incident.data;
-        const action: IncidentActionRow = {
-          id: d.actionId,
-          description: d.description,
-          assignee_id: d.assigneeId,
-          due_date: d.dueDate,
-          referral: d.referral,
-          added_by: by,
-          added_at: at,
-        };
-        await updateIncident(tx, event, {
-          status: 'actions',
-          actions: jsonbAppend('actions', action),
-        });
-        break;
-      }
-      case 'SafeguardingIncidentPartnerInformed': {
-        const step: IncidentStepRow = {
-          at,
-          by,
-          text: `${incident.data.method}: ${incident.data.note}`,
-        };
-        await updateIncident(tx, event, {
-          status: 'partner_informed',
-          partner_informed: jsonbAppend('partner_informed', step),
-        });
-        break;
-      }
-      case 'SafeguardingIncidentPartnerFeedbackRecorded': {
-        const step: IncidentStepRow = { at, by, text: incident.data.feedback };
-        await updateIncident(tx, event, {
-          status: 'partner_feedback',
-          partner_feedback: jsonbAppend('partner_feedback', step),
-        });
-        break;
-      }
-      case 'SafeguardingIncidentClosed':
-        await updateIncident(tx, event, { status: 'closed', closed_at: at });
-        break;
-      case 'SafeguardingIncidentReopened':
-        await updateIncident(tx, event, { status: 'under_review', closed_at: null });
-        break;
-      case 'SafeguardingIncidentRiskLevelChanged':
-        await updateIncident(tx, event, { risk_level: incident.data.to });
-        break;
-      case 'SafeguardingIncidentCorrected': {
-        const column = {
-          description: 'description',
-          immediate_action: 'immediate_action',
-          occurred_at: 'occurred_at',
-          lesson_id: 'lesson_id',
-        }[incident.data.field];
-        if (incident.data.field === 'occurred_at' && incident.data.value) {
-          // The report's chronology line moves to the corrected time (if the update below applies).
-          await tx.query(
-            `UPDATE rm_sg_chronology SET occurred_at = $2 WHERE incident_id = $1 AND kind = 'reported'
-                AND ${guardPasses('rm_sg_incidents', '$1::uuid', '$3')}`,
-            [incident.data.incidentId, incident.data.value, revision],
-          );
-        }
-        await updateIncident(tx, event, { [column]: incident.data.value });
-        break;
-      }
-      case 'SafeguardingIncidentEscalated':
-        await updateIncident(tx, event, { escalated_at: at });
-        break;
-      case 'SafeguardingIncidentClaimed':
-        await updateIncident(tx, event, { assigned_lead_id: incident.data.leadId });
-        break;
-      case 'SafeguardingIncidentReleased':
-        await updateIncident(tx, event, { assigned_lead_id: null });
-        break;
-    }
+    const fold = await IncidentFold.start(events, tx);
+    for (const e of events) await applyEvent(e, tx, fold);
+    await fold.write();
   },
 });
+
+async function applyEvent(event: ProjectionEvent, tx: ProjectionTx, writes: IncidentWrites): Promise<void> {
+  const e = { type: event.type, data: event.data } as AnyEvent;
+  const at = event.metadata.occurredAt;
+  const revision = event.revision.toString();
+  const by = event.metadata.actorId ?? null;
+  switch (e.type) {
+    case 'SafeguardingIncidentTypeCreated':
+      await tx.query(
+        `INSERT INTO rm_sg_incident_types (id, name, guidance, created_at, updated_at, version)
+         VALUES ($1, $2, $3, $4, $4, $5::bigint) ON CONFLICT (id) DO NOTHING`,
+        [e.data.typeId, e.data.name, e.data.guidance, at, revision],
+      );
+      return;
+    case 'SafeguardingIncidentTypeUpdated':
+      await guardedSet(tx, 'rm_sg_incident_types', e.data.typeId, revision, {
+        ...(e.data.name != null ? { name: e.data.name } : {}),
+        ...(e.data.guidance != null ? { guidance: e.data.guidance } : {}),
+        updated_at: at,
+      });
+      return;
+    case 'SafeguardingIncidentTypeRetired':
+      await guardedSet(tx, 'rm_sg_incident_types', e.data.typeId, revision, {
+        retired: true,
+        updated_at: at,
+      });
+      return;
+    case 'SafeguardingIncidentViewed':
+      await tx.query(
+        `INSERT INTO rm_sg_views (position, incident_id, viewer_id, via, viewed_at)
+         VALUES ($1::bigint, $2, $3, $4, $5) ON CONFLICT (position) DO NOTHING`,
+        [event.position.toString(), e.data.incidentId, e.data.viewerId, e.data.via, at],
+      );
+      return;
+    default:
+      break;
+  }
+  const incident = e;
+  const line = {
+    position: event.position.toString(),
+    occurred_at: at,
+    ...chronologyEntry(incident),
+    actor_id: by,
+  };
+  if (incident.type === 'SafeguardingIncidentReported') {
+    const d = incident.data;
+    await writes.report(
+      {
+        id: d.incidentId,
+        risk_level: d.riskLevel,
+        reporter_id: d.reporterId,
+        student_ids: d.students.map((s) => s.studentId),
+        customer_ids: [...new Set(d.students.flatMap((s) => (s.customerId ? [s.customerId] : [])))],
+        type_ids: d.typeIds,
+        occurred_at: d.occurredAt,
+        reported_at: at,
+        lesson_id: d.lessonId,
+        description: d.description,
+        immediate_action: d.immediateAction,
+        lead_told_verbally: d.leadToldVerbally,
+        version: revision,
+        position: event.position.toString(),
+      },
+      // The report's line sits where it happened (a backdated report in its place).
+      { ...line, occurred_at: d.occurredAt },
+    );
+    return;
+  }
+  /** The step's line, then `set` on the incident row once, stamped with when and its last event. */
+  const step = (set: IncidentSet, moveReportedTo: string | null = null) =>
+    writes.step(
+      incident.data.incidentId,
+      event.revision,
+      line,
+      { ...set, updated_at: at, position: event.position.toString() },
+      moveReportedTo,
+    );
+  switch (incident.type) {
+    case 'SafeguardingIncidentAcknowledged':
+      await step({ status: 'acknowledged', acknowledged_at: at, acknowledged_by: incident.data.leadId });
+      break;
+    case 'SafeguardingIncidentReviewStarted':
+      await step({ status: 'under_review', assigned_lead_id: incident.data.leadId });
+      break;
+    case 'SafeguardingIncidentActionAdded': {
+      const d = incident.data;
+      const action: IncidentActionRow = {
+        id: d.actionId,
+        description: d.description,
+        assignee_id: d.assigneeId,
+        due_date: d.dueDate,
+        referral: d.referral,
+        added_by: by,
+        added_at: at,
+      };
+      await step({ status: 'actions', actions: new Append(action) });
+      break;
+    }
+    case 'SafeguardingIncidentPartnerInformed': {
+      const entry: IncidentStepRow = { at, by, text: `${incident.data.method}: ${incident.data.note}` };
+      await step({ status: 'partner_informed', partner_informed: new Append(entry) });
+      break;
+    }
+    case 'SafeguardingIncidentPartnerFeedbackRecorded': {
+      const entry: IncidentStepRow = { at, by, text: incident.data.feedback };
+      await step({ status: 'partner_feedback', partner_feedback: new Append(entry) });
+      break;
+    }
+    case 'SafeguardingIncidentClosed':
+      await step({ status: 'closed', closed_at: at });
+      break;
+    case 'SafeguardingIncidentReopened':
+      await step({ status: 'under_review', closed_at: null });
+      break;
+    case 'SafeguardingIncidentRiskLevelChanged':
+      await step({ risk_level: incident.data.to });
+      break;
+    case 'SafeguardingIncidentCorrected': {
+      const column = {
+        description: 'description',
+        immediate_action: 'immediate_action',
+        occurred_at: 'occurred_at',
+        lesson_id: 'lesson_id',
+      }[incident.data.field];
+      // A corrected time also moves the report's chronology lines (if the update applies).
+      const moved = incident.data.field === 'occurred_at' && incident.data.value ? incident.data.value : null;
+      await step({ [column]: incident.data.value }, moved);
+      break;
+    }
+    case 'SafeguardingIncidentEscalated':
+      await step({ escalated_at: at });
+      break;
+    case 'SafeguardingIncidentClaimed':
+      await step({ assigned_lead_id: incident.data.leadId });
+      break;
+    case 'SafeguardingIncidentReleased':
+      await step({ assigned_lead_id: null });
+      break;
+  }
+}
