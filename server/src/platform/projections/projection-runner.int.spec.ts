@@ -521,6 +521,37 @@ describe.each(targets)('ProjectionRunner on $name', (target) => {
     expect(await runner.waitForPosition(head, 1_000)).toBe(true);
   });
 
+  it(`${target.name}: the schema of projections at their version runs again, so a missing index comes back (decision 0088)`, async () => {
+    const name = `p_${randomUUID().slice(0, 8)}`;
+    await appendCounted(store, 1, 3);
+    // Its index is in the schema, after a statement ending in a line comment (the script joins them).
+    const base = counterProjection(1, name);
+    const indexed = {
+      ...base,
+      schema: [
+        `${base.schema[0]} -- a trailing comment`,
+        ...base.schema.slice(1),
+        `CREATE INDEX IF NOT EXISTS ${name}_by_position ON ${name}_applied (position)`,
+      ],
+    };
+    const other = counterProjection(1, `${name}_o`);
+    const runner = new ProjectionRunner(store, sql, [indexed, other], { log: recordingLog(), batchSize: 20 });
+    await runner.rebuild();
+    const indexes = async () =>
+      (
+        await sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_indexes WHERE indexname = $1`, [
+          `${name}_by_position`,
+        ])
+      ).rows[0]!.n;
+    expect(await indexes()).toBe(1);
+    // Gone (a rebuild that crashed before building its deferred indexes, or one added without a version bump).
+    await sql.query(`DROP INDEX ${name}_by_position`);
+    const before = await dump(sql, name);
+    await runner.rebuild([`${name}_o`]);
+    expect(await indexes()).toBe(1);
+    expect(await dump(sql, name)).toEqual(before);
+  });
+
   it(`${target.name}: records an event a projection cannot apply as a dead letter and applies the rest`, async () => {
     const log = recordingLog();
     const name = `p_${randomUUID().slice(0, 8)}`;

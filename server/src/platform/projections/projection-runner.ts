@@ -398,6 +398,7 @@ export class ProjectionRunner {
       const existing = new Map((await readCheckpoints(tx)).map((c) => [c.name, c]));
       const builds = new Map((await readBuilds(tx)).map((b) => [b.name, b]));
       const positions = new Map<string, bigint>();
+      const again: string[] = [];
       this.building.clear();
       this.deferredIndexes = [];
       for (const p of this.projections) {
@@ -456,10 +457,14 @@ export class ProjectionRunner {
           await tx.query('DELETE FROM proj_dead_letters WHERE projection = $1', [p.name]);
           positions.set(p.name, 0n);
         } else {
-          for (const ddl of p.schema) await tx.query(ddl);
+          again.push(...p.schema);
           positions.set(p.name, current.position);
         }
       }
+      // The schema of the projections at their version runs again (IF NOT EXISTS: an index added
+      // without a version bump, or deferred by a rebuild that crashed), as one script: one round trip
+      // instead of one per statement (about 100 statements; decision 0088).
+      if (again.length > 0) await tx.script(again.join('\n;\n'));
       for (const c of existing.values()) if (c.position > this.announcedUpTo) this.announcedUpTo = c.position;
       return positions;
     });
