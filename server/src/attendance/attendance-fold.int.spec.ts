@@ -1,23 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { expect } from '@jest/globals';
 import {
   attendanceProjection,
   ERASED,
-  FOLD_FROM,
   lessonStream,
   plannedAbsenceStream,
   type ProjectionEvent,
 } from '@portal/projections';
-import type { SqlClient } from '../platform/sql/sql-client.js';
-import {
-  applyEvents,
-  applyInBatches,
-  batchCuttings,
-  projectionContract,
-  record,
-  resetProjection,
-  rowsOf,
-} from '../platform/testing/projection-contract.js';
-import { sqlTargets } from '../platform/testing/sql-targets.js';
+import { describeFoldInBatches, record } from '../platform/testing/projection-contract.js';
 
 /**
  * Decision 0086: a batch of attendance events folds the registers it opens in memory and writes each
@@ -148,25 +137,13 @@ const history: ProjectionEvent[] = record([
   [lessonStream(D), 'AttendanceMarkRecorded', marked(D, S3, 'absent', T2)],
 ]);
 
-describe.each(sqlTargets('portal_attendance_fold'))('attendance projection in batches on $name', (target) => {
-  let sql: SqlClient;
-  let byEvent: Awaited<ReturnType<typeof rowsOf>>;
-  beforeAll(async () => {
-    sql = await target.open();
-    await resetProjection(sql, attendanceProjection);
-    await applyEvents(sql, attendanceProjection, history, 'one-by-one');
-    byEvent = await rowsOf(sql, attendanceProjection);
-  });
-  afterAll(async () => {
-    await sql.close();
-    await target.close();
-  });
-
-  it('event by event, the history sets every rule the fold copies', async () => {
+describeFoldInBatches('attendance projection', 'portal_attendance_fold', attendanceProjection, history, {
+  title: 'event by event, the history sets every rule the fold copies',
+  async check(sql, byEvent) {
     const lines = (
       await sql.query<Record<string, unknown>>(
         `SELECT lesson_id::text, student_id::text, basis, mark, prefill_reason, prefill_source, amendments,
-                voided, recorded_by->>'name' AS by FROM rm_register_entries ORDER BY lesson_id, student_id`,
+              voided, recorded_by->>'name' AS by FROM rm_register_entries ORDER BY lesson_id, student_id`,
       )
     ).rows;
     const line = (lesson: string, student: string) =>
@@ -182,16 +159,5 @@ describe.each(sqlTargets('portal_attendance_fold'))('attendance projection in ba
     expect(line(C, S3)).toMatchObject({ basis: 'guest', voided: true, mark: null });
     expect(line(D, S1)).toMatchObject({ mark: 'late' });
     expect(byEvent['rm_attendance_amendments']).toHaveLength(2);
-  });
-
-  it.each(batchCuttings(history.length, FOLD_FROM))(
-    '%s through applyBatch give the rows event by event gives',
-    async (_name, sizes) => {
-      expect(await applyInBatches(sql, attendanceProjection, history, sizes)).toEqual(byEvent);
-    },
-  );
-
-  it('keeps the projection contract on this history (replays change nothing)', async () => {
-    expect(await projectionContract(sql, attendanceProjection, history)).toEqual(byEvent);
-  });
+  },
 });

@@ -1,16 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { FOLD_FROM, halfTermReportsProjection, type ProjectionEvent } from '@portal/projections';
-import type { SqlClient } from '../platform/sql/sql-client.js';
-import {
-  applyEvents,
-  applyInBatches,
-  batchCuttings,
-  projectionContract,
-  record,
-  resetProjection,
-  rowsOf,
-} from '../platform/testing/projection-contract.js';
-import { sqlTargets } from '../platform/testing/sql-targets.js';
+import { expect } from '@jest/globals';
+import { halfTermReportsProjection, type ProjectionEvent } from '@portal/projections';
+import { describeFoldInBatches, record } from '../platform/testing/projection-contract.js';
 
 /**
  * Decision 0088: a batch of half-term-report events folds the reports it creates in memory and writes
@@ -139,26 +129,14 @@ const history: ProjectionEvent[] = record([
   [report(OLD), 'HalfTermReportQaApproved', { ...ref(OLD, 'qa_approved'), ...signOff('h0'), by: QA }],
 ]);
 
-describe.each(sqlTargets('portal_report_fold'))('half-term reports in batches on $name', (target) => {
-  let sql: SqlClient;
-  let byEvent: Awaited<ReturnType<typeof rowsOf>>;
-  beforeAll(async () => {
-    sql = await target.open();
-    await resetProjection(sql, halfTermReportsProjection);
-    await applyEvents(sql, halfTermReportsProjection, history, 'one-by-one');
-    byEvent = await rowsOf(sql, halfTermReportsProjection);
-  });
-  afterAll(async () => {
-    await sql.close();
-    await target.close();
-  });
-
-  it('event by event, the history sets the report rows, their timelines and revisions', async () => {
+describeFoldInBatches('half-term reports', 'portal_report_fold', halfTermReportsProjection, history, {
+  title: 'event by event, the history sets the report rows, their timelines and revisions',
+  async check(sql) {
     const { rows } = await sql.query<Record<string, unknown>>(
       `SELECT id::text, state, writer_ids, qa_reviewer_id::text AS qa, content_hash, qa_approved_by::text AS approved,
-              lead_claimed_by::text AS lead, revision, published_revision, unresolved_suggestions AS open,
-              extended_submit_by, missed_submit_by, student_id::text AS student
-         FROM rm_half_term_reports ORDER BY id`,
+            lead_claimed_by::text AS lead, revision, published_revision, unresolved_suggestions AS open,
+            extended_submit_by, missed_submit_by, student_id::text AS student
+       FROM rm_half_term_reports ORDER BY id`,
     );
     expect(rows).toEqual([
       expect.objectContaining({ id: OLD, state: 'qa_approved', content_hash: 'h0', approved: QA }),
@@ -194,16 +172,5 @@ describe.each(sqlTargets('portal_report_fold'))('half-term reports in batches on
     expect(timeline.rows[0]!.n).toBe(12); // its workflow events and the direct edit
     const revoked = await sql.query(`SELECT revoked_reason FROM rm_half_term_report_revisions`);
     expect(revoked.rows).toEqual([{ revoked_reason: 'Wrong name' }]);
-  });
-
-  it.each(batchCuttings(history.length, FOLD_FROM))(
-    '%s through applyBatch give the rows event by event gives',
-    async (_name, sizes) => {
-      expect(await applyInBatches(sql, halfTermReportsProjection, history, sizes)).toEqual(byEvent);
-    },
-  );
-
-  it('keeps the projection contract on this history (replays change nothing)', async () => {
-    expect(await projectionContract(sql, halfTermReportsProjection, history)).toEqual(byEvent);
-  });
+  },
 });

@@ -1,16 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { ERASED, FOLD_FROM, usersProjection, type ProjectionEvent } from '@portal/projections';
-import type { SqlClient } from '../platform/sql/sql-client.js';
-import {
-  applyEvents,
-  applyInBatches,
-  batchCuttings,
-  projectionContract,
-  record,
-  resetProjection,
-  rowsOf,
-} from '../platform/testing/projection-contract.js';
-import { sqlTargets } from '../platform/testing/sql-targets.js';
+import { expect } from '@jest/globals';
+import { ERASED, usersProjection, type ProjectionEvent } from '@portal/projections';
+import { describeFoldInBatches, record } from '../platform/testing/projection-contract.js';
 
 /**
  * Decision 0086: a batch of users events folds the users it creates in memory and writes each row
@@ -107,26 +97,14 @@ const history: ProjectionEvent[] = record([
   [user(BEN), 'UserImpersonated', { userId: BEN, impersonatorId: id(99), via: 'access-token' }], // changes nothing
 ]);
 
-describe.each(sqlTargets('portal_user_fold'))('users projection in batches on $name', (target) => {
-  let sql: SqlClient;
-  let byEvent: Awaited<ReturnType<typeof rowsOf>>;
-  beforeAll(async () => {
-    sql = await target.open();
-    await resetProjection(sql, usersProjection);
-    await applyEvents(sql, usersProjection, history, 'one-by-one');
-    byEvent = await rowsOf(sql, usersProjection);
-  });
-  afterAll(async () => {
-    await sql.close();
-    await target.close();
-  });
-
-  it('event by event, the history sets every rule the fold copies', async () => {
+describeFoldInBatches('users projection', 'portal_user_fold', usersProjection, history, {
+  title: 'event by event, the history sets every rule the fold copies',
+  async check(sql) {
     const { rows } = await sql.query<Record<string, unknown>>(
       `SELECT id::text, login, first_name, contacts, custom_fields, files, has_access, is_blocked, status,
-              awaiting_activation, permissions, position, notification_email, deleted_at IS NOT NULL AS deleted,
-              personal_data_erased, requested_number_of_lessons_per_week AS lessons
-         FROM rm_users ORDER BY id`,
+            awaiting_activation, permissions, position, notification_email, deleted_at IS NOT NULL AS deleted,
+            personal_data_erased, requested_number_of_lessons_per_week AS lessons
+       FROM rm_users ORDER BY id`,
     );
     const [ann, ben, cat, dan] = rows;
     expect(ann).toMatchObject({ first_name: ERASED, personal_data_erased: true, has_access: false });
@@ -147,16 +125,5 @@ describe.each(sqlTargets('portal_user_fold'))('users projection in batches on $n
     expect(cat!.files).toHaveLength(1);
     expect(dan).toMatchObject({ deleted: true, has_access: false });
     expect((dan!.contacts as unknown[]).length).toBe(1);
-  });
-
-  it.each(batchCuttings(history.length, FOLD_FROM))(
-    '%s through applyBatch give the rows event by event gives',
-    async (_name, sizes) => {
-      expect(await applyInBatches(sql, usersProjection, history, sizes)).toEqual(byEvent);
-    },
-  );
-
-  it('keeps the projection contract on this history (replays change nothing)', async () => {
-    expect(await projectionContract(sql, usersProjection, history)).toEqual(byEvent);
-  });
+  },
 });

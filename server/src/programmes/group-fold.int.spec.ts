@@ -1,16 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { FOLD_FROM, groupsProjection, type ProjectionEvent } from '@portal/projections';
-import type { SqlClient } from '../platform/sql/sql-client.js';
-import {
-  applyEvents,
-  applyInBatches,
-  batchCuttings,
-  projectionContract,
-  record,
-  resetProjection,
-  rowsOf,
-} from '../platform/testing/projection-contract.js';
-import { sqlTargets } from '../platform/testing/sql-targets.js';
+import { expect } from '@jest/globals';
+import { groupsProjection, type ProjectionEvent } from '@portal/projections';
+import { describeFoldInBatches, record } from '../platform/testing/projection-contract.js';
 
 /**
  * Decision 0088: a batch of groups events folds the groups it creates in memory and writes their rows
@@ -70,21 +60,9 @@ const history: ProjectionEvent[] = record([
   [group(MATHS), 'StudentRemovedFromGroup', removed(MATHS, ANN, '2026-06-30')], // the closed row stays
 ]);
 
-describe.each(sqlTargets('portal_group_fold'))('groups projection in batches on $name', (target) => {
-  let sql: SqlClient;
-  let byEvent: Awaited<ReturnType<typeof rowsOf>>;
-  beforeAll(async () => {
-    sql = await target.open();
-    await resetProjection(sql, groupsProjection);
-    await applyEvents(sql, groupsProjection, history, 'one-by-one');
-    byEvent = await rowsOf(sql, groupsProjection);
-  });
-  afterAll(async () => {
-    await sql.close();
-    await target.close();
-  });
-
-  it('event by event, the history sets every groups rule', async () => {
+describeFoldInBatches('groups projection', 'portal_group_fold', groupsProjection, history, {
+  title: 'event by event, the history sets every groups rule',
+  async check(sql) {
     const groups = await sql.query<{ id: string; name: string }>(
       `SELECT id::text, name FROM rm_groups ORDER BY id`,
     );
@@ -95,7 +73,7 @@ describe.each(sqlTargets('portal_group_fold'))('groups projection in batches on 
     ]);
     const students = await sql.query<{ g: string; s: string; from: string; to: string | null }>(
       `SELECT group_id::text AS g, student_id::text AS s, from_date::text AS from, to_date::text AS to
-         FROM rm_group_students ORDER BY group_id, student_id, from_date`,
+       FROM rm_group_students ORDER BY group_id, student_id, from_date`,
     );
     expect(students.rows).toEqual([
       { g: OLD, s: ANN, from: '2026-01-05', to: '2026-01-31' },
@@ -113,16 +91,5 @@ describe.each(sqlTargets('portal_group_fold'))('groups projection in batches on 
       { g: MATHS, t: TED, role: 'lead' },
       { g: ART, t: TINA, role: 'assistant' },
     ]);
-  });
-
-  it.each(batchCuttings(history.length, FOLD_FROM))(
-    '%s through applyBatch give the rows event by event gives',
-    async (_name, sizes) => {
-      expect(await applyInBatches(sql, groupsProjection, history, sizes)).toEqual(byEvent);
-    },
-  );
-
-  it('keeps the projection contract on this history (replays change nothing)', async () => {
-    expect(await projectionContract(sql, groupsProjection, history)).toEqual(byEvent);
-  });
+  },
 });

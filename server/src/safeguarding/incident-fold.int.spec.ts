@@ -1,16 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { FOLD_FROM, safeguardingProjection, type ProjectionEvent } from '@portal/projections';
-import type { SqlClient } from '../platform/sql/sql-client.js';
-import {
-  applyEvents,
-  applyInBatches,
-  batchCuttings,
-  projectionContract,
-  record,
-  resetProjection,
-  rowsOf,
-} from '../platform/testing/projection-contract.js';
-import { sqlTargets } from '../platform/testing/sql-targets.js';
+import { expect } from '@jest/globals';
+import { safeguardingProjection, type ProjectionEvent } from '@portal/projections';
+import { describeFoldInBatches, record } from '../platform/testing/projection-contract.js';
 
 /**
  * Decision 0088: a batch of safeguarding events folds the incidents it reports in memory and writes
@@ -116,25 +106,13 @@ const history: ProjectionEvent[] = record([
   [incident(OLD), 'SafeguardingIncidentClosed', { incidentId: OLD, outcome: 'Done' }],
 ]);
 
-describe.each(sqlTargets('portal_incident_fold'))('safeguarding incidents in batches on $name', (target) => {
-  let sql: SqlClient;
-  let byEvent: Awaited<ReturnType<typeof rowsOf>>;
-  beforeAll(async () => {
-    sql = await target.open();
-    await resetProjection(sql, safeguardingProjection);
-    await applyEvents(sql, safeguardingProjection, history, 'one-by-one');
-    byEvent = await rowsOf(sql, safeguardingProjection);
-  });
-  afterAll(async () => {
-    await sql.close();
-    await target.close();
-  });
-
-  it('event by event, the history sets every incident step and its chronology', async () => {
+describeFoldInBatches('safeguarding incidents', 'portal_incident_fold', safeguardingProjection, history, {
+  title: 'event by event, the history sets every incident step and its chronology',
+  async check(sql) {
     const { rows } = await sql.query<Record<string, unknown>>(
       `SELECT id::text, status, risk_level, lesson_id, occurred_at, assigned_lead_id::text AS lead, escalated_at IS NOT NULL AS escalated,
-              jsonb_array_length(actions) AS actions, jsonb_array_length(partner_feedback) AS feedback, student_ids
-         FROM rm_sg_incidents ORDER BY id`,
+            jsonb_array_length(actions) AS actions, jsonb_array_length(partner_feedback) AS feedback, student_ids
+       FROM rm_sg_incidents ORDER BY id`,
     );
     expect(rows).toEqual([
       expect.objectContaining({ id: OLD, status: 'closed', risk_level: 'high' }),
@@ -152,7 +130,7 @@ describe.each(sqlTargets('portal_incident_fold'))('safeguarding incidents in bat
     ]);
     const lines = await sql.query<{ student: string; kind: string; at: Date }>(
       `SELECT student_id::text AS student, kind, occurred_at AS at FROM rm_sg_chronology
-        WHERE incident_id = $1 ORDER BY position, student_id`,
+      WHERE incident_id = $1 ORDER BY position, student_id`,
       [A],
     );
     // 11 steps of A for two students; its report's lines moved to the corrected time.
@@ -161,16 +139,5 @@ describe.each(sqlTargets('portal_incident_fold'))('safeguarding incidents in bat
       { student: S1, kind: 'reported', at: new Date('2026-10-30T09:00:00.000Z') },
       { student: S2, kind: 'reported', at: new Date('2026-10-30T09:00:00.000Z') },
     ]);
-  });
-
-  it.each(batchCuttings(history.length, FOLD_FROM))(
-    '%s through applyBatch give the rows event by event gives',
-    async (_name, sizes) => {
-      expect(await applyInBatches(sql, safeguardingProjection, history, sizes)).toEqual(byEvent);
-    },
-  );
-
-  it('keeps the projection contract on this history (replays change nothing)', async () => {
-    expect(await projectionContract(sql, safeguardingProjection, history)).toEqual(byEvent);
-  });
+  },
 });

@@ -1,6 +1,7 @@
-import { expect } from '@jest/globals';
-import type { Projection, ProjectionEvent } from '@portal/projections';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { FOLD_FROM, type Projection, type ProjectionEvent } from '@portal/projections';
 import type { SqlClient } from '../sql/sql-client.js';
+import { sqlTargets } from './sql-targets.js';
 
 /**
  * The projection test kit (decision 0045): the contract every projection keeps, and a small
@@ -158,4 +159,49 @@ export async function applyInBatches(
   }
   expect(at).toBeGreaterThanOrEqual(history.length);
   return rowsOf(sql, projection);
+}
+
+/**
+ * The spec of a projection whose `applyBatch` folds (decisions 0086, 0088), on PGlite and on PostgreSQL
+ * (`database` names the throwaway PostgreSQL database):
+ * - `history` applied event by event builds what `walk.check` expects (the history uses every rule the
+ *   fold copies; `byEvent` is every row it built);
+ * - cut into batches in each of the `batchCuttings` ways and applied through `applyBatch`, it gives the
+ *   same rows;
+ * - it keeps the projection contract.
+ */
+export function describeFoldInBatches(
+  label: string,
+  database: string,
+  projection: Projection,
+  history: readonly ProjectionEvent[],
+  walk: { title: string; check: (sql: SqlClient, byEvent: Dump) => Promise<void> },
+): void {
+  describe.each(sqlTargets(database))(`${label} in batches on $name`, (target) => {
+    let sql: SqlClient;
+    let byEvent: Dump;
+    beforeAll(async () => {
+      sql = await target.open();
+      await resetProjection(sql, projection);
+      await applyEvents(sql, projection, history, 'one-by-one');
+      byEvent = await rowsOf(sql, projection);
+    });
+    afterAll(async () => {
+      await sql.close();
+      await target.close();
+    });
+
+    it(walk.title, () => walk.check(sql, byEvent));
+
+    it.each(batchCuttings(history.length, FOLD_FROM))(
+      '%s through applyBatch give the rows event by event gives',
+      async (_name, sizes) => {
+        expect(await applyInBatches(sql, projection, history, sizes)).toEqual(byEvent);
+      },
+    );
+
+    it('keeps the projection contract on this history (replays change nothing)', async () => {
+      expect(await projectionContract(sql, projection, history)).toEqual(byEvent);
+    });
+  });
 }
