@@ -22,7 +22,9 @@ let teacherId = '';
 let programmeId = '';
 let groupId = '';
 
-const today = () => new Date().toISOString().slice(0, 10);
+// Today in London, the zone of the programme, its schedule and the teacher's week: the UTC date is
+// London's yesterday between 23:00 and 24:00 UTC in summer, which put the first lesson in last week.
+const today = () => new Date().toLocaleDateString('en-CA', { timeZone: 'Europe/London' });
 const plusDays = (date: string, days: number) =>
   new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 
