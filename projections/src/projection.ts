@@ -217,6 +217,28 @@ function guardedStatement(
  */
 export const FOLD_FROM = 16;
 
+/**
+ * Of `ids` (any case), those with no row in `table` yet, in lower case: one query, none when `ids` is
+ * empty. The rows a folding `applyBatch` may build in memory (decisions 0086, 0088) are those whose
+ * key is absent when the batch begins.
+ */
+export async function absentIds(
+  tx: ProjectionTx,
+  table: string,
+  ids: Iterable<string>,
+  column = 'id',
+): Promise<Set<string>> {
+  const absent = new Set<string>();
+  for (const id of ids) absent.add(id.toLowerCase());
+  if (absent.size === 0) return absent;
+  const { rows } = await tx.query<{ id: string }>(
+    `SELECT ${column}::text AS id FROM ${table} WHERE ${column} = ANY($1::uuid[])`,
+    [[...absent]],
+  );
+  for (const r of rows) absent.delete(r.id);
+  return absent;
+}
+
 /** A table's columns for `insertRows`: each column's SQL type (`uuid`, `text`, `jsonb`, `bigint`, ...). */
 export type ColumnTypes<Row> = { readonly [Column in keyof Row & string]: string };
 

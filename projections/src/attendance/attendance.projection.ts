@@ -1,4 +1,5 @@
 import {
+  absentIds,
   defineProjection,
   FOLD_FROM,
   guardedSet,
@@ -527,20 +528,8 @@ class RegisterFold {
 
   /** Reads which of the batch's lessons have no register row yet (one round trip). */
   static async start(events: readonly Event[], tx: ProjectionTx): Promise<RegisterFold> {
-    const lessons = new Set<string>();
-    for (const e of events) {
-      const lesson = lessonOf(e);
-      if (lesson) lessons.add(lesson);
-    }
-    const absent = new Set(lessons);
-    if (lessons.size > 0) {
-      const { rows } = await tx.query<{ lesson_id: string }>(
-        `SELECT lesson_id::text AS lesson_id FROM rm_registers WHERE lesson_id = ANY($1::uuid[])`,
-        [[...lessons]],
-      );
-      for (const r of rows) absent.delete(r.lesson_id);
-    }
-    return new RegisterFold(absent);
+    const lessons = events.flatMap((e) => lessonOf(e) ?? []);
+    return new RegisterFold(await absentIds(tx, 'rm_registers', lessons, 'lesson_id'));
   }
 
   /** Applies `e` in memory when it is about a lesson this fold holds; false leaves it to SQL. */

@@ -282,7 +282,8 @@ export const halfTermReportsProjection = defineProjection<
   // 0088); a live batch goes event by event.
   async applyBatch(events, tx) {
     if (events.length < FOLD_FROM) {
-      for (const e of events) await applyEvent(e, tx, sqlReportWrites(tx));
+      const writes = sqlReportWrites(tx);
+      for (const e of events) await applyEvent(e, tx, writes);
       return;
     }
     const fold = await ReportFold.start(events, tx);

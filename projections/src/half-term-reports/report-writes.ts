@@ -1,4 +1,11 @@
-import { guardedSet, insertRows, jsonbSet, type ProjectionEvent, type ProjectionTx } from '../projection.js';
+import {
+  absentIds,
+  guardedSet,
+  insertRows,
+  jsonbSet,
+  type ProjectionEvent,
+  type ProjectionTx,
+} from '../projection.js';
 
 /**
  * Where the half-term-reports projection's report rows and timeline go: straight to SQL (`apply`,
@@ -169,18 +176,10 @@ export class ReportFold implements ReportWrites {
 
   /** Reads which of the reports the batch creates have no row yet (one round trip, none without one). */
   static async start(events: readonly ProjectionEvent[], tx: ProjectionTx): Promise<ReportFold> {
-    const created = new Set<string>();
-    for (const e of events)
-      if (e.type === 'HalfTermReportCreated')
-        created.add((e.data as { reportId: string }).reportId.toLowerCase());
-    if (created.size > 0) {
-      const { rows } = await tx.query<{ id: string }>(
-        `SELECT id::text AS id FROM rm_half_term_reports WHERE id = ANY($1::uuid[])`,
-        [[...created]],
-      );
-      for (const r of rows) created.delete(r.id);
-    }
-    return new ReportFold(tx, created);
+    const created = events.flatMap((e) =>
+      e.type === 'HalfTermReportCreated' ? [(e.data as { reportId: string }).reportId] : [],
+    );
+    return new ReportFold(tx, await absentIds(tx, 'rm_half_term_reports', created));
   }
 
   timeline(row: TimelineRow): Promise<void> {

@@ -1,4 +1,4 @@
-import { insertRows, type ProjectionEvent, type ProjectionTx } from '../projection.js';
+import { absentIds, insertRows, type ProjectionEvent, type ProjectionTx } from '../projection.js';
 import type { GroupEvent } from './programmes.projection.js';
 
 /**
@@ -49,16 +49,8 @@ export class GroupFold {
 
   /** Reads which of the groups the batch creates have no row yet (one round trip, none without a creation). */
   static async start(events: readonly Event[], tx: ProjectionTx): Promise<GroupFold> {
-    const created = new Set<string>();
-    for (const e of events) if (e.type === 'GroupCreated') created.add(e.data.groupId.toLowerCase());
-    if (created.size > 0) {
-      const { rows } = await tx.query<{ id: string }>(
-        `SELECT id::text AS id FROM rm_groups WHERE id = ANY($1::uuid[])`,
-        [[...created]],
-      );
-      for (const r of rows) created.delete(r.id);
-    }
-    return new GroupFold(created);
+    const created = events.flatMap((e) => (e.type === 'GroupCreated' ? [e.data.groupId] : []));
+    return new GroupFold(await absentIds(tx, 'rm_groups', created));
   }
 
   /** Applies `e` in memory when it is about a group this fold holds; false leaves it to SQL. */

@@ -1,4 +1,5 @@
 import {
+  absentIds,
   bigintSet,
   guardedSet,
   guardPasses,
@@ -223,18 +224,10 @@ export class IncidentFold implements IncidentWrites {
 
   /** Reads which of the incidents the batch reports have no row yet (one round trip, none without one). */
   static async start(events: readonly ProjectionEvent[], tx: ProjectionTx): Promise<IncidentFold> {
-    const reported = new Set<string>();
-    for (const e of events)
-      if (e.type === 'SafeguardingIncidentReported')
-        reported.add((e.data as { incidentId: string }).incidentId.toLowerCase());
-    if (reported.size > 0) {
-      const { rows } = await tx.query<{ id: string }>(
-        `SELECT id::text AS id FROM rm_sg_incidents WHERE id = ANY($1::uuid[])`,
-        [[...reported]],
-      );
-      for (const r of rows) reported.delete(r.id);
-    }
-    return new IncidentFold(tx, reported);
+    const reported = events.flatMap((e) =>
+      e.type === 'SafeguardingIncidentReported' ? [(e.data as { incidentId: string }).incidentId] : [],
+    );
+    return new IncidentFold(tx, await absentIds(tx, 'rm_sg_incidents', reported));
   }
 
   async report(row: NewIncidentRow, line: ChronologyLine): Promise<void> {

@@ -216,7 +216,8 @@ export const safeguardingProjection = defineProjection({
   // A rebuild's batches fold the incidents they report (decision 0088); a live batch goes event by event.
   async applyBatch(events, tx) {
     if (events.length < FOLD_FROM) {
-      for (const e of events) await applyEvent(e, tx, sqlIncidentWrites(tx));
+      const writes = sqlIncidentWrites(tx);
+      for (const e of events) await applyEvent(e, tx, writes);
       return;
     }
     const fold = await IncidentFold.start(events, tx);

@@ -1,4 +1,4 @@
-import { insertRows, type ProjectionEvent, type ProjectionTx } from '../projection.js';
+import { absentIds, insertRows, type ProjectionEvent, type ProjectionTx } from '../projection.js';
 import {
   ERASED,
   USER_TYPE_LABELS,
@@ -102,17 +102,10 @@ export class UserFold {
     profileColumns: Readonly<Record<string, string>>,
     erasedLogin: (userId: string) => string,
   ): Promise<UserFold> {
-    const created = new Set<string>();
-    for (const e of events)
-      if (e.type === 'UserCreated') created.add((e.data as UserCreatedData).userId.toLowerCase());
-    const absent = new Set(created);
-    if (created.size > 0) {
-      const { rows } = await tx.query<{ id: string }>(
-        'SELECT id::text AS id FROM rm_users WHERE id = ANY($1::uuid[])',
-        [[...created]],
-      );
-      for (const r of rows) absent.delete(r.id);
-    }
+    const created = events.flatMap((e) =>
+      e.type === 'UserCreated' ? [(e.data as UserCreatedData).userId] : [],
+    );
+    const absent = await absentIds(tx, 'rm_users', created);
     return new UserFold(absent, profileColumns, erasedLogin);
   }
 
