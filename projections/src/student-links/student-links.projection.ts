@@ -1,4 +1,10 @@
-import { defineProjection, type ProjectionEvent } from '../projection.js';
+import {
+  defineProjection,
+  FOLD_FROM,
+  insertRows,
+  type ProjectionEvent,
+  type ProjectionTx,
+} from '../projection.js';
 import type { UserStudentLinksChangedData } from '../users/user-events.js';
 
 /**
@@ -42,4 +48,47 @@ export const studentLinksProjection = defineProjection({
       [userId, studentIds, event.metadata.occurredAt],
     );
   },
+  async applyBatch(events, tx) {
+    if (events.length < FOLD_FROM) {
+      for (const e of events) await this.apply(e, tx);
+      return;
+    }
+    await foldLinks(events, tx);
+  },
 });
+
+/**
+ * A batch of link changes folded in memory (decision 0089): the links of the batch's partners are read
+ * once, each event replaces its partner's set by the same rule as `apply` (a kept link keeps its
+ * time), and the partners' rows are written once: one read, one delete, one insert per batch.
+ */
+async function foldLinks(events: readonly ProjectionEvent[], tx: ProjectionTx): Promise<void> {
+  const partners = new Set(events.map((e) => (e.data as UserStudentLinksChangedData).userId.toLowerCase()));
+  const { rows } = await tx.query<{ partner_id: string; student_id: string; linked_at: Date | string }>(
+    `SELECT partner_id::text, student_id::text, linked_at FROM rm_student_links
+      WHERE partner_id = ANY($1::uuid[])`,
+    [[...partners]],
+  );
+  const links = new Map<string, Map<string, Date | string>>([...partners].map((p) => [p, new Map()]));
+  for (const r of rows) links.get(r.partner_id)!.set(r.student_id, r.linked_at);
+  for (const e of events) {
+    const { userId, studentIds } = e.data as UserStudentLinksChangedData;
+    const partner = userId.toLowerCase();
+    const before = links.get(partner)!;
+    const after = new Map<string, Date | string>();
+    for (const id of studentIds) {
+      const student = id.toLowerCase();
+      after.set(student, before.get(student) ?? e.metadata.occurredAt);
+    }
+    links.set(partner, after);
+  }
+  await tx.query('DELETE FROM rm_student_links WHERE partner_id = ANY($1::uuid[])', [[...partners]]);
+  await insertRows(
+    tx,
+    'rm_student_links',
+    { partner_id: 'uuid', student_id: 'uuid', linked_at: 'timestamptz' },
+    [...links].flatMap(([partner_id, students]) =>
+      [...students].map(([student_id, linked_at]) => ({ partner_id, student_id, linked_at })),
+    ),
+  );
+}

@@ -1,4 +1,10 @@
-import { defineProjection, type ProjectionEvent, type ProjectionTx } from '../projection.js';
+import {
+  defineProjection,
+  FOLD_FROM,
+  insertRows,
+  type ProjectionEvent,
+  type ProjectionTx,
+} from '../projection.js';
 import type { UserCreatedData, UserProfileUpdatedData, UserRef } from './user-events.js';
 
 /**
@@ -120,4 +126,128 @@ export const studentActivityProjection = defineProjection({
       }
     }
   },
+  async applyBatch(events, tx) {
+    if (events.length < FOLD_FROM) {
+      for (const e of events) await this.apply(e, tx);
+      return;
+    }
+    await ActivityFold.run(events, tx);
+  },
 });
+
+/** A student's row of `rm_student_activity`, as the fold holds it. */
+interface Activity {
+  customer_id: string | null;
+  has_access: boolean;
+  is_blocked: boolean;
+  position: bigint;
+  changed: boolean;
+}
+
+/**
+ * A batch folded in memory (decision 0089): the rows of the batch's users are read once, every event
+ * changes them by the same rules and position guard as `apply`, and the rows and periods are written
+ * once when the batch ends. A period that was open before the batch and that the batch closes is
+ * closed by one UPDATE; the periods the batch opens are inserted with their final end.
+ */
+class ActivityFold {
+  private readonly opened = new Map<string, { started_at: string; ended_at: string | null }[]>();
+  /** When the batch first closed a user's periods that were open before it. */
+  private readonly closedBefore = new Map<string, string>();
+
+  private constructor(private readonly rows: Map<string, Activity>) {}
+
+  static async run(events: readonly ProjectionEvent[], tx: ProjectionTx): Promise<void> {
+    const ids = new Set(events.map((e) => (e.data as UserRef).userId.toLowerCase()));
+    const { rows } = await tx.query<{
+      user_id: string;
+      customer_id: string | null;
+      has_access: boolean;
+      is_blocked: boolean;
+      position: string;
+    }>(
+      `SELECT user_id::text, customer_id::text, has_access, is_blocked, position::text
+         FROM rm_student_activity WHERE user_id = ANY($1::uuid[])`,
+      [[...ids]],
+    );
+    const fold = new ActivityFold(
+      new Map(rows.map((r) => [r.user_id, { ...r, position: BigInt(r.position), changed: false }])),
+    );
+    for (const e of events) fold.take(e);
+    await fold.write(tx);
+  }
+
+  private take(e: ProjectionEvent): void {
+    const id = (e.data as UserRef).userId.toLowerCase();
+    const row = this.rows.get(id);
+    const at = e.metadata.occurredAt;
+    if (e.type === 'UserCreated') {
+      const d = e.data as UserCreatedData;
+      // A second creation keeps the row (ON CONFLICT DO NOTHING), and opens no period.
+      if (d.userType !== 'student' || row) return;
+      const created = { customer_id: d.customerId ?? null, has_access: true, is_blocked: false };
+      this.rows.set(id, { ...created, position: e.position, changed: true });
+      this.periods(id).push({ started_at: at, ended_at: null });
+      return;
+    }
+    // Not a student, or already applied (a replay): nothing changes, as in `apply`.
+    if (!row || row.position >= e.position) return;
+    if (e.type === 'UserProfileUpdated') {
+      const { changes } = e.data as UserProfileUpdatedData;
+      if (changes.customerId === undefined) return;
+      Object.assign(row, { customer_id: changes.customerId, position: e.position, changed: true });
+      return;
+    }
+    const change = CHANGES[e.type];
+    if (!change) return;
+    const wasActive = row.has_access && !row.is_blocked;
+    Object.assign(row, change, { position: e.position, changed: true });
+    const isActive = row.has_access && !row.is_blocked;
+    if (wasActive && !isActive) {
+      if (!this.closedBefore.has(id)) this.closedBefore.set(id, at);
+      for (const p of this.periods(id)) if (p.ended_at === null) p.ended_at = at;
+    } else if (!wasActive && isActive) this.periods(id).push({ started_at: at, ended_at: null });
+  }
+
+  private periods(id: string) {
+    let list = this.opened.get(id);
+    if (!list) this.opened.set(id, (list = []));
+    return list;
+  }
+
+  private async write(tx: ProjectionTx): Promise<void> {
+    // The periods open before the batch are closed before the batch's own periods are inserted.
+    if (this.closedBefore.size > 0)
+      await tx.query(
+        `UPDATE rm_student_active_periods p SET ended_at = c.at
+           FROM unnest($1::uuid[], $2::timestamptz[]) AS c(user_id, at)
+          WHERE p.user_id = c.user_id AND p.ended_at IS NULL`,
+        [[...this.closedBefore.keys()], [...this.closedBefore.values()]],
+      );
+    await insertRows(
+      tx,
+      'rm_student_active_periods',
+      { user_id: 'uuid', started_at: 'timestamptz', ended_at: 'timestamptz' },
+      [...this.opened].flatMap(([user_id, list]) => list.map((p) => ({ user_id, ...p }))),
+      { conflict: '' },
+    );
+    await insertRows(
+      tx,
+      'rm_student_activity',
+      {
+        user_id: 'uuid',
+        customer_id: 'uuid',
+        has_access: 'boolean',
+        is_blocked: 'boolean',
+        position: 'bigint',
+      },
+      [...this.rows].flatMap(([user_id, { changed, position, ...r }]) =>
+        changed ? [{ user_id, ...r, position: position.toString() }] : [],
+      ),
+      {
+        conflict: `ON CONFLICT (user_id) DO UPDATE SET customer_id = EXCLUDED.customer_id,
+          has_access = EXCLUDED.has_access, is_blocked = EXCLUDED.is_blocked, position = EXCLUDED.position`,
+      },
+    );
+  }
+}

@@ -177,6 +177,12 @@ export function describeFoldInBatches(
   history: readonly ProjectionEvent[],
   walk: { title: string; check: (sql: SqlClient, byEvent: Dump) => Promise<void> },
 ): void {
+  // Every cutting must fold a batch, and the last one (a few events first) must fold over rows an
+  // earlier batch wrote: a shorter history would pass whatever the fold does to existing rows.
+  if (history.length < FOLD_FROM + 3)
+    throw new Error(
+      `${label}: a fold's history needs at least ${FOLD_FROM + 3} events, not ${history.length}`,
+    );
   describe.each(sqlTargets(database))(`${label} in batches on $name`, (target) => {
     let sql: SqlClient;
     let byEvent: Dump;
