@@ -46,6 +46,12 @@ export interface Projection {
    * the event at fault. Like `apply`, it may only touch the projection's own tables.
    */
   applyBatch?(events: readonly ProjectionEvent[], tx: ProjectionTx): Promise<void>;
+  /**
+   * False when `apply` never reads an event's personal fields (`PERSONAL_DATA_RULES`,
+   * `PERSON_FIELD_RULES`) although it handles events that carry some: a rebuild of such projections
+   * then reads the log without decrypting those fields (decision 0089). Left out: it may read them.
+   */
+  readonly readsPersonalData?: false;
 }
 
 /** The mark `queryIndex` puts on an index's DDL. */

@@ -180,6 +180,8 @@ export const notificationsProjection = defineProjection<Handled>()({
     `CREATE INDEX IF NOT EXISTS rm_notify_attendance_contacts_user ON rm_notify_attendance_contacts (user_id)`,
   ],
   handles: HANDLED,
+  // Ids, permissions and marks only: no name of who marked (decision 0089).
+  readsPersonalData: false,
   async apply(e, tx) {
     const notify = (sql: string, params: unknown[]) =>
       tx.query(

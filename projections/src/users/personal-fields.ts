@@ -82,3 +82,20 @@ export const PERSON_FIELD_RULES: Readonly<Record<string, readonly PersonFieldRul
   AbsenceReasonProvided: [{ subject: 'providedBy.id', fields: ['providedBy.name'] }],
   PlannedAbsenceRecorded: [{ subject: 'recordedBy.id', fields: ['recordedBy.name'] }],
 };
+
+/** The event types that carry personal fields under any rule above. */
+export const PERSONAL_EVENT_TYPES: ReadonlySet<string> = new Set([
+  ...PERSONAL_DATA_RULES.flatMap((rule) => Object.keys(rule.fields)),
+  ...Object.keys(PERSON_FIELD_RULES),
+]);
+
+/**
+ * Whether a projection may read personal fields (decision 0089): it handles an event type that carries
+ * some and does not declare `readsPersonalData: false`. A rebuild of projections none of which does
+ * reads the log without decrypting.
+ */
+export const readsPersonalData = (projection: {
+  readonly handles: readonly string[];
+  readonly readsPersonalData?: false;
+}): boolean =>
+  projection.readsPersonalData !== false && projection.handles.some((t) => PERSONAL_EVENT_TYPES.has(t));

@@ -93,6 +93,8 @@ export const studentActivityProjection = defineProjection({
     `CREATE INDEX IF NOT EXISTS rm_student_active_periods_span ON rm_student_active_periods (started_at, ended_at)`,
   ],
   handles: HANDLES,
+  // Ids, types and permissions only: no name, e-mail or note (decision 0089).
+  readsPersonalData: false,
   async apply(event: ProjectionEvent, tx) {
     switch (event.type) {
       case 'UserCreated': {

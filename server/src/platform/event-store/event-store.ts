@@ -75,6 +75,11 @@ export interface ReadAllOptions {
    * it out on the server delivers them with `data` null; one that cannot delivers it anyway.
    */
   withoutData?: readonly string[];
+  /**
+   * The caller reads no personal field (decision 0089): the personal-data decorator then leaves them
+   * encrypted instead of decrypting them. Other adapters ignore it.
+   */
+  sealed?: boolean;
 }
 
 export interface SubscriptionFilter {

@@ -131,6 +131,25 @@ describe.each(sqlTargets('pii_store'))('ProtectingEventStore on $name', (target)
     expect(last.changes.firstName).toBe('[erased]');
   });
 
+  it('a sealed read leaves personal fields encrypted and still notes an erasure (decision 0089)', async () => {
+    const id = randomUUID();
+    const { position } = await a.append(`user-${id}`, [created(id, 'Perpetua')], {
+      expectedRevision: 'no_stream',
+    });
+    const page = { fromPosition: position - 1n, maxCount: 1 }; // the creation only
+    const sealed = (await b.readAll({ ...page, sealed: true }))[0]!.data as Record<string, unknown>;
+    expect(sealed.firstName).toMatch(/^pii:v1:/);
+    expect(sealed).toMatchObject({ userId: id, userType: 'teacher' });
+    expect(firstName(await b.readAll(page))).toBe('Perpetua'); // b caches the key
+    await a.vault.erase(id);
+    await a.append(`user-${id}`, [erasedEvent(id)], { expectedRevision: 0n });
+    // b hears of the erasure through a sealed read of the erase event: its cached key is dropped.
+    expect(
+      (await b.readAll({ fromPosition: position, maxCount: 10, sealed: true })).map((e) => e.type),
+    ).toEqual(['UserPersonalDataErased']);
+    expect(firstName(await b.readAll(page))).toBe('[erased]');
+  });
+
   it('a page without the erase event is stale at most for the cache lifetime', async () => {
     const id = randomUUID();
     const { position } = await a.append(`user-${id}`, [created(id, 'Cressida')], {

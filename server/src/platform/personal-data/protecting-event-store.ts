@@ -290,7 +290,15 @@ export class ProtectingEventStore implements EventStore {
   }
 
   async readAll(options?: ReadAllOptions): Promise<RecordedEvent[]> {
-    return this.reveal(await this.inner.readAll(options));
+    const events = await this.inner.readAll(options);
+    if (!options?.sealed) return this.reveal(events);
+    // The reader needs no personal field (decision 0089): they stay encrypted. Erase events are
+    // still noted, as every read notes them.
+    for (const e of events) {
+      const found = this.ruleFor(e.stream);
+      if (found && e.type === found.rule.erasedEventType) this.vault.markErased(found.subject);
+    }
+    return events;
   }
 
   subscribeToAll(options?: SubscribeToAllOptions): Subscription {

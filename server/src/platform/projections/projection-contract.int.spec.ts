@@ -49,7 +49,7 @@ import {
 import { EVENT_STORE, type EventStore } from '../event-store/event-store.js';
 import type { SqlClient } from '../sql/sql-client.js';
 import { portalModes, startTestPortal } from '../testing/portal-harness.js';
-import { projectionContract } from '../testing/projection-contract.js';
+import { applyEvents, projectionContract, resetProjection, rowsOf } from '../testing/projection-contract.js';
 import { sqlTargets } from '../testing/sql-targets.js';
 
 /**
@@ -747,6 +747,8 @@ function lessonsHistory(customerId: string, tutor: string, cover: string) {
  * organisation through its own API (decision 0029).
  */
 const history: ProjectionEvent[] = [];
+/** The same history read with its personal fields left encrypted (`sealed`, decision 0089). */
+const sealed: ProjectionEvent[] = [];
 
 beforeAll(async () => {
   const portal = await startTestPortal(portalModes[0]!, 'portal_projection_contract', { DEMO_DATA: 'true' });
@@ -758,10 +760,18 @@ beforeAll(async () => {
       history.push(...(page as unknown as ProjectionEvent[]));
       from = page.at(-1)!.position;
     }
+    for (let from = 0n; ;) {
+      const page = await store.readAll({ fromPosition: from, maxCount: 1000, sealed: true });
+      if (page.length === 0) break;
+      sealed.push(...(page as unknown as ProjectionEvent[]));
+      from = page.at(-1)!.position;
+    }
   } finally {
     await portal.close();
   }
-  history.push(...afterTheDemo(history));
+  const after = afterTheDemo(history);
+  history.push(...after);
+  sealed.push(...after);
 }, 240_000);
 
 it('the recorded history reaches every projection', () => {
@@ -783,6 +793,43 @@ describe.each(sqlTargets('portal_projection_contract_sql'))('projection contract
     async (_name, projection) => {
       const rows = await projectionContract(sql, projection, history);
       expect(Object.values(rows).some((r) => r.length > 0)).toBe(true);
+    },
+  );
+});
+
+/**
+ * Decision 0089: a projection that declares `readsPersonalData: false` is rebuilt from a log whose
+ * personal fields are still encrypted. It must build exactly the rows it builds from the decrypted log.
+ */
+describe('projections that read no personal data', () => {
+  const declared = allProjections.filter((p) => p.readsPersonalData === false);
+  let sql: SqlClient;
+  const target = sqlTargets('portal_projection_sealed')[0]!;
+  beforeAll(async () => {
+    sql = await target.open();
+  });
+  afterAll(async () => {
+    await sql.close();
+    await target.close();
+  });
+
+  it.each(declared.map((p) => [p.name, p] as const))(
+    '%s builds the same rows from the log with its personal fields encrypted',
+    async (_name, projection) => {
+      expect(sealed.map((e) => e.position)).toEqual(history.map((e) => e.position));
+      // The sealed log hides something this projection is handed, so the comparison means something.
+      const hidden = sealed.filter(
+        (e, i) =>
+          projection.handles.includes(e.type) && JSON.stringify(e.data) !== JSON.stringify(history[i]!.data),
+      );
+      expect(hidden.length).toBeGreaterThan(0);
+      await resetProjection(sql, projection);
+      await applyEvents(sql, projection, history);
+      const revealed = await rowsOf(sql, projection);
+      expect(Object.values(revealed).some((r) => r.length > 0)).toBe(true);
+      await resetProjection(sql, projection);
+      await applyEvents(sql, projection, sealed);
+      expect(await rowsOf(sql, projection)).toEqual(revealed);
     },
   );
 });

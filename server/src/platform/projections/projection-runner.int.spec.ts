@@ -521,6 +521,35 @@ describe.each(targets)('ProjectionRunner on $name', (target) => {
     expect(await runner.waitForPosition(head, 1_000)).toBe(true);
   });
 
+  it(`${target.name}: a rebuild reads the log sealed only when no projection it rebuilds reads personal data (decision 0089)`, async () => {
+    const name = `p_${randomUUID().slice(0, 8)}`;
+    await store.append(`c-${randomUUID()}`, [{ id: randomUUID(), type: 'UserCreated', data: { n: 1 } }], {
+      expectedRevision: 'no_stream',
+    });
+    const sealed: boolean[] = [];
+    const watched: EventStore = Object.create(store) as EventStore;
+    watched.readAll = async (options) => {
+      sealed.push(options?.sealed === true);
+      return store.readAll(options);
+    };
+    // Both handle an event type that carries personal fields; one declares that it reads none.
+    const free = {
+      ...counterProjection(1, `${name}_f`),
+      handles: ['UserCreated'],
+      readsPersonalData: false as const,
+    };
+    const reads = { ...counterProjection(1, `${name}_r`), handles: ['UserCreated'] };
+    const runner = new ProjectionRunner(watched, sql, [free, reads], { log: recordingLog(), batchSize: 20 });
+    const readsOf = async (names?: string[]) => {
+      sealed.length = 0;
+      await runner.rebuild(names);
+      return [...new Set(sealed)];
+    };
+    expect(await readsOf()).toEqual([false]);
+    expect(await readsOf([free.name])).toEqual([true]);
+    expect(await readsOf([reads.name])).toEqual([false]);
+  });
+
   it(`${target.name}: the schema of projections at their version runs again, so a missing index comes back (decision 0088)`, async () => {
     const name = `p_${randomUUID().slice(0, 8)}`;
     await appendCounted(store, 1, 3);

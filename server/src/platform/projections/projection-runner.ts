@@ -1,4 +1,4 @@
-import { QUERY_INDEX_MARK, type Projection } from '@portal/projections';
+import { QUERY_INDEX_MARK, readsPersonalData, type Projection } from '@portal/projections';
 import type { EventStore, RecordedEvent, Subscription } from '../event-store/event-store.js';
 import type { SqlClient, SqlExecutor, SqlSession } from '../sql/sql-client.js';
 import type { Log } from '../logging/logger.js';
@@ -535,12 +535,15 @@ export class ProjectionRunner {
     // so that an event of a type no projection knows is still logged.
     const behind = [...checkpoints].filter(([, position]) => position < until).map(([name]) => name);
     const types = behind.length < this.projections.length ? this.typesOf(behind) : undefined;
+    // None of them reads a personal field: the log is read without decrypting them (decision 0089).
+    const sealed = !this.projections.some((p) => behind.includes(p.name) && readsPersonalData(p));
     const read = (fromPosition: bigint) => {
       const page = this.store.readAll({
         fromPosition,
         maxCount: this.batchSize,
         types,
         withoutData: this.payloadFree,
+        sealed,
       });
       page.catch(() => {}); // awaited below; this only keeps an unused read's failure from going unhandled
       return page;
