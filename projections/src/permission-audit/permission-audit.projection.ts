@@ -1,4 +1,4 @@
-import { defineProjection, type ProjectionEvent } from '../projection.js';
+import { defineProjection, FOLD_FROM, insertRows, type ProjectionEvent } from '../projection.js';
 import type { UserCreatedData, UserPermissionsChangedData } from '../users/user-events.js';
 
 /**
@@ -39,28 +39,56 @@ export const permissionAuditProjection = defineProjection({
     `CREATE INDEX IF NOT EXISTS rm_permission_changes_time ON rm_permission_changes (recorded_at)`,
   ],
   handles: ['UserCreated', 'UserPermissionsChanged'],
+  // Ids, types and permissions only: no name, e-mail or note (decision 0089).
+  readsPersonalData: false,
   async apply(event: ProjectionEvent, tx) {
-    const initial = event.type === 'UserCreated';
-    const d = event.data as UserCreatedData | UserPermissionsChangedData;
-    const added = initial ? d.permissions : (d as UserPermissionsChangedData).added;
-    const removed = initial ? [] : (d as UserPermissionsChangedData).removed;
+    const row = changeRow(event);
     await tx.query(
-      `INSERT INTO rm_permission_changes (position, user_id, recorded_at, occurred_at, actor_id, impersonator_id,
-                                          kind, permissions, added, removed)
+      `INSERT INTO rm_permission_changes (${Object.keys(row).join(', ')})
        VALUES ($1::bigint, $2, $3, $4, $5, $6, $7, $8::jsonb, $9::jsonb, $10::jsonb)
        ON CONFLICT (position) DO NOTHING`,
-      [
-        event.position.toString(),
-        d.userId,
-        event.createdAt,
-        event.metadata.occurredAt,
-        event.metadata.actorId ?? null,
-        event.metadata.impersonatorId ?? null,
-        initial ? 'initial' : 'changed',
-        JSON.stringify(d.permissions),
-        JSON.stringify(added),
-        JSON.stringify(removed),
-      ],
+      Object.values(row),
     );
   },
+  /** One row per event, none depending on another: a batch is one insert (decision 0089). */
+  async applyBatch(events, tx) {
+    if (events.length < FOLD_FROM) {
+      for (const e of events) await this.apply(e, tx);
+      return;
+    }
+    await insertRows(tx, 'rm_permission_changes', CHANGE_COLUMNS, events.map(changeRow), {
+      conflict: 'ON CONFLICT (position) DO NOTHING',
+    });
+  },
 });
+
+const CHANGE_COLUMNS = {
+  position: 'bigint',
+  user_id: 'uuid',
+  recorded_at: 'timestamptz',
+  occurred_at: 'timestamptz',
+  actor_id: 'uuid',
+  impersonator_id: 'uuid',
+  kind: 'text',
+  permissions: 'jsonb',
+  added: 'jsonb',
+  removed: 'jsonb',
+} as const;
+
+/** The event's row, in the order of `CHANGE_COLUMNS`; jsonb values as their JSON text. */
+function changeRow(event: ProjectionEvent): Record<keyof typeof CHANGE_COLUMNS, unknown> {
+  const initial = event.type === 'UserCreated';
+  const d = event.data as UserCreatedData | UserPermissionsChangedData;
+  return {
+    position: event.position.toString(),
+    user_id: d.userId,
+    recorded_at: event.createdAt,
+    occurred_at: event.metadata.occurredAt,
+    actor_id: event.metadata.actorId ?? null,
+    impersonator_id: event.metadata.impersonatorId ?? null,
+    kind: initial ? 'initial' : 'changed',
+    permissions: JSON.stringify(d.permissions),
+    added: JSON.stringify(initial ? d.permissions : (d as UserPermissionsChangedData).added),
+    removed: JSON.stringify(initial ? [] : (d as UserPermissionsChangedData).removed),
+  };
+}

@@ -14,6 +14,7 @@
  * between projections; the wrapper times `apply` only, so use PLAIN for a projection whose
  * `applyBatch` folds its batch); PROFILE_TYPES=1 with PROFILE_ONLY rebuilds those projections as the
  * `projections` bench does (every projection built first, untimed; then only their event types read);
+ * PROFILE_PHASES=1 times the rebuild's phases (prepare, catch-up, deferred indexes, swap, reads).
  * PROFILE_CPU=file.cpuprofile writes a V8 CPU profile of the rebuild alone (not of filling the log).
  * The time of a projection includes sending what it left waiting (it is flushed when the next
  * projection starts); what the last one of a batch leaves is sent by the runner, in "rest".
@@ -74,6 +75,7 @@ try {
     // Built through the plain store and projections, so none of it is counted or timed.
     await new ProjectionRunner(store, db.sql, allProjections, { log: silentLog }).rebuild();
   }
+  const phases = process.env.PROFILE_PHASES ? timePhases(runner) : null;
   const t = performance.now();
   const cpu = process.cpuUsage();
   const cpuProfile = process.env.PROFILE_CPU ? await startCpuProfile() : null;
@@ -82,6 +84,7 @@ try {
   const total = performance.now() - t;
   const used = process.cpuUsage(cpu);
   const applyMs = [...rows.values()].reduce((s, r) => s + r.ms, 0);
+  if (phases) console.log('phases (ms):', [...phases].map(([m, ms]) => `${m} ${ms.toFixed(0)}`).join(', '));
   console.log(
     `${kind}: ${written} events, ${result.events} read, ${total.toFixed(0)} ms = ${((written / total) * 1000).toFixed(0)} ev/s; ` +
       `apply ${applyMs.toFixed(0)} ms, readAll (overlapped) ${readMs.toFixed(0)} ms, rest ${(total - applyMs).toFixed(0)} ms; ` +
@@ -234,4 +237,22 @@ async function startCpuProfile(): Promise<(path: string) => Promise<void>> {
     await writeFile(path, JSON.stringify(profile));
     session.disconnect();
   };
+}
+
+/** Wraps the runner's rebuild phases (private methods, by name) with timers: ms per phase. */
+function timePhases(runner: ProjectionRunner): Map<string, number> {
+  const ms = new Map<string, number>();
+  const target = runner as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
+  for (const name of ['prepare', 'catchUp', 'buildDeferredIndexes', 'swapInBuilds', 'ensureSchema']) {
+    const original = target[name]!.bind(runner);
+    target[name] = async (...args: unknown[]) => {
+      const t = performance.now();
+      try {
+        return await original(...args);
+      } finally {
+        ms.set(name, (ms.get(name) ?? 0) + performance.now() - t);
+      }
+    };
+  }
+  return ms;
 }
