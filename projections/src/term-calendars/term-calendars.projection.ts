@@ -1,4 +1,14 @@
-import { defineProjection, guardedSet, guardPasses, rowAbsent } from '../projection.js';
+import {
+  absentIds,
+  defineProjection,
+  FOLD_FROM,
+  guardedSet,
+  guardPasses,
+  insertRows,
+  rowAbsent,
+  type ProjectionEvent,
+  type ProjectionTx,
+} from '../projection.js';
 
 /**
  * Term calendars (issue 15 item 5, decision 0049): the terms and closure days of a network, or of one
@@ -157,36 +167,157 @@ export const termCalendarsProjection = defineProjection<TermCalendarEvent>()({
      )`,
   ],
   handles: TERM_CALENDAR_EVENT_TYPES,
-  async apply(e, tx) {
-    const revision = e.revision.toString();
-    const at = e.metadata.occurredAt;
-    switch (e.type) {
-      case 'TermCalendarCreated': {
-        // Terms and closures first, only if the calendar row is not there yet (its insert follows).
-        await replaceTerms(tx, e.data.calendarId, e.data.terms, null);
-        await replaceClosures(tx, e.data.calendarId, e.data.closures, null);
-        await tx.query(
-          `INSERT INTO rm_term_calendars (id, network_id, customer_id, name, created_at, updated_at, version)
-           VALUES ($1, $2, $3, $4, $5, $5, $6::bigint) ON CONFLICT (id) DO NOTHING`,
-          [e.data.calendarId, e.data.networkId, e.data.customerId, e.data.name, at, revision],
-        );
-        return;
-      }
-      case 'TermCalendarRenamed':
-        await guardedSet(tx, 'rm_term_calendars', e.data.calendarId, revision, {
-          name: e.data.name,
-          updated_at: at,
-        });
-        return;
-      // The child rows first, under the condition the guarded update that follows passes.
-      case 'TermCalendarTermsChanged':
-        await replaceTerms(tx, e.data.calendarId, e.data.terms, revision);
-        await guardedSet(tx, 'rm_term_calendars', e.data.calendarId, revision, { updated_at: at });
-        return;
-      case 'TermCalendarClosuresChanged':
-        await replaceClosures(tx, e.data.calendarId, e.data.closures, revision);
-        await guardedSet(tx, 'rm_term_calendars', e.data.calendarId, revision, { updated_at: at });
-        return;
+  /** A batch folds the calendars it creates in memory and writes their rows once (decision 0089). */
+  async applyBatch(events, tx) {
+    if (events.length < FOLD_FROM) {
+      for (const e of events) await applyCalendarEvent(e, tx);
+      return;
     }
+    const fold = await CalendarFold.start(events, tx);
+    for (const e of events) if (!fold.takes(e)) await applyCalendarEvent(e, tx);
+    await fold.write(tx);
   },
+  apply: (e, tx) => applyCalendarEvent(e, tx),
 });
+
+async function applyCalendarEvent(e: ProjectionEvent & TermCalendarEvent, tx: ProjectionTx): Promise<void> {
+  const revision = e.revision.toString();
+  const at = e.metadata.occurredAt;
+  switch (e.type) {
+    case 'TermCalendarCreated': {
+      // Terms and closures first, only if the calendar row is not there yet (its insert follows).
+      await replaceTerms(tx, e.data.calendarId, e.data.terms, null);
+      await replaceClosures(tx, e.data.calendarId, e.data.closures, null);
+      await tx.query(
+        `INSERT INTO rm_term_calendars (id, network_id, customer_id, name, created_at, updated_at, version)
+         VALUES ($1, $2, $3, $4, $5, $5, $6::bigint) ON CONFLICT (id) DO NOTHING`,
+        [e.data.calendarId, e.data.networkId, e.data.customerId, e.data.name, at, revision],
+      );
+      return;
+    }
+    case 'TermCalendarRenamed':
+      await guardedSet(tx, 'rm_term_calendars', e.data.calendarId, revision, {
+        name: e.data.name,
+        updated_at: at,
+      });
+      return;
+    // The child rows first, under the condition the guarded update that follows passes.
+    case 'TermCalendarTermsChanged':
+      await replaceTerms(tx, e.data.calendarId, e.data.terms, revision);
+      await guardedSet(tx, 'rm_term_calendars', e.data.calendarId, revision, { updated_at: at });
+      return;
+    case 'TermCalendarClosuresChanged':
+      await replaceClosures(tx, e.data.calendarId, e.data.closures, revision);
+      await guardedSet(tx, 'rm_term_calendars', e.data.calendarId, revision, { updated_at: at });
+      return;
+  }
+}
+
+interface FoldedCalendar {
+  id: string;
+  network_id: string;
+  customer_id: string | null;
+  name: string;
+  created_at: string;
+  updated_at: string;
+  version: bigint;
+  terms: TermDates[];
+  /** By date; the first of a date wins, as the insert's ON CONFLICT DO NOTHING keeps it. */
+  closures: Map<string, string>;
+}
+
+/**
+ * The calendars a batch creates, folded in memory (decision 0089, like the groups of decision 0088):
+ * a calendar whose row did not exist when the batch began is created and changed in memory by every
+ * event of the batch about it, with `applyCalendarEvent`'s rules and version guard, and its rows (the
+ * calendar, its terms, its closures) are written once when the batch ends.
+ */
+class CalendarFold {
+  private readonly calendars = new Map<string, FoldedCalendar>();
+
+  private constructor(private readonly absent: ReadonlySet<string>) {}
+
+  static async start(events: readonly (ProjectionEvent & TermCalendarEvent)[], tx: ProjectionTx) {
+    const created = events.flatMap((e) => (e.type === 'TermCalendarCreated' ? [e.data.calendarId] : []));
+    return new CalendarFold(await absentIds(tx, 'rm_term_calendars', created));
+  }
+
+  /** Applies `e` in memory when it is about a calendar this fold holds; false leaves it to SQL. */
+  takes(e: ProjectionEvent & TermCalendarEvent): boolean {
+    const id = e.data.calendarId.toLowerCase();
+    if (!this.absent.has(id)) return false;
+    const calendar = this.calendars.get(id);
+    const at = e.metadata.occurredAt;
+    if (e.type === 'TermCalendarCreated') {
+      // A second creation keeps the row and its lists.
+      if (!calendar)
+        this.calendars.set(id, {
+          id,
+          network_id: e.data.networkId,
+          customer_id: e.data.customerId,
+          name: e.data.name,
+          created_at: at,
+          updated_at: at,
+          version: e.revision,
+          terms: e.data.terms,
+          closures: closuresOf(e.data.closures),
+        });
+      return true;
+    }
+    // Before its creation, or older than the row: the SQL guard would change nothing either.
+    if (!calendar || calendar.version >= e.revision) return true;
+    if (e.type === 'TermCalendarRenamed') calendar.name = e.data.name;
+    else if (e.type === 'TermCalendarTermsChanged') calendar.terms = e.data.terms;
+    else calendar.closures = closuresOf(e.data.closures);
+    calendar.updated_at = at;
+    calendar.version = e.revision;
+    return true;
+  }
+
+  /** Writes the folded calendars' rows: one statement per table. */
+  async write(tx: ProjectionTx): Promise<void> {
+    const calendars = [...this.calendars.values()];
+    await insertRows(
+      tx,
+      'rm_term_calendars',
+      {
+        id: 'uuid',
+        network_id: 'uuid',
+        customer_id: 'uuid',
+        name: 'text',
+        created_at: 'timestamptz',
+        updated_at: 'timestamptz',
+        version: 'bigint',
+      },
+      calendars.map(({ terms: _t, closures: _c, ...c }) => ({ ...c, version: c.version.toString() })),
+    );
+    await insertRows(
+      tx,
+      'rm_terms',
+      { calendar_id: 'uuid', position: 'int', name: 'text', first_day: 'date', last_day: 'date' },
+      calendars.flatMap((c) =>
+        c.terms.map((t, position) => ({
+          calendar_id: c.id,
+          position,
+          name: t.name,
+          first_day: t.firstDay,
+          last_day: t.lastDay,
+        })),
+      ),
+    );
+    await insertRows(
+      tx,
+      'rm_closures',
+      { calendar_id: 'uuid', date: 'date', reason: 'text' },
+      calendars.flatMap((c) =>
+        [...c.closures].map(([date, reason]) => ({ calendar_id: c.id, date, reason })),
+      ),
+    );
+  }
+}
+
+function closuresOf(closures: readonly ClosureDay[]): Map<string, string> {
+  const byDate = new Map<string, string>();
+  for (const c of closures) if (!byDate.has(c.date)) byDate.set(c.date, c.reason);
+  return byDate;
+}
