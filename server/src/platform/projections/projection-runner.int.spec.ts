@@ -548,6 +548,26 @@ describe.each(targets)('ProjectionRunner on $name', (target) => {
     expect(await readsOf()).toEqual([false]);
     expect(await readsOf([free.name])).toEqual([true]);
     expect(await readsOf([reads.name])).toEqual([false]);
+    // A catch-up whose events reach the `onApplied` listeners (a live update may show a name) decrypts,
+    // even when no projection it serves reads personal data.
+    const { position } = await store.append(
+      `c-${randomUUID()}`,
+      [{ id: randomUUID(), type: 'UserCreated', data: { n: 1 } }],
+      { expectedRevision: 'no_stream' },
+    );
+    const alone = new ProjectionRunner(watched, sql, [free], { log: recordingLog(), batchSize: 20 });
+    const announced: bigint[] = [];
+    alone.onApplied((events) => announced.push(...events.map((e) => e.position)));
+    sealed.length = 0;
+    await alone.start();
+    try {
+      expect(await alone.waitForPosition(position, 10_000)).toBe(true);
+    } finally {
+      await alone.stop();
+    }
+    expect(announced).toContain(position);
+    expect(sealed).toContain(false);
+    expect(sealed).not.toContain(true);
   });
 
   it(`${target.name}: the schema of projections at their version runs again, so a missing index comes back (decision 0088)`, async () => {

@@ -536,7 +536,11 @@ export class ProjectionRunner {
     const behind = [...checkpoints].filter(([, position]) => position < until).map(([name]) => name);
     const types = behind.length < this.projections.length ? this.typesOf(behind) : undefined;
     // None of them reads a personal field: the log is read without decrypting them (decision 0089).
-    const sealed = !this.projections.some((p) => behind.includes(p.name) && readsPersonalData(p));
+    // Only where no event read can reach the `onApplied` listeners (which may show personal fields):
+    // a build never announces, and no other read announces events up to `announcedUpTo`.
+    const sealed =
+      (role === 'build' || until <= this.announcedUpTo) &&
+      !this.projections.some((p) => behind.includes(p.name) && readsPersonalData(p));
     const read = (fromPosition: bigint) => {
       const page = this.store.readAll({
         fromPosition,
