@@ -223,6 +223,33 @@ function guardedStatement(
  */
 export const FOLD_FROM = 16;
 
+/** A batch's fold (decisions 0086, 0088, 0089): applies in memory the events about the rows it holds. */
+export interface BatchFold<E> {
+  /** Applies `e` in memory when it is about a row this fold holds; false leaves it to `apply`. */
+  takes(e: E): boolean;
+  /** Writes the folded rows. */
+  write(tx: ProjectionTx): Promise<void>;
+}
+
+/**
+ * The folding `applyBatch`: a batch under `FOLD_FROM` events goes event by event through `apply`;
+ * a larger one starts a fold, leaves to `apply` the events it does not take, then writes the fold.
+ */
+export async function applyFolding<E>(
+  events: readonly E[],
+  tx: ProjectionTx,
+  apply: (e: E, tx: ProjectionTx) => Promise<void>,
+  start: (events: readonly E[], tx: ProjectionTx) => Promise<BatchFold<E>>,
+): Promise<void> {
+  if (events.length < FOLD_FROM) {
+    for (const e of events) await apply(e, tx);
+    return;
+  }
+  const fold = await start(events, tx);
+  for (const e of events) if (!fold.takes(e)) await apply(e, tx);
+  await fold.write(tx);
+}
+
 /**
  * Of `ids` (any case), those with no row in `table` yet, in lower case: one query, none when `ids` is
  * empty. The rows a folding `applyBatch` may build in memory (decisions 0086, 0088) are those whose

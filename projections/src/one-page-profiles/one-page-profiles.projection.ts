@@ -1,7 +1,7 @@
 import {
   absentIds,
   defineProjection,
-  FOLD_FROM,
+  applyFolding,
   guardedSet,
   insertRows,
   jsonbSet,
@@ -131,15 +131,8 @@ export const onePageProfilesProjection = defineProjection<OnePageProfileEvent | 
   ],
   handles: [...ONE_PAGE_PROFILE_EVENT_TYPES, 'UserPersonalDataErased'],
   /** A batch folds the profiles it creates in memory and writes each row once (decision 0089). */
-  async applyBatch(events, tx) {
-    if (events.length < FOLD_FROM) {
-      for (const e of events) await applyProfileEvent(e, tx);
-      return;
-    }
-    const fold = await ProfileFold.start(events, tx);
-    for (const e of events) if (!fold.takes(e)) await applyProfileEvent(e, tx);
-    await fold.write(tx);
-  },
+  applyBatch: (events, tx) =>
+    applyFolding(events, tx, applyProfileEvent, (batch, t) => ProfileFold.start(batch, t)),
   apply: (e, tx) => applyProfileEvent(e, tx),
 });
 

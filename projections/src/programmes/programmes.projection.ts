@@ -1,6 +1,6 @@
 import {
   defineProjection,
-  FOLD_FROM,
+  applyFolding,
   guardedSet,
   guardPasses,
   rowAbsent,
@@ -474,15 +474,8 @@ export const groupsProjection = defineProjection<GroupEvent>()({
   handles: GROUP_EVENT_TYPES,
   apply: applyGroupEvent,
   // A rebuild's batches fold the groups they create (decision 0088); a live batch goes event by event.
-  async applyBatch(events, tx) {
-    if (events.length < FOLD_FROM) {
-      for (const e of events) await applyGroupEvent(e, tx);
-      return;
-    }
-    const fold = await GroupFold.start(events, tx);
-    for (const e of events) if (!fold.takes(e)) await applyGroupEvent(e, tx);
-    await fold.write(tx);
-  },
+  applyBatch: (events, tx) =>
+    applyFolding(events, tx, applyGroupEvent, (batch, t) => GroupFold.start(batch, t)),
 });
 
 async function applyGroupEvent(e: ProjectionEvent & GroupEvent, tx: ProjectionTx): Promise<void> {

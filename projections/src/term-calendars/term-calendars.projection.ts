@@ -1,7 +1,7 @@
 import {
   absentIds,
   defineProjection,
-  FOLD_FROM,
+  applyFolding,
   guardedSet,
   guardPasses,
   insertRows,
@@ -168,15 +168,8 @@ export const termCalendarsProjection = defineProjection<TermCalendarEvent>()({
   ],
   handles: TERM_CALENDAR_EVENT_TYPES,
   /** A batch folds the calendars it creates in memory and writes their rows once (decision 0089). */
-  async applyBatch(events, tx) {
-    if (events.length < FOLD_FROM) {
-      for (const e of events) await applyCalendarEvent(e, tx);
-      return;
-    }
-    const fold = await CalendarFold.start(events, tx);
-    for (const e of events) if (!fold.takes(e)) await applyCalendarEvent(e, tx);
-    await fold.write(tx);
-  },
+  applyBatch: (events, tx) =>
+    applyFolding(events, tx, applyCalendarEvent, (batch, t) => CalendarFold.start(batch, t)),
   apply: (e, tx) => applyCalendarEvent(e, tx),
 });
 
