@@ -61,11 +61,13 @@ try {
     .filter((p) => !only || only.includes(p.name) || process.env.PROFILE_TYPES)
     .map((p) => (process.env.PROFILE_PLAIN ? p : profiled(p, rows)));
   let readMs = 0;
+  const reads: string[] = [];
   const timedStore: EventStore = Object.create(store) as EventStore;
   timedStore.readAll = async (o) => {
     const t = performance.now();
     const page = await store.readAll(o);
     readMs += performance.now() - t;
+    reads.push(`${page.length} in ${(performance.now() - t).toFixed(0)} ms`);
     return page;
   };
   const batchSize = process.env.PROFILE_BATCH ? Number(process.env.PROFILE_BATCH) : undefined;
@@ -85,6 +87,8 @@ try {
   const used = process.cpuUsage(cpu);
   const applyMs = [...rows.values()].reduce((s, r) => s + r.ms, 0);
   if (phases) console.log('phases (ms):', [...phases].map(([m, ms]) => `${m} ${ms.toFixed(0)}`).join(', '));
+  if (phases)
+    console.log(`reads (${reads.length}):`, reads.slice(0, 5).join(', '), reads.length > 5 ? '...' : '');
   console.log(
     `${kind}: ${written} events, ${result.events} read, ${total.toFixed(0)} ms = ${((written / total) * 1000).toFixed(0)} ev/s; ` +
       `apply ${applyMs.toFixed(0)} ms, readAll (overlapped) ${readMs.toFixed(0)} ms, rest ${(total - applyMs).toFixed(0)} ms; ` +

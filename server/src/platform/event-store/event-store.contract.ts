@@ -222,6 +222,38 @@ export function runEventStoreContract(target: ContractTarget): void {
       }
     });
 
+    it(`${target.name}: a readAll page shorter than maxCount is the end of the log (decision 0090)`, async () => {
+      const head = await store.headPosition();
+      const wanted = `Wanted${randomUUID().slice(0, 8)}`;
+      await store.append(
+        streamName(),
+        [0, 1, 2, 3, 4, 5, 6].map((n) => event(n % 3 === 0 ? wanted : 'Unwanted', { n })),
+        { expectedRevision: 'no_stream' },
+      );
+      // The projection runner stops at a short page: every page size, with and without types, must
+      // leave nothing behind a short page.
+      for (const types of [[wanted], undefined]) {
+        for (let maxCount = 1; maxCount <= 8; maxCount++) {
+          let from = head;
+          const seen: number[] = [];
+          for (;;) {
+            const page = await store.readAll({ fromPosition: from, maxCount, types });
+            expect(page.length).toBeLessThanOrEqual(maxCount);
+            seen.push(
+              ...page
+                .filter((e) => e.type === (types ? wanted : e.type))
+                .map((e) => (e.data as { n: number }).n),
+            );
+            if (page.length < maxCount) break;
+            from = page[page.length - 1]!.position;
+          }
+          expect(seen.filter((n) => !types || n % 3 === 0)).toEqual(
+            types ? [0, 3, 6] : [0, 1, 2, 3, 4, 5, 6],
+          );
+        }
+      }
+    });
+
     it(`${target.name}: readAll and subscribeToAll leave out the data of the types asked without it (decision 0080)`, async () => {
       const head = await store.headPosition();
       const stream = streamName();

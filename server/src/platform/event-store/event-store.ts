@@ -62,6 +62,10 @@ export interface ReadStreamOptions {
 export interface ReadAllOptions {
   /** Exclusive: events with a position strictly greater are returned. 0n (default) reads from the start. */
   fromPosition?: bigint;
+  /**
+   * At most this many events. Fewer means the log held no further event (of `types`, when given) when
+   * it was read: the projection runner stops its catch-up there instead of reading again (decision 0090).
+   */
   maxCount?: number;
   /**
    * Only events of these types are needed (the projection runner's catch-up, decision 0073): an

@@ -226,7 +226,8 @@ export class ProjectionRunner {
         return { events: -1, position: head, ms: Date.now() - started };
       }
       try {
-        const checkpoints = await this.prepare(session);
+        // Named projections only: the others' schemas are left alone (decision 0090).
+        const checkpoints = await this.prepare(session, { restoreSchemas: !names });
         const head = await this.store.headPosition();
         const events = await this.catchUp(session, checkpoints, head);
         await this.buildDeferredIndexes(session, 'all');
@@ -393,7 +394,10 @@ export class ProjectionRunner {
    * to), while the old tables keep answering reads; `swapInBuilds` puts it in their place once it has
    * caught up.
    */
-  private async prepare(session: SqlSession): Promise<Map<string, bigint>> {
+  private async prepare(
+    session: SqlSession,
+    { restoreSchemas = true }: { restoreSchemas?: boolean } = {},
+  ): Promise<Map<string, bigint>> {
     return session.transaction(async (tx) => {
       const existing = new Map((await readCheckpoints(tx)).map((c) => [c.name, c]));
       const builds = new Map((await readBuilds(tx)).map((b) => [b.name, b]));
@@ -463,8 +467,10 @@ export class ProjectionRunner {
       }
       // The schema of the projections at their version runs again (IF NOT EXISTS: an index added
       // without a version bump, or deferred by a rebuild that crashed), as one script: one round trip
-      // instead of one per statement (about 100 statements; decision 0088).
-      if (again.length > 0) await tx.script(again.join('\n;\n'));
+      // instead of one per statement (about 100 statements; decision 0088). Not for an explicit rebuild
+      // of named projections: the others' tables are not touched by it, and leading (every start) runs
+      // their schemas again anyway (decision 0090).
+      if (again.length > 0 && restoreSchemas) await tx.script(again.join('\n;\n'));
       for (const c of existing.values()) if (c.position > this.announcedUpTo) this.announcedUpTo = c.position;
       return positions;
     });
@@ -560,8 +566,10 @@ export class ProjectionRunner {
       if (page.length === 0) break;
       from = page[page.length - 1]!.position;
       // Read the next page while this one is applied (on PostgreSQL, on another connection): the log
-      // is append-only, so what a read returns does not depend on the projections' progress.
-      next = from < until ? read(from) : null;
+      // is append-only, so what a read returns does not depend on the projections' progress. A short
+      // page was the end of the log when it was read, after `until` was taken: nothing up to `until`
+      // is left to read (positions are gap-safe), so no read is spent learning that (decision 0090).
+      next = from < until && page.length >= this.batchSize ? read(from) : null;
       if (takeTurns) await this.exclusive(() => this.applyBatch(session, page, checkpoints, role));
       else await this.applyBatch(session, page, checkpoints, role);
       count += page.length;
