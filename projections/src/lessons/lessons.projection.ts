@@ -1,4 +1,13 @@
-import { defineProjection, guardedSet, queryIndex } from '../projection.js';
+import {
+  applyFolding,
+  defineProjection,
+  guardedSet,
+  insertRows,
+  queryIndex,
+  type ColumnTypes,
+  type ProjectionEvent,
+  type ProjectionTx,
+} from '../projection.js';
 
 /**
  * Schedules (`schedule-{id}`: a weekly rule of a programme's group) and lessons (`lesson-{id}`: one
@@ -289,160 +298,354 @@ export const lessonsProjection = defineProjection<LessonEvent | ScheduleEvent>()
     queryIndex(`CREATE INDEX IF NOT EXISTS rm_lessons_schedule ON rm_lessons (schedule_id, local_date)`),
   ],
   handles: [...SCHEDULE_EVENT_TYPES, ...LESSON_EVENT_TYPES],
-  async apply(e, tx) {
-    const revision = e.revision.toString();
+  /**
+   * A batch folds the lessons it touches in memory: their rows are read once, every lesson event of
+   * the batch is applied to them, and the changed ones are written with one upsert (decision 0090).
+   * Schedule events go through `apply`.
+   */
+  applyBatch: (events, tx) =>
+    applyFolding(events, tx, applyLessonsEvent, (batch, t) => LessonFold.start(batch, t)),
+  apply: (e, tx) => applyLessonsEvent(e, tx),
+});
+
+type LessonsEvent = ProjectionEvent & (LessonEvent | ScheduleEvent);
+
+async function applyLessonsEvent(e: LessonsEvent, tx: ProjectionTx): Promise<void> {
+  const revision = e.revision.toString();
+  const at = e.metadata.occurredAt;
+  switch (e.type) {
+    case 'ScheduleCreated': {
+      const d = e.data;
+      await tx.query(
+        `INSERT INTO rm_schedules (id, programme_id, customer_id, group_id, teacher_id, timezone, weekdays,
+           local_start, duration_minutes, interval_weeks, valid_from, valid_until, created_at, updated_at, version)
+         VALUES ($1,$2,$3,$4,$5,$6,$7::jsonb,$8,$9,$10,$11,$12,$13,$13,$14::bigint) ON CONFLICT (id) DO NOTHING`,
+        [
+          d.scheduleId,
+          d.programmeId,
+          d.customerId,
+          d.groupId,
+          d.teacherId,
+          d.timezone,
+          JSON.stringify(d.weekdays),
+          d.localStart,
+          d.durationMinutes,
+          d.intervalWeeks,
+          d.validFrom,
+          d.validUntil,
+          at,
+          revision,
+        ],
+      );
+      return;
+    }
+    case 'ScheduleChanged': {
+      const d = e.data;
+      await guardedSet(tx, 'rm_schedules', d.scheduleId, revision, {
+        group_id: d.groupId,
+        teacher_id: d.teacherId,
+        timezone: d.timezone,
+        weekdays: JSON.stringify(d.weekdays),
+        local_start: d.localStart,
+        duration_minutes: d.durationMinutes,
+        interval_weeks: d.intervalWeeks,
+        valid_from: d.validFrom,
+        valid_until: d.validUntil,
+        updated_at: at,
+      });
+      return;
+    }
+    case 'ScheduleExceptionAdded': {
+      const d = e.data;
+      await tx.query(
+        `UPDATE rm_schedules SET
+           exceptions = (SELECT coalesce(jsonb_agg(x), '[]'::jsonb) FROM jsonb_array_elements(exceptions) x
+                          WHERE x->>'localDate' <> $2) || $3::jsonb,
+           updated_at = $4, version = $5::bigint
+         WHERE id = $1 AND version < $5::bigint`,
+        [
+          d.scheduleId,
+          d.localDate,
+          JSON.stringify([{ localDate: d.localDate, action: d.action, newLocalStart: d.newLocalStart }]),
+          at,
+          revision,
+        ],
+      );
+      return;
+    }
+    case 'ScheduleConflictsRecorded':
+      await guardedSet(tx, 'rm_schedules', e.data.scheduleId, revision, {
+        conflicts: JSON.stringify(e.data.conflicts),
+        updated_at: at,
+      });
+      return;
+    case 'LessonPlanned': {
+      const d = e.data;
+      // A lesson unscheduled earlier is planned again when its rule produces it again.
+      await tx.query(
+        `INSERT INTO rm_lessons (id, kind, programme_id, group_id, customer_id, schedule_id, teacher_id,
+           cover_teacher_id, starts_at, ends_at, duration_minutes, timezone, local_date, local_start, status,
+           detached, meeting_id, created_at, updated_at, version)
+         VALUES ($1,$2,$3,$4,$5,$6,$7,NULL,$8,$9,$10,$11,$12,$13,'planned',false,$14,$15,$15,$16::bigint)
+         ON CONFLICT (id) DO UPDATE SET teacher_id = EXCLUDED.teacher_id, starts_at = EXCLUDED.starts_at,
+           ends_at = EXCLUDED.ends_at, duration_minutes = EXCLUDED.duration_minutes,
+           timezone = EXCLUDED.timezone, local_date = EXCLUDED.local_date, local_start = EXCLUDED.local_start,
+           status = 'planned', updated_at = EXCLUDED.updated_at, version = EXCLUDED.version
+         WHERE rm_lessons.version < EXCLUDED.version`,
+        [
+          d.lessonId,
+          d.kind,
+          d.programmeId,
+          d.groupId,
+          d.customerId,
+          d.scheduleId,
+          d.teacherId,
+          d.startsAt,
+          d.endsAt,
+          d.durationMinutes,
+          d.timezone,
+          d.localDate,
+          d.localStart,
+          d.meetingId,
+          at,
+          revision,
+        ],
+      );
+      return;
+    }
+    case 'LessonPlanChanged':
+      await guardedSet(tx, 'rm_lessons', e.data.lessonId, revision, {
+        ...timing(e.data),
+        teacher_id: e.data.teacherId,
+        updated_at: at,
+      });
+      return;
+    case 'LessonRescheduled':
+      await guardedSet(tx, 'rm_lessons', e.data.lessonId, revision, {
+        ...timing(e.data),
+        detached: true,
+        updated_at: at,
+      });
+      return;
+    case 'LessonCancelled':
+      await guardedSet(tx, 'rm_lessons', e.data.lessonId, revision, {
+        status: 'cancelled',
+        cancellation: JSON.stringify({
+          reason: e.data.reason,
+          cancelledBy: e.data.cancelledBy,
+          chargeCustomer: e.data.chargeCustomer,
+          payTeacher: e.data.payTeacher,
+          at,
+        }),
+        updated_at: at,
+      });
+      return;
+    case 'LessonUnscheduled':
+      await guardedSet(tx, 'rm_lessons', e.data.lessonId, revision, {
+        status: 'unscheduled',
+        updated_at: at,
+      });
+      return;
+    case 'LessonCoverTeacherChanged':
+      await guardedSet(tx, 'rm_lessons', e.data.lessonId, revision, {
+        cover_teacher_id: e.data.coverTeacherId,
+        updated_at: at,
+      });
+      return;
+    case 'LessonNotesChanged':
+      await guardedSet(tx, 'rm_lessons', e.data.lessonId, revision, {
+        notes: e.data.notes,
+        updated_at: at,
+      });
+      return;
+    case 'LessonDelivered':
+      await guardedSet(tx, 'rm_lessons', e.data.lessonId, revision, {
+        status: 'delivered',
+        updated_at: at,
+      });
+      return;
+  }
+}
+
+/**
+ * A lesson row as the fold holds it: timestamps as the text the database gave or the ISO text of an
+ * event, `cancellation` as JSON text, `version` as a bigint.
+ */
+type FoldedLesson = Omit<
+  LessonRow,
+  'starts_at' | 'ends_at' | 'created_at' | 'updated_at' | 'cancellation' | 'version'
+> & {
+  starts_at: string;
+  ends_at: string;
+  created_at: string;
+  updated_at: string;
+  cancellation: string | null;
+  version: bigint;
+};
+
+const LESSON_COLUMNS: ColumnTypes<FoldedLesson> = {
+  id: 'uuid',
+  kind: 'text',
+  programme_id: 'uuid',
+  group_id: 'uuid',
+  customer_id: 'uuid',
+  schedule_id: 'uuid',
+  teacher_id: 'uuid',
+  cover_teacher_id: 'uuid',
+  starts_at: 'timestamptz',
+  ends_at: 'timestamptz',
+  duration_minutes: 'int',
+  timezone: 'text',
+  local_date: 'text',
+  local_start: 'text',
+  status: 'text',
+  detached: 'boolean',
+  meeting_id: 'uuid',
+  notes: 'text',
+  cancellation: 'jsonb',
+  created_at: 'timestamptz',
+  updated_at: 'timestamptz',
+  version: 'bigint',
+};
+
+const LESSON_TYPES: ReadonlySet<string> = new Set(LESSON_EVENT_TYPES);
+
+/**
+ * The lessons a batch touches, folded in memory (decision 0090). Unlike the creation folds of
+ * decisions 0086–0089, it also holds lessons that existed before the batch: a lesson is planned up to
+ * 26 weeks before it is delivered, so in a real log its status changes meet rows of earlier batches.
+ * Their rows are read once when the batch begins; every lesson event then follows `applyLessonsEvent`'s
+ * rules and version guard in memory, and the rows it changed are written with one upsert.
+ */
+class LessonFold {
+  private readonly changed = new Set<string>();
+  /** The lessons that had a row when the batch began. */
+  private readonly existed: ReadonlySet<string>;
+
+  private constructor(private readonly lessons: Map<string, FoldedLesson>) {
+    this.existed = new Set(lessons.keys());
+  }
+
+  static async start(events: readonly LessonsEvent[], tx: ProjectionTx): Promise<LessonFold> {
+    const ids = new Set<string>();
+    for (const e of events)
+      if (LESSON_TYPES.has(e.type)) ids.add((e.data as LessonAudience).lessonId.toLowerCase());
+    const lessons = new Map<string, FoldedLesson>();
+    if (ids.size > 0) {
+      const { rows } = await tx.query<Omit<FoldedLesson, 'version'> & { version: string }>(
+        `SELECT id::text, kind, programme_id::text, group_id::text, customer_id::text, schedule_id::text,
+           teacher_id::text, cover_teacher_id::text, starts_at::text, ends_at::text, duration_minutes, timezone,
+           local_date, local_start, status, detached, meeting_id::text, notes, cancellation::text,
+           created_at::text, updated_at::text, version::text
+         FROM rm_lessons WHERE id = ANY($1::uuid[])`,
+        [[...ids]],
+      );
+      for (const r of rows) lessons.set(r.id, { ...r, version: BigInt(r.version) });
+    }
+    return new LessonFold(lessons);
+  }
+
+  /** Applies a lesson event in memory; schedule events are left to `apply`. */
+  takes(e: LessonsEvent): boolean {
+    if (e.type === 'LessonPlanned') {
+      this.plan(e);
+      return true;
+    }
+    if (!LESSON_TYPES.has(e.type)) return false;
+    const d = (e as ProjectionEvent & LessonEvent).data;
+    const id = d.lessonId.toLowerCase();
+    const lesson = this.lessons.get(id);
+    // No row yet, or one at least as new: the guarded update would change nothing either.
+    if (!lesson || lesson.version >= e.revision) return true;
     const at = e.metadata.occurredAt;
     switch (e.type) {
-      case 'ScheduleCreated': {
-        const d = e.data;
-        await tx.query(
-          `INSERT INTO rm_schedules (id, programme_id, customer_id, group_id, teacher_id, timezone, weekdays,
-             local_start, duration_minutes, interval_weeks, valid_from, valid_until, created_at, updated_at, version)
-           VALUES ($1,$2,$3,$4,$5,$6,$7::jsonb,$8,$9,$10,$11,$12,$13,$13,$14::bigint) ON CONFLICT (id) DO NOTHING`,
-          [
-            d.scheduleId,
-            d.programmeId,
-            d.customerId,
-            d.groupId,
-            d.teacherId,
-            d.timezone,
-            JSON.stringify(d.weekdays),
-            d.localStart,
-            d.durationMinutes,
-            d.intervalWeeks,
-            d.validFrom,
-            d.validUntil,
-            at,
-            revision,
-          ],
-        );
-        return;
-      }
-      case 'ScheduleChanged': {
-        const d = e.data;
-        await guardedSet(tx, 'rm_schedules', d.scheduleId, revision, {
-          group_id: d.groupId,
-          teacher_id: d.teacherId,
-          timezone: d.timezone,
-          weekdays: JSON.stringify(d.weekdays),
-          local_start: d.localStart,
-          duration_minutes: d.durationMinutes,
-          interval_weeks: d.intervalWeeks,
-          valid_from: d.validFrom,
-          valid_until: d.validUntil,
-          updated_at: at,
-        });
-        return;
-      }
-      case 'ScheduleExceptionAdded': {
-        const d = e.data;
-        await tx.query(
-          `UPDATE rm_schedules SET
-             exceptions = (SELECT coalesce(jsonb_agg(x), '[]'::jsonb) FROM jsonb_array_elements(exceptions) x
-                            WHERE x->>'localDate' <> $2) || $3::jsonb,
-             updated_at = $4, version = $5::bigint
-           WHERE id = $1 AND version < $5::bigint`,
-          [
-            d.scheduleId,
-            d.localDate,
-            JSON.stringify([{ localDate: d.localDate, action: d.action, newLocalStart: d.newLocalStart }]),
-            at,
-            revision,
-          ],
-        );
-        return;
-      }
-      case 'ScheduleConflictsRecorded':
-        await guardedSet(tx, 'rm_schedules', e.data.scheduleId, revision, {
-          conflicts: JSON.stringify(e.data.conflicts),
-          updated_at: at,
-        });
-        return;
-      case 'LessonPlanned': {
-        const d = e.data;
-        // A lesson unscheduled earlier is planned again when its rule produces it again.
-        await tx.query(
-          `INSERT INTO rm_lessons (id, kind, programme_id, group_id, customer_id, schedule_id, teacher_id,
-             cover_teacher_id, starts_at, ends_at, duration_minutes, timezone, local_date, local_start, status,
-             detached, meeting_id, created_at, updated_at, version)
-           VALUES ($1,$2,$3,$4,$5,$6,$7,NULL,$8,$9,$10,$11,$12,$13,'planned',false,$14,$15,$15,$16::bigint)
-           ON CONFLICT (id) DO UPDATE SET teacher_id = EXCLUDED.teacher_id, starts_at = EXCLUDED.starts_at,
-             ends_at = EXCLUDED.ends_at, duration_minutes = EXCLUDED.duration_minutes,
-             timezone = EXCLUDED.timezone, local_date = EXCLUDED.local_date, local_start = EXCLUDED.local_start,
-             status = 'planned', updated_at = EXCLUDED.updated_at, version = EXCLUDED.version
-           WHERE rm_lessons.version < EXCLUDED.version`,
-          [
-            d.lessonId,
-            d.kind,
-            d.programmeId,
-            d.groupId,
-            d.customerId,
-            d.scheduleId,
-            d.teacherId,
-            d.startsAt,
-            d.endsAt,
-            d.durationMinutes,
-            d.timezone,
-            d.localDate,
-            d.localStart,
-            d.meetingId,
-            at,
-            revision,
-          ],
-        );
-        return;
-      }
       case 'LessonPlanChanged':
-        await guardedSet(tx, 'rm_lessons', e.data.lessonId, revision, {
-          ...timing(e.data),
-          teacher_id: e.data.teacherId,
-          updated_at: at,
-        });
-        return;
+        Object.assign(lesson, timing(e.data), { teacher_id: e.data.teacherId });
+        break;
       case 'LessonRescheduled':
-        await guardedSet(tx, 'rm_lessons', e.data.lessonId, revision, {
-          ...timing(e.data),
-          detached: true,
-          updated_at: at,
-        });
-        return;
+        Object.assign(lesson, timing(e.data), { detached: true });
+        break;
       case 'LessonCancelled':
-        await guardedSet(tx, 'rm_lessons', e.data.lessonId, revision, {
-          status: 'cancelled',
-          cancellation: JSON.stringify({
-            reason: e.data.reason,
-            cancelledBy: e.data.cancelledBy,
-            chargeCustomer: e.data.chargeCustomer,
-            payTeacher: e.data.payTeacher,
-            at,
-          }),
-          updated_at: at,
+        lesson.status = 'cancelled';
+        lesson.cancellation = JSON.stringify({
+          reason: e.data.reason,
+          cancelledBy: e.data.cancelledBy,
+          chargeCustomer: e.data.chargeCustomer,
+          payTeacher: e.data.payTeacher,
+          at,
         });
-        return;
+        break;
       case 'LessonUnscheduled':
-        await guardedSet(tx, 'rm_lessons', e.data.lessonId, revision, {
-          status: 'unscheduled',
-          updated_at: at,
-        });
-        return;
+        lesson.status = 'unscheduled';
+        break;
       case 'LessonCoverTeacherChanged':
-        await guardedSet(tx, 'rm_lessons', e.data.lessonId, revision, {
-          cover_teacher_id: e.data.coverTeacherId,
-          updated_at: at,
-        });
-        return;
+        lesson.cover_teacher_id = e.data.coverTeacherId;
+        break;
       case 'LessonNotesChanged':
-        await guardedSet(tx, 'rm_lessons', e.data.lessonId, revision, {
-          notes: e.data.notes,
-          updated_at: at,
-        });
-        return;
+        lesson.notes = e.data.notes;
+        break;
       case 'LessonDelivered':
-        await guardedSet(tx, 'rm_lessons', e.data.lessonId, revision, {
-          status: 'delivered',
-          updated_at: at,
-        });
-        return;
+        lesson.status = 'delivered';
+        break;
     }
-  },
-});
+    lesson.updated_at = at;
+    lesson.version = e.revision;
+    this.changed.add(id);
+    return true;
+  }
+
+  /** `LessonPlanned`: a new row, or (planned again, newer) its teacher, timing and status. */
+  private plan(e: ProjectionEvent & { type: 'LessonPlanned'; data: LessonPlannedData }): void {
+    const d = e.data;
+    const id = d.lessonId.toLowerCase();
+    const lesson = this.lessons.get(id);
+    const at = e.metadata.occurredAt;
+    if (!lesson) {
+      this.lessons.set(id, {
+        id,
+        kind: d.kind,
+        programme_id: d.programmeId,
+        group_id: d.groupId,
+        customer_id: d.customerId,
+        schedule_id: d.scheduleId,
+        teacher_id: d.teacherId,
+        cover_teacher_id: null,
+        ...timing(d),
+        status: 'planned',
+        detached: false,
+        meeting_id: d.meetingId,
+        notes: '',
+        cancellation: null,
+        created_at: at,
+        updated_at: at,
+        version: e.revision,
+      });
+    } else if (lesson.version < e.revision) {
+      Object.assign(lesson, timing(d), {
+        teacher_id: d.teacherId,
+        status: 'planned',
+        updated_at: at,
+        version: e.revision,
+      });
+    } else return;
+    this.changed.add(id);
+  }
+
+  /**
+   * Writes the changed lessons' whole rows: those the batch created with one insert, those that were
+   * there before with one upsert (the insert alone skips the conflict check the upsert costs per row).
+   */
+  async write(tx: ProjectionTx): Promise<void> {
+    const created: Record<keyof FoldedLesson, unknown>[] = [];
+    const updated: Record<keyof FoldedLesson, unknown>[] = [];
+    for (const id of this.changed) {
+      const lesson = this.lessons.get(id)!;
+      (this.existed.has(id) ? updated : created).push({ ...lesson, version: lesson.version.toString() });
+    }
+    await insertRows(tx, 'rm_lessons', LESSON_COLUMNS, created, { conflict: '' });
+    const columns = Object.keys(LESSON_COLUMNS).filter((c) => c !== 'id');
+    await insertRows(tx, 'rm_lessons', LESSON_COLUMNS, updated, {
+      conflict: `ON CONFLICT (id) DO UPDATE SET ${columns.map((c) => `${c} = EXCLUDED.${c}`).join(', ')}`,
+    });
+  }
+}
