@@ -332,3 +332,99 @@ export async function insertRows<Column extends string>(
     params,
   );
 }
+
+/** A row a `TouchedRows` fold holds: its key, and its version as a bigint for the guard. */
+export interface FoldedRow {
+  id: string;
+  version: bigint;
+}
+
+/** Column types read back as text so they are written back unchanged (and compared as text). */
+const READ_AS_TEXT = new Set(['uuid', 'timestamptz', 'jsonb', 'bigint', 'date']);
+
+/**
+ * Every row of one table a batch touches, folded in memory (decision 0090): the kit for a folding
+ * `applyBatch` whose events change rows made by earlier batches too, not only rows the batch creates
+ * (`absentIds`). `load` reads the existing rows of the batch's keys with one query (uuid, timestamp,
+ * date, jsonb and bigint columns as text, so they go back unchanged; `version` as a bigint); the
+ * projection then `create`s rows and `update`s them with `guardedSet`'s rule; `write` sends the rows
+ * it changed: those created with one plain insert, those that existed with one upsert of their whole
+ * rows. The table's key is `id`, and ids are held in lower case.
+ */
+export class TouchedRows<Row extends FoldedRow> {
+  private readonly changed = new Set<string>();
+  private readonly existed: ReadonlySet<string>;
+
+  private constructor(
+    private readonly table: string,
+    private readonly columns: ColumnTypes<Row>,
+    private readonly rows: Map<string, Row>,
+  ) {
+    this.existed = new Set(rows.keys());
+  }
+
+  static async load<Row extends FoldedRow>(
+    tx: ProjectionTx,
+    table: string,
+    columns: ColumnTypes<Row>,
+    ids: Iterable<string>,
+  ): Promise<TouchedRows<Row>> {
+    const keys = new Set<string>();
+    for (const id of ids) keys.add(id.toLowerCase());
+    const rows = new Map<string, Row>();
+    if (keys.size > 0) {
+      const select = Object.entries(columns)
+        .map(([column, type]) => (READ_AS_TEXT.has(type as string) ? `${column}::text AS ${column}` : column))
+        .join(', ');
+      const found = await tx.query<Row & { version: string }>(
+        `SELECT ${select} FROM ${table} WHERE id = ANY($1::uuid[])`,
+        [[...keys]],
+      );
+      for (const r of found.rows) rows.set(r.id, { ...r, version: BigInt(r.version) });
+    }
+    return new TouchedRows(table, columns, rows);
+  }
+
+  /** The row of `id` (any case), if it exists now. */
+  get(id: string): Row | undefined {
+    return this.rows.get(id.toLowerCase());
+  }
+
+  /** Adds a row that does not exist (check with `get` first); its `id` is put in lower case. */
+  create(row: Row): void {
+    const id = row.id.toLowerCase();
+    this.rows.set(id, { ...row, id });
+    this.changed.add(id);
+  }
+
+  /**
+   * `guardedSet` in memory: sets `set` and the version on the row of `id` when it exists and is older
+   * than `revision`. Returns whether it did.
+   */
+  update(id: string, revision: bigint, set: Partial<Omit<Row, 'id' | 'version'>>): boolean {
+    const row = this.get(id);
+    if (!row || row.version >= revision) return false;
+    Object.assign(row, set, { version: revision });
+    this.changed.add(row.id);
+    return true;
+  }
+
+  /** Writes the changed rows: one insert of those created, one upsert of those that existed. */
+  async write(tx: ProjectionTx): Promise<void> {
+    const created: Record<string, unknown>[] = [];
+    const updated: Record<string, unknown>[] = [];
+    for (const id of this.changed) {
+      const row = this.rows.get(id)!;
+      (this.existed.has(id) ? updated : created).push({
+        ...(row as Record<string, unknown>),
+        version: row.version.toString(),
+      });
+    }
+    const columns = this.columns as Readonly<Record<string, string>>;
+    await insertRows(tx, this.table, columns, created, { conflict: '' });
+    const set = Object.keys(columns).filter((c) => c !== 'id');
+    await insertRows(tx, this.table, columns, updated, {
+      conflict: `ON CONFLICT (id) DO UPDATE SET ${set.map((c) => `${c} = EXCLUDED.${c}`).join(', ')}`,
+    });
+  }
+}

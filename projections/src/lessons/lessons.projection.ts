@@ -2,8 +2,8 @@ import {
   applyFolding,
   defineProjection,
   guardedSet,
-  insertRows,
   queryIndex,
+  TouchedRows,
   type ColumnTypes,
   type ProjectionEvent,
   type ProjectionTx,
@@ -514,35 +514,17 @@ const LESSON_TYPES: ReadonlySet<string> = new Set(LESSON_EVENT_TYPES);
  * The lessons a batch touches, folded in memory (decision 0090). Unlike the creation folds of
  * decisions 0086–0089, it also holds lessons that existed before the batch: a lesson is planned up to
  * 26 weeks before it is delivered, so in a real log its status changes meet rows of earlier batches.
- * Their rows are read once when the batch begins; every lesson event then follows `applyLessonsEvent`'s
- * rules and version guard in memory, and the rows it changed are written with one upsert.
+ * The kit's `TouchedRows` reads their rows once; every lesson event then follows `applyLessonsEvent`'s
+ * rules and version guard in memory, and the changed rows are written once.
  */
 class LessonFold {
-  private readonly changed = new Set<string>();
-  /** The lessons that had a row when the batch began. */
-  private readonly existed: ReadonlySet<string>;
-
-  private constructor(private readonly lessons: Map<string, FoldedLesson>) {
-    this.existed = new Set(lessons.keys());
-  }
+  private constructor(private readonly lessons: TouchedRows<FoldedLesson>) {}
 
   static async start(events: readonly LessonsEvent[], tx: ProjectionTx): Promise<LessonFold> {
-    const ids = new Set<string>();
-    for (const e of events)
-      if (LESSON_TYPES.has(e.type)) ids.add((e.data as LessonAudience).lessonId.toLowerCase());
-    const lessons = new Map<string, FoldedLesson>();
-    if (ids.size > 0) {
-      const { rows } = await tx.query<Omit<FoldedLesson, 'version'> & { version: string }>(
-        `SELECT id::text, kind, programme_id::text, group_id::text, customer_id::text, schedule_id::text,
-           teacher_id::text, cover_teacher_id::text, starts_at::text, ends_at::text, duration_minutes, timezone,
-           local_date, local_start, status, detached, meeting_id::text, notes, cancellation::text,
-           created_at::text, updated_at::text, version::text
-         FROM rm_lessons WHERE id = ANY($1::uuid[])`,
-        [[...ids]],
-      );
-      for (const r of rows) lessons.set(r.id, { ...r, version: BigInt(r.version) });
-    }
-    return new LessonFold(lessons);
+    const ids = events.flatMap((e) =>
+      LESSON_TYPES.has(e.type) ? [(e.data as LessonAudience).lessonId] : [],
+    );
+    return new LessonFold(await TouchedRows.load(tx, 'rm_lessons', LESSON_COLUMNS, ids));
   }
 
   /** Applies a lesson event in memory; schedule events are left to `apply`. */
@@ -553,99 +535,79 @@ class LessonFold {
     }
     if (!LESSON_TYPES.has(e.type)) return false;
     const d = (e as ProjectionEvent & LessonEvent).data;
-    const id = d.lessonId.toLowerCase();
-    const lesson = this.lessons.get(id);
-    // No row yet, or one at least as new: the guarded update would change nothing either.
-    if (!lesson || lesson.version >= e.revision) return true;
     const at = e.metadata.occurredAt;
+    const set = (changes: Partial<FoldedLesson>) =>
+      this.lessons.update(d.lessonId, e.revision, { ...changes, updated_at: at });
     switch (e.type) {
       case 'LessonPlanChanged':
-        Object.assign(lesson, timing(e.data), { teacher_id: e.data.teacherId });
+        set({ ...timing(e.data), teacher_id: e.data.teacherId });
         break;
       case 'LessonRescheduled':
-        Object.assign(lesson, timing(e.data), { detached: true });
+        set({ ...timing(e.data), detached: true });
         break;
       case 'LessonCancelled':
-        lesson.status = 'cancelled';
-        lesson.cancellation = JSON.stringify({
-          reason: e.data.reason,
-          cancelledBy: e.data.cancelledBy,
-          chargeCustomer: e.data.chargeCustomer,
-          payTeacher: e.data.payTeacher,
-          at,
+        set({
+          status: 'cancelled',
+          cancellation: JSON.stringify({
+            reason: e.data.reason,
+            cancelledBy: e.data.cancelledBy,
+            chargeCustomer: e.data.chargeCustomer,
+            payTeacher: e.data.payTeacher,
+            at,
+          }),
         });
         break;
       case 'LessonUnscheduled':
-        lesson.status = 'unscheduled';
+        set({ status: 'unscheduled' });
         break;
       case 'LessonCoverTeacherChanged':
-        lesson.cover_teacher_id = e.data.coverTeacherId;
+        set({ cover_teacher_id: e.data.coverTeacherId });
         break;
       case 'LessonNotesChanged':
-        lesson.notes = e.data.notes;
+        set({ notes: e.data.notes });
         break;
       case 'LessonDelivered':
-        lesson.status = 'delivered';
+        set({ status: 'delivered' });
         break;
     }
-    lesson.updated_at = at;
-    lesson.version = e.revision;
-    this.changed.add(id);
     return true;
   }
 
   /** `LessonPlanned`: a new row, or (planned again, newer) its teacher, timing and status. */
   private plan(e: ProjectionEvent & { type: 'LessonPlanned'; data: LessonPlannedData }): void {
     const d = e.data;
-    const id = d.lessonId.toLowerCase();
-    const lesson = this.lessons.get(id);
     const at = e.metadata.occurredAt;
-    if (!lesson) {
-      this.lessons.set(id, {
-        id,
-        kind: d.kind,
-        programme_id: d.programmeId,
-        group_id: d.groupId,
-        customer_id: d.customerId,
-        schedule_id: d.scheduleId,
-        teacher_id: d.teacherId,
-        cover_teacher_id: null,
+    if (this.lessons.get(d.lessonId)) {
+      this.lessons.update(d.lessonId, e.revision, {
         ...timing(d),
-        status: 'planned',
-        detached: false,
-        meeting_id: d.meetingId,
-        notes: '',
-        cancellation: null,
-        created_at: at,
-        updated_at: at,
-        version: e.revision,
-      });
-    } else if (lesson.version < e.revision) {
-      Object.assign(lesson, timing(d), {
         teacher_id: d.teacherId,
         status: 'planned',
         updated_at: at,
-        version: e.revision,
       });
-    } else return;
-    this.changed.add(id);
+      return;
+    }
+    this.lessons.create({
+      id: d.lessonId,
+      kind: d.kind,
+      programme_id: d.programmeId,
+      group_id: d.groupId,
+      customer_id: d.customerId,
+      schedule_id: d.scheduleId,
+      teacher_id: d.teacherId,
+      cover_teacher_id: null,
+      ...timing(d),
+      status: 'planned',
+      detached: false,
+      meeting_id: d.meetingId,
+      notes: '',
+      cancellation: null,
+      created_at: at,
+      updated_at: at,
+      version: e.revision,
+    });
   }
 
-  /**
-   * Writes the changed lessons' whole rows: those the batch created with one insert, those that were
-   * there before with one upsert (the insert alone skips the conflict check the upsert costs per row).
-   */
-  async write(tx: ProjectionTx): Promise<void> {
-    const created: Record<keyof FoldedLesson, unknown>[] = [];
-    const updated: Record<keyof FoldedLesson, unknown>[] = [];
-    for (const id of this.changed) {
-      const lesson = this.lessons.get(id)!;
-      (this.existed.has(id) ? updated : created).push({ ...lesson, version: lesson.version.toString() });
-    }
-    await insertRows(tx, 'rm_lessons', LESSON_COLUMNS, created, { conflict: '' });
-    const columns = Object.keys(LESSON_COLUMNS).filter((c) => c !== 'id');
-    await insertRows(tx, 'rm_lessons', LESSON_COLUMNS, updated, {
-      conflict: `ON CONFLICT (id) DO UPDATE SET ${columns.map((c) => `${c} = EXCLUDED.${c}`).join(', ')}`,
-    });
+  write(tx: ProjectionTx): Promise<void> {
+    return this.lessons.write(tx);
   }
 }

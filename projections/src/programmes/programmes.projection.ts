@@ -4,6 +4,8 @@ import {
   guardedSet,
   guardPasses,
   rowAbsent,
+  TouchedRows,
+  type ColumnTypes,
   type ProjectionEvent,
   type ProjectionTx,
 } from '../projection.js';
@@ -369,51 +371,142 @@ export const programmesProjection = defineProjection<ProgrammeEvent>()({
     `CREATE INDEX IF NOT EXISTS rm_programmes_title ON rm_programmes (lower(title), id)`,
   ],
   handles: PROGRAMME_EVENT_TYPES,
-  async apply(e, tx) {
-    const revision = e.revision.toString();
+  /** A batch folds the programmes it touches in memory and writes them once (decision 0090). */
+  applyBatch: (events, tx) =>
+    applyFolding(events, tx, applyProgrammeEvent, (batch, t) => ProgrammeFold.start(batch, t)),
+  apply: (e, tx) => applyProgrammeEvent(e, tx),
+});
+
+async function applyProgrammeEvent(e: ProjectionEvent & ProgrammeEvent, tx: ProjectionTx): Promise<void> {
+  const revision = e.revision.toString();
+  const at = e.metadata.occurredAt;
+  switch (e.type) {
+    case 'ProgrammeCreated': {
+      const d = e.data;
+      await tx.query(
+        `INSERT INTO rm_programmes (id, network_id, customer_id, product_id, subject_id, year_group_id, kind,
+           title, start_date, end_date, timezone, status, source_programme_id, created_at, updated_at, version)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'draft', $12, $13, $13, $14::bigint)
+         ON CONFLICT (id) DO NOTHING`,
+        [
+          d.programmeId,
+          d.networkId,
+          d.customerId,
+          d.productId,
+          d.subjectId,
+          d.yearGroupId,
+          d.kind,
+          d.title,
+          d.startDate,
+          d.endDate,
+          d.timezone,
+          d.sourceProgrammeId,
+          at,
+          revision,
+        ],
+      );
+      return;
+    }
+    case 'ProgrammeDetailsChanged':
+      await guardedSet(tx, 'rm_programmes', e.data.programmeId, revision, {
+        ...presentColumns(e.data, PROGRAMME_COLUMNS),
+        updated_at: at,
+      });
+      return;
+    default:
+      await guardedSet(tx, 'rm_programmes', e.data.programmeId, revision, {
+        status: PROGRAMME_STATUS_AFTER[e.type],
+        updated_at: at,
+      });
+      return;
+  }
+}
+
+/** A programme row as `TouchedRows` holds it (timestamps and dates as text, the version a bigint). */
+type FoldedProgramme = Omit<ProgrammeRow, 'created_at' | 'updated_at' | 'version'> & {
+  created_at: string;
+  updated_at: string;
+  version: bigint;
+};
+
+const PROGRAMME_ROW_COLUMNS: ColumnTypes<FoldedProgramme> = {
+  id: 'uuid',
+  network_id: 'uuid',
+  customer_id: 'uuid',
+  product_id: 'uuid',
+  subject_id: 'uuid',
+  year_group_id: 'uuid',
+  kind: 'text',
+  title: 'text',
+  start_date: 'date',
+  end_date: 'date',
+  timezone: 'text',
+  status: 'text',
+  source_programme_id: 'uuid',
+  created_at: 'timestamptz',
+  updated_at: 'timestamptz',
+  version: 'bigint',
+};
+
+/**
+ * The programmes a batch touches, folded in memory (decision 0090): their rows read once
+ * (`TouchedRows`), every event applied with `applyProgrammeEvent`'s rules and version guard, the
+ * changed rows written once.
+ */
+class ProgrammeFold {
+  private constructor(private readonly programmes: TouchedRows<FoldedProgramme>) {}
+
+  static async start(events: readonly (ProjectionEvent & ProgrammeEvent)[], tx: ProjectionTx) {
+    const ids = events.map((e) => e.data.programmeId);
+    return new ProgrammeFold(await TouchedRows.load(tx, 'rm_programmes', PROGRAMME_ROW_COLUMNS, ids));
+  }
+
+  takes(e: ProjectionEvent & ProgrammeEvent): boolean {
     const at = e.metadata.occurredAt;
     switch (e.type) {
       case 'ProgrammeCreated': {
         const d = e.data;
-        await tx.query(
-          `INSERT INTO rm_programmes (id, network_id, customer_id, product_id, subject_id, year_group_id, kind,
-             title, start_date, end_date, timezone, status, source_programme_id, created_at, updated_at, version)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'draft', $12, $13, $13, $14::bigint)
-           ON CONFLICT (id) DO NOTHING`,
-          [
-            d.programmeId,
-            d.networkId,
-            d.customerId,
-            d.productId,
-            d.subjectId,
-            d.yearGroupId,
-            d.kind,
-            d.title,
-            d.startDate,
-            d.endDate,
-            d.timezone,
-            d.sourceProgrammeId,
-            at,
-            revision,
-          ],
-        );
-        return;
+        // A second creation keeps the row (ON CONFLICT DO NOTHING).
+        if (this.programmes.get(d.programmeId)) return true;
+        this.programmes.create({
+          id: d.programmeId,
+          network_id: d.networkId,
+          customer_id: d.customerId,
+          product_id: d.productId,
+          subject_id: d.subjectId,
+          year_group_id: d.yearGroupId,
+          kind: d.kind,
+          title: d.title,
+          start_date: d.startDate,
+          end_date: d.endDate,
+          timezone: d.timezone,
+          status: 'draft',
+          source_programme_id: d.sourceProgrammeId,
+          created_at: at,
+          updated_at: at,
+          version: e.revision,
+        });
+        return true;
       }
       case 'ProgrammeDetailsChanged':
-        await guardedSet(tx, 'rm_programmes', e.data.programmeId, revision, {
-          ...presentColumns(e.data, PROGRAMME_COLUMNS),
+        this.programmes.update(e.data.programmeId, e.revision, {
+          ...(presentColumns(e.data, PROGRAMME_COLUMNS) as Partial<FoldedProgramme>),
           updated_at: at,
         });
-        return;
+        return true;
       default:
-        await guardedSet(tx, 'rm_programmes', e.data.programmeId, revision, {
+        this.programmes.update(e.data.programmeId, e.revision, {
           status: PROGRAMME_STATUS_AFTER[e.type],
           updated_at: at,
         });
-        return;
+        return true;
     }
-  },
-});
+  }
+
+  write(tx: ProjectionTx): Promise<void> {
+    return this.programmes.write(tx);
+  }
+}
 
 /**
  * Replaces the group's teachers, computed by SQL so the projection needs no answer first (decision
