@@ -374,7 +374,7 @@ export class TouchedRows<Row extends FoldedRow> {
     const rows = new Map<string, Row>();
     if (keys.size > 0) {
       const select = Object.entries(columns)
-        .map(([column, type]) => (READ_AS_TEXT.has(type as string) ? `${column}::text AS ${column}` : column))
+        .map(([column, type]) => (READ_AS_TEXT.has(type) ? `${column}::text AS ${column}` : column))
         .join(', ');
       const found = await tx.query<Row & { version: string }>(
         `SELECT ${select} FROM ${table} WHERE id = ANY($1::uuid[])`,
