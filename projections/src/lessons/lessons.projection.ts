@@ -413,23 +413,26 @@ async function applyLessonsEvent(e: LessonsEvent, tx: ProjectionTx): Promise<voi
       );
       return;
     }
+    default:
+      await guardedSet(tx, 'rm_lessons', e.data.lessonId, revision, lessonChange(e));
+      return;
+  }
+}
+
+/**
+ * What a lesson event after its planning sets on the lesson's row, under the version guard: in SQL
+ * (`guardedSet`) and in the fold (`TouchedRows.update`) alike.
+ */
+function lessonChange(e: ProjectionEvent & Exclude<LessonEvent, { type: 'LessonPlanned' }>) {
+  const at = e.metadata.occurredAt;
+  switch (e.type) {
     case 'LessonPlanChanged':
-      await guardedSet(tx, 'rm_lessons', e.data.lessonId, revision, {
-        ...timing(e.data),
-        teacher_id: e.data.teacherId,
-        updated_at: at,
-      });
-      return;
+      return { ...timing(e.data), teacher_id: e.data.teacherId, updated_at: at };
     case 'LessonRescheduled':
-      await guardedSet(tx, 'rm_lessons', e.data.lessonId, revision, {
-        ...timing(e.data),
-        detached: true,
-        updated_at: at,
-      });
-      return;
+      return { ...timing(e.data), detached: true, updated_at: at };
     case 'LessonCancelled':
-      await guardedSet(tx, 'rm_lessons', e.data.lessonId, revision, {
-        status: 'cancelled',
+      return {
+        status: 'cancelled' as const,
         cancellation: JSON.stringify({
           reason: e.data.reason,
           cancelledBy: e.data.cancelledBy,
@@ -438,32 +441,15 @@ async function applyLessonsEvent(e: LessonsEvent, tx: ProjectionTx): Promise<voi
           at,
         }),
         updated_at: at,
-      });
-      return;
+      };
     case 'LessonUnscheduled':
-      await guardedSet(tx, 'rm_lessons', e.data.lessonId, revision, {
-        status: 'unscheduled',
-        updated_at: at,
-      });
-      return;
+      return { status: 'unscheduled' as const, updated_at: at };
     case 'LessonCoverTeacherChanged':
-      await guardedSet(tx, 'rm_lessons', e.data.lessonId, revision, {
-        cover_teacher_id: e.data.coverTeacherId,
-        updated_at: at,
-      });
-      return;
+      return { cover_teacher_id: e.data.coverTeacherId, updated_at: at };
     case 'LessonNotesChanged':
-      await guardedSet(tx, 'rm_lessons', e.data.lessonId, revision, {
-        notes: e.data.notes,
-        updated_at: at,
-      });
-      return;
+      return { notes: e.data.notes, updated_at: at };
     case 'LessonDelivered':
-      await guardedSet(tx, 'rm_lessons', e.data.lessonId, revision, {
-        status: 'delivered',
-        updated_at: at,
-      });
-      return;
+      return { status: 'delivered' as const, updated_at: at };
   }
 }
 
@@ -534,42 +520,8 @@ class LessonFold {
       return true;
     }
     if (!LESSON_TYPES.has(e.type)) return false;
-    const d = (e as ProjectionEvent & LessonEvent).data;
-    const at = e.metadata.occurredAt;
-    const set = (changes: Partial<FoldedLesson>) =>
-      this.lessons.update(d.lessonId, e.revision, { ...changes, updated_at: at });
-    switch (e.type) {
-      case 'LessonPlanChanged':
-        set({ ...timing(e.data), teacher_id: e.data.teacherId });
-        break;
-      case 'LessonRescheduled':
-        set({ ...timing(e.data), detached: true });
-        break;
-      case 'LessonCancelled':
-        set({
-          status: 'cancelled',
-          cancellation: JSON.stringify({
-            reason: e.data.reason,
-            cancelledBy: e.data.cancelledBy,
-            chargeCustomer: e.data.chargeCustomer,
-            payTeacher: e.data.payTeacher,
-            at,
-          }),
-        });
-        break;
-      case 'LessonUnscheduled':
-        set({ status: 'unscheduled' });
-        break;
-      case 'LessonCoverTeacherChanged':
-        set({ cover_teacher_id: e.data.coverTeacherId });
-        break;
-      case 'LessonNotesChanged':
-        set({ notes: e.data.notes });
-        break;
-      case 'LessonDelivered':
-        set({ status: 'delivered' });
-        break;
-    }
+    const lessonEvent = e as ProjectionEvent & Exclude<LessonEvent, { type: 'LessonPlanned' }>;
+    this.lessons.update(lessonEvent.data.lessonId, e.revision, lessonChange(lessonEvent));
     return true;
   }
 

@@ -407,19 +407,23 @@ async function applyProgrammeEvent(e: ProjectionEvent & ProgrammeEvent, tx: Proj
       );
       return;
     }
-    case 'ProgrammeDetailsChanged':
-      await guardedSet(tx, 'rm_programmes', e.data.programmeId, revision, {
-        ...presentColumns(e.data, PROGRAMME_COLUMNS),
-        updated_at: at,
-      });
-      return;
     default:
-      await guardedSet(tx, 'rm_programmes', e.data.programmeId, revision, {
-        status: PROGRAMME_STATUS_AFTER[e.type],
-        updated_at: at,
-      });
+      await guardedSet(tx, 'rm_programmes', e.data.programmeId, revision, programmeChange(e));
       return;
   }
+}
+
+/**
+ * What a programme event after its creation sets on the programme's row, under the version guard: in
+ * SQL (`guardedSet`) and in the fold (`TouchedRows.update`) alike.
+ */
+function programmeChange(
+  e: ProjectionEvent & Exclude<ProgrammeEvent, { type: 'ProgrammeCreated' }>,
+): Partial<FoldedProgramme> {
+  const at = e.metadata.occurredAt;
+  if (e.type === 'ProgrammeDetailsChanged')
+    return { ...(presentColumns(e.data, PROGRAMME_COLUMNS) as Partial<FoldedProgramme>), updated_at: at };
+  return { status: PROGRAMME_STATUS_AFTER[e.type], updated_at: at };
 }
 
 /** A programme row as `TouchedRows` holds it (timestamps and dates as text, the version a bigint). */
@@ -488,17 +492,8 @@ class ProgrammeFold {
         });
         return true;
       }
-      case 'ProgrammeDetailsChanged':
-        this.programmes.update(e.data.programmeId, e.revision, {
-          ...(presentColumns(e.data, PROGRAMME_COLUMNS) as Partial<FoldedProgramme>),
-          updated_at: at,
-        });
-        return true;
       default:
-        this.programmes.update(e.data.programmeId, e.revision, {
-          status: PROGRAMME_STATUS_AFTER[e.type],
-          updated_at: at,
-        });
+        this.programmes.update(e.data.programmeId, e.revision, programmeChange(e));
         return true;
     }
   }
