@@ -554,9 +554,21 @@ export class ProjectionRunner {
    */
   private earlyRead(names: readonly string[], until: bigint): EarlyRead | undefined {
     if (until <= 0n) return undefined;
-    const types = names.length < this.projections.length ? this.typesOf(names) : undefined;
-    const sealed = !this.projections.some((p) => names.includes(p.name) && readsPersonalData(p));
-    return { ask: readAsk(0n, types, sealed), page: this.readPage(0n, types, sealed) };
+    const { types, personal } = this.readScope(names);
+    return { ask: readAsk(0n, types, !personal), page: this.readPage(0n, types, !personal) };
+  }
+
+  /**
+   * What a catch-up of the named projections reads: when only some are behind (one rebuilt, or built
+   * beside its live tables), only the event types they handle (decision 0073); all of them behind read
+   * everything, so that an event of a type no projection knows is still logged. `personal`: one of
+   * them reads personal fields, so the log must be read decrypted (decision 0089).
+   */
+  private readScope(names: readonly string[]): { types: string[] | undefined; personal: boolean } {
+    return {
+      types: names.length < this.projections.length ? this.typesOf(names) : undefined,
+      personal: this.projections.some((p) => names.includes(p.name) && readsPersonalData(p)),
+    };
   }
 
   /** One page of $all as the runner reads it. */
@@ -585,17 +597,12 @@ export class ProjectionRunner {
   ): Promise<number> {
     const { role = 'live', takeTurns = false, halted = () => this.stopped } = options;
     let early = options.early;
-    // When only some projections are behind (one rebuilt, or built beside its live tables), only the
-    // events they handle are read and decrypted (decision 0073). All of them behind read everything,
-    // so that an event of a type no projection knows is still logged.
     const behind = [...checkpoints].filter(([, position]) => position < until).map(([name]) => name);
-    const types = behind.length < this.projections.length ? this.typesOf(behind) : undefined;
+    const { types, personal } = this.readScope(behind);
     // None of them reads a personal field: the log is read without decrypting them (decision 0089).
     // Only where no event read can reach the `onApplied` listeners (which may show personal fields):
     // a build never announces, and no other read announces events up to `announcedUpTo`.
-    const sealed =
-      (role === 'build' || until <= this.announcedUpTo) &&
-      !this.projections.some((p) => behind.includes(p.name) && readsPersonalData(p));
+    const sealed = (role === 'build' || until <= this.announcedUpTo) && !personal;
     const read = (fromPosition: bigint) => {
       // A page read before this catch-up began, for exactly this read (see `earlyRead`).
       const taken = early?.ask === readAsk(fromPosition, types, sealed) ? early.page : undefined;
