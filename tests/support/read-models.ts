@@ -1,8 +1,8 @@
-import { PERSONAL_DATA_RULES, allProjections } from '@portal/projections';
+import { allProjections } from '@portal/projections';
 import { pino } from 'pino';
 import { PostgresEventStore } from '../../server/src/platform/event-store/postgres/postgres-event-store.js';
 import { PersonalDataVault } from '../../server/src/platform/personal-data/personal-data-vault.js';
-import { ProtectingEventStore } from '../../server/src/platform/personal-data/protecting-event-store.js';
+import { portalProtectedStore } from '../../server/src/platform/personal-data/protecting-event-store.js';
 import { ProjectionRunner } from '../../server/src/platform/projections/projection-runner.js';
 import { PgSqlClient } from '../../server/src/platform/sql/pg-client.js';
 import type { SqlExecutor } from '../../server/src/platform/sql/sql-client.js';
@@ -41,7 +41,7 @@ export async function rebuildAndCompare(url: string): Promise<RebuildComparison>
   try {
     // As the server and the rebuild CLI read it: personal data decrypted (decision 0014).
     const raw = await PostgresEventStore.create(sql);
-    const store = new ProtectingEventStore(raw, await PersonalDataVault.open(sql), PERSONAL_DATA_RULES);
+    const store = portalProtectedStore(raw, await PersonalDataVault.open(sql));
     try {
       const runner = new ProjectionRunner(store, sql, allProjections, { log: pino({ level: 'silent' }) });
       const head = await store.headPosition();

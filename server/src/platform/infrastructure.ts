@@ -6,9 +6,8 @@ import { PgliteSqlClient } from './sql/pglite-client.js';
 import { PgliteWorkerSqlClient } from './sql/pglite-worker-client.js';
 import { PgSqlClient } from './sql/pg-client.js';
 import { DirectoryLockedError } from './sql/directory-lock.js';
-import { PERSONAL_DATA_RULES, PERSON_FIELD_RULES } from '@portal/projections';
 import { PersonalDataVault } from './personal-data/personal-data-vault.js';
-import { ProtectingEventStore } from './personal-data/protecting-event-store.js';
+import { portalProtectedStore } from './personal-data/protecting-event-store.js';
 
 export interface Infrastructure {
   sql: SqlClient;
@@ -36,7 +35,7 @@ export async function openInfrastructure(config: AppConfig): Promise<Infrastruct
       await raw.close().catch(() => {});
       throw e;
     });
-    eventStore = new ProtectingEventStore(raw, vault, PERSONAL_DATA_RULES, PERSON_FIELD_RULES);
+    eventStore = portalProtectedStore(raw, vault);
   } catch (e) {
     await sql.close().catch(() => {});
     throw e;

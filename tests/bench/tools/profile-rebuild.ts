@@ -19,6 +19,8 @@
  * The time of a projection includes sending what it left waiting (it is flushed when the next
  * projection starts); what the last one of a batch leaves is sent by the runner, in "rest".
  */
+import { writeFileSync } from 'node:fs';
+import pg from 'pg';
 import {
   allProjections,
   type Projection,
@@ -81,8 +83,10 @@ try {
   const t = performance.now();
   const cpu = process.cpuUsage();
   const cpuProfile = process.env.PROFILE_CPU ? await startCpuProfile() : null;
+  const trace = process.env.PROFILE_TRACE ? traceStatements() : null;
   const result = await runner.rebuild(process.env.PROFILE_TYPES && only ? only : undefined);
   if (cpuProfile) await cpuProfile(process.env.PROFILE_CPU!);
+  trace?.();
   const total = performance.now() - t;
   const used = process.cpuUsage(cpu);
   const applyMs = [...rows.values()].reduce((s, r) => s + r.ms, 0);
@@ -229,6 +233,47 @@ function profiled(p: Projection, rows: Map<string, Row>): Projection {
 }
 
 /** Starts V8's CPU profiler; the function returned stops it and writes the profile to `path`. */
+/**
+ * PROFILE_TRACE=1 (PostgreSQL): every statement or script the rebuild sends, grouped by its first
+ * words, with how many, their time from send to answer (they may overlap) and the characters sent.
+ */
+function traceStatements(): () => void {
+  const proto = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
+  const original = proto.query;
+  const groups = new Map<string, { n: number; ms: number; chars: number }>();
+  let dumped = 0;
+  proto.query = function (this: unknown, ...args: unknown[]) {
+    const first = args[0];
+    const text = typeof first === 'string' ? first : ((first as { text?: string } | null)?.text ?? '');
+    const key = text.replace(/\s+/g, ' ').trim().slice(0, 70);
+    if (process.env.PROFILE_TRACE_DUMP && text.length > 100_000)
+      writeFileSync(`${process.env.PROFILE_TRACE_DUMP}.${++dumped}`, text);
+    const t = performance.now();
+    const result = original.apply(this, args);
+    const done = () => {
+      const g = groups.get(key) ?? { n: 0, ms: 0, chars: 0 };
+      g.n++;
+      g.ms += performance.now() - t;
+      g.chars += text.length;
+      groups.set(key, g);
+    };
+    if (result instanceof Promise) void result.then(done, done);
+    return result;
+  };
+  return () => {
+    proto.query = original;
+    for (const [key, g] of [...groups].sort((a, b) => b[1].ms - a[1].ms).slice(0, 25))
+      console.log(
+        String(g.n).padStart(6),
+        g.ms.toFixed(0).padStart(6),
+        'ms',
+        String(Math.round(g.chars / g.n)).padStart(8),
+        'ch',
+        key,
+      );
+  };
+}
+
 async function startCpuProfile(): Promise<(path: string) => Promise<void>> {
   const { Session } = await import('node:inspector/promises');
   const { writeFile } = await import('node:fs/promises');

@@ -1,4 +1,11 @@
-import { ERASED, parseStream, type PersonalDataRule, type PersonFieldRule } from '@portal/projections';
+import {
+  ERASED,
+  parseStream,
+  PERSON_FIELD_RULES,
+  PERSONAL_DATA_RULES,
+  type PersonalDataRule,
+  type PersonFieldRule,
+} from '@portal/projections';
 import type {
   AppendOptions,
   AppendResult,
@@ -320,4 +327,17 @@ export class ProtectingEventStore implements EventStore {
     await this.worker.close();
     await this.inner.close();
   }
+}
+
+/**
+ * The store as the portal runs it: every stream rule (decision 0014) and every person-field rule
+ * (decision 0061). The server, the rebuild CLI, the tests that compare a rebuild with the live read
+ * models and the benchmarks all open it here, so none of them reads the log differently.
+ */
+export function portalProtectedStore(
+  inner: EventStore,
+  vault: PersonalDataVault,
+  options?: ProtectingOptions,
+): ProtectingEventStore {
+  return new ProtectingEventStore(inner, vault, PERSONAL_DATA_RULES, PERSON_FIELD_RULES, options);
 }
