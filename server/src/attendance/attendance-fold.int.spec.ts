@@ -14,8 +14,8 @@ import { describeFoldInBatches, record } from '../platform/testing/projection-co
  * on its own by SQL. The history below walks every rule the fold copies: duplicate roster lines,
  * prefills, guests (also on an empty register), marks, amendments, a partner's
  * reason, voids and cancellations before and after the register opened, an erasure of a teacher
- * whose marks sit in registers opened in the same batch, ids written in capitals, and a planned
- * absence. (After the erasure only the other person acts: the erased teacher records nothing more.)
+ * whose marks sit in registers opened in the same batch, ids written in capitals, a register opened
+ * again with one more student, and a planned absence. (After the erasure only the other person acts: the erased teacher records nothing more.)
  */
 const id = (n: number) => `abcdef00-0000-4000-8000-${String(n).padStart(12, '0')}`;
 const [A, B, C, D] = [id(101), id(102), id(103), id(104)];
@@ -135,6 +135,9 @@ const history: ProjectionEvent[] = record([
     { plannedAbsenceId: id(501), studentId: S2, customerId: CUSTOMER },
   ],
   [lessonStream(D), 'AttendanceMarkRecorded', marked(D, S3, 'absent', T2)],
+  // Opened again with one more student: only the new line is added, the marked ones stay.
+  [lessonStream(D), 'RegisterOpened', opened(D, [S1, S4])],
+  [lessonStream(D), 'AttendanceMarkRecorded', marked(D, S4, 'late', T2)],
 ]);
 
 describeFoldInBatches('attendance projection', 'portal_attendance_fold', attendanceProjection, history, {
@@ -158,6 +161,7 @@ describeFoldInBatches('attendance projection', 'portal_attendance_fold', attenda
     expect(line(C, S2)).toMatchObject({ by: T2.name, voided: true });
     expect(line(C, S3)).toMatchObject({ basis: 'guest', voided: true, mark: null });
     expect(line(D, S1)).toMatchObject({ mark: 'late' });
+    expect(line(D, S4)).toMatchObject({ mark: 'late', basis: 'enrolled' });
     expect(byEvent['rm_attendance_amendments']).toHaveLength(2);
   },
 });

@@ -16,6 +16,10 @@
  * `projections` bench does (every projection built first, untimed; then only their event types read);
  * PROFILE_PHASES=1 times the rebuild's phases (prepare, catch-up, deferred indexes, swap, reads).
  * PROFILE_CPU=file.cpuprofile writes a V8 CPU profile of the rebuild alone (not of filling the log).
+ * PROFILE_TRACE=1 (PostgreSQL) lists what the rebuild sends, grouped by its first words: how many, their
+ * time from send to answer, the characters sent; PROFILE_TRACE=split sends each statement of a
+ * write-behind script on its own to time it; PROFILE_TRACE_DUMP=path writes each text over 100,000
+ * characters to path.1, path.2, ...
  * The time of a projection includes sending what it left waiting (it is flushed when the next
  * projection starts); what the last one of a batch leaves is sent by the runner, in "rest".
  */
@@ -248,6 +252,27 @@ function traceStatements(): () => void {
     const key = text.replace(/\s+/g, ' ').trim().slice(0, 70);
     if (process.env.PROFILE_TRACE_DUMP && text.length > 100_000)
       writeFileSync(`${process.env.PROFILE_TRACE_DUMP}.${++dumped}`, text);
+    if (
+      process.env.PROFILE_TRACE === 'split' &&
+      typeof first === 'string' &&
+      first.includes(';\n') &&
+      !first.includes('PREPARE')
+    ) {
+      // Each statement of a write-behind script sent and timed on its own (what each one costs the server).
+      return (async () => {
+        for (const part of first.split(';\n')) {
+          const k = part.replace(/\s+/g, ' ').trim().slice(0, 50);
+          const t0 = performance.now();
+          await (original.call(this, part) as Promise<unknown>);
+          const g = groups.get(k) ?? { n: 0, ms: 0, chars: 0 };
+          g.n++;
+          g.ms += performance.now() - t0;
+          g.chars += part.length;
+          groups.set(k, g);
+        }
+        return { rows: [] };
+      })();
+    }
     const t = performance.now();
     const result = original.apply(this, args);
     const done = () => {
