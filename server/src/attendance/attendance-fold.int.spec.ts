@@ -15,7 +15,8 @@ import { describeFoldInBatches, record } from '../platform/testing/projection-co
  * prefills, guests (also on an empty register), marks, amendments, a partner's
  * reason, voids and cancellations before and after the register opened, an erasure of a teacher
  * whose marks sit in registers opened in the same batch, ids written in capitals, a register opened
- * again with one more student, and a planned absence. (After the erasure only the other person acts: the erased teacher records nothing more.)
+ * again with one more student, and a planned absence. (After the erasure only the other person acts:
+ * the erased teacher records nothing more.)
  */
 const id = (n: number) => `abcdef00-0000-4000-8000-${String(n).padStart(12, '0')}`;
 const [A, B, C, D] = [id(101), id(102), id(103), id(104)];
