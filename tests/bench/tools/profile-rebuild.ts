@@ -236,7 +236,6 @@ function profiled(p: Projection, rows: Map<string, Row>): Projection {
   return Object.assign(Object.create(p) as Projection, { apply, applyBatch: undefined });
 }
 
-/** Starts V8's CPU profiler; the function returned stops it and writes the profile to `path`. */
 /**
  * PROFILE_TRACE=1 (PostgreSQL): every statement or script the rebuild sends, grouped by its first
  * words, with how many, their time from send to answer (they may overlap) and the characters sent.
@@ -246,6 +245,13 @@ function traceStatements(): () => void {
   const original = proto.query;
   const groups = new Map<string, { n: number; ms: number; chars: number }>();
   let dumped = 0;
+  const count = (key: string, ms: number, chars: number) => {
+    const g = groups.get(key) ?? { n: 0, ms: 0, chars: 0 };
+    g.n++;
+    g.ms += ms;
+    g.chars += chars;
+    groups.set(key, g);
+  };
   proto.query = function (this: unknown, ...args: unknown[]) {
     const first = args[0];
     const text = typeof first === 'string' ? first : ((first as { text?: string } | null)?.text ?? '');
@@ -261,27 +267,16 @@ function traceStatements(): () => void {
       // Each statement of a write-behind script sent and timed on its own (what each one costs the server).
       return (async () => {
         for (const part of first.split(';\n')) {
-          const k = part.replace(/\s+/g, ' ').trim().slice(0, 50);
           const t0 = performance.now();
           await (original.call(this, part) as Promise<unknown>);
-          const g = groups.get(k) ?? { n: 0, ms: 0, chars: 0 };
-          g.n++;
-          g.ms += performance.now() - t0;
-          g.chars += part.length;
-          groups.set(k, g);
+          count(part.replace(/\s+/g, ' ').trim().slice(0, 50), performance.now() - t0, part.length);
         }
         return { rows: [] };
       })();
     }
     const t = performance.now();
     const result = original.apply(this, args);
-    const done = () => {
-      const g = groups.get(key) ?? { n: 0, ms: 0, chars: 0 };
-      g.n++;
-      g.ms += performance.now() - t;
-      g.chars += text.length;
-      groups.set(key, g);
-    };
+    const done = () => count(key, performance.now() - t, text.length);
     if (result instanceof Promise) void result.then(done, done);
     return result;
   };
@@ -299,6 +294,7 @@ function traceStatements(): () => void {
   };
 }
 
+/** Starts V8's CPU profiler; the function returned stops it and writes the profile to `path`. */
 async function startCpuProfile(): Promise<(path: string) => Promise<void>> {
   const { Session } = await import('node:inspector/promises');
   const { writeFile } = await import('node:fs/promises');
