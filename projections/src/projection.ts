@@ -24,6 +24,11 @@ export interface ProjectionEvent<Type extends string = string, Data = unknown> {
 
 export interface ProjectionTx {
   query<Row = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<{ rows: Row[] }>;
+  /**
+   * Where the store can: loads rows in `COPY`'s text format into `columns` of `table` (decision
+   * 0093). `insertRows` uses it for many new rows; a projection need not call it itself.
+   */
+  copyIn?(table: string, columns: readonly string[], text: string): Promise<void>;
 }
 
 export interface Projection {
@@ -276,12 +281,17 @@ export async function absentIds(
 export type ColumnTypes<Row> = { readonly [Column in keyof Row & string]: string };
 
 export interface InsertRowsOptions<Column extends string> {
-  /** What follows the INSERT: `ON CONFLICT DO NOTHING` unless told otherwise ('' for nothing). */
+  /**
+   * What follows the INSERT: `ON CONFLICT DO NOTHING` unless told otherwise. '' for nothing, when the
+   * projection knows the rows are new (a fold's rows whose keys `absentIds` found free, each key
+   * once): a conflict then fails the batch, and many rows go with `COPY` where the store can (decision
+   * 0093).
+   */
   conflict?: string;
   /**
    * Columns whose value is the same on every row with the same `key` (a register line's lesson
    * columns): sent once per key and joined back, so the server parses them once per key instead of
-   * once per row. Equal keys must be written alike (ids in lower case), since they are grouped in JS.
+   * once per row (a `COPY` sends every row whole: each row must hold them). Equal keys must be written alike (ids in lower case), since they are grouped in JS.
    */
   shared?: { key: Column; columns: readonly Column[] };
 }
@@ -303,6 +313,11 @@ export async function insertRows<Column extends string>(
   if (rows.length === 0) return;
   const { conflict = 'ON CONFLICT DO NOTHING', shared } = options;
   const names = Object.keys(columns) as Column[];
+  if (conflict === '' && tx.copyIn && rows.length >= COPY_FROM_ROWS) {
+    // New rows, many of them, where the store can COPY (decision 0093).
+    await tx.copyIn(table, names, copyText(names, rows));
+    return;
+  }
   const params: unknown[] = [];
   const arrays = (cols: readonly Column[], from: readonly Readonly<Record<Column, unknown>>[]) =>
     cols
@@ -331,6 +346,45 @@ export async function insertRows<Column extends string>(
      ${conflict}`,
     params,
   );
+}
+
+/**
+ * From how many new rows (`conflict: ''`) `insertRows` sends them with `COPY` where the store can
+ * (decision 0093): below it, the one statement travels in the write-behind's script with the rest.
+ */
+export const COPY_FROM_ROWS = 100;
+
+/**
+ * Rows in `COPY`'s text format: a line per row, values split by tabs, `\N` for null (or undefined);
+ * a backslash, tab, newline or carriage return in a value escaped. A Date goes as its ISO text, a
+ * boolean as `t`/`f`, an object (a jsonb value not yet turned into text) as its JSON.
+ */
+export function copyText<Column extends string>(
+  names: readonly Column[],
+  rows: readonly Readonly<Record<Column, unknown>>[],
+): string {
+  const lines: string[] = new Array<string>(rows.length);
+  const values: string[] = new Array<string>(names.length);
+  for (let r = 0; r < rows.length; r++) {
+    const row = rows[r]!;
+    for (let c = 0; c < names.length; c++) values[c] = copyValue(row[names[c]!]);
+    lines[r] = values.join('\t');
+  }
+  return lines.join('\n') + '\n';
+}
+
+const COPY_SPECIAL = /[\\\t\n\r]/;
+const COPY_ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };
+
+function copyValue(value: unknown): string {
+  if (value === null || value === undefined) return '\\N';
+  let text: string;
+  if (typeof value === 'string') text = value;
+  else if (typeof value === 'number' || typeof value === 'bigint') return String(value);
+  else if (typeof value === 'boolean') return value ? 't' : 'f';
+  else if (value instanceof Date) return value.toISOString();
+  else text = JSON.stringify(value);
+  return COPY_SPECIAL.test(text) ? text.replace(/[\\\t\n\r]/g, (ch) => COPY_ESCAPES[ch]!) : text;
 }
 
 /** A row a `TouchedRows` fold holds: its key, and its version as a bigint for the guard. */

@@ -638,9 +638,20 @@ class RegisterFold {
           line.recorded_by = { ...line.recorded_by, name: ERASED };
   }
 
-  /** Writes every folded row, once, with its final values. */
+  /**
+   * Writes every folded row, once, with its final values. They are new rows (their registers were
+   * absent, each line once per student), so they go without a conflict clause: by COPY on PostgreSQL.
+   */
   async write(tx: ProjectionTx): Promise<void> {
-    await insertRows(tx, 'rm_registers', REGISTER_COLUMNS, [...this.registers.values()].map(withVersionText));
+    await insertRows(
+      tx,
+      'rm_registers',
+      REGISTER_COLUMNS,
+      [...this.registers.values()].map(withVersionText),
+      {
+        conflict: '',
+      },
+    );
     const lines: FoldedEntry[] = [];
     for (const byStudent of this.entries.values()) lines.push(...byStudent.values());
     await insertRows(
@@ -652,7 +663,7 @@ class RegisterFold {
         recorded_by: l.recorded_by === null ? null : JSON.stringify(l.recorded_by),
       })),
       // A register's lines share its lesson's columns: sent once per lesson.
-      { shared: { key: 'lesson_id', columns: LESSON_COLUMNS } },
+      { shared: { key: 'lesson_id', columns: LESSON_COLUMNS }, conflict: '' },
     );
   }
 

@@ -227,6 +227,8 @@ export class ReportFold implements ReportWrites {
         writer_ids: JSON.stringify(row.writer_ids),
         lesson_counts: JSON.stringify(row.lesson_counts),
       })),
+      // New rows: their ids were free (`absentIds`), each created once.
+      { conflict: '' },
     );
     await insertRows(this.tx, 'rm_half_term_report_timeline', TIMELINE_COLUMNS, this.lines);
   }

@@ -278,6 +278,9 @@ function traceStatements(): () => void {
     const result = original.apply(this, args);
     const done = () => count(key, performance.now() - t, text.length);
     if (result instanceof Promise) void result.then(done, done);
+    // A COPY (decision 0093) answers with its stream, which finishes once the server has the rows.
+    else if (typeof (result as { once?: unknown } | null)?.once === 'function')
+      (result as NodeJS.EventEmitter).once('finish', done).once('error', done);
     return result;
   };
   return () => {

@@ -60,8 +60,8 @@ export class WriteBehindTx implements SqlExecutor {
   private running: Promise<void> | null = null;
   private rows = 0;
   private chars = 0;
-  /** Statements deferred, merged into an earlier INSERT, sent directly; scripts sent. */
-  readonly stats = { deferred: 0, merged: 0, direct: 0, scripts: 0, executed: 0 };
+  /** Statements deferred, merged into an earlier INSERT, sent directly; scripts sent; COPYs sent. */
+  readonly stats = { deferred: 0, merged: 0, direct: 0, scripts: 0, executed: 0, copies: 0 };
 
   /**
    * `prepared`: the statements prepared on the session `tx` belongs to; a statement sent on its own
@@ -70,7 +70,10 @@ export class WriteBehindTx implements SqlExecutor {
   constructor(
     private readonly tx: SqlExecutor,
     private readonly prepared: PreparedStatements | null = null,
-  ) {}
+  ) {
+    const copyIn = tx.copyIn?.bind(tx);
+    if (copyIn) this.copyIn = (table, columns, text) => this.copyAfterScript(copyIn, table, columns, text);
+  }
 
   async query<Row = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<{ rows: Row[] }> {
     if (!answersNothing(sql)) {
@@ -141,6 +144,32 @@ export class WriteBehindTx implements SqlExecutor {
   async script(sql: string): Promise<void> {
     await this.flush();
     await this.tx.script(sql);
+  }
+
+  /**
+   * Where the connection can `COPY` (decision 0093): sends what waits, then the rows, and goes on
+   * without waiting for either, as a full buffer does (decision 0074). The connection runs them in
+   * order; the first error is thrown by the next send or flush.
+   */
+  readonly copyIn?: (table: string, columns: readonly string[], text: string) => Promise<void>;
+
+  private async copyAfterScript(
+    copyIn: NonNullable<SqlExecutor['copyIn']>,
+    table: string,
+    columns: readonly string[],
+    text: string,
+  ): Promise<void> {
+    await this.send();
+    const script = this.running;
+    const copying = copyIn(table, columns, text);
+    copying.catch(() => {}); // thrown below, after the script's error if the script failed first
+    this.stats.copies++;
+    const running = (async () => {
+      await script;
+      await copying;
+    })();
+    running.catch(() => {});
+    this.running = running;
   }
 
   /** Sends what waits, as one script, and waits for everything sent; the first error is thrown here. */

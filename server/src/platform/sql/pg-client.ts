@@ -1,4 +1,7 @@
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
 import type { SqlClient, SqlExecutor, SqlSession } from './sql-client.js';
 
 /** SqlClient on a PostgreSQL server (`DATABASE_URL`). */
@@ -63,6 +66,7 @@ export class PgSqlClient implements SqlClient {
       script: async (sql: string) => {
         await client.query(sql);
       },
+      copyIn: (table, columns, text) => copyIn(client, table, columns, text),
       transaction: (fn) => runTransaction(client, fn),
       release: async () => {
         await client.end().catch(() => {});
@@ -139,6 +143,7 @@ async function runTransaction<T>(client: pg.ClientBase, fn: (tx: SqlExecutor) =>
       script: async (sql: string) => {
         await client.query(sql);
       },
+      copyIn: (table, columns, text) => copyIn(client, table, columns, text),
     };
     const result = await fn(tx);
     await client.query('COMMIT');
@@ -147,4 +152,20 @@ async function runTransaction<T>(client: pg.ClientBase, fn: (tx: SqlExecutor) =>
     await client.query('ROLLBACK').catch(() => {});
     throw e;
   }
+}
+
+/** A table or column name as the projections write them (never user input): refused otherwise. */
+const NAME = /^[a-z_][a-z0-9_]*(\.[a-z_][a-z0-9_]*)?$/i;
+
+/** `SqlExecutor.copyIn` on one connection: `COPY ... FROM STDIN` fed with `text`. */
+async function copyIn(
+  client: pg.ClientBase,
+  table: string,
+  columns: readonly string[],
+  text: string,
+): Promise<void> {
+  for (const name of [table, ...columns])
+    if (!NAME.test(name)) throw new Error(`copyIn: not a plain SQL name: ${JSON.stringify(name)}`);
+  const stream = client.query(copyFrom(`COPY ${table} (${columns.join(', ')}) FROM STDIN`));
+  await pipeline(Readable.from([Buffer.from(text)]), stream);
 }

@@ -52,6 +52,11 @@ export class PgliteSqlClient implements SqlClient {
         script: async (sql: string) => {
           await tx.exec(sql);
         },
+        copyIn: async (table: string, columns: readonly string[], text: string) => {
+          await tx.query(`COPY ${table} (${columns.join(', ')}) FROM '/dev/blob'`, [], {
+            blob: new Blob([text]),
+          });
+        },
       }),
     );
   }
