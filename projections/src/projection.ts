@@ -291,7 +291,8 @@ export interface InsertRowsOptions<Column extends string> {
   /**
    * Columns whose value is the same on every row with the same `key` (a register line's lesson
    * columns): sent once per key and joined back, so the server parses them once per key instead of
-   * once per row (a `COPY` sends every row whole: each row must hold them). Equal keys must be written alike (ids in lower case), since they are grouped in JS.
+   * once per row. Equal keys must be written alike (ids in lower case), since they are grouped in JS.
+   * A `COPY` (decision 0093) sends every row whole, so each row must hold these columns too.
    */
   shared?: { key: Column; columns: readonly Column[] };
 }

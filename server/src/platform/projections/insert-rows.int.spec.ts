@@ -212,6 +212,20 @@ describe.each(targets)('insertRows on $name', (target) => {
     expect((await read(sql)).size).toBe(0);
   });
 
+  it('refuses a table or column name that is not a plain SQL name, before sending anything', async () => {
+    await freshTable();
+    for (const [table, columns] of [
+      ['t_rows; DROP TABLE t_rows', ['id']],
+      ['t_rows', ['id) FROM STDIN; --']],
+    ] as const)
+      await expect(
+        inBatch(async (tx) => {
+          await tx.copyIn!(table, columns, '');
+        }),
+      ).rejects.toThrow('not a plain SQL name');
+    expect((await read(sql)).size).toBe(0);
+  });
+
   it('writes into the table the search path names (a projection built beside its live tables)', async () => {
     await freshTable();
     await sql.exec(`DROP SCHEMA IF EXISTS build_rows CASCADE; CREATE SCHEMA build_rows`);

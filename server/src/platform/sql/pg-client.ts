@@ -3,6 +3,7 @@ import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import type { SqlClient, SqlExecutor, SqlSession } from './sql-client.js';
+import { copyStatement } from './sql-literal.js';
 
 /** SqlClient on a PostgreSQL server (`DATABASE_URL`). */
 export class PgSqlClient implements SqlClient {
@@ -154,9 +155,6 @@ async function runTransaction<T>(client: pg.ClientBase, fn: (tx: SqlExecutor) =>
   }
 }
 
-/** A table or column name as the projections write them (never user input): refused otherwise. */
-const NAME = /^[a-z_][a-z0-9_]*(\.[a-z_][a-z0-9_]*)?$/i;
-
 /** `SqlExecutor.copyIn` on one connection: `COPY ... FROM STDIN` fed with `text`. */
 async function copyIn(
   client: pg.ClientBase,
@@ -164,8 +162,6 @@ async function copyIn(
   columns: readonly string[],
   text: string,
 ): Promise<void> {
-  for (const name of [table, ...columns])
-    if (!NAME.test(name)) throw new Error(`copyIn: not a plain SQL name: ${JSON.stringify(name)}`);
-  const stream = client.query(copyFrom(`COPY ${table} (${columns.join(', ')}) FROM STDIN`));
+  const stream = client.query(copyFrom(copyStatement(table, columns, 'STDIN')));
   await pipeline(Readable.from([Buffer.from(text)]), stream);
 }

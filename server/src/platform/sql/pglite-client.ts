@@ -1,6 +1,7 @@
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import type { SqlClient, SqlExecutor, SqlSession } from './sql-client.js';
+import { copyStatement } from './sql-literal.js';
 import { acquireDirectoryLock, type DirectoryLock } from './directory-lock.js';
 
 /**
@@ -53,7 +54,7 @@ export class PgliteSqlClient implements SqlClient {
           await tx.exec(sql);
         },
         copyIn: async (table: string, columns: readonly string[], text: string) => {
-          await tx.query(`COPY ${table} (${columns.join(', ')}) FROM '/dev/blob'`, [], {
+          await tx.query(copyStatement(table, columns, `'/dev/blob'`), [], {
             blob: new Blob([text]),
           });
         },

@@ -156,3 +156,16 @@ function closingQuote(sql: string, start: number, quote: string): number {
 }
 
 const isIdentifierChar = (c: string | undefined) => c !== undefined && /[A-Za-z0-9_]/.test(c);
+
+/** A table or column name as the projections write them (never user input). */
+const PLAIN_NAME = /^[a-z_][a-z0-9_]*(\.[a-z_][a-z0-9_]*)?$/i;
+
+/**
+ * `COPY table (columns) FROM source` for `SqlExecutor.copyIn` (decision 0093). The names come from
+ * projection code; anything but a plain SQL name is refused rather than quoted.
+ */
+export function copyStatement(table: string, columns: readonly string[], source: string): string {
+  for (const name of [table, ...columns])
+    if (!PLAIN_NAME.test(name)) throw new Error(`copyIn: not a plain SQL name: ${JSON.stringify(name)}`);
+  return `COPY ${table} (${columns.join(', ')}) FROM ${source}`;
+}
