@@ -270,7 +270,8 @@ class ProfileFold {
         least_favourite_subjects: JSON.stringify(p.least_favourite_subjects),
         version: p.version.toString(),
       })),
-      { conflict: 'ON CONFLICT (id) DO NOTHING' },
+      // New rows (decision 0094): their ids were free (`absentIds`), each created once in memory.
+      { conflict: '' },
     );
   }
 }

@@ -40,6 +40,14 @@ const GROUP_COLUMNS = {
 const STUDENT_COLUMNS = { group_id: 'uuid', student_id: 'uuid', from_date: 'date', to_date: 'date' } as const;
 const TEACHER_COLUMNS = { group_id: 'uuid', teacher_id: 'uuid', role: 'text' } as const;
 
+/**
+ * The folded groups' rows are new (decision 0094): the groups' ids were free (`absentIds`), nothing
+ * but the fold writes a folded group's rows, and each key is held once in memory (memberships by
+ * student and first day, teachers by id). Many go with `COPY` (decision 0093); a conflict would fail
+ * the batch, which the runner then applies event by event.
+ */
+const NEW_ROWS = { conflict: '' } as const;
+
 export class GroupFold {
   /** The groups created in memory so far, by id (lower case). */
   private readonly groups = new Map<string, FoldedGroup>();
@@ -118,12 +126,14 @@ export class GroupFold {
         updated_at: g.updated_at,
         version: g.version.toString(),
       })),
+      NEW_ROWS,
     );
     await insertRows(
       tx,
       'rm_group_students',
       STUDENT_COLUMNS,
       groups.flatMap((g) => [...g.students.values()].map((m) => ({ group_id: g.id, ...m }))),
+      NEW_ROWS,
     );
     await insertRows(
       tx,
@@ -132,6 +142,7 @@ export class GroupFold {
       groups.flatMap((g) =>
         [...g.teachers].map(([teacher_id, role]) => ({ group_id: g.id, teacher_id, role })),
       ),
+      NEW_ROWS,
     );
   }
 }

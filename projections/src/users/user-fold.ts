@@ -160,9 +160,11 @@ export class UserFold {
       for (const c of JSONB) out[c] = JSON.stringify(row[c]);
       return out;
     });
-    // ON CONFLICT (id) only, as the per-event insert: a login taken twice fails the batch, and the
-    // runner then applies it event by event, which fails on the same event.
-    await insertRows(tx, 'rm_users', COLUMNS, rows, { conflict: 'ON CONFLICT (id) DO NOTHING' });
+    // New rows (decision 0094): their ids were free (`absentIds`) and each is written once, by `write`
+    // or by `spill`, which hands the user to SQL. Many go with `COPY` (decision 0093). A conflict, on
+    // the id or on a login taken twice, fails the batch; the runner then applies it event by event,
+    // whose inserts keep ON CONFLICT (id) DO NOTHING and fail on that same login.
+    await insertRows(tx, 'rm_users', COLUMNS, rows, { conflict: '' });
   }
 
   /** The row `UserCreated` inserts (the table's defaults for the rest). */

@@ -14,7 +14,8 @@
  * between projections; the wrapper times `apply` only, so use PLAIN for a projection whose
  * `applyBatch` folds its batch); PROFILE_TYPES=1 with PROFILE_ONLY rebuilds those projections as the
  * `projections` bench does (every projection built first, untimed; then only their event types read);
- * PROFILE_PHASES=1 times the rebuild's phases (prepare, catch-up, deferred indexes, swap, reads).
+ * PROFILE_PHASES=1 times the rebuild's phases (prepare, catch-up, deferred indexes, swap, reads), and
+ * says how busy the machine's cores were meanwhile (Linux: /proc/stat; every process, the database's too).
  * PROFILE_CPU=file.cpuprofile writes a V8 CPU profile of the rebuild alone (not of filling the log).
  * PROFILE_TRACE=1 (PostgreSQL) lists what the rebuild sends, grouped by its first words: how many, their
  * time from send to answer, the characters sent; PROFILE_TRACE=split sends each statement of a
@@ -23,7 +24,7 @@
  * The time of a projection includes sending what it left waiting (it is flushed when the next
  * projection starts); what the last one of a batch leaves is sent by the runner, in "rest".
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import pg from 'pg';
 import {
   allProjections,
@@ -84,6 +85,7 @@ try {
     await new ProjectionRunner(store, db.sql, allProjections, { log: silentLog }).rebuild();
   }
   const phases = process.env.PROFILE_PHASES ? timePhases(runner) : null;
+  const busyBefore = phases ? coreTimes() : null;
   const t = performance.now();
   const cpu = process.cpuUsage();
   const cpuProfile = process.env.PROFILE_CPU ? await startCpuProfile() : null;
@@ -93,8 +95,14 @@ try {
   trace?.();
   const total = performance.now() - t;
   const used = process.cpuUsage(cpu);
+  const busyAfter = busyBefore ? coreTimes() : null;
+  const busy = busyBefore && busyAfter ? busyShare(busyBefore, busyAfter) : null;
   const applyMs = [...rows.values()].reduce((s, r) => s + r.ms, 0);
   if (phases) console.log('phases (ms):', [...phases].map(([m, ms]) => `${m} ${ms.toFixed(0)}`).join(', '));
+  if (busy !== null)
+    console.log(
+      `machine busy: ${(busy * 100).toFixed(0)}% of its cores (idle and I/O wait counted as not busy)`,
+    );
   if (phases)
     console.log(`reads (${reads.length}):`, reads.slice(0, 5).join(', '), reads.length > 5 ? '...' : '');
   console.log(
@@ -328,4 +336,20 @@ function timePhases(runner: ProjectionRunner): Map<string, number> {
     };
   }
   return ms;
+}
+
+/** The machine's CPU times since boot (jiffies: user, nice, system, idle, iowait, ...), null off Linux. */
+function coreTimes(): number[] | null {
+  try {
+    return readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+  } catch {
+    return null;
+  }
+}
+
+/** The share of the cores' time between two `coreTimes` that was neither idle nor waiting for I/O. */
+function busyShare(before: number[], after: number[]): number {
+  const d = after.map((v, i) => v - (before[i] ?? 0));
+  const total = d.reduce((a, b) => a + b, 0);
+  return total > 0 ? 1 - ((d[3] ?? 0) + (d[4] ?? 0)) / total : 0;
 }
