@@ -350,6 +350,13 @@ export async function insertRows<Column extends string>(
 }
 
 /**
+ * `insertRows`' options for rows the projection knows are new: a fold's rows whose keys `absentIds`
+ * found free, each key written once. No conflict clause: a conflict fails the batch (the runner then
+ * applies it event by event), and many rows go with `COPY` where the store can (decisions 0093, 0094).
+ */
+export const NEW_ROWS = { conflict: '' } as const;
+
+/**
  * From how many new rows (`conflict: ''`) `insertRows` sends them with `COPY` where the store can
  * (decision 0093): below it, the one statement travels in the write-behind's script with the rest.
  */
@@ -476,7 +483,7 @@ export class TouchedRows<Row extends FoldedRow> {
       });
     }
     const columns = this.columns as Readonly<Record<string, string>>;
-    await insertRows(tx, this.table, columns, created, { conflict: '' });
+    await insertRows(tx, this.table, columns, created, NEW_ROWS);
     const set = Object.keys(columns).filter((c) => c !== 'id');
     await insertRows(tx, this.table, columns, updated, {
       conflict: `ON CONFLICT (id) DO UPDATE SET ${set.map((c) => `${c} = EXCLUDED.${c}`).join(', ')}`,

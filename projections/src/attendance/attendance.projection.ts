@@ -4,6 +4,7 @@ import {
   FOLD_FROM,
   guardedSet,
   insertRows,
+  NEW_ROWS,
   queryIndex,
   type ColumnTypes,
   type ProjectionEvent,
@@ -648,9 +649,7 @@ class RegisterFold {
       'rm_registers',
       REGISTER_COLUMNS,
       [...this.registers.values()].map(withVersionText),
-      {
-        conflict: '',
-      },
+      NEW_ROWS,
     );
     const lines: FoldedEntry[] = [];
     for (const byStudent of this.entries.values()) lines.push(...byStudent.values());
@@ -663,7 +662,7 @@ class RegisterFold {
         recorded_by: l.recorded_by === null ? null : JSON.stringify(l.recorded_by),
       })),
       // A register's lines share its lesson's columns: sent once per lesson.
-      { shared: { key: 'lesson_id', columns: LESSON_COLUMNS }, conflict: '' },
+      { ...NEW_ROWS, shared: { key: 'lesson_id', columns: LESSON_COLUMNS } },
     );
   }
 

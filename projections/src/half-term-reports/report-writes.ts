@@ -2,6 +2,7 @@ import {
   absentIds,
   guardedSet,
   insertRows,
+  NEW_ROWS,
   jsonbSet,
   type ProjectionEvent,
   type ProjectionTx,
@@ -228,7 +229,7 @@ export class ReportFold implements ReportWrites {
         lesson_counts: JSON.stringify(row.lesson_counts),
       })),
       // New rows: their ids were free (`absentIds`), each created once.
-      { conflict: '' },
+      NEW_ROWS,
     );
     await insertRows(this.tx, 'rm_half_term_report_timeline', TIMELINE_COLUMNS, this.lines);
   }

@@ -4,6 +4,7 @@ import {
   applyFolding,
   guardedSet,
   insertRows,
+  NEW_ROWS,
   jsonbSet,
   type ProjectionEvent,
   type ProjectionTx,
@@ -270,8 +271,7 @@ class ProfileFold {
         least_favourite_subjects: JSON.stringify(p.least_favourite_subjects),
         version: p.version.toString(),
       })),
-      // New rows (decision 0094): their ids were free (`absentIds`), each created once in memory.
-      { conflict: '' },
+      NEW_ROWS,
     );
   }
 }

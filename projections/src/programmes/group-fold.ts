@@ -1,4 +1,4 @@
-import { absentIds, insertRows, type ProjectionEvent, type ProjectionTx } from '../projection.js';
+import { absentIds, insertRows, NEW_ROWS, type ProjectionEvent, type ProjectionTx } from '../projection.js';
 import type { GroupEvent } from './programmes.projection.js';
 
 /**
@@ -39,14 +39,6 @@ const GROUP_COLUMNS = {
 } as const;
 const STUDENT_COLUMNS = { group_id: 'uuid', student_id: 'uuid', from_date: 'date', to_date: 'date' } as const;
 const TEACHER_COLUMNS = { group_id: 'uuid', teacher_id: 'uuid', role: 'text' } as const;
-
-/**
- * The folded groups' rows are new (decision 0094): the groups' ids were free (`absentIds`), nothing
- * but the fold writes a folded group's rows, and each key is held once in memory (memberships by
- * student and first day, teachers by id). Many go with `COPY` (decision 0093); a conflict would fail
- * the batch, which the runner then applies event by event.
- */
-const NEW_ROWS = { conflict: '' } as const;
 
 export class GroupFold {
   /** The groups created in memory so far, by id (lower case). */
@@ -110,7 +102,11 @@ export class GroupFold {
     return true;
   }
 
-  /** Writes the folded groups' rows: one statement per table. */
+  /**
+   * Writes the folded groups' rows: one statement per table. They are new: nothing but the fold writes
+   * a folded group's rows, and each key is held once (memberships by student and first day, teachers
+   * by id).
+   */
   async write(tx: ProjectionTx): Promise<void> {
     const groups = [...this.groups.values()];
     await insertRows(

@@ -2,6 +2,7 @@ import {
   defineProjection,
   FOLD_FROM,
   insertRows,
+  NEW_ROWS,
   type ProjectionEvent,
   type ProjectionTx,
 } from '../projection.js';
@@ -231,7 +232,7 @@ class ActivityFold {
       'rm_student_active_periods',
       { user_id: 'uuid', started_at: 'timestamptz', ended_at: 'timestamptz' },
       [...this.opened].flatMap(([user_id, list]) => list.map((p) => ({ user_id, ...p }))),
-      { conflict: '' },
+      NEW_ROWS,
     );
     await insertRows(
       tx,

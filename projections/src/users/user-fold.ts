@@ -1,4 +1,4 @@
-import { absentIds, insertRows, type ProjectionEvent, type ProjectionTx } from '../projection.js';
+import { absentIds, insertRows, NEW_ROWS, type ProjectionEvent, type ProjectionTx } from '../projection.js';
 import {
   ERASED,
   USER_TYPE_LABELS,
@@ -160,11 +160,9 @@ export class UserFold {
       for (const c of JSONB) out[c] = JSON.stringify(row[c]);
       return out;
     });
-    // New rows (decision 0094): their ids were free (`absentIds`) and each is written once, by `write`
-    // or by `spill`, which hands the user to SQL. Many go with `COPY` (decision 0093). A conflict, on
-    // the id or on a login taken twice, fails the batch; the runner then applies it event by event,
-    // whose inserts keep ON CONFLICT (id) DO NOTHING and fail on that same login.
-    await insertRows(tx, 'rm_users', COLUMNS, rows, { conflict: '' });
+    // New rows: each folded user is written once, by `write` or by `spill`, which hands the user to
+    // SQL. A login taken twice fails the batch; applied event by event, it fails on that same login.
+    await insertRows(tx, 'rm_users', COLUMNS, rows, NEW_ROWS);
   }
 
   /** The row `UserCreated` inserts (the table's defaults for the rest). */
