@@ -5,6 +5,7 @@ import {
   guardPasses,
   insertRows,
   jsonbAppend,
+  NEW_ROWS,
   rowAbsent,
   type ProjectionEvent,
   type ProjectionTx,
@@ -277,7 +278,12 @@ export class IncidentFold implements IncidentWrites {
     incident.row.version = revision.toString();
   }
 
-  /** Writes the folded incidents and their chronology lines: one statement each. */
+  /**
+   * Writes the folded incidents and their chronology lines: one statement each. Both are new (decision
+   * 0095): the incidents had no row when the batch began (`absentIds`, same transaction), and each
+   * line's key holds the position of an event of this batch, which nothing has applied yet. So 100 or
+   * more go with `COPY`; a conflict (a bug) fails the batch, which is then applied event by event.
+   */
   async write(): Promise<void> {
     const incidents = [...this.incidents.values()];
     await insertRows(
@@ -289,12 +295,14 @@ export class IncidentFold implements IncidentWrites {
         for (const column of JSONB) out[column] = JSON.stringify(row[column]);
         return out;
       }),
+      NEW_ROWS,
     );
     await insertRows(
       this.tx,
       'rm_sg_chronology',
       CHRONOLOGY_COLUMNS,
       incidents.flatMap((i) => [...i.lines.values()]),
+      NEW_ROWS,
     );
   }
 }
