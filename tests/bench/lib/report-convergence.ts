@@ -149,6 +149,7 @@ async function reportInQa(
     await must(base, 'POST', `/half-term-reports/${reportId}/submit`, writer.token, { expected_hash: hash });
   } finally {
     typing!.destroy();
+    typing!.doc.destroy(); // and with it the awareness's timer
   }
   await must(base, 'POST', `/half-term-reports/${reportId}/qa/claim`, qa.token);
   // The claim reaches the read models a moment later: until then the reviewer's editors would open
@@ -366,7 +367,10 @@ async function convergenceSession(
     }
     return { ...latencies, closed: sides.subject.filter((p) => !p.wsconnected).length };
   } finally {
-    for (const p of all) p.destroy();
+    for (const p of all) {
+      p.destroy();
+      p.doc.destroy(); // and with it the awareness's timer
+    }
     await portal?.stop();
     await reference?.stop();
     await cleanup();

@@ -227,7 +227,13 @@ async function runTarget(ctx: SuiteContext, target: TargetKind): Promise<void> {
       }),
     );
   } finally {
-    for (const s of sides) for (const e of s.editors) e.destroy();
+    // The provider leaves its awareness's 3 s check running; destroying the document stops it, so the
+    // process can end by itself (issue 19 item 5).
+    for (const s of sides)
+      for (const e of s.editors) {
+        e.destroy();
+        e.doc.destroy();
+      }
     await portal?.stop();
     await reference?.stop();
     await cleanup();
