@@ -20,6 +20,7 @@ import { api, login, startPortal, type PortalProcess } from '../../support/porta
 import { measurement, timing, warmUpRounds } from './measure.js';
 import { freePort, percentile, REFERENCE_SERVER, spawnReady, type ReadyProcess } from './processes.js';
 import type { Measurement, TargetKind } from './suite.js';
+import { closeEditor } from './editors.js';
 
 const RATIO_GOAL = 1.3;
 const PASSWORD = 'Bench-Reports-2026!';
@@ -148,8 +149,7 @@ async function reportInQa(
     }
     await must(base, 'POST', `/half-term-reports/${reportId}/submit`, writer.token, { expected_hash: hash });
   } finally {
-    typing!.destroy();
-    typing!.doc.destroy(); // and with it the awareness's timer
+    closeEditor(typing!);
   }
   await must(base, 'POST', `/half-term-reports/${reportId}/qa/claim`, qa.token);
   // The claim reaches the read models a moment later: until then the reviewer's editors would open
@@ -367,10 +367,7 @@ async function convergenceSession(
     }
     return { ...latencies, closed: sides.subject.filter((p) => !p.wsconnected).length };
   } finally {
-    for (const p of all) {
-      p.destroy();
-      p.doc.destroy(); // and with it the awareness's timer
-    }
+    all.forEach(closeEditor);
     await portal?.stop();
     await reference?.stop();
     await cleanup();

@@ -33,6 +33,7 @@ import {
 } from '../lib/processes.js';
 import type { BenchSuite, Measurement, SuiteContext, TargetKind } from '../lib/suite.js';
 import { openBenchDatabase } from '../lib/targets.js';
+import { closeEditor } from '../lib/editors.js';
 
 /** Sizes at BENCH_SCALE=1. */
 const SIZES = { editors: 20, edits: 500, blocks: 10, storedUpdates: 100_000, loadRuns: 5 };
@@ -227,13 +228,7 @@ async function runTarget(ctx: SuiteContext, target: TargetKind): Promise<void> {
       }),
     );
   } finally {
-    // The provider leaves its awareness's 3 s check running; destroying the document stops it, so the
-    // process can end by itself (issue 19 item 5).
-    for (const s of sides)
-      for (const e of s.editors) {
-        e.destroy();
-        e.doc.destroy();
-      }
+    for (const s of sides) s.editors.forEach(closeEditor);
     await portal?.stop();
     await reference?.stop();
     await cleanup();
