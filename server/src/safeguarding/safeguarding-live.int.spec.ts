@@ -156,8 +156,14 @@ describe.each(portalModes)('safeguarding live triage, escalation and write-up, $
     expect((stream[1]!.data as { leadsNotified: string[] }).leadsNotified.sort()).toEqual(
       [id.lead, id.lead2].sort(),
     );
-    const mails = await portal.running.app.get(MailOutbox).list();
-    const escalationMails = mails.filter((m) => m.subject === 'Safeguarding incident not acknowledged');
+    // The escalating process queues one mail per lead after its event is appended (so a refused
+    // append sends none), and the alert can reach a socket before the last mail is queued: wait for them.
+    const escalationMails = await waitFor('a mail to each lead', async () => {
+      const mails = (await portal.running.app.get(MailOutbox).list()).filter(
+        (m) => m.subject === 'Safeguarding incident not acknowledged',
+      );
+      return mails.length >= 2 ? mails : undefined;
+    });
     expect(escalationMails.map((m) => m.to_address).sort()).toEqual([
       'lead2@example.com',
       'lead@example.com',
