@@ -45,8 +45,13 @@ export async function openInfrastructure(config: AppConfig): Promise<Infrastruct
     eventStore,
     vault,
     close: async () => {
-      await eventStore.close();
-      await sql.close();
+      // The database is closed even when the store's close fails, so no connection (or its LISTEN
+      // reconnect timer) outlives the app.
+      try {
+        await eventStore.close();
+      } finally {
+        await sql.close();
+      }
     },
   };
 }

@@ -1,4 +1,4 @@
-import { Global, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
+import { Global, Inject, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
 import { allProjections } from '@portal/projections';
 import type { AppConfig } from './config/config.js';
 import type { Infrastructure } from './infrastructure.js';
@@ -15,6 +15,8 @@ import { PersonalDataVault } from './personal-data/personal-data-vault.js';
 import { StorageService } from './storage/storage.service.js';
 import { RateLimits } from './rate-limit/rate-limits.js';
 
+const INFRASTRUCTURE = Symbol('INFRASTRUCTURE');
+
 export interface PlatformContext {
   config: AppConfig;
   infra: Infrastructure;
@@ -25,10 +27,10 @@ export interface PlatformContext {
 @Global()
 @Module({})
 export class PlatformModule implements OnApplicationShutdown {
-  private static context: PlatformContext | null = null;
+  /** This app's own infrastructure: two apps in one process (tests, benchmarks) each close theirs. */
+  constructor(@Inject(INFRASTRUCTURE) private readonly infra: Infrastructure) {}
 
   static forRoot(context: PlatformContext): DynamicModule {
-    PlatformModule.context = context;
     const runner = new ProjectionRunner(context.infra.eventStore, context.infra.sql, allProjections, {
       log: context.log.child({ component: 'projections' }),
       // A co-edited document's Yjs bytes: only its own stream's readers decode them (decision 0080).
@@ -36,6 +38,7 @@ export class PlatformModule implements OnApplicationShutdown {
     });
     const providers = [
       { provide: APP_CONFIG, useValue: context.config },
+      { provide: INFRASTRUCTURE, useValue: context.infra },
       { provide: SQL_CLIENT, useValue: context.infra.sql },
       { provide: EVENT_STORE, useValue: context.infra.eventStore },
       { provide: LOGGER, useValue: context.log },
@@ -57,8 +60,6 @@ export class PlatformModule implements OnApplicationShutdown {
   }
 
   async onApplicationShutdown(): Promise<void> {
-    const context = PlatformModule.context;
-    PlatformModule.context = null;
-    if (context) await context.infra.close();
+    await this.infra.close();
   }
 }
