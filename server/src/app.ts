@@ -6,7 +6,7 @@ import { NestFactory, Reflector } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { randomUUID } from 'node:crypto';
-import { json, type NextFunction, type Request, type Response } from 'express';
+import { json, static as serveStatic, type NextFunction, type Request, type Response } from 'express';
 import { pinoHttp } from 'pino-http';
 import type { Logger } from 'pino';
 import { AppModule } from './app.module.js';
@@ -192,10 +192,16 @@ function serveClient(app: NestExpressApplication, config: AppConfig, log: Logger
     log.warn({ dist }, 'client build not found: only the API is served (run npm run build)');
     return;
   }
-  app.useStaticAssets(dist, { index: false, maxAge: '1h', immutable: false });
+  // The client's files and its SPA fallback; the API's paths skip both, so no API call looks on disk.
+  const notClient = /^\/(api|live|collab|socket\.io)(\/|$)/;
+  const assets = serveStatic(dist, { index: false, maxAge: '1h', immutable: false });
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    if (notClient.test(req.path)) next();
+    else void assets(req, res, next);
+  });
   app.use((req: Request, res: Response, next: NextFunction) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') return next();
-    if (/^\/(api|live|collab|socket\.io)(\/|$)/.test(req.path)) return next();
+    if (notClient.test(req.path)) return next();
     res.setHeader('Cache-Control', 'no-cache');
     res.sendFile(index);
   });

@@ -53,6 +53,7 @@ export const listPermissionUsers = (
     orderBy: 'full_name, id',
     page: f.page,
     size: f.size,
+    pageFirst: true,
   });
 };
 

@@ -85,7 +85,27 @@ export class UsersReadModel implements ActorLoader {
 
   /** A blocked or deactivated user has no access: the guard ends their session at the next call. */
   async load(userId: string): Promise<(LoadedActor & { hasAccess: boolean }) | null> {
-    const user = await this.byId(userId);
+    // Every signed-in request runs this: only the columns an actor needs, not USER_COLUMNS' joins.
+    const { rows } = await this.sql.query<
+      Pick<
+        UserRow,
+        | 'has_access'
+        | 'is_blocked'
+        | 'permissions'
+        | 'customer_id'
+        | 'customer_type'
+        | 'user_type'
+        | 'first_name'
+        | 'full_name'
+        | 'customer_name'
+      >
+    >(
+      `SELECT has_access, is_blocked, permissions, customer_id, customer_type, user_type, first_name, full_name,
+              (SELECT c.name FROM rm_customers c WHERE c.id = rm_users.customer_id) AS customer_name
+         FROM rm_users WHERE id = $1 AND deleted_at IS NULL`,
+      [userId],
+    );
+    const user = rows[0];
     return user
       ? {
           hasAccess: user.has_access && !user.is_blocked,
@@ -110,6 +130,8 @@ export class UsersReadModel implements ActorLoader {
       page: filter.page,
       size: filter.size,
       countUpTo: filter.countUpTo,
+      // USER_COLUMNS joins customer, year group and profile per row: only for the page's 50 rows.
+      pageFirst: true,
     });
     return { rows: items, total, total_exact: total_exact ?? true };
   }

@@ -83,4 +83,40 @@ describe.each(sqlTargets('list_page'))('listPage on $name', (target) => {
     expect(last).toMatchObject({ total: 23, total_exact: true });
     expect(last.items.map((r) => r.id)).toEqual([21, 22, 23]);
   });
+
+  it('with pageFirst, gives the same page and computes the select list only for its rows', async () => {
+    // A sequence counts how often the select list is computed: without pageFirst PostgreSQL computes it
+    // for every row OFFSET skips too.
+    await sql.exec(`CREATE SEQUENCE IF NOT EXISTS select_calls`);
+    const calls = async () =>
+      Number((await sql.query<{ n: string }>(`SELECT last_value::text AS n FROM select_calls`)).rows[0]!.n);
+    const spec = {
+      select: `people.*, (SELECT count(*) FROM people o WHERE o.team = people.team AND o.id < people.id)::int
+        AS before, nextval('select_calls') AS call`,
+      from: 'people',
+      where: teamA(),
+      orderBy: 'id DESC',
+      size: 5,
+      page: 3,
+    };
+    const start = await calls();
+    const plain = await listPage<{ id: number; before: number }>(sql, spec);
+    const afterPlain = await calls();
+    const first = await listPage<{ id: number; before: number }>(sql, { ...spec, pageFirst: true });
+    const afterFirst = await calls();
+    expect(first.items.map((r) => [r.id, r.before])).toEqual([
+      [13, 12],
+      [12, 11],
+      [11, 10],
+      [10, 9],
+      [9, 8],
+    ]);
+    expect(first.items.map((r) => r.id)).toEqual(plain.items.map((r) => r.id));
+    expect(first.total).toBe(23);
+    expect(afterFirst - afterPlain).toBe(5);
+    expect(afterPlain - start).toBeGreaterThan(5);
+    await expect(listPage(sql, { ...spec, from: 'people p', pageFirst: true })).rejects.toThrow(
+      /bare table name/,
+    );
+  });
 });
