@@ -164,6 +164,8 @@ export async function listPage<Row, Item = Row>(
   const { page, size } = pageOf(spec);
   if (!Number.isSafeInteger(page) || !Number.isSafeInteger(size) || page < 1 || size < 1)
     throw new RangeError(`listPage: page and size must be positive integers (got ${page}, ${size})`);
+  if (spec.pageFirst && !/^[a-z_][a-z0-9_]*$/i.test(spec.from))
+    throw new RangeError(`listPage: pageFirst needs a bare table name (got ${spec.from})`);
   const where = spec.where?.sql ?? '';
   const params = [...(spec.where?.params ?? [])];
   const bound = spec.countUpTo === undefined ? undefined : Math.max(spec.countUpTo, page * size);
@@ -175,8 +177,6 @@ export async function listPage<Row, Item = Row>(
   );
   const counted = Number(count[0]?.total ?? 0);
   const window = `ORDER BY ${spec.orderBy} LIMIT ${size} OFFSET ${(page - 1) * size}`;
-  if (spec.pageFirst && !/^[a-z_][a-z0-9_]*$/i.test(spec.from))
-    throw new RangeError(`listPage: pageFirst needs a bare table name (got ${spec.from})`);
   const { rows } = await db.query<Row>(
     spec.pageFirst
       ? `SELECT ${spec.select ?? '*'} FROM (SELECT * FROM ${spec.from} ${where} ${window}) ${spec.from}

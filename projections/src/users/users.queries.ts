@@ -16,11 +16,39 @@ const yearGroupOfSql = (userIdSql: string) =>
  * the one-page profile) and its one-page profile's id and progress when present (an id and progress
  * above 0), joined from those read models.
  */
+/** The user's customer's name, as an SQL expression on `rm_users`. */
+const CUSTOMER_NAME_SQL = `(SELECT c.name FROM rm_customers c WHERE c.id = rm_users.customer_id)`;
+
 export const USER_COLUMNS = `rm_users.*,
-  (SELECT c.name FROM rm_customers c WHERE c.id = rm_users.customer_id) AS customer_name,
+  ${CUSTOMER_NAME_SQL} AS customer_name,
   ${yearGroupOfSql('rm_users.id')} AS year_group,
   (SELECT json_build_object('id', p.id, 'progress', p.progress) FROM rm_one_page_profiles p
     WHERE p.user_id = rm_users.id AND p.progress > 0) AS one_page_profile`;
+
+/** What the guard needs to know of a signed-in user (every request runs it). */
+export type ActorRow = Pick<
+  UserRow,
+  | 'has_access'
+  | 'is_blocked'
+  | 'permissions'
+  | 'customer_id'
+  | 'customer_type'
+  | 'user_type'
+  | 'first_name'
+  | 'full_name'
+  | 'customer_name'
+>;
+
+/** A user who is not deleted, as `ActorRow`: without USER_COLUMNS' year group and profile joins. */
+export async function actorRowById(db: Queryable, id: string): Promise<ActorRow | null> {
+  const { rows } = await db.query<ActorRow>(
+    `SELECT has_access, is_blocked, permissions, customer_id, customer_type, user_type, first_name, full_name,
+            ${CUSTOMER_NAME_SQL} AS customer_name
+       FROM rm_users WHERE id = $1 AND deleted_at IS NULL`,
+    [id],
+  );
+  return rows[0] ?? null;
+}
 
 /**
  * The users that hold `permission` (`holding`), or that do not and could (`eligibleType`), leaving out

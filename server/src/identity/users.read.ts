@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { USER_COLUMNS, listPage, sortOf, type UserRow } from '@portal/projections';
+import { USER_COLUMNS, actorRowById, listPage, sortOf, type UserRow } from '@portal/projections';
 import { SQL_CLIENT } from '../platform/tokens.js';
 import type { SqlClient } from '../platform/sql/sql-client.js';
 import type { ActorLoader } from '../platform/auth/actor-loader.js';
@@ -85,27 +85,7 @@ export class UsersReadModel implements ActorLoader {
 
   /** A blocked or deactivated user has no access: the guard ends their session at the next call. */
   async load(userId: string): Promise<(LoadedActor & { hasAccess: boolean }) | null> {
-    // Every signed-in request runs this: only the columns an actor needs, not USER_COLUMNS' joins.
-    const { rows } = await this.sql.query<
-      Pick<
-        UserRow,
-        | 'has_access'
-        | 'is_blocked'
-        | 'permissions'
-        | 'customer_id'
-        | 'customer_type'
-        | 'user_type'
-        | 'first_name'
-        | 'full_name'
-        | 'customer_name'
-      >
-    >(
-      `SELECT has_access, is_blocked, permissions, customer_id, customer_type, user_type, first_name, full_name,
-              (SELECT c.name FROM rm_customers c WHERE c.id = rm_users.customer_id) AS customer_name
-         FROM rm_users WHERE id = $1 AND deleted_at IS NULL`,
-      [userId],
-    );
-    const user = rows[0];
+    const user = await actorRowById(this.sql, userId);
     return user
       ? {
           hasAccess: user.has_access && !user.is_blocked,

@@ -20,6 +20,9 @@ export const SESSION_SCHEMA = [
      WHERE revoked_at IS NULL AND impersonator_id IS NOT NULL`,
 ];
 
+/** How old `last_seen_at` may get before a request writes it again (idle timeouts are minutes). */
+const TOUCH_AFTER = `interval '15 seconds'`;
+
 export interface Session {
   id: string;
   userId: string;
@@ -78,7 +81,7 @@ export class SessionService {
       `SELECT id, user_id, impersonator_id,
               (revoked_at IS NULL AND expires_at > clock_timestamp()
                AND last_seen_at > clock_timestamp() - make_interval(mins => $2::int)) AS alive,
-              last_seen_at < clock_timestamp() - interval '15 seconds' AS stale
+              last_seen_at < clock_timestamp() - ${TOUCH_AFTER} AS stale
          FROM auth_sessions WHERE token_hash = $1`,
       [hashToken(token), this.config.session.idleMinutes],
     );
@@ -88,7 +91,7 @@ export class SessionService {
     if (row.stale)
       await this.sql.query(
         `UPDATE auth_sessions SET last_seen_at = clock_timestamp()
-          WHERE id = $1 AND last_seen_at < clock_timestamp() - interval '15 seconds'`,
+          WHERE id = $1 AND last_seen_at < clock_timestamp() - ${TOUCH_AFTER}`,
         [row.id],
       );
     return { ok: true, session: { id: row.id, userId: row.user_id, impersonatorId: row.impersonator_id } };
