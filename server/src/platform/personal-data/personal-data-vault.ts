@@ -22,6 +22,12 @@ export const ENVELOPE_PREFIX = 'pii:v1:';
 export const isEnvelope = (value: unknown): value is string =>
   typeof value === 'string' && value.startsWith(ENVELOPE_PREFIX);
 
+/**
+ * The stored value of a personal field that shares its event part's envelope (decision 0098): the
+ * envelope stands in the part's first encrypted field and opens to every such field's value by path.
+ */
+export const BUNDLED = 'pii:bundled';
+
 /** A key the vault knows; null = erased; undefined = this subject never had a key. */
 export type SubjectKey = Buffer | null | undefined;
 

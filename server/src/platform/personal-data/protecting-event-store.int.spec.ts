@@ -7,7 +7,7 @@ import { PostgresEventStore } from '../event-store/postgres/postgres-event-store
 import { PgliteSqlClient } from '../sql/pglite-client.js';
 import type { SqlClient } from '../sql/sql-client.js';
 import { sqlTargets } from '../testing/sql-targets.js';
-import { PersonalDataVault } from './personal-data-vault.js';
+import { BUNDLED, encryptValue, PersonalDataVault } from './personal-data-vault.js';
 import { DecryptionWorker, type DecryptRequest } from './decryption-worker.js';
 import { ProtectingEventStore } from './protecting-event-store.js';
 
@@ -80,8 +80,10 @@ describe.each(sqlTargets('pii_store'))('ProtectingEventStore on $name', (target)
     const id = randomUUID();
     await a.append(`user-${id}`, [created(id, 'Ottoline')], { expectedRevision: 'no_stream' });
     const stored = (await raw.readStream(`user-${id}`))[0]!.data as Record<string, unknown>;
-    expect(stored.firstName).toMatch(/^pii:v1:/);
-    expect(stored.email).toMatch(/^pii:v1:/);
+    // One envelope for the event's personal fields, in the first of them (decision 0098).
+    expect(stored.login).toMatch(/^pii:v1:/);
+    expect(stored).toMatchObject({ email: BUNDLED, firstName: BUNDLED, lastName: BUNDLED });
+    expect(JSON.stringify(stored)).not.toMatch(/ottoline/i);
     expect(stored).toMatchObject({ userId: id, userType: 'teacher', notes: null });
     expect(firstName(await b.readStream(`user-${id}`))).toBe('Ottoline');
     await a.append('customer-x', [{ id: randomUUID(), type: 'CustomerCreated', data: { name: 'Plain' } }], {
@@ -138,7 +140,8 @@ describe.each(sqlTargets('pii_store'))('ProtectingEventStore on $name', (target)
     });
     const page = { fromPosition: position - 1n, maxCount: 1 }; // the creation only
     const sealed = (await b.readAll({ ...page, sealed: true }))[0]!.data as Record<string, unknown>;
-    expect(sealed.firstName).toMatch(/^pii:v1:/);
+    expect(sealed.login).toMatch(/^pii:v1:/);
+    expect(sealed.firstName).toBe(BUNDLED);
     expect(sealed).toMatchObject({ userId: id, userType: 'teacher' });
     expect(firstName(await b.readAll(page))).toBe('Perpetua'); // b caches the key
     await a.vault.erase(id);
@@ -227,7 +230,7 @@ describe.each(sqlTargets('pii_store'))('ProtectingEventStore on $name', (target)
     const legacy = randomUUID();
     await raw.append(`user-${legacy}`, [created(legacy, 'Legacy')], { expectedRevision: 'no_stream' });
     const [stored] = await raw.readStream(`user-${ids[1]}`);
-    const envelope = Buffer.from((stored!.data as { firstName: string }).firstName.slice(7), 'base64');
+    const envelope = Buffer.from((stored!.data as { login: string }).login.slice(7), 'base64');
     envelope[envelope.length - 1] = envelope[envelope.length - 1]! ^ 1;
     await raw.append(
       `user-${ids[1]}`,
@@ -248,7 +251,7 @@ describe.each(sqlTargets('pii_store'))('ProtectingEventStore on $name', (target)
         {
           id: randomUUID(),
           type: 'UserProfileUpdated',
-          data: { userId: ids[4], changes: { lastName: (other!.data as { firstName: string }).firstName } },
+          data: { userId: ids[4], changes: { lastName: (other!.data as { login: string }).login } },
         },
       ],
       { expectedRevision: 0n },
@@ -275,7 +278,9 @@ describe.each(sqlTargets('pii_store'))('ProtectingEventStore on $name', (target)
     const here = await open({ offThreadFrom: Infinity });
     const read = (store: EventStore) => store.readAll({ fromPosition: position - 1n, maxCount: 100 });
     const [a1, h1] = [await read(offThread), await read(here)];
-    expect(worker.values).toBeGreaterThanOrEqual(6 * 3); // names and e-mails of six users, the teacher's name
+    // One envelope per event part (decision 0098): five creations with a key (the sixth user is erased),
+    // the teacher's name, the tampered and the copied value.
+    expect(worker.values).toBe(8);
     expect(a1).toEqual(h1);
     const names = a1
       .filter((e) => e.type === 'UserCreated')
@@ -297,5 +302,117 @@ describe.each(sqlTargets('pii_store'))('ProtectingEventStore on $name', (target)
     expect(firstName(await few.readStream(`user-${ids[3]}`))).toBe('Person2');
     expect(worker.values).toBe(counted);
     await worker.close(); // the stores share `raw`, which afterAll closes
+  });
+  it('the personal fields of one event share one envelope, nested ones too; each reads back, and "[erased]" after the erasure (decision 0098)', async () => {
+    const id = randomUUID();
+    const stream = `user-${id}`;
+    await a.append(stream, [created(id, 'Wilhelmina')], { expectedRevision: 'no_stream' });
+    const update = (changes: Record<string, unknown>) => ({
+      id: randomUUID(),
+      type: 'UserProfileUpdated',
+      data: { userId: id, changes },
+    });
+    await a.append(
+      stream,
+      [
+        update({ firstName: 'Mina', lastName: 'Okafor', notes: null, phone: '0123' }),
+        update({ notes: 'Alone' }),
+      ],
+      { expectedRevision: 0n },
+    );
+    const stored = (await raw.readStream(stream)).map((e) => e.data as { changes: Record<string, unknown> });
+    // Two fields: one envelope and a marker; a field that is not personal and a null stay as written.
+    expect(stored[1]!.changes).toEqual({
+      firstName: expect.stringMatching(/^pii:v1:/),
+      lastName: BUNDLED,
+      notes: null,
+      phone: '0123',
+    });
+    // One field alone keeps an envelope of its own.
+    expect(stored[2]!.changes.notes).toMatch(/^pii:v1:/);
+    expect(JSON.stringify(stored)).not.toMatch(/Wilhelmina|Mina|Okafor|Alone/);
+
+    const read = await b.readStream(stream);
+    expect(read[0]!.data).toMatchObject({
+      login: 'wilhelmina@example.com',
+      email: 'wilhelmina@example.com',
+      firstName: 'Wilhelmina',
+      lastName: 'Example',
+      notes: null,
+    });
+    expect(read.slice(1).map((e) => (e.data as { changes: unknown }).changes)).toEqual([
+      { firstName: 'Mina', lastName: 'Okafor', notes: null, phone: '0123' },
+      { notes: 'Alone' },
+    ]);
+
+    await a.vault.erase(id);
+    await a.append(stream, [erasedEvent(id)], { expectedRevision: 2n });
+    const erased = await b.readStream(stream);
+    expect(erased[0]!.data).toMatchObject({
+      login: '[erased]',
+      email: '[erased]',
+      firstName: '[erased]',
+      lastName: '[erased]',
+      notes: null,
+    });
+    expect((erased[1]!.data as { changes: unknown }).changes).toEqual({
+      firstName: '[erased]',
+      lastName: '[erased]',
+      notes: null,
+      phone: '0123',
+    });
+  });
+
+  it('reads events stored with an envelope per field (before decision 0098) as before', async () => {
+    const id = randomUUID();
+    const key = (await a.vault.keyForWrite(id))!;
+    const seal = (value: string) => encryptValue(key, id, value);
+    const event = created(id, 'Theodora');
+    const d = event.data;
+    await raw.append(
+      `user-${id}`,
+      [{ ...event, data: { ...d, login: seal(d.login), email: seal(d.email), firstName: seal('Theodora') } }],
+      { expectedRevision: 'no_stream' },
+    );
+    expect((await b.readStream(`user-${id}`))[0]!.data).toEqual(d);
+  });
+
+  it('a shared envelope\'s value is shown only in a field that is marked for it; a marked field it lacks reads "[erased]"', async () => {
+    const id = randomUUID();
+    const key = (await a.vault.keyForWrite(id))!;
+    const event = created(id, 'Plain');
+    // The envelope also names `firstName`, which holds its own (plaintext) value; `lastName` is marked
+    // but missing from the envelope; `email` is marked and in it.
+    const envelope = encryptValue(key, id, {
+      login: 'crafted@example.com',
+      email: 'shared@example.com',
+      firstName: 'Injected',
+    });
+    await raw.append(
+      `user-${id}`,
+      [{ ...event, data: { ...event.data, login: envelope, email: BUNDLED, lastName: BUNDLED } }],
+      { expectedRevision: 'no_stream' },
+    );
+    expect((await b.readStream(`user-${id}`))[0]!.data).toMatchObject({
+      login: 'crafted@example.com',
+      email: 'shared@example.com',
+      firstName: 'Plain',
+      lastName: '[erased]',
+    });
+    // A marker with no envelope to open (another subject's, or none) reads "[erased]" too.
+    const other = randomUUID();
+    const foreign = encryptValue((await a.vault.keyForWrite(other))!, other, { login: 'x', email: 'y' });
+    const lone = randomUUID();
+    await a.vault.keyForWrite(lone); // the subject has a key: the envelope is refused for being another's
+    await raw.append(
+      `user-${lone}`,
+      [{ ...created(lone, 'Lone'), data: { ...created(lone, 'Lone').data, login: foreign, email: BUNDLED } }],
+      { expectedRevision: 'no_stream' },
+    );
+    expect((await b.readStream(`user-${lone}`))[0]!.data).toMatchObject({
+      login: '[erased]',
+      email: '[erased]',
+      firstName: 'Lone',
+    });
   });
 });

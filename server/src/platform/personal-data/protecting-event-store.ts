@@ -18,6 +18,7 @@ import type {
   Subscription,
 } from '../event-store/event-store.js';
 import {
+  BUNDLED,
   PersonalDataVault,
   decryptValue,
   encryptValue,
@@ -51,7 +52,11 @@ const segments = (path: string): string[] => {
  * objects on the way to a changed field are copied (shallowly); the rest is shared with the input,
  * which no reader changes. (A deep copy of every event cost a tenth of a rebuild's reading.)
  */
-function mapFields(data: unknown, paths: readonly string[], fn: (value: unknown) => unknown): unknown {
+function mapFields(
+  data: unknown,
+  paths: readonly string[],
+  fn: (value: unknown, path: string) => unknown,
+): unknown {
   let root = data;
   /** The copies made so far, so two fields under one object share its copy. */
   const copies = new Set<unknown>();
@@ -69,7 +74,7 @@ function mapFields(data: unknown, paths: readonly string[], fn: (value: unknown)
     root = copied(root as Json);
     let node = root as Json;
     for (const key of keys.slice(0, -1)) node = node[key] = copied(node[key] as Json);
-    node[found.field] = fn(found.parent[found.field]);
+    node[found.field] = fn(found.parent[found.field], path);
   }
   return root;
 }
@@ -100,9 +105,41 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 type Opened = ReadonlyMap<string, unknown>;
 const openedKey = (subject: string, envelope: string) => `${subject} ${envelope}`;
 
+/** What an envelope of one event part opens to: the values of its fields by path (decision 0098). */
+type Bundle = Record<string, unknown>;
+const isBundle = (value: unknown): value is Bundle =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * `data` with the string fields at `paths` encrypted under the subject's key; null (erased): stored
+ * as "[erased]". One field alone gets an envelope of its own value. Two or more share one envelope
+ * (decision 0098): the first of them in `paths` holds it, and its plaintext maps each of their paths
+ * to its value; the others hold `BUNDLED`. Non-string values (null, absent) stay as they are.
+ */
+function sealFields(data: unknown, paths: readonly string[], subject: string, key: Buffer | null): unknown {
+  if (!key) return mapFields(data, paths, (value) => (typeof value === 'string' ? ERASED : value));
+  const bundle: Record<string, string> = {};
+  const present: string[] = [];
+  for (const path of paths) {
+    const at = getPath(data, segments(path));
+    const value = at?.parent[at.field];
+    if (typeof value === 'string') {
+      present.push(path);
+      bundle[path] = value;
+    }
+  }
+  if (present.length === 0) return data;
+  if (present.length === 1) return mapFields(data, present, (value) => encryptValue(key, subject, value));
+  const envelope = encryptValue(key, subject, bundle);
+  return mapFields(data, present, (_value, path) => (path === present[0] ? envelope : BUNDLED));
+}
+
 /**
  * The fields decrypted with the subject's key, "[erased]" once it is destroyed; the same object when
  * untouched. A value found in `opened` was decrypted already (on the worker); others are decrypted here.
+ * A field that holds `BUNDLED` takes its value from the part's shared envelope (decision 0098); a
+ * bundle's value counts only where such a field stands, and a field whose value it lacks (or cannot
+ * be opened) reads "[erased]", as a value that does not open does.
  */
 function revealFields(
   data: unknown,
@@ -111,8 +148,39 @@ function revealFields(
   key: SubjectKey,
   opened: Opened | null,
 ): unknown {
+  const open = (envelope: string): unknown => {
+    const done = opened?.get(openedKey(subject, envelope));
+    if (done !== undefined) return done;
+    try {
+      return decryptValue(key!, subject, envelope);
+    } catch {
+      return UNREADABLE;
+    }
+  };
+  /** The part's bundle and the envelope it came from; undefined until looked for, null: none opens. */
+  let bundle: { envelope: string; values: Bundle } | null | undefined;
+  const bundled = (path: string): unknown => {
+    if (bundle === undefined) {
+      bundle = null;
+      for (const p of paths) {
+        const at = getPath(data, segments(p));
+        const value = at?.parent[at.field];
+        const plain = isEnvelope(value) ? open(value) : undefined;
+        if (isBundle(plain)) {
+          bundle = { envelope: value as string, values: plain };
+          break;
+        }
+      }
+    }
+    const value = bundle?.values[path];
+    return typeof value === 'string' ? value : ERASED;
+  };
   let touched = false;
-  const revealed = mapFields(data, paths, (value) => {
+  const revealed = mapFields(data, paths, (value, path) => {
+    if (value === BUNDLED) {
+      touched = true;
+      return key ? bundled(path) : ERASED;
+    }
     if (!isEnvelope(value)) {
       // Plaintext written before encryption: unreadable too once the subject is erased.
       if (key === null && typeof value === 'string') {
@@ -123,13 +191,12 @@ function revealFields(
     }
     touched = true;
     if (!key) return ERASED;
-    const done = opened?.get(openedKey(subject, value));
-    if (done !== undefined) return done === UNREADABLE ? ERASED : done;
-    try {
-      return decryptValue(key, subject, value);
-    } catch {
-      return ERASED;
-    }
+    if (bundle && bundle.envelope === value) return bundled(path);
+    const plain = open(value);
+    if (plain === UNREADABLE) return ERASED;
+    if (!isBundle(plain)) return plain;
+    bundle = { envelope: value, values: plain };
+    return bundled(path);
   });
   return touched ? revealed : data;
 }
@@ -175,12 +242,8 @@ export class ProtectingEventStore implements EventStore {
     const out: EventData[] = [];
     for (const e of events) {
       let data = e.data;
-      for (const { rule, subject } of this.personSubjects(e)) {
-        const key = await this.vault.keyForWrite(subject);
-        data = mapFields(data, rule.fields, (value) =>
-          typeof value !== 'string' ? value : key ? encryptValue(key, subject, value) : ERASED,
-        );
-      }
+      for (const { rule, subject } of this.personSubjects(e))
+        data = sealFields(data, rule.fields, subject, await this.vault.keyForWrite(subject));
       out.push(data === e.data ? e : { ...e, data });
     }
     return out;
@@ -208,12 +271,8 @@ export class ProtectingEventStore implements EventStore {
     const protectedEvents = events.map((e) => {
       const paths = rule.fields[e.type];
       if (!paths?.length) return e;
-      const data = mapFields(e.data, paths, (value) => {
-        if (typeof value !== 'string') return value;
-        // A subject whose key is destroyed gets no new personal data: it is dropped, not stored.
-        return key ? encryptValue(key, subject, value) : ERASED;
-      });
-      return { ...e, data };
+      // A subject whose key is destroyed gets no new personal data: it is dropped, not stored.
+      return { ...e, data: sealFields(e.data, paths, subject, key) };
     });
     const result = await this.inner.append(stream, protectedEvents, options);
     if (events.some((e) => e.type === rule.erasedEventType)) this.vault.markErased(subject);
