@@ -303,6 +303,7 @@ describe.each(sqlTargets('pii_store'))('ProtectingEventStore on $name', (target)
     expect(worker.values).toBe(counted);
     await worker.close(); // the stores share `raw`, which afterAll closes
   });
+
   it('the personal fields of one event share one envelope, nested ones too; each reads back, and "[erased]" after the erasure (decision 0098)', async () => {
     const id = randomUUID();
     const stream = `user-${id}`;
