@@ -47,6 +47,12 @@ const segments = (path: string): string[] => {
   return split;
 };
 
+/** The value at a dotted `path` of `data` (undefined when absent). */
+const valueAt = (data: unknown, path: string): unknown => {
+  const at = getPath(data, segments(path));
+  return at?.parent[at.field];
+};
+
 /**
  * `data` with `fn` applied to each personal field that is present; the input is not mutated. Only the
  * objects on the way to a changed field are copied (shallowly); the rest is shared with the input,
@@ -121,8 +127,7 @@ function sealFields(data: unknown, paths: readonly string[], subject: string, ke
   const bundle: Record<string, string> = {};
   const present: string[] = [];
   for (const path of paths) {
-    const at = getPath(data, segments(path));
-    const value = at?.parent[at.field];
+    const value = valueAt(data, path);
     if (typeof value === 'string') {
       present.push(path);
       bundle[path] = value;
@@ -163,8 +168,7 @@ function revealFields(
     if (bundle === undefined) {
       bundle = null;
       for (const p of paths) {
-        const at = getPath(data, segments(p));
-        const value = at?.parent[at.field];
+        const value = valueAt(data, p);
         const plain = isEnvelope(value) ? open(value) : undefined;
         if (isBundle(plain)) {
           bundle = { envelope: value as string, values: plain };
@@ -229,8 +233,7 @@ export class ProtectingEventStore implements EventStore {
     if (!rules) return [];
     const found: { rule: PersonFieldRule; subject: string }[] = [];
     for (const rule of rules) {
-      const at = getPath(e.data, segments(rule.subject));
-      const subject = at?.parent[at.field];
+      const subject = valueAt(e.data, rule.subject);
       if (typeof subject === 'string' && UUID.test(subject)) found.push({ rule, subject });
     }
     return found;
@@ -336,8 +339,7 @@ export class ProtectingEventStore implements EventStore {
         const key = keys.get(subject);
         if (!key) continue;
         for (const path of paths) {
-          const at = getPath(events[i]!.data, segments(path));
-          const value = at?.parent[at.field];
+          const value = valueAt(events[i]!.data, path);
           if (isEnvelope(value)) requests.push({ key, subject, envelope: value });
         }
       }
